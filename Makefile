@@ -1,0 +1,42 @@
+# Every developer task, one target each. `make help` lists them.
+PY ?= python3
+PIP := $(PY) -m pip
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := kcat zookeeper
+
+.DEFAULT_GOAL := help
+.PHONY: help install broker test-deps test test-rust test-python lint fmt
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+install: ## build and install ferrolog (both wheels) from this checkout
+	$(PIP) install ./native .
+
+broker: install ## install, then start a single-node broker on 127.0.0.1:9092
+	ferrolog broker
+
+test-deps: ## install what the tests use: Debian packages, the native wheel, ferrolog with test extras
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $$missing; fi
+	$(PIP) install -q ./native
+	$(PIP) install -q -e '.[test]'
+
+test: test-deps test-rust test-python ## install the test dependencies and run every test (Rust and Python)
+
+test-rust: ## Rust unit tests of the core, built without pyo3
+	cargo test --no-default-features
+
+test-python: ## Python tests (the Cython codec), then the codec tests again on the pure-Python twin
+	$(PY) -m pytest
+	FERROLOG_PURE_PYTHON=1 $(PY) -m pytest tests/protocol -q
+
+lint: ## ruff, mypy, clippy, rustfmt --check
+	$(PY) -m ruff check python controller spark tests bench
+	$(PY) -m mypy python/ferrolog controller
+	cargo clippy --no-default-features --all-targets -- -D warnings
+	cargo fmt --check
+
+fmt: ## format Rust and Python
+	cargo fmt
+	$(PY) -m ruff format python controller spark tests bench

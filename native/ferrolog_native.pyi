@@ -1,0 +1,132 @@
+"""Typed surface of ferrolog's native core (Rust, pyo3), checked by ``mypy.stubtest``.
+
+The native core serves Produce, Fetch and ListOffsets itself. Every other request crosses to
+Python as a :class:`ControlRequest` through one bounded queue; Python answers it with
+:meth:`Server.respond` (or drops the connection with :meth:`Server.close_connection`).
+Python drives the data path through the coarse partition commands below; the long ones
+(opening a log runs recovery) release the GIL.
+
+Configuration values are Kafka's property names with string values, already resolved by the
+Python config table (broker defaults merged with topic overrides).
+"""
+
+class ControlRequest:
+    """One request the native core does not serve, as it arrived."""
+
+    @property
+    def handle(self) -> int:
+        """Reply handle: pass it to ``Server.respond`` or ``Server.close_connection``, once."""
+    @property
+    def connection_id(self) -> int: ...
+    @property
+    def api_key(self) -> int: ...
+    @property
+    def api_version(self) -> int: ...
+    @property
+    def correlation_id(self) -> int: ...
+    @property
+    def peer(self) -> str:
+        """The client's address, ``host:port``."""
+    @property
+    def frame(self) -> bytes:
+        """The whole request (header and body) without the 4-byte size prefix."""
+
+class PartitionState:
+    """A snapshot of one local replica, for the control plane's decisions and admin APIs."""
+
+    @property
+    def topic(self) -> str: ...
+    @property
+    def partition(self) -> int: ...
+    @property
+    def topic_id(self) -> bytes:
+        """16 bytes."""
+    @property
+    def is_leader(self) -> bool: ...
+    @property
+    def leader_epoch(self) -> int: ...
+    @property
+    def log_start_offset(self) -> int: ...
+    @property
+    def log_end_offset(self) -> int: ...
+    @property
+    def high_watermark(self) -> int: ...
+    @property
+    def size_bytes(self) -> int:
+        """Bytes of all segments."""
+    @property
+    def log_dir(self) -> str:
+        """The log directory (one of ``log.dirs``) that holds the partition."""
+
+class Server:
+    """The native broker: listener, connections, partition logs.
+
+    ``config`` keys (all strings): ``node.id``, ``listeners`` (``PLAINTEXT://host:port``;
+    port 0 picks a free port), ``log.dirs`` (comma separated), ``max.connections``,
+    ``connections.max.idle.ms``, ``socket.request.max.bytes``, ``num.io.threads``,
+    ``log.flush.interval.messages``, ``log.flush.interval.ms``,
+    ``log.flush.offset.checkpoint.interval.ms``, ``log.retention.check.interval.ms``,
+    ``replica.fetch.max.bytes``, ``control.queue.size``.
+    """
+
+    def __init__(self, config: dict[str, str]) -> None: ...
+    def start(self) -> None:
+        """Binds the listener and starts serving. Raises ``OSError`` if it cannot bind."""
+    @property
+    def port(self) -> int:
+        """The bound port (after ``start``)."""
+    def wakeup_fd(self) -> int:
+        """An eventfd that becomes readable when control requests are queued.
+
+        The event loop watches it with ``add_reader`` and then calls ``take_requests`` until
+        it returns an empty list (which also clears the eventfd)."""
+    def take_requests(self, max_requests: int = 256) -> list[ControlRequest]: ...
+    def respond(self, handle: int, response: bytes) -> None:
+        """Sends ``response`` (response header + body, no size prefix) on the request's
+        connection. Responses on one connection go out in request order."""
+    def close_connection(self, handle: int) -> None:
+        """Answers the request by closing its connection (Kafka's answer to a malformed or
+        unsupported request)."""
+    def shutdown(self) -> None:
+        """Stops accepting, closes connections, flushes and checkpoints every log. Idempotent."""
+
+    # Partition commands: coarse and rare; they release the GIL.
+    def open_partition(
+        self, topic: str, partition: int, topic_id: bytes, config: dict[str, str]
+    ) -> None:
+        """Opens (running recovery) or creates the partition's log. Idempotent.
+
+        ``config`` is the topic's resolved config: ``segment.bytes``, ``segment.ms``,
+        ``segment.index.bytes``, ``index.interval.bytes``, ``retention.ms``,
+        ``retention.bytes``, ``max.message.bytes``, ``message.timestamp.type``,
+        ``message.timestamp.before.max.ms``, ``message.timestamp.after.max.ms``,
+        ``compression.type``, ``cleanup.policy``, ``flush.messages``, ``flush.ms``,
+        ``min.insync.replicas``. A partition starts with no role; it serves no traffic until
+        ``become_leader``."""
+    def delete_partition(self, topic: str, partition: int) -> None:
+        """Stops serving the partition and deletes its directory."""
+    def become_leader(
+        self, topic: str, partition: int, leader_epoch: int, isr: list[int], replicas: list[int]
+    ) -> None:
+        """Makes this broker the partition's leader at ``leader_epoch`` (recorded in the
+        leader-epoch checkpoint at the current log end offset)."""
+    def update_topic_config(self, topic: str, config: dict[str, str]) -> None:
+        """Replaces the resolved config of every local partition of ``topic``."""
+    def partition_states(self) -> list[PartitionState]: ...
+    def append(self, topic: str, partition: int, records: bytes) -> int:
+        """Appends one or more batches as leader (for internal topics), waits until they are
+        committed, and returns the base offset of the first. Raises ``KafkaNativeError``."""
+    def read(self, topic: str, partition: int, offset: int, max_bytes: int) -> bytes:
+        """Reads committed batches from ``offset`` (the whole batch containing it first), at
+        least one batch even if larger than ``max_bytes``."""
+    def delete_records(self, topic: str, partition: int, offset: int) -> int:
+        """Advances the log start offset to ``offset`` (-1: the high watermark); returns the
+        new log start offset. Raises ``KafkaNativeError`` (OFFSET_OUT_OF_RANGE)."""
+
+class KafkaNativeError(Exception):
+    """A Kafka error from the native core: ``args == (code: int, message: str)``."""
+
+def error_codes() -> dict[str, int]:
+    """The native error-code table, ``{"CORRUPT_MESSAGE": 2, ...}``."""
+
+def version() -> str: ...

@@ -1,0 +1,17 @@
+//! ferrolog's native core: the data path of a Kafka-compatible broker.
+//!
+//! Rust does bytes, Python does decisions. This crate stores partitions (`log`), validates and
+//! rewrites record batches (`record`), serves Produce, Fetch and ListOffsets over TCP without
+//! Python (`server`, `protocol`, `replica`), and hands every other request to the Python control
+//! plane through one queue (`control`). pyo3 appears only in `py`, behind the `python` feature.
+
+pub mod control;
+pub mod error;
+pub mod log;
+pub mod protocol;
+pub mod record;
+pub mod replica;
+pub mod server;
+
+#[cfg(feature = "python")]
+mod py;

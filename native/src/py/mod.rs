@@ -1,0 +1,1 @@
+//! The Python extension module `ferrolog_native` (the only module that uses pyo3).

@@ -1,0 +1,75 @@
+"""Builds the `ferrolog` Python package: the control plane (python/ferrolog, controller/,
+spark/) and its Cython extensions. The native core is the separate `ferrolog-native` wheel
+built by maturin from native/; install both with `pip install ./native .`."""
+
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+ROOT = Path(__file__).parent
+
+# Import paths -> source folders: users import one package, `ferrolog`.
+PACKAGE_DIRS = {
+    "ferrolog": "python/ferrolog",
+    "ferrolog.controller": "controller",
+    "ferrolog.spark": "spark",
+}
+
+
+def find_packages() -> list[str]:
+    packages = []
+    for name, folder in PACKAGE_DIRS.items():
+        for init in sorted((ROOT / folder).rglob("__init__.py")):
+            rel = init.parent.relative_to(ROOT / folder)
+            packages.append(".".join([name, *rel.parts]))
+    return sorted(set(packages))
+
+
+# The Python-side protocol codec is one pure-Python source compiled twice: as itself (the twin,
+# selected with FERROLOG_PURE_PYTHON=1) and by Cython through a .pyx that includes it.
+extensions = cythonize(
+    [Extension("ferrolog.protocol._ccodec", ["python/ferrolog/protocol/_ccodec.pyx"])],
+    compiler_directives={"language_level": "3"},
+    quiet=True,
+)
+
+setup(
+    name="ferrolog",
+    version="0.1.0",
+    description="A Kafka-compatible message broker with a native data path",
+    license="Apache-2.0",
+    python_requires=">=3.11",
+    package_dir=PACKAGE_DIRS,
+    packages=find_packages(),
+    package_data={"ferrolog": ["py.typed"]},
+    ext_modules=extensions,
+    install_requires=[
+        "ferrolog-native==0.1.0",
+        "uvloop>=0.19",
+        "kazoo>=2.9",
+        # The console tools speak the Kafka protocol through librdkafka, so they work
+        # against Apache Kafka as well as ferrolog.
+        "confluent-kafka>=2.3",
+        "click>=8.1",
+        "rich>=13",
+    ],
+    extras_require={
+        "test": [
+            "pytest>=8",
+            "pytest-timeout>=2.3",
+            "pytest-benchmark>=4",
+            "hypothesis>=6.100",
+            "kafka-python>=2.2",
+            "aiokafka>=0.11",
+            "ruff>=0.6",
+            "mypy>=1.10",
+        ],
+        "spark": ["pyspark>=4.0", "pyarrow>=15"],
+    },
+    entry_points={
+        "console_scripts": ["ferrolog = ferrolog.cli:main"],
+        "pytest11": ["ferrolog = ferrolog.testing"],
+    },
+    zip_safe=False,
+)
