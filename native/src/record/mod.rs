@@ -1,3 +1,7 @@
 //! Record batches: the v2 header, validation, compression codecs and producer state.
 
 pub mod batch;
+pub mod builder;
+pub mod compression;
+pub mod producer;
+pub mod validate;
