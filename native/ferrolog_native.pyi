@@ -126,7 +126,32 @@ class Server:
 class KafkaNativeError(Exception):
     """A Kafka error from the native core: ``args == (code: int, message: str)``."""
 
+def native_api_versions() -> dict[int, tuple[int, int]]:
+    """The APIs the native core serves itself, ``{api_key: (min_version, max_version)}``
+    (Produce, Fetch, ListOffsets, OffsetForLeaderEpoch). ApiVersions advertises exactly these
+    for them; a request of these APIs outside the range closes the connection."""
+
 def error_codes() -> dict[str, int]:
     """The native error-code table, ``{"CORRUPT_MESSAGE": 2, ...}``."""
 
 def version() -> str: ...
+
+# Hot-path building blocks, exposed for tests and pytest-benchmark (not used by the broker
+# from Python: the broker's data path never crosses into Python).
+
+def crc32c(data: bytes) -> int: ...
+def compress(codec: int, data: bytes) -> bytes:
+    """codec: 0 none, 1 gzip, 2 snappy (xerial framing), 3 lz4 (frame), 4 zstd."""
+def decompress(codec: int, data: bytes) -> bytes: ...
+def build_batch(
+    records: list[tuple[bytes | None, bytes | None, list[tuple[str, bytes | None]], int]],
+    codec: int = 0,
+    producer_id: int = -1,
+    producer_epoch: int = -1,
+    base_sequence: int = -1,
+    transactional: bool = False,
+) -> bytes:
+    """A RecordBatch v2 as a producer sends it: records are (key, value, headers, timestamp)."""
+def validate_batch(batch: bytes, config: dict[str, str], now_ms: int) -> bytes:
+    """Runs produce validation with a topic config; returns the batch as it would be stored
+    (before offsets are assigned). Raises ``KafkaNativeError``."""
