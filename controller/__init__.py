@@ -1,0 +1,1 @@
+"""The control plane's cluster logic: metadata store, controller, elections, ISR policy."""

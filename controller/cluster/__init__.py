@@ -1,0 +1,1 @@
+"""Cluster logic: the controller, elections, ISR policy."""

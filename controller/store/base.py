@@ -1,0 +1,96 @@
+"""The metadata store interface. `LocalStore` (single node) and a ZooKeeper store implement it;
+the controller's logic is the same over either. (Interface fixed; implementations pending.)"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+
+
+class TopicExistsError(Exception):
+    """A topic with that name already exists."""
+
+
+class BadVersionError(Exception):
+    """A compare-and-set lost: the stored version is not the expected one."""
+
+
+@dataclass(frozen=True)
+class TopicRecord:
+    name: str
+    topic_id: bytes  # 16 random bytes, persisted: reported in Metadata and partition.metadata
+    assignment: dict[int, list[int]]  # partition -> replica broker ids, preferred leader first
+    configs: dict[str, str] = field(default_factory=dict)  # topic-level overrides only
+
+
+@dataclass(frozen=True)
+class PartitionState:
+    leader: int  # -1: no leader (offline)
+    leader_epoch: int
+    isr: list[int]
+    controller_epoch: int = 0
+    version: int = 0  # bumped on every write; compare-and-set token
+
+
+@dataclass(frozen=True)
+class BrokerRegistration:
+    node_id: int
+    host: str
+    port: int
+    rack: str | None = None
+
+
+class MetadataStore(abc.ABC):
+    """Cluster metadata. Calls are coarse and rare; all are async because the ZooKeeper store
+    does I/O."""
+
+    @abc.abstractmethod
+    async def start(self) -> None: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def cluster_id(self) -> str:
+        """A persistent cluster id (22-character base64url of 16 random bytes), created once."""
+
+    @abc.abstractmethod
+    async def topics(self) -> dict[str, TopicRecord]: ...
+
+    @abc.abstractmethod
+    async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
+        """Raises TopicExistsError."""
+
+    @abc.abstractmethod
+    async def delete_topic(self, name: str) -> None: ...
+
+    @abc.abstractmethod
+    async def add_partitions(
+        self, name: str, assignment: dict[int, list[int]], states: dict[int, PartitionState]
+    ) -> None:
+        """Adds partitions (their assignment and initial state) to an existing topic."""
+
+    @abc.abstractmethod
+    async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
+        """Replaces the topic's overrides."""
+
+    @abc.abstractmethod
+    async def partition_states(self, name: str) -> dict[int, PartitionState]: ...
+
+    @abc.abstractmethod
+    async def update_partition_state(
+        self, name: str, partition: int, state: PartitionState, expected_version: int
+    ) -> PartitionState:
+        """Compare-and-set: writes `state` if the stored version is `expected_version`;
+        returns it with the new version. Raises BadVersionError."""
+
+    @abc.abstractmethod
+    async def register_broker(self, registration: BrokerRegistration) -> None: ...
+
+    @abc.abstractmethod
+    async def brokers(self) -> dict[int, BrokerRegistration]: ...
+
+    @abc.abstractmethod
+    async def allocate_producer_ids(self, count: int) -> int:
+        """Reserves `count` producer ids and returns the first; never hands out one twice,
+        across restarts and brokers."""

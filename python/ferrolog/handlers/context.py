@@ -1,0 +1,41 @@
+"""What a request handler gets: the request's identity and the broker's services.
+
+Every handler module in this package (one per API, named after it) defines `API_KEY` and
+`async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]`, taking the
+decoded request body and returning the response body (dicts keyed by the schema's field names
+in snake_case; missing fields take schema defaults). A handler raises only for bugs: Kafka
+errors go into the response's error fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import ferrolog_native
+
+    from ferrolog.config import BrokerConfig
+    from ferrolog.controller.cluster.controller import Controller
+    from ferrolog.controller.store.base import MetadataStore
+
+
+@dataclass
+class BrokerServices:
+    node_id: int
+    cluster_id: str
+    advertised_host: str
+    advertised_port: int
+    config: BrokerConfig
+    store: MetadataStore
+    controller: Controller
+    native: ferrolog_native.Server
+
+
+@dataclass
+class RequestContext:
+    api_key: int
+    api_version: int
+    correlation_id: int
+    client_id: str | None
+    peer: str
+    broker: BrokerServices
