@@ -62,6 +62,12 @@ setup(
             "hypothesis>=6.100",
             "kafka-python>=2.2",
             "aiokafka>=0.11",
+            # The codecs kafka-python (snappy, zstandard, lz4) and aiokafka (cramjam) need
+            # to produce compressed batches in the client tests.
+            "python-snappy>=0.7",
+            "zstandard>=0.22",
+            "lz4>=4",
+            "cramjam>=2.8",
             "ruff>=0.6",
             "mypy>=1.10",
         ],
