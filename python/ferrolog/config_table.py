@@ -1,0 +1,307 @@
+"""The one table of every configuration property ferrolog understands, with Kafka's names.
+
+Broker properties come from `server.properties`, the environment and `--override`; topic
+properties are per-topic overrides whose defaults come from broker properties (their
+"synonyms", e.g. `retention.ms` <- `log.retention.ms` | `log.retention.minutes` |
+`log.retention.hours`). `ferrolog.config` parses, validates and resolves them.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+LONG_MAX = 2**63 - 1
+INT_MAX = 2**31 - 1
+
+
+class ConfigType(enum.IntEnum):
+    """DescribeConfigs' ConfigType (v3+)."""
+
+    UNKNOWN = 0
+    BOOLEAN = 1
+    STRING = 2
+    INT = 3
+    SHORT = 4
+    LONG = 5
+    DOUBLE = 6
+    LIST = 7
+    CLASS = 8
+    PASSWORD = 9
+
+
+class ConfigSource(enum.IntEnum):
+    """DescribeConfigs' ConfigSource (v1+)."""
+
+    UNKNOWN = 0
+    TOPIC_CONFIG = 1
+    DYNAMIC_BROKER_CONFIG = 2
+    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
+    STATIC_BROKER_CONFIG = 4
+    DEFAULT_CONFIG = 5
+    DYNAMIC_BROKER_LOGGER_CONFIG = 6
+
+
+@dataclass(frozen=True)
+class ConfigDef:
+    name: str
+    type: ConfigType
+    default: str | None  # None: no default (unset unless given, or derived from a synonym)
+    doc: str
+    choices: tuple[str, ...] = ()  # allowed values (each element, for LIST)
+    minimum: float | None = None
+    maximum: float | None = None
+
+    @property
+    def sensitive(self) -> bool:
+        return self.type == ConfigType.PASSWORD
+
+
+@dataclass(frozen=True)
+class Synonym:
+    """A broker property a topic config falls back to; its value times `scale` (unit
+    conversion: hours -> ms) is the topic default."""
+
+    name: str
+    scale: int = 1
+
+
+@dataclass(frozen=True)
+class TopicConfigDef(ConfigDef):
+    # Broker properties in priority order; the last one's default is the final fallback.
+    synonyms: tuple[Synonym, ...] = ()
+
+
+_B, _S, _SH, _I, _L, _D, _LST = (
+    ConfigType.BOOLEAN,
+    ConfigType.STRING,
+    ConfigType.SHORT,
+    ConfigType.INT,
+    ConfigType.LONG,
+    ConfigType.DOUBLE,
+    ConfigType.LIST,
+)
+_COMPRESSION = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
+_TIMESTAMP_TYPES = ("CreateTime", "LogAppendTime")
+_CLEANUP = ("delete", "compact")
+
+
+def _b(name: str, type_: ConfigType, default: str | None, doc: str, **kw: object) -> ConfigDef:
+    return ConfigDef(name, type_, default, doc, **kw)  # type: ignore[arg-type]
+
+
+# fmt: off
+BROKER_CONFIGS: dict[str, ConfigDef] = {
+    d.name: d
+    for d in [
+        # Identity and network
+        _b("node.id", _I, "0", "This broker's id (single-node default 0).", minimum=0),
+        _b("broker.id", _I, None, "Older name of node.id; used when node.id is not set.",
+           minimum=0),
+        _b("broker.rack", _S, None, "Rack of the broker, for rack-aware replica assignment."),
+        _b("listeners", _LST, "PLAINTEXT://127.0.0.1:9092",
+           "Where to listen, as PLAINTEXT://host:port (port 0 picks a free port)."),
+        _b("advertised.listeners", _LST, None,
+           "Addresses given to clients in Metadata; defaults to the bound listeners."),
+        _b("max.connections", _I, str(INT_MAX), "Maximum number of client connections.",
+           minimum=0),
+        _b("connections.max.idle.ms", _L, "600000", "Idle connections are closed after this."),
+        _b("socket.request.max.bytes", _I, "104857600", "Largest request frame accepted.",
+           minimum=1),
+        _b("num.io.threads", _I, "8", "Threads of the native core that do disk I/O.",
+           minimum=1),
+        _b("num.network.threads", _I, "3", "Accepted for compatibility; the native core sizes "
+           "its network runtime itself.", minimum=1),
+        _b("control.queue.size", _I, "1024", "Capacity of the queue of requests handed to the "
+           "Python control plane (ferrolog-specific).", minimum=1),
+        # Storage
+        _b("log.dirs", _LST, None, "Data directories (comma separated); overrides log.dir."),
+        _b("log.dir", _S, "./ferrolog-data", "The data directory, when log.dirs is not set."),
+        _b("log.segment.bytes", _I, "1073741824", "Maximum size of a log segment.",
+           minimum=14),
+        _b("log.roll.ms", _L, None, "Time after which a new segment is rolled (overrides "
+           "log.roll.hours).", minimum=1),
+        _b("log.roll.hours", _I, "168", "Time after which a new segment is rolled, in hours.",
+           minimum=1),
+        _b("log.roll.jitter.ms", _L, None, "Maximum random jitter subtracted from segment.ms."),
+        _b("log.roll.jitter.hours", _I, "0", "Maximum jitter, in hours.", minimum=0),
+        _b("log.retention.ms", _L, None, "How long to keep data (-1: forever); overrides "
+           "minutes and hours."),
+        _b("log.retention.minutes", _I, None, "How long to keep data, in minutes."),
+        _b("log.retention.hours", _I, "168", "How long to keep data, in hours."),
+        _b("log.retention.bytes", _L, "-1", "Maximum size of a partition before old segments "
+           "are deleted (-1: no limit)."),
+        _b("log.retention.check.interval.ms", _L, "300000", "How often retention runs.",
+           minimum=1),
+        _b("log.index.size.max.bytes", _I, "10485760", "Maximum size of an offset index.",
+           minimum=4),
+        _b("log.index.interval.bytes", _I, "4096", "Bytes between offset index entries.",
+           minimum=0),
+        _b("log.flush.interval.messages", _L, str(LONG_MAX), "Messages appended before a "
+           "partition is fsynced.", minimum=1),
+        _b("log.flush.interval.ms", _L, None, "Maximum time a message stays unflushed; "
+           "defaults to log.flush.scheduler.interval.ms."),
+        _b("log.flush.scheduler.interval.ms", _L, str(LONG_MAX), "How often the flusher checks "
+           "whether a log needs an fsync."),
+        _b("log.flush.offset.checkpoint.interval.ms", _I, "60000", "How often the recovery "
+           "point checkpoints are written.", minimum=0),
+        _b("log.segment.delete.delay.ms", _L, "60000", "Delay before a deleted segment's file "
+           "is removed.", minimum=0),
+        _b("log.cleanup.policy", _LST, "delete", "delete and/or compact.", choices=_CLEANUP),
+        _b("log.cleaner.delete.retention.ms", _L, "86400000", "How long tombstones are kept in "
+           "compacted topics.", minimum=0),
+        _b("log.cleaner.min.compaction.lag.ms", _L, "0", "Minimum age of a message before it "
+           "can be compacted.", minimum=0),
+        _b("log.cleaner.max.compaction.lag.ms", _L, str(LONG_MAX), "Maximum time a message "
+           "stays ineligible for compaction.", minimum=1),
+        _b("log.cleaner.min.cleanable.ratio", _D, "0.5", "Dirty ratio that triggers cleaning.",
+           minimum=0, maximum=1),
+        _b("log.preallocate", _B, "false", "Preallocate segment files."),
+        _b("log.message.timestamp.type", _S, "CreateTime", "CreateTime or LogAppendTime.",
+           choices=_TIMESTAMP_TYPES),
+        _b("log.message.timestamp.before.max.ms", _L, str(LONG_MAX), "How far in the past a "
+           "CreateTime timestamp may be.", minimum=0),
+        _b("log.message.timestamp.after.max.ms", _L, "3600000", "How far in the future a "
+           "CreateTime timestamp may be.", minimum=0),
+        _b("message.max.bytes", _I, "1048588", "Largest record batch accepted.", minimum=0),
+        _b("compression.type", _S, "producer", "Codec of stored batches; producer keeps the "
+           "producer's.", choices=_COMPRESSION),
+        _b("replica.fetch.max.bytes", _I, "1048576", "Bytes a follower fetches per partition.",
+           minimum=0),
+        # Topics and replication
+        _b("num.partitions", _I, "1", "Default partition count of new topics.", minimum=1),
+        _b("default.replication.factor", _I, "1", "Default replication factor of new topics.",
+           minimum=1),
+        _b("auto.create.topics.enable", _B, "true", "Create unknown topics on Metadata "
+           "requests."),
+        _b("delete.topic.enable", _B, "true", "Allow DeleteTopics."),
+        _b("min.insync.replicas", _I, "1", "Minimum ISR size for acks=all produces.",
+           minimum=1),
+        _b("unclean.leader.election.enable", _B, "false", "Allow out-of-sync replicas to become "
+           "leader when no ISR member is alive."),
+        _b("replica.lag.time.max.ms", _L, "30000", "A follower that has not caught up within "
+           "this time leaves the ISR.", minimum=1),
+        # Cluster mode
+        _b("zookeeper.connect", _S, None, "ZooKeeper connection string; unset: single-node "
+           "mode with a local metadata store."),
+        _b("zookeeper.session.timeout.ms", _I, "18000", "ZooKeeper session timeout.",
+           minimum=1),
+        _b("zookeeper.connection.timeout.ms", _I, None, "Maximum time to wait for ZooKeeper; "
+           "defaults to the session timeout."),
+        # Coordinators
+        _b("offsets.topic.num.partitions", _I, "50", "Partitions of __consumer_offsets.",
+           minimum=1),
+        _b("offsets.topic.replication.factor", _SH, "1",
+           "Replication factor of __consumer_offsets (1, so a laptop works).", minimum=1),
+        _b("offsets.topic.segment.bytes", _I, "104857600", "Segment size of "
+           "__consumer_offsets.", minimum=1),
+        _b("offsets.retention.minutes", _I, "10080", "How long committed offsets of empty "
+           "groups are kept.", minimum=1),
+        _b("offsets.commit.timeout.ms", _I, "5000", "Timeout of an offset commit's append.",
+           minimum=1),
+        _b("group.initial.rebalance.delay.ms", _I, "3000", "Delay before the first rebalance "
+           "of a new group.", minimum=0),
+        _b("group.min.session.timeout.ms", _I, "6000", "Smallest allowed session timeout."),
+        _b("group.max.session.timeout.ms", _I, "1800000", "Largest allowed session timeout."),
+        _b("group.max.size", _I, str(INT_MAX), "Maximum members of a group.", minimum=1),
+        _b("transaction.state.log.num.partitions", _I, "50", "Partitions of "
+           "__transaction_state.", minimum=1),
+        _b("transaction.state.log.replication.factor", _SH, "1",
+           "Replication factor of __transaction_state.", minimum=1),
+        _b("transaction.state.log.min.isr", _I, "1", "min.insync.replicas of "
+           "__transaction_state.", minimum=1),
+        _b("transaction.state.log.segment.bytes", _I, "104857600", "Segment size of "
+           "__transaction_state.", minimum=1),
+        _b("transaction.max.timeout.ms", _I, "900000", "Largest transaction timeout a producer "
+           "may ask for.", minimum=1),
+        _b("transactional.id.expiration.ms", _I, "604800000", "Idle time after which a "
+           "transactional id expires.", minimum=1),
+        _b("producer.id.expiration.ms", _I, "86400000", "Idle time after which an idempotent "
+           "producer's state expires.", minimum=1),
+    ]
+}
+# fmt: on
+
+
+def _t(
+    name: str,
+    type_: ConfigType,
+    doc: str,
+    *synonyms: Synonym,
+    default: str | None = None,
+    **kw: object,
+) -> TopicConfigDef:
+    return TopicConfigDef(name, type_, default, doc, synonyms=synonyms, **kw)  # type: ignore[arg-type]
+
+
+_HOUR = 3_600_000
+# fmt: off
+TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
+    d.name: d
+    for d in [
+        _t("cleanup.policy", _LST, "delete and/or compact.", Synonym("log.cleanup.policy"),
+           choices=_CLEANUP),
+        _t("compression.type", _S, "Codec of stored batches.", Synonym("compression.type"),
+           choices=_COMPRESSION),
+        _t("delete.retention.ms", _L, "How long tombstones are kept when compacting.",
+           Synonym("log.cleaner.delete.retention.ms"), minimum=0),
+        _t("file.delete.delay.ms", _L, "Delay before a deleted segment's file is removed.",
+           Synonym("log.segment.delete.delay.ms"), minimum=0),
+        _t("flush.messages", _L, "Messages appended before an fsync.",
+           Synonym("log.flush.interval.messages"), minimum=1),
+        _t("flush.ms", _L, "Maximum time a message stays unflushed.",
+           Synonym("log.flush.interval.ms"), Synonym("log.flush.scheduler.interval.ms"),
+           minimum=0),
+        _t("index.interval.bytes", _I, "Bytes between offset index entries.",
+           Synonym("log.index.interval.bytes"), minimum=0),
+        _t("max.compaction.lag.ms", _L, "Maximum time a message stays uncompacted.",
+           Synonym("log.cleaner.max.compaction.lag.ms"), minimum=1),
+        _t("max.message.bytes", _I, "Largest record batch accepted.",
+           Synonym("message.max.bytes"), minimum=0),
+        _t("message.timestamp.type", _S, "CreateTime or LogAppendTime.",
+           Synonym("log.message.timestamp.type"), choices=_TIMESTAMP_TYPES),
+        _t("message.timestamp.before.max.ms", _L, "How far in the past a timestamp may be.",
+           Synonym("log.message.timestamp.before.max.ms"), minimum=0),
+        _t("message.timestamp.after.max.ms", _L, "How far in the future a timestamp may be.",
+           Synonym("log.message.timestamp.after.max.ms"), minimum=0),
+        _t("min.cleanable.dirty.ratio", _D, "Dirty ratio that triggers cleaning.",
+           Synonym("log.cleaner.min.cleanable.ratio"), minimum=0, maximum=1),
+        _t("min.compaction.lag.ms", _L, "Minimum age of a message before compaction.",
+           Synonym("log.cleaner.min.compaction.lag.ms"), minimum=0),
+        _t("min.insync.replicas", _I, "Minimum ISR size for acks=all produces.",
+           Synonym("min.insync.replicas"), minimum=1),
+        _t("preallocate", _B, "Preallocate segment files.", Synonym("log.preallocate")),
+        _t("retention.bytes", _L, "Maximum partition size before old segments go (-1: none).",
+           Synonym("log.retention.bytes")),
+        _t("retention.ms", _L, "How long data is kept (-1: forever).",
+           Synonym("log.retention.ms"), Synonym("log.retention.minutes", 60_000),
+           Synonym("log.retention.hours", _HOUR)),
+        _t("segment.bytes", _I, "Maximum size of a segment.", Synonym("log.segment.bytes"),
+           minimum=14),
+        _t("segment.index.bytes", _I, "Maximum size of a segment's offset index.",
+           Synonym("log.index.size.max.bytes"), minimum=4),
+        _t("segment.jitter.ms", _L, "Maximum random jitter subtracted from segment.ms.",
+           Synonym("log.roll.jitter.ms"), Synonym("log.roll.jitter.hours", _HOUR), minimum=0),
+        _t("segment.ms", _L, "Time after which a segment is rolled.",
+           Synonym("log.roll.ms"), Synonym("log.roll.hours", _HOUR), minimum=1),
+        _t("unclean.leader.election.enable", _B, "Allow out-of-sync leaders.",
+           Synonym("unclean.leader.election.enable")),
+    ]
+}
+# fmt: on
+
+# The resolved topic config keys the native core's `open_partition` takes.
+NATIVE_TOPIC_KEYS = (
+    "segment.bytes", "segment.ms", "segment.index.bytes", "index.interval.bytes",
+    "retention.ms", "retention.bytes", "max.message.bytes", "message.timestamp.type",
+    "message.timestamp.before.max.ms", "message.timestamp.after.max.ms", "compression.type",
+    "cleanup.policy", "flush.messages", "flush.ms", "min.insync.replicas",
+)  # fmt: skip
+
+# The broker keys the native `Server(config)` takes.
+NATIVE_SERVER_KEYS = (
+    "node.id", "listeners", "log.dirs", "max.connections", "connections.max.idle.ms",
+    "socket.request.max.bytes", "num.io.threads", "log.flush.interval.messages",
+    "log.flush.interval.ms", "log.flush.offset.checkpoint.interval.ms",
+    "log.retention.check.interval.ms", "replica.fetch.max.bytes", "control.queue.size",
+)  # fmt: skip
