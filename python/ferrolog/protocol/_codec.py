@@ -1,0 +1,546 @@
+"""Kafka protocol codec driven by the generated tables in `schemas.py`.
+
+This file is the pure-Python twin and also the source of the compiled one: `_ccodec.pyx`
+includes it verbatim, so it must stay plain Python that Cython accepts (no closures in hot
+paths, no generator tricks, no class that other code has to match by identity; shared types
+live in `_shared.py`).
+
+Each (schema, version) is turned once into a "plan": flat tuples with the wire order, the
+type codes and the per-version flags resolved, so encoding and decoding are a loop over a
+tuple with no version arithmetic.
+"""
+
+from struct import Struct
+from struct import error as StructError
+from typing import Any
+
+from ferrolog.protocol._shared import ProtocolError, RequestHeader, UnsupportedVersionError
+from ferrolog.protocol.schemas import DATA, HEADERS, REQUESTS, RESPONSES
+
+_I8 = Struct(">b")
+_I16 = Struct(">h")
+_U16 = Struct(">H")
+_I32 = Struct(">i")
+_U32 = Struct(">I")
+_I64 = Struct(">q")
+_F64 = Struct(">d")
+
+# Type codes of plan fields.
+_BOOL = 0
+_INT8 = 1
+_INT16 = 2
+_UINT16 = 3
+_INT32 = 4
+_UINT32 = 5
+_INT64 = 6
+_FLOAT64 = 7
+_VARINT = 8
+_VARLONG = 9
+_UUID = 10
+_STRING = 11
+_BYTES = 12
+_RECORDS = 13
+_STRUCT = 14
+
+_CODES = {
+    "bool": _BOOL, "int8": _INT8, "int16": _INT16, "uint16": _UINT16, "int32": _INT32,
+    "uint32": _UINT32, "int64": _INT64, "float64": _FLOAT64, "varint": _VARINT,
+    "varlong": _VARLONG, "uuid": _UUID, "string": _STRING, "bytes": _BYTES,
+    "records": _RECORDS, "struct": _STRUCT,
+}  # fmt: skip
+_FIXED_SIZES = {
+    _BOOL: 1, _INT8: 1, _INT16: 2, _UINT16: 2, _INT32: 4, _UINT32: 4, _INT64: 8,
+    _FLOAT64: 8, _VARINT: 1, _VARLONG: 1, _UUID: 16,
+}  # fmt: skip
+# Arrays of zero-width elements (a struct with no field in this version) cannot be bounded by
+# the remaining input, so their count is capped instead.
+_ZERO_WIDTH_ARRAY_CAP = 1 << 16
+_MISSING = object()
+_TABLES = {"request": REQUESTS, "response": RESPONSES, "header": HEADERS, "data": DATA}
+
+# A field plan: (name, code, is_array, nullable, compact, subplan, default, tag, default_bytes)
+# A struct plan: (fields, tagged_fields, tags: dict[int, field plan], flexible, min_size)
+_PLANS: dict[Any, Any] = {}
+
+
+def _in(versions: Any, version: int) -> bool:
+    return versions is not None and versions[0] <= version <= versions[1]
+
+
+def _field_min_size(code: int, is_array: bool, nullable: bool, compact: bool, sub: Any) -> int:
+    if is_array or code in (_BYTES, _RECORDS):
+        return 1 if compact else 4
+    if code == _STRING:
+        return 1 if compact else 2
+    if code == _STRUCT:
+        return 1 if nullable else sub[4]
+    return _FIXED_SIZES[code]
+
+
+def _build_plan(fields: Any, version: int, flexible: bool) -> Any:
+    regular = []
+    tagged = []
+    min_size = 1 if flexible else 0
+    for name, ftype, versions, nullable_v, tag, tagged_v, default, flex_v, sub in fields:
+        if not _in(versions, version):
+            continue
+        is_array = ftype.startswith("[]")
+        code = _CODES[ftype[2:] if is_array else ftype]
+        nullable = _in(nullable_v, version)
+        compact = flexible and (flex_v is None or _in(flex_v, version))
+        subplan = _build_plan(sub, version, flexible) if sub is not None else None
+        is_tagged = flexible and tag is not None and _in(tagged_v, version)
+        plan = [name, code, is_array, nullable, compact, subplan, default, tag, None]
+        if is_tagged:
+            if code == _STRUCT and not is_array and default is not None:
+                # A tagged struct is written only when it differs from its default; comparing
+                # encodings avoids a deep comparison of partly filled dicts.
+                out = bytearray()
+                _write_field(out, tuple(plan), {})
+                plan[8] = bytes(out)
+            tagged.append(tuple(plan))
+        else:
+            regular.append(tuple(plan))
+            min_size += _field_min_size(code, is_array, nullable, compact, subplan)
+    tagged.sort(key=lambda f: f[7])
+    return (tuple(regular), tuple(tagged), {f[7]: f for f in tagged}, flexible, min_size)
+
+
+def _plan(kind: str, key: Any, version: int) -> Any:
+    cache_key = (kind, key, version)
+    plan = _PLANS.get(cache_key)
+    if plan is not None:
+        return plan
+    schema = _TABLES[kind].get(key)
+    if schema is None:
+        raise UnsupportedVersionError(f"unknown {kind} schema {key!r}")
+    name, _api_key, valid, flexible_v, fields = schema
+    if not _in(valid, version):
+        raise UnsupportedVersionError(f"{name} has no version {version}")
+    plan = _build_plan(fields, version, _in(flexible_v, version))
+    _PLANS[cache_key] = plan
+    return plan
+
+
+# ---------------------------------------------------------------- decoding
+
+
+class _Reader:
+    __slots__ = ("buf", "end", "pos")
+
+    def __init__(self, buf: bytes, pos: int, end: int) -> None:
+        self.buf = buf
+        self.pos = pos
+        self.end = end
+
+    def take(self, n: int) -> int:
+        """Consumes n bytes and returns where they start."""
+        start = self.pos
+        if n < 0 or start + n > self.end:
+            raise ProtocolError(
+                f"truncated: need {n} bytes at offset {start}, have {self.end - start}"
+            )
+        self.pos = start + n
+        return start
+
+
+def _read_uvarint(r: _Reader, max_bytes: int) -> int:
+    buf = r.buf
+    pos = r.pos
+    end = r.end
+    result = 0
+    shift = 0
+    for _ in range(max_bytes):
+        if pos >= end:
+            raise ProtocolError(f"truncated varint at offset {pos}")
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            r.pos = pos
+            return result
+        shift += 7
+    raise ProtocolError(f"varint longer than {max_bytes} bytes at offset {r.pos}")
+
+
+def _read_length(r: _Reader, compact: bool, wide: bool) -> int:
+    """A (compact) length or count; -1 means null. `wide` picks int32 over int16."""
+    if compact:
+        return _read_uvarint(r, 5) - 1
+    if wide:
+        return _I32.unpack_from(r.buf, r.take(4))[0]
+    return _I16.unpack_from(r.buf, r.take(2))[0]
+
+
+def _read_value(r: _Reader, code: int, nullable: bool, compact: bool, sub: Any) -> Any:
+    buf = r.buf
+    if code == _INT32:
+        return _I32.unpack_from(buf, r.take(4))[0]
+    if code in (_STRING, _BYTES, _RECORDS):
+        n = _read_length(r, compact, code != _STRING)
+        if n < 0:
+            if n == -1 and nullable:
+                return None
+            raise ProtocolError(f"invalid length {n} at offset {r.pos}")
+        start = r.take(n)
+        if code != _STRING:
+            return buf[start : start + n]
+        try:
+            return buf[start : start + n].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ProtocolError(f"invalid UTF-8 string at offset {start}") from exc
+    if code == _STRUCT:
+        if nullable:
+            marker = _I8.unpack_from(buf, r.take(1))[0]
+            if marker == -1:
+                return None
+            if marker != 1:
+                raise ProtocolError(f"invalid nullable struct marker {marker}")
+        return _read_struct(r, sub)
+    if code == _INT16:
+        return _I16.unpack_from(buf, r.take(2))[0]
+    if code == _INT64:
+        return _I64.unpack_from(buf, r.take(8))[0]
+    if code == _INT8:
+        return _I8.unpack_from(buf, r.take(1))[0]
+    if code == _BOOL:
+        return buf[r.take(1)] != 0
+    if code == _UUID:
+        start = r.take(16)
+        return buf[start : start + 16]
+    if code == _UINT16:
+        return _U16.unpack_from(buf, r.take(2))[0]
+    if code == _UINT32:
+        return _U32.unpack_from(buf, r.take(4))[0]
+    if code == _FLOAT64:
+        return _F64.unpack_from(buf, r.take(8))[0]
+    if code == _VARINT:
+        v = _read_uvarint(r, 5)
+        if v > 0xFFFFFFFF:
+            raise ProtocolError("varint out of int32 range")
+        return (v >> 1) ^ -(v & 1)
+    if code == _VARLONG:
+        v = _read_uvarint(r, 10)
+        if v > 0xFFFFFFFFFFFFFFFF:
+            raise ProtocolError("varlong out of int64 range")
+        return (v >> 1) ^ -(v & 1)
+    raise ProtocolError(f"unknown type code {code}")
+
+
+def _read_field(r: _Reader, f: Any) -> Any:
+    if not f[2]:
+        return _read_value(r, f[1], f[3], f[4], f[5])
+    n = _read_length(r, f[4], True)
+    if n < 0:
+        if n == -1 and f[3]:
+            return None
+        raise ProtocolError(f"invalid array length {n} for {f[0]}")
+    code = f[1]
+    sub = f[5]
+    elem_size = sub[4] if code == _STRUCT else _field_min_size(code, False, False, f[4], None)
+    if elem_size > 0:
+        if n * elem_size > r.end - r.pos:
+            raise ProtocolError(f"array {f[0]} of {n} elements exceeds the remaining input")
+    elif n > _ZERO_WIDTH_ARRAY_CAP:
+        raise ProtocolError(f"array {f[0]} of {n} elements is too long")
+    compact = f[4]
+    return [_read_value(r, code, False, compact, sub) for _ in range(n)]
+
+
+def _default_value(f: Any) -> Any:
+    default = f[6]
+    if default is None:
+        return None
+    if f[2]:
+        return []
+    if f[1] == _STRUCT:
+        return _default_struct(f[5])
+    return default
+
+
+def _default_struct(plan: Any) -> dict[str, Any]:
+    out = {}
+    for f in plan[0]:
+        out[f[0]] = _default_value(f)
+    for f in plan[1]:
+        out[f[0]] = _default_value(f)
+    return out
+
+
+def _read_struct(r: _Reader, plan: Any) -> dict[str, Any]:
+    out = {}
+    for f in plan[0]:
+        out[f[0]] = _read_field(r, f)
+    if plan[3]:
+        for f in plan[1]:
+            out[f[0]] = _default_value(f)
+        count = _read_uvarint(r, 5)
+        if count > r.end - r.pos:
+            raise ProtocolError(f"{count} tagged fields exceed the remaining input")
+        tags = plan[2]
+        for _ in range(count):
+            tag = _read_uvarint(r, 5)
+            size = _read_uvarint(r, 5)
+            start = r.take(size)
+            f = tags.get(tag)
+            if f is None:
+                continue  # unknown tags are skipped, as KIP-482 requires
+            inner = _Reader(r.buf, start, start + size)
+            out[f[0]] = _read_field(inner, f)
+            if inner.pos != inner.end:
+                raise ProtocolError(
+                    f"tagged field {f[0]} has {size} bytes, used {inner.pos - start}"
+                )
+    return out
+
+
+# ---------------------------------------------------------------- encoding
+
+
+def _write_uvarint(out: bytearray, v: int) -> None:
+    if v < 0:
+        raise ProtocolError(f"negative unsigned varint {v}")
+    while v > 0x7F:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+
+
+def _write_value(
+    out: bytearray, code: int, nullable: bool, compact: bool, sub: Any, v: Any
+) -> None:
+    if v is None and code >= _STRING:
+        if not nullable:
+            raise ProtocolError("null value for a non-nullable field")
+        if code == _STRUCT:
+            out += b"\xff"
+        elif compact:
+            out.append(0)
+        else:
+            out += b"\xff\xff" if code == _STRING else b"\xff\xff\xff\xff"
+        return
+    if code == _INT32:
+        out += _I32.pack(v)
+    elif code in (_STRING, _BYTES, _RECORDS):
+        data = v.encode("utf-8") if code == _STRING else bytes(v)
+        if compact:
+            _write_uvarint(out, len(data) + 1)
+        elif code == _STRING:
+            if len(data) > 0x7FFF:
+                raise ProtocolError(f"string of {len(data)} bytes is too long")
+            out += _I16.pack(len(data))
+        else:
+            out += _I32.pack(len(data))
+        out += data
+    elif code == _STRUCT:
+        if nullable:
+            out.append(1)
+        _write_struct(out, sub, v)
+    elif code == _INT16:
+        out += _I16.pack(v)
+    elif code == _INT64:
+        out += _I64.pack(v)
+    elif code == _INT8:
+        out += _I8.pack(v)
+    elif code == _BOOL:
+        out.append(1 if v else 0)
+    elif code == _UUID:
+        data = bytes(v)
+        if len(data) != 16:
+            raise ProtocolError(f"uuid must be 16 bytes, got {len(data)}")
+        out += data
+    elif code == _UINT16:
+        out += _U16.pack(v)
+    elif code == _UINT32:
+        out += _U32.pack(v)
+    elif code == _FLOAT64:
+        out += _F64.pack(v)
+    elif code == _VARINT:
+        if not -0x80000000 <= v <= 0x7FFFFFFF:
+            raise ProtocolError(f"varint {v} out of range")
+        _write_uvarint(out, ((v << 1) ^ (v >> 31)) & 0xFFFFFFFF)
+    elif code == _VARLONG:
+        if not -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:
+            raise ProtocolError(f"varlong {v} out of range")
+        _write_uvarint(out, ((v << 1) ^ (v >> 63)) & 0xFFFFFFFFFFFFFFFF)
+    else:
+        raise ProtocolError(f"unknown type code {code}")
+
+
+def _write_field(out: bytearray, f: Any, v: Any) -> None:
+    if v is _MISSING:
+        v = f[6]
+    if not f[2]:
+        _write_value(out, f[1], f[3], f[4], f[5], v)
+        return
+    if v is None:
+        if not f[3]:
+            raise ProtocolError(f"null array for non-nullable field {f[0]}")
+        if f[4]:
+            out.append(0)
+        else:
+            out += b"\xff\xff\xff\xff"
+        return
+    if f[4]:
+        _write_uvarint(out, len(v) + 1)
+    else:
+        out += _I32.pack(len(v))
+    code = f[1]
+    compact = f[4]
+    sub = f[5]
+    for item in v:
+        _write_value(out, code, False, compact, sub, item)
+
+
+def _write_struct(out: bytearray, plan: Any, value: Any) -> None:
+    get = value.get
+    for f in plan[0]:
+        _write_field(out, f, get(f[0], _MISSING))
+    if not plan[3]:
+        return
+    entries = []
+    for f in plan[1]:
+        v = get(f[0], _MISSING)
+        if v is _MISSING or (v is None and f[6] is None):
+            continue
+        if f[2] and f[6] is not None and v is not None and len(v) == 0:
+            continue
+        if not f[2] and f[1] != _STRUCT and v == f[6]:
+            continue
+        data = bytearray()
+        _write_field(data, f, v)
+        if f[8] is not None and data == f[8]:
+            continue
+        entries.append((f[7], data))
+    _write_uvarint(out, len(entries))
+    for tag, data in entries:
+        _write_uvarint(out, tag)
+        _write_uvarint(out, len(data))
+        out += data
+
+
+def _encode_struct(out: bytearray, plan: Any, value: Any, what: str) -> None:
+    try:
+        _write_struct(out, plan, value)
+    except ProtocolError as exc:
+        raise ProtocolError(f"cannot encode {what}: {exc}") from exc
+    except (StructError, OverflowError, TypeError, AttributeError, UnicodeEncodeError) as exc:
+        raise ProtocolError(f"cannot encode {what}: {exc}") from exc
+
+
+# ---------------------------------------------------------------- public functions
+
+
+def _as_bytes(data: Any) -> bytes:
+    return data if type(data) is bytes else bytes(data)
+
+
+def _is_flexible(table: Any, key: Any, version: int) -> bool:
+    schema = table.get(key)
+    return schema is not None and _in(schema[3], version)
+
+
+def _request_header_version(api_key: int, api_version: int) -> int:
+    schema = REQUESTS.get(api_key)
+    if schema is None:
+        # Unknown key: versions 0 and 1 share the prefix up to the client id, which is all a
+        # broker needs to answer or log before closing the connection.
+        return 1
+    if api_key == 7 and api_version == 0:
+        return 0  # ControlledShutdown v0 predates the client id (RequestHeader.json)
+    flex = schema[3]
+    # The flexible range is open-ended, so versions newer than the tables still get the
+    # right header: ApiVersions must parse any version's header to answer it as v0.
+    return 2 if flex is not None and api_version >= flex[0] else 1
+
+
+def decode_request_header(frame: Any) -> tuple[RequestHeader, int]:
+    buf = _as_bytes(frame)
+    r = _Reader(buf, 0, len(buf))
+    if len(buf) < 4:
+        raise ProtocolError(f"request header truncated: {len(buf)} bytes")
+    api_key = _I16.unpack_from(buf, 0)[0]
+    api_version = _I16.unpack_from(buf, 2)[0]
+    h = _read_struct(
+        r, _plan("header", "RequestHeader", _request_header_version(api_key, api_version))
+    )
+    header = RequestHeader(api_key, api_version, h["correlation_id"], h.get("client_id"))
+    return header, r.pos
+
+
+def decode_request(api_key: int, api_version: int, frame: Any, offset: int) -> dict[str, Any]:
+    plan = _plan("request", api_key, api_version)
+    buf = _as_bytes(frame)
+    if not 0 <= offset <= len(buf):
+        raise ProtocolError(f"body offset {offset} outside a frame of {len(buf)} bytes")
+    # Trailing bytes are tolerated, as Kafka does: an ApiVersions request of an unknown
+    # version is answered after parsing its body as v0.
+    return _read_struct(_Reader(buf, offset, len(buf)), plan)
+
+
+def _response_header_version(api_key: int, api_version: int) -> int:
+    # ApiVersionsResponse keeps header v0 even when flexible, so that a client can read the
+    # answer whatever version it asked for (ApiVersionsResponse.json).
+    if api_key == 18 or not _is_flexible(RESPONSES, api_key, api_version):
+        return 0
+    return 1
+
+
+def encode_response(api_key: int, api_version: int, correlation_id: int, body: Any) -> bytes:
+    plan = _plan("response", api_key, api_version)
+    out = bytearray()
+    header = _plan("header", "ResponseHeader", _response_header_version(api_key, api_version))
+    _encode_struct(out, header, {"correlation_id": correlation_id}, "response header")
+    _encode_struct(out, plan, body, f"{RESPONSES[api_key][0]} v{api_version}")
+    return bytes(out)
+
+
+def decode_response(api_key: int, api_version: int, frame: Any) -> tuple[int, dict[str, Any]]:
+    plan = _plan("response", api_key, api_version)
+    buf = _as_bytes(frame)
+    r = _Reader(buf, 0, len(buf))
+    header = _read_struct(
+        r, _plan("header", "ResponseHeader", _response_header_version(api_key, api_version))
+    )
+    body = _read_struct(r, plan)
+    if r.pos != r.end:
+        raise ProtocolError(f"{r.end - r.pos} trailing bytes after the response body")
+    return header["correlation_id"], body
+
+
+def encode_request(
+    api_key: int, api_version: int, correlation_id: int, client_id: Any, body: Any
+) -> bytes:
+    plan = _plan("request", api_key, api_version)
+    header_plan = _plan("header", "RequestHeader", _request_header_version(api_key, api_version))
+    header = {
+        "request_api_key": api_key,
+        "request_api_version": api_version,
+        "correlation_id": correlation_id,
+        "client_id": client_id,
+    }
+    out = bytearray()
+    _encode_struct(out, header_plan, header, "request header")
+    _encode_struct(out, plan, body, f"{REQUESTS[api_key][0]} v{api_version}")
+    return bytes(out)
+
+
+def encode_data(schema_name: str, version: int, value: Any) -> bytes:
+    """Encodes a `type: data` struct; the caller adds any version or record-type prefix."""
+    out = bytearray()
+    _encode_struct(out, _plan("data", schema_name, version), value, f"{schema_name} v{version}")
+    return bytes(out)
+
+
+def decode_data(schema_name: str, version: int, data: Any) -> dict[str, Any]:
+    plan = _plan("data", schema_name, version)
+    buf = _as_bytes(data)
+    r = _Reader(buf, 0, len(buf))
+    value = _read_struct(r, plan)
+    if r.pos != r.end:
+        raise ProtocolError(f"{r.end - r.pos} trailing bytes after {schema_name}")
+    return value
+
+
+API_NAMES = {key: schema[0][: -len("Request")] for key, schema in sorted(REQUESTS.items())}
+SCHEMA_VERSIONS = {key: schema[2] for key, schema in sorted(REQUESTS.items())}

@@ -1,0 +1,25 @@
+"""Types shared by both codec twins.
+
+They live outside `_codec.py` because that file is compiled a second time by Cython: classes
+defined in it would exist twice, and `except ProtocolError` would then depend on which twin
+raised.
+"""
+
+from typing import NamedTuple
+
+
+class ProtocolError(ValueError):
+    """Bytes that are not a valid encoding (truncated, malformed), or a value that cannot be
+    encoded in the requested version."""
+
+
+class UnsupportedVersionError(ProtocolError):
+    """An api key, version or data schema the generated tables do not define."""
+
+
+class RequestHeader(NamedTuple):
+    api_key: int
+    api_version: int
+    correlation_id: int
+    # None when the client sent a null id, and for the header v0 of ControlledShutdown v0.
+    client_id: str | None
