@@ -133,7 +133,10 @@ pub fn compute_crc(batch: &[u8]) -> u32 {
 
 /// Whether the stored CRC matches the batch's bytes.
 pub fn crc_is_valid(batch: &[u8]) -> bool {
-    batch.len() >= HEADER_SIZE && BatchHeader::parse(batch).map(|h| h.crc == compute_crc(batch)).unwrap_or(false)
+    batch.len() >= HEADER_SIZE
+        && BatchHeader::parse(batch)
+            .map(|h| h.crc == compute_crc(batch))
+            .unwrap_or(false)
 }
 
 pub fn set_base_offset(batch: &mut [u8], offset: i64) {
@@ -161,7 +164,9 @@ pub fn iter_batches(buf: &[u8]) -> impl Iterator<Item = Result<(BatchHeader, &[u
         }
         let rest = &buf[pos..];
         let result = match BatchHeader::parse(rest) {
-            Ok(h) if h.length < (HEADER_SIZE - LOG_OVERHEAD) as i32 => Err(ErrorCode::CorruptMessage),
+            Ok(h) if h.length < (HEADER_SIZE - LOG_OVERHEAD) as i32 => {
+                Err(ErrorCode::CorruptMessage)
+            }
             Ok(h) if h.total_size() > rest.len() => Err(ErrorCode::CorruptMessage),
             Ok(h) => {
                 let size = h.total_size();

@@ -4,4 +4,6 @@ pub mod batch;
 pub mod builder;
 pub mod compression;
 pub mod producer;
+pub mod records;
 pub mod validate;
+pub mod varint;
