@@ -1,1 +1,63 @@
-//! replica
+//! The native partition state: each local replica's log, role, leader epoch, ISR and the
+//! replicas' log end offsets, from which the high watermark follows. Python decides roles and
+//! ISRs (`become_leader`, ...); this module applies them and serves the data path from them.
+
+mod partition;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::RwLock;
+
+pub use partition::{Partition, Progress, Role};
+
+/// All local replicas, `topic -> partition -> Partition`, swapped entry by entry by the
+/// control plane's commands and read by every request.
+#[derive(Debug, Default)]
+pub struct Registry {
+    topics: RwLock<HashMap<String, HashMap<i32, Arc<Partition>>>>,
+}
+
+impl Registry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn get(&self, topic: &str, partition: i32) -> Option<Arc<Partition>> {
+        self.topics.read().get(topic)?.get(&partition).cloned()
+    }
+
+    /// Adds `p` unless the partition is already registered; returns the registered one.
+    pub fn insert_if_absent(&self, p: Partition) -> Arc<Partition> {
+        let mut topics = self.topics.write();
+        let parts = topics.entry(p.topic().to_string()).or_default();
+        Arc::clone(parts.entry(p.index()).or_insert_with(|| Arc::new(p)))
+    }
+
+    pub fn remove(&self, topic: &str, partition: i32) -> Option<Arc<Partition>> {
+        let mut topics = self.topics.write();
+        let parts = topics.get_mut(topic)?;
+        let removed = parts.remove(&partition);
+        if parts.is_empty() {
+            topics.remove(topic);
+        }
+        removed
+    }
+
+    /// Every partition of `topic` (for config updates).
+    pub fn topic_partitions(&self, topic: &str) -> Vec<Arc<Partition>> {
+        self.topics
+            .read()
+            .get(topic)
+            .map(|parts| parts.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    pub fn all(&self) -> Vec<Arc<Partition>> {
+        self.topics
+            .read()
+            .values()
+            .flat_map(|parts| parts.values().cloned())
+            .collect()
+    }
+}

@@ -1,1 +1,237 @@
-//! server
+//! The native broker server: a tokio runtime it owns, the listener, one task per connection,
+//! the periodic log tasks, and the partition commands the control plane calls.
+
+pub mod api;
+pub mod commands;
+pub mod config;
+mod connection;
+mod sendfile;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use parking_lot::Mutex;
+use tokio::net::TcpListener;
+use tokio::runtime::{Handle, Runtime};
+use tokio::sync::watch;
+
+use crate::control::ControlBridge;
+use crate::log::LogManager;
+use crate::replica::Registry;
+
+pub use commands::{CommandError, PartitionState};
+pub use config::ServerConfig;
+
+/// Milliseconds since the epoch (timestamps, LogAppendTime).
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// What every connection and command shares.
+#[derive(Debug)]
+pub struct Broker {
+    pub config: ServerConfig,
+    pub logs: Arc<LogManager>,
+    pub partitions: Registry,
+    pub control: Arc<ControlBridge>,
+    connections: AtomicUsize,
+    next_connection_id: AtomicU64,
+    /// Flips to true once: the listener and every connection stop.
+    shutdown: watch::Sender<bool>,
+}
+
+impl Broker {
+    pub fn open_connections(&self) -> usize {
+        self.connections.load(Ordering::Acquire)
+    }
+
+    pub fn is_shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+}
+
+#[derive(Debug)]
+pub struct Server {
+    broker: Arc<Broker>,
+    runtime: Mutex<Option<Runtime>>,
+    handle: Handle,
+    port: Mutex<Option<u16>>,
+    stopped: AtomicBool,
+}
+
+impl Server {
+    /// Parses the config, opens the log directories and starts the runtime and the periodic
+    /// tasks; it does not listen until [`Server::start`].
+    pub fn new(config: &HashMap<String, String>) -> Result<Server, CommandError> {
+        let config = ServerConfig::from_map(config).map_err(CommandError::Config)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(config.io_threads)
+            .thread_name("ferrolog-io")
+            .enable_all()
+            .build()?;
+        let logs = Arc::new(LogManager::new(config.log_dirs.clone())?);
+        let control = ControlBridge::new(config.control_queue_size)?;
+        let broker = Arc::new(Broker {
+            config,
+            logs,
+            partitions: Registry::new(),
+            control,
+            connections: AtomicUsize::new(0),
+            next_connection_id: AtomicU64::new(1),
+            shutdown: watch::channel(false).0,
+        });
+        let handle = runtime.handle().clone();
+        handle.spawn(periodic_tasks(Arc::clone(&broker)));
+        Ok(Server {
+            broker,
+            runtime: Mutex::new(Some(runtime)),
+            handle,
+            port: Mutex::new(None),
+            stopped: AtomicBool::new(false),
+        })
+    }
+
+    pub fn broker(&self) -> &Arc<Broker> {
+        &self.broker
+    }
+
+    /// Binds the listener and starts accepting; returns the bound port.
+    pub fn start(&self) -> std::io::Result<u16> {
+        if let Some(port) = *self.port.lock() {
+            return Ok(port);
+        }
+        if self.stopped.load(Ordering::Acquire) {
+            return Err(std::io::Error::other("server is shut down"));
+        }
+        let addr = format!("{}:{}", self.broker.config.host, self.broker.config.port);
+        let listener = self.handle.block_on(TcpListener::bind(&addr))?;
+        let port = listener.local_addr()?.port();
+        self.handle
+            .spawn(accept_loop(Arc::clone(&self.broker), listener));
+        *self.port.lock() = Some(port);
+        Ok(port)
+    }
+
+    pub fn port(&self) -> Option<u16> {
+        *self.port.lock()
+    }
+
+    /// Runs `fut` on the server's runtime from a thread outside it (the Python thread, with the
+    /// GIL released).
+    pub fn block_on<F: std::future::Future>(&self, fut: F) -> F::Output {
+        self.handle.block_on(fut)
+    }
+
+    /// Stops accepting, closes connections, then closes every log. Idempotent.
+    pub fn shutdown(&self) -> std::io::Result<()> {
+        if self.stopped.swap(true, Ordering::AcqRel) {
+            return Ok(());
+        }
+        self.broker.shutdown.send_replace(true);
+        // Give connection tasks a moment to see the signal and drop their sockets.
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while self.broker.open_connections() > 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let result = self.broker.logs.shutdown();
+        if let Some(rt) = self.runtime.lock().take() {
+            rt.shutdown_timeout(Duration::from_secs(2));
+        }
+        result
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if !self.stopped.load(Ordering::Acquire) {
+            let _ = self.shutdown();
+        }
+    }
+}
+
+async fn accept_loop(broker: Arc<Broker>, listener: TcpListener) {
+    let mut shutdown = broker.shutdown.subscribe();
+    loop {
+        let accepted = tokio::select! {
+            _ = stopped(&mut shutdown) => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(pair) => pair,
+            Err(e) => {
+                // EMFILE and friends: back off rather than spin.
+                log::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        if broker.connections.fetch_add(1, Ordering::AcqRel) >= broker.config.max_connections {
+            broker.connections.fetch_sub(1, Ordering::AcqRel);
+            drop(stream);
+            continue;
+        }
+        let guard = ConnectionSlot(Arc::clone(&broker));
+        let id = broker.next_connection_id.fetch_add(1, Ordering::Relaxed);
+        tokio::spawn(async move {
+            connection::serve(&guard.0, stream, peer, id).await;
+            drop(guard);
+        });
+    }
+}
+
+/// Frees the connection's slot however its task ends (even by a panic unwinding).
+struct ConnectionSlot(Arc<Broker>);
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Log maintenance off the I/O workers: `tick` about every second, checkpoints at their
+/// interval. A panic in one run is contained in its blocking task.
+async fn periodic_tasks(broker: Arc<Broker>) {
+    let mut shutdown = broker.shutdown.subscribe();
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut checkpoint = tokio::time::interval(broker.config.checkpoint_interval);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    checkpoint.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    checkpoint.tick().await;
+    loop {
+        tokio::select! {
+            _ = stopped(&mut shutdown) => break,
+            _ = tick.tick() => {
+                let logs = Arc::clone(&broker.logs);
+                match tokio::task::spawn_blocking(move || logs.tick(now_ms())).await {
+                    Ok(Err(e)) => log::warn!("log maintenance failed: {e}"),
+                    Err(e) => log::error!("log maintenance panicked: {e}"),
+                    Ok(Ok(_)) => {}
+                }
+            }
+            _ = checkpoint.tick() => {
+                let logs = Arc::clone(&broker.logs);
+                match tokio::task::spawn_blocking(move || logs.checkpoint()).await {
+                    Ok(Err(e)) => log::warn!("checkpoint failed: {e}"),
+                    Err(e) => log::error!("checkpoint panicked: {e}"),
+                    Ok(Ok(())) => {}
+                }
+            }
+        }
+    }
+}
+
+/// Resolves once the shutdown flag is set.
+pub(crate) async fn stopped(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|stop| *stop).await;
+}
+
+/// A connection's peer as `host:port`.
+pub(crate) fn peer_string(peer: &SocketAddr) -> String {
+    peer.to_string()
+}

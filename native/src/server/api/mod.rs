@@ -1,0 +1,45 @@
+//! The natively served APIs, one handler per file behind one dispatch table.
+
+mod fetch;
+mod list_offsets;
+mod offset_for_leader_epoch;
+mod produce;
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use super::Broker;
+use crate::protocol::{self, HeaderPeek, Response};
+
+/// What a handler wants done with the connection.
+#[derive(Debug)]
+pub enum Reply {
+    Send(Response),
+    /// acks=0 produce: no response at all.
+    Nothing,
+    /// A malformed request (or an acks=0 produce that failed): drop the connection.
+    Close,
+}
+
+impl Reply {
+    fn from_encoded(encoded: Result<Bytes, protocol::DecodeError>) -> Reply {
+        match encoded {
+            Ok(bytes) => Reply::Send(vec![protocol::Chunk::Bytes(bytes)]),
+            Err(e) => {
+                log::error!("{e}");
+                Reply::Close
+            }
+        }
+    }
+}
+
+pub async fn dispatch(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+    match peek.api_key {
+        protocol::PRODUCE => produce::handle(broker, peek, frame).await,
+        protocol::FETCH => fetch::handle(broker, peek, frame).await,
+        protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame),
+        protocol::OFFSET_FOR_LEADER_EPOCH => offset_for_leader_epoch::handle(broker, peek, frame),
+        _ => Reply::Close,
+    }
+}

@@ -1,0 +1,174 @@
+//! Produce (v3-11): validate, append as leader, and for acks=all wait for the high watermark.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use kafka_protocol::messages::produce_response::{PartitionProduceResponse, TopicProduceResponse};
+use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
+use kafka_protocol::protocol::StrBytes;
+
+use super::Reply;
+use crate::error::ErrorCode;
+use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
+use crate::record::validate::validate_produce_records;
+use crate::replica::Partition;
+use crate::server::{now_ms, Broker};
+
+struct Outcome {
+    index: i32,
+    error: ErrorCode,
+    base_offset: i64,
+    log_append_time: i64,
+    log_start_offset: i64,
+    /// For acks=all: the partition and the last offset that must be committed.
+    wait: Option<(Arc<Partition>, i64)>,
+}
+
+impl Outcome {
+    fn error(index: i32, error: ErrorCode) -> Outcome {
+        Outcome {
+            index,
+            error,
+            base_offset: -1,
+            log_append_time: -1,
+            log_start_offset: -1,
+            wait: None,
+        }
+    }
+}
+
+/// The request's record bytes as an owned buffer: without a copy when nothing else shares the
+/// frame any more (a single-partition request), with one otherwise.
+fn into_owned(records: Bytes) -> BytesMut {
+    records
+        .try_into_mut()
+        .unwrap_or_else(|shared| BytesMut::from(&shared[..]))
+}
+
+fn produce_one(
+    broker: &Broker,
+    topic: &str,
+    index: i32,
+    records: Option<Bytes>,
+    acks: i16,
+    version: i16,
+) -> Outcome {
+    let Some(partition) = broker.partitions.get(topic, index) else {
+        return Outcome::error(index, ErrorCode::UnknownTopicOrPartition);
+    };
+    if let Err(e) = partition.leader_epoch_if_leader() {
+        return Outcome::error(index, e);
+    }
+    let records = records.unwrap_or_default();
+    if let Err(e) = validate_produce_records(&records, version) {
+        return Outcome::error(index, e);
+    }
+    if !matches!(acks, -1..=1) {
+        return Outcome::error(index, ErrorCode::InvalidRequiredAcks);
+    }
+    match partition.append_as_leader(into_owned(records), acks, now_ms()) {
+        Ok(appended) => Outcome {
+            index,
+            error: ErrorCode::None,
+            base_offset: appended.base_offset,
+            log_append_time: appended.log_append_time,
+            log_start_offset: appended.log_start_offset,
+            wait: (acks == -1).then(|| (Arc::clone(&partition), appended.last_offset)),
+        },
+        Err(e) => Outcome::error(index, e),
+    }
+}
+
+pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+    let version = peek.api_version;
+    let request = match decode_request::<ProduceRequest>(frame) {
+        Ok((_, request)) => request,
+        Err(_) => return Reply::Close,
+    };
+    let acks = request.acks;
+    let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
+    // Take the record slices out and let go of everything else that shares the frame, so a
+    // single-partition request can be validated in place without a copy.
+    let topics: Vec<(TopicName, Vec<(i32, Option<Bytes>)>)> = request
+        .topic_data
+        .into_iter()
+        .map(|t| {
+            (
+                t.name,
+                t.partition_data
+                    .into_iter()
+                    .map(|p| (p.index, p.records))
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut results: Vec<(TopicName, Vec<Outcome>)> = Vec::with_capacity(topics.len());
+    for (name, partitions) in topics {
+        let topic = name.0.to_string();
+        let outcomes = partitions
+            .into_iter()
+            .map(|(index, records)| produce_one(broker, &topic, index, records, acks, version))
+            .collect();
+        results.push((name, outcomes));
+    }
+
+    if acks == -1 {
+        let deadline = tokio::time::Instant::now() + timeout;
+        for (_, outcomes) in results.iter_mut() {
+            for o in outcomes.iter_mut() {
+                if let Some((partition, last_offset)) = o.wait.take() {
+                    if let Err(e) = partition.wait_committed(last_offset, deadline).await {
+                        o.error = e;
+                    }
+                }
+            }
+        }
+    }
+
+    if acks == 0 {
+        // No response exists to carry an error, so Kafka closes the connection to make the
+        // producer notice (and refresh its metadata).
+        let failed = results
+            .iter()
+            .any(|(_, os)| os.iter().any(|o| o.error != ErrorCode::None));
+        return if failed { Reply::Close } else { Reply::Nothing };
+    }
+
+    let response = ProduceResponse::default().with_responses(
+        results
+            .into_iter()
+            .map(|(name, outcomes)| {
+                TopicProduceResponse::default()
+                    .with_name(name)
+                    .with_partition_responses(
+                        outcomes
+                            .into_iter()
+                            .map(|o| {
+                                PartitionProduceResponse::default()
+                                    .with_index(o.index)
+                                    .with_error_code(o.error.code())
+                                    .with_base_offset(o.base_offset)
+                                    .with_log_append_time_ms(o.log_append_time)
+                                    .with_log_start_offset(o.log_start_offset)
+                                    .with_error_message(error_message(o.error))
+                            })
+                            .collect(),
+                    )
+            })
+            .collect(),
+    );
+    Reply::from_encoded(encode_response(
+        PRODUCE,
+        version,
+        peek.correlation_id,
+        &response,
+    ))
+}
+
+fn error_message(error: ErrorCode) -> Option<StrBytes> {
+    match error {
+        ErrorCode::None => None,
+        e => Some(StrBytes::from_string(format!("{e:?}"))),
+    }
+}

@@ -1,0 +1,107 @@
+//! One client connection: framing, routing, and Kafka's one-request-in-flight rule (the
+//! channel is muted until the response is written), which keeps responses in request order.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::{BufMut, Bytes, BytesMut};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use super::api::{self, Reply};
+use super::{peer_string, sendfile, stopped, Broker};
+use crate::control::{ControlReply, ControlRequest};
+use crate::protocol::{peek_header, route, Route};
+
+/// Serves the connection until the peer leaves, a request is malformed, the idle timeout
+/// passes, or the broker shuts down.
+pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr, id: u64) {
+    let _ = stream.set_nodelay(true);
+    let mut shutdown = broker.shutdown.subscribe();
+    if *shutdown.borrow() {
+        return;
+    }
+    let peer = peer_string(&peer);
+    loop {
+        let frame = tokio::select! {
+            _ = stopped(&mut shutdown) => return,
+            frame = read_frame(&mut stream, broker) => frame,
+        };
+        let Some(frame) = frame else { return };
+        let Some(peek) = peek_header(&frame) else {
+            return;
+        };
+        let keep_going = tokio::select! {
+            _ = stopped(&mut shutdown) => return,
+            ok = handle(broker, &mut stream, &peer, id, frame) => ok,
+        };
+        if !keep_going {
+            log::debug!(
+                "closing {peer} after api {} v{}",
+                peek.api_key,
+                peek.api_version
+            );
+            return;
+        }
+    }
+}
+
+/// Reads one size-prefixed frame; None closes the connection (EOF, idle, or a bad size).
+async fn read_frame(stream: &mut TcpStream, broker: &Broker) -> Option<Bytes> {
+    let idle = broker.config.idle_timeout;
+    let size = match tokio::time::timeout(idle, stream.read_i32()).await {
+        Ok(Ok(size)) => size,
+        _ => return None,
+    };
+    // Smaller than api key + version + correlation id cannot be a request.
+    if !(8..=broker.config.max_request_bytes).contains(&size) {
+        return None;
+    }
+    let mut buf = BytesMut::zeroed(size as usize);
+    match tokio::time::timeout(idle, stream.read_exact(&mut buf)).await {
+        Ok(Ok(_)) => Some(buf.freeze()),
+        _ => None,
+    }
+}
+
+/// Handles one request; false closes the connection.
+async fn handle(
+    broker: &Arc<Broker>,
+    stream: &mut TcpStream,
+    peer: &str,
+    id: u64,
+    frame: Bytes,
+) -> bool {
+    let Some(peek) = peek_header(&frame) else {
+        return false;
+    };
+    match route(peek.api_key, peek.api_version) {
+        Route::Unsupported => false,
+        Route::Native => match api::dispatch(broker, peek, frame).await {
+            Reply::Send(chunks) => sendfile::write_chunks(stream, &chunks).await.is_ok(),
+            Reply::Nothing => true,
+            Reply::Close => false,
+        },
+        Route::Control => {
+            let request = ControlRequest {
+                handle: 0,
+                connection_id: id,
+                api_key: peek.api_key,
+                api_version: peek.api_version,
+                correlation_id: peek.correlation_id,
+                peer: peer.to_string(),
+                frame,
+            };
+            let mut pending = broker.control.submit(request).await;
+            match pending.wait().await {
+                ControlReply::Respond(body) => {
+                    let mut out = BytesMut::with_capacity(4 + body.len());
+                    out.put_i32(body.len() as i32);
+                    out.put_slice(&body);
+                    stream.write_all(&out).await.is_ok()
+                }
+                ControlReply::Close => false,
+            }
+        }
+    }
+}
