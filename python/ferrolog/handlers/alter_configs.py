@@ -1,0 +1,101 @@
+"""AlterConfigs (key 33), v0-2: replaces a topic's config overrides with the given set.
+
+Broker resources: ferrolog has no dynamic broker configs (every broker setting is static,
+read from server.properties at start), so any change to one is refused with INVALID_REQUEST,
+the code a Kafka broker gives for "Cannot update these configs dynamically". An empty change
+asks for nothing and succeeds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.handlers.context import RequestContext
+from ferrolog.handlers.describe_configs import (
+    RESOURCE_BROKER,
+    RESOURCE_TOPIC,
+    check_broker_name,
+    check_topic_name,
+)
+
+API_KEY = 33
+MIN_VERSION = 0
+MAX_VERSION = 2
+
+
+def check_config_names(configs: list[dict[str, Any]]) -> None:
+    names = Counter(c["name"] for c in configs)
+    repeated = sorted(name for name, n in names.items() if n > 1)
+    if repeated:
+        raise errors.InvalidRequestError(f"duplicate config keys: {', '.join(repeated)}")
+
+
+def refuse_broker_change(ctx: RequestContext, name: str, configs: list[dict[str, Any]]) -> None:
+    check_broker_name(ctx, name)
+    if configs:
+        keys = ", ".join(sorted(c["name"] for c in configs))
+        raise errors.InvalidRequestError(
+            f"cannot update these configs dynamically: {keys} (ferrolog broker configs are "
+            "static: set them in server.properties and restart)"
+        )
+
+
+async def existing_overrides(ctx: RequestContext, name: str) -> dict[str, str]:
+    """The topic's current overrides. Raises UnknownTopicOrPartitionError."""
+    check_topic_name(name)
+    record = (await ctx.broker.store.topics()).get(name)
+    if record is None:
+        raise errors.UnknownTopicOrPartitionError(f"topic {name} does not exist")
+    return dict(record.configs)
+
+
+def response(resource: dict[str, Any], exc: errors.KafkaError | None) -> dict[str, Any]:
+    return {
+        "error_code": 0 if exc is None else exc.code,
+        "error_message": None if exc is None else exc.message,
+        "resource_type": resource["resource_type"],
+        "resource_name": resource["resource_name"],
+    }
+
+
+def duplicates(resources: list[dict[str, Any]]) -> set[tuple[int, str]]:
+    """Resources named more than once: Kafka refuses each such entry rather than guess an
+    order."""
+    counts = Counter((r["resource_type"], r["resource_name"]) for r in resources)
+    return {key for key, n in counts.items() if n > 1}
+
+
+async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: bool) -> None:
+    resource_type, name = resource["resource_type"], resource["resource_name"]
+    configs = resource.get("configs") or []
+    check_config_names(configs)
+    if resource_type == RESOURCE_BROKER:
+        refuse_broker_change(ctx, name, configs)
+        return
+    if resource_type != RESOURCE_TOPIC:
+        raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
+    await existing_overrides(ctx, name)
+    nulls = sorted(c["name"] for c in configs if c.get("value") is None)
+    if nulls:
+        raise errors.InvalidRequestError(f"null value not supported for: {', '.join(nulls)}")
+    await ctx.broker.controller.alter_topic_configs(
+        name, {c["name"]: c["value"] for c in configs}, validate_only=validate_only
+    )
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    resources = request.get("resources") or []
+    repeated = duplicates(resources)
+    validate_only = bool(request.get("validate_only", False))
+    results = []
+    for resource in resources:
+        try:
+            if (resource["resource_type"], resource["resource_name"]) in repeated:
+                raise errors.InvalidRequestError("the resource appears more than once")
+            await _alter(ctx, resource, validate_only)
+        except errors.KafkaError as exc:
+            results.append(response(resource, exc))
+            continue
+        results.append(response(resource, None))
+    return {"throttle_time_ms": 0, "responses": results}

@@ -1,0 +1,43 @@
+"""CreatePartitions (key 37), v0-3: grows topics through the controller."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 37
+MIN_VERSION = 0
+MAX_VERSION = 3
+
+
+async def _grow(ctx: RequestContext, topic: dict[str, Any], validate_only: bool) -> None:
+    assignments = topic.get("assignments")
+    assignment = None if assignments is None else [list(a["broker_ids"]) for a in assignments]
+    await ctx.broker.controller.create_partitions(
+        topic["name"], topic["count"], assignment, validate_only=validate_only
+    )
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    topics = request.get("topics") or []
+    counts = Counter(t["name"] for t in topics)
+    validate_only = bool(request.get("validate_only", False))
+    results = []
+    reported: set[str] = set()
+    for topic in topics:
+        name = topic["name"]
+        try:
+            if counts[name] > 1:
+                if name in reported:
+                    continue
+                reported.add(name)
+                raise errors.InvalidRequestError(f"topic {name} appears more than once")
+            await _grow(ctx, topic, validate_only)
+        except errors.KafkaError as exc:
+            results.append({"name": name, "error_code": exc.code, "error_message": exc.message})
+            continue
+        results.append({"name": name, "error_code": 0, "error_message": None})
+    return {"throttle_time_ms": 0, "results": results}

@@ -1,0 +1,62 @@
+"""DeleteRecords (key 21), v0-2: advances partitions' log start offsets.
+
+The leader does the work in the native core (`Server.delete_records`, which touches disk and
+so runs in a worker thread); its KafkaNativeError codes go straight into the response."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import ferrolog_native
+from ferrolog import errors
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 21
+MIN_VERSION = 0
+MAX_VERSION = 2
+
+
+async def _delete_one(
+    ctx: RequestContext, topic: str, partition: int, offset: int, leaders: set[tuple[str, int]]
+) -> dict[str, Any]:
+    try:
+        if (topic, partition) not in leaders:
+            raise errors.NotLeaderOrFollowerError(f"not the leader of {topic}-{partition}")
+        if offset < -1:
+            raise errors.OffsetOutOfRangeError(f"offset {offset} is negative")
+        low = await asyncio.to_thread(ctx.broker.native.delete_records, topic, partition, offset)
+    except ferrolog_native.KafkaNativeError as exc:
+        return {"partition_index": partition, "low_watermark": -1, "error_code": _native_code(exc)}
+    except errors.KafkaError as exc:
+        return {"partition_index": partition, "low_watermark": -1, "error_code": exc.code}
+    return {"partition_index": partition, "low_watermark": low, "error_code": 0}
+
+
+def _native_code(exc: BaseException) -> int:
+    return errors.from_native(exc).code
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    known = await ctx.broker.store.topics()
+    states = await asyncio.to_thread(ctx.broker.native.partition_states)
+    leaders = {(s.topic, s.partition) for s in states if s.is_leader}
+    results = []
+    for topic in request.get("topics") or []:
+        name = topic["name"]
+        record = known.get(name)
+        partitions = []
+        for part in topic.get("partitions") or []:
+            index = part["partition_index"]
+            if record is None or index not in record.assignment:
+                partitions.append(
+                    {
+                        "partition_index": index,
+                        "low_watermark": -1,
+                        "error_code": errors.UnknownTopicOrPartitionError.code,
+                    }
+                )
+                continue
+            partitions.append(await _delete_one(ctx, name, index, part["offset"], leaders))
+        results.append({"name": name, "partitions": partitions})
+    return {"throttle_time_ms": 0, "topics": results}

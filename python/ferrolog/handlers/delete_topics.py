@@ -1,0 +1,60 @@
+"""DeleteTopics (key 20), v1-6: deletes topics by name (every version) or by topic id (v6)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 20
+MIN_VERSION = 1
+MAX_VERSION = 6
+
+ZERO_UUID = bytes(16)
+
+
+def _result(
+    name: str | None, topic_id: bytes, exc: errors.KafkaError | None = None
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "topic_id": topic_id,
+        "error_code": 0 if exc is None else exc.code,
+        "error_message": None if exc is None else exc.message,
+    }
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    # v0-5 name topics in `topic_names`; v6 in `topics` with a name or an id each.
+    if ctx.api_version >= 6:
+        wanted = [(t.get("name"), t.get("topic_id") or ZERO_UUID) for t in request["topics"]]
+    else:
+        wanted = [(name, ZERO_UUID) for name in request.get("topic_names") or []]
+    by_id = {}
+    if any(topic_id != ZERO_UUID for _, topic_id in wanted):
+        by_id = {
+            record.topic_id: name for name, record in (await ctx.broker.store.topics()).items()
+        }
+    names = Counter(name for name, _ in wanted if name is not None)
+    enabled = ctx.broker.config.get_bool("delete.topic.enable")
+    results = []
+    for name, topic_id in wanted:
+        try:
+            if name is not None and topic_id != ZERO_UUID:
+                raise errors.InvalidRequestError("give a topic name or a topic id, not both")
+            if name is None:
+                name = by_id.get(topic_id)
+                if name is None:
+                    raise errors.UnknownTopicIdError(f"no topic has id {topic_id.hex()}")
+            elif names[name] > 1:
+                raise errors.InvalidRequestError(f"topic {name} appears more than once")
+            if not enabled:
+                raise errors.TopicDeletionDisabledError("delete.topic.enable is false")
+            await ctx.broker.controller.delete_topic(name)
+        except errors.KafkaError as exc:
+            results.append(_result(name, topic_id, exc))
+            continue
+        results.append(_result(name, topic_id))
+    return {"throttle_time_ms": 0, "responses": results}

@@ -1,0 +1,85 @@
+"""DescribeCluster (key 60), v0-1: the brokers, the controller and the cluster id.
+
+Only brokers answer here: a v1 request that asks for the controller endpoints gets
+MISMATCHED_ENDPOINT_TYPE, as a Kafka broker's listener would give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 60
+MIN_VERSION = 0
+MAX_VERSION = 1
+
+ENDPOINT_BROKER = 1
+ENDPOINT_CONTROLLER = 2
+NOT_REQUESTED = -(2**31)  # the schema's "authorized operations not asked for"
+
+# ACL operation codes (AclOperation) that apply to the cluster resource, as Kafka lists them.
+# ferrolog has no authorizer, so a client that asks is told it may do all of them.
+_CLUSTER_OPERATIONS = (4, 5, 7, 8, 10, 11, 12)  # ALTER CREATE CLUSTER_ACTION DESCRIBE
+# DESCRIBE_CONFIGS ALTER_CONFIGS IDEMPOTENT_WRITE
+ALL_CLUSTER_OPERATIONS = sum(1 << op for op in _CLUSTER_OPERATIONS)
+
+
+def controller_id(ctx: RequestContext) -> int:
+    """The active controller's broker id. The Controller interface does not name it yet; a
+    single-node broker is its own controller."""
+    value = getattr(ctx.broker.controller, "controller_id", None)
+    return value if isinstance(value, int) else ctx.broker.node_id
+
+
+def _error(exc: errors.KafkaError) -> dict[str, Any]:
+    return {
+        "throttle_time_ms": 0,
+        "error_code": exc.code,
+        "error_message": exc.message,
+        "endpoint_type": ENDPOINT_BROKER,
+        "cluster_id": "",
+        "controller_id": -1,
+        "brokers": [],
+    }
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    endpoint = request.get("endpoint_type", ENDPOINT_BROKER) if ctx.api_version >= 1 else 1
+    if endpoint == ENDPOINT_CONTROLLER:
+        return _error(
+            errors.MismatchedEndpointTypeError(
+                "this is a broker endpoint; ferrolog has no separate controller endpoints"
+            )
+        )
+    if endpoint != ENDPOINT_BROKER:
+        return _error(errors.UnsupportedEndpointTypeError(f"unknown endpoint type {endpoint}"))
+    registered = await ctx.broker.store.brokers()
+    brokers = [
+        {"broker_id": b.node_id, "host": b.host, "port": b.port, "rack": b.rack}
+        for b in sorted(registered.values(), key=lambda b: b.node_id)
+    ]
+    if ctx.broker.node_id not in registered:
+        # Between start and registration a broker still knows where it is itself.
+        brokers.append(
+            {
+                "broker_id": ctx.broker.node_id,
+                "host": ctx.broker.advertised_host,
+                "port": ctx.broker.advertised_port,
+                "rack": None,
+            }
+        )
+        brokers.sort(key=lambda b: int(b["broker_id"]))
+    include_operations = request.get("include_cluster_authorized_operations", False)
+    return {
+        "throttle_time_ms": 0,
+        "error_code": 0,
+        "error_message": None,
+        "endpoint_type": ENDPOINT_BROKER,
+        "cluster_id": ctx.broker.cluster_id,
+        "controller_id": controller_id(ctx),
+        "brokers": brokers,
+        "cluster_authorized_operations": (
+            ALL_CLUSTER_OPERATIONS if include_operations else NOT_REQUESTED
+        ),
+    }

@@ -1,0 +1,108 @@
+"""DescribeConfigs (key 32), v1-4: topic and broker configs with their sources.
+
+The values, sources and synonyms come from the config table (`BrokerConfig.describe_topic`
+and `describe_broker`); this module filters and shapes them per request: only the asked-for
+keys, synonyms only when asked (v1+), documentation only when asked (v3+)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.config import ConfigEntry
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 32
+MIN_VERSION = 1
+MAX_VERSION = 4
+
+# ConfigResource.Type codes on the wire.
+RESOURCE_TOPIC = 2
+RESOURCE_BROKER = 4
+RESOURCE_BROKER_LOGGER = 8
+
+_TOPIC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+
+
+def check_topic_name(name: str) -> None:
+    """Kafka's topic-name rule (legal characters, at most 249 of them, not . or ..)."""
+    if not name or name in (".", "..") or len(name) > 249 or not set(name) <= _TOPIC_NAME_CHARS:
+        raise errors.InvalidTopicError(f"{name!r} is not a valid topic name")
+
+
+def check_broker_name(ctx: RequestContext, name: str) -> None:
+    """A broker resource is this broker's id, or "" for the cluster-wide defaults."""
+    if name == "":
+        return
+    try:
+        broker_id = int(name)
+    except ValueError:
+        raise errors.InvalidRequestError(f"broker resource name {name!r} is not an id") from None
+    if broker_id != ctx.broker.node_id:
+        raise errors.InvalidRequestError(
+            f"unexpected broker id: expected {ctx.broker.node_id} or an empty string, got {name}"
+        )
+
+
+def _row(entry: ConfigEntry, synonyms: bool, documentation: bool) -> dict[str, Any]:
+    return {
+        "name": entry.name,
+        "value": entry.value,
+        "read_only": entry.read_only,
+        "is_default": entry.is_default,
+        "config_source": int(entry.source),
+        "is_sensitive": entry.sensitive,
+        "synonyms": [
+            {"name": s.name, "value": None if entry.sensitive else s.value, "source": int(s.source)}
+            for s in entry.synonyms
+        ]
+        if synonyms
+        else [],
+        "config_type": int(entry.type),
+        "documentation": entry.doc if documentation else None,
+    }
+
+
+async def _entries(ctx: RequestContext, resource_type: int, name: str) -> Iterable[ConfigEntry]:
+    if resource_type == RESOURCE_TOPIC:
+        check_topic_name(name)
+        record = (await ctx.broker.store.topics()).get(name)
+        if record is None:
+            raise errors.UnknownTopicOrPartitionError(f"topic {name} does not exist")
+        return ctx.broker.config.describe_topic(record.configs)
+    if resource_type == RESOURCE_BROKER:
+        check_broker_name(ctx, name)
+        # The cluster-wide default resource ("") holds dynamic defaults, which ferrolog does not
+        # have: an empty answer, as Kafka gives when none are set.
+        return ctx.broker.config.describe_broker() if name else []
+    raise errors.InvalidRequestError(f"describing resource type {resource_type} is not supported")
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    synonyms = bool(request.get("include_synonyms", False))
+    documentation = bool(request.get("include_documentation", False))
+    results = []
+    for resource in request.get("resources") or []:
+        resource_type, name = resource["resource_type"], resource["resource_name"]
+        keys = resource.get("configuration_keys")
+        result: dict[str, Any] = {
+            "resource_type": resource_type,
+            "resource_name": name,
+            "error_code": 0,
+            "error_message": None,
+            "configs": [],
+        }
+        try:
+            entries = await _entries(ctx, resource_type, name)
+        except errors.KafkaError as exc:
+            result.update(error_code=exc.code, error_message=exc.message)
+        else:
+            wanted = None if keys is None else set(keys)
+            result["configs"] = [
+                _row(entry, synonyms, documentation)
+                for entry in entries
+                if wanted is None or entry.name in wanted
+            ]
+        results.append(result)
+    return {"throttle_time_ms": 0, "results": results}

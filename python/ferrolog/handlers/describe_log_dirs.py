@@ -1,0 +1,81 @@
+"""DescribeLogDirs (key 35), v1-4: this broker's log directories and the partitions in them.
+
+Sizes and offsets come from one native snapshot (`Server.partition_states`); v4's total and
+usable bytes from the file system. Both touch the disk, so they run in a worker thread."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 35
+MIN_VERSION = 1
+MAX_VERSION = 4
+
+
+def _disk(path: str) -> tuple[int, int] | None:
+    """(total, usable) bytes of the file system holding `path`; None if it is unreadable."""
+    try:
+        usage = shutil.disk_usage(path)
+    except OSError:
+        return None
+    # `free` is what an unprivileged writer may still use (statvfs f_bavail): what Kafka
+    # reports as usable space.
+    return usage.total, usage.free
+
+
+def _wanted(request: dict[str, Any]) -> dict[str, set[int]] | None:
+    topics = request.get("topics")
+    if topics is None:
+        return None
+    wanted: dict[str, set[int]] = {}
+    for topic in topics:
+        wanted.setdefault(topic["topic"], set()).update(topic.get("partitions") or [])
+    return wanted
+
+
+def _describe(
+    states: list[Any], log_dirs: list[str], wanted: dict[str, set[int]] | None
+) -> list[dict[str, Any]]:
+    by_dir: dict[str, dict[str, list[dict[str, Any]]]] = {os.path.abspath(d): {} for d in log_dirs}
+    for state in sorted(states, key=lambda s: (s.topic, s.partition)):
+        if wanted is not None and state.partition not in wanted.get(state.topic, ()):
+            continue
+        by_dir.setdefault(os.path.abspath(state.log_dir), {}).setdefault(state.topic, []).append(
+            {
+                "partition_index": state.partition,
+                "partition_size": state.size_bytes,
+                # Kafka's lag of a current (not future) replica: how far its end is behind the
+                # high watermark, never negative.
+                "offset_lag": max(state.high_watermark - state.log_end_offset, 0),
+                "is_future_key": False,
+            }
+        )
+    results = []
+    for log_dir, topics in by_dir.items():
+        disk = _disk(log_dir)
+        results.append(
+            {
+                "error_code": 0 if disk is not None else errors.KafkaStorageError.code,
+                "log_dir": log_dir,
+                "topics": [
+                    {"name": name, "partitions": parts} for name, parts in sorted(topics.items())
+                ],
+                "total_bytes": disk[0] if disk is not None else -1,
+                "usable_bytes": disk[1] if disk is not None else -1,
+            }
+        )
+    return results
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    native, log_dirs, wanted = ctx.broker.native, ctx.broker.config.log_dirs, _wanted(request)
+    results = await asyncio.to_thread(
+        lambda: _describe(native.partition_states(), log_dirs, wanted)
+    )
+    return {"throttle_time_ms": 0, "error_code": 0, "results": results}

@@ -1,0 +1,99 @@
+"""IncrementalAlterConfigs (key 44), v0-1: SET, DELETE, APPEND and SUBTRACT on a topic's
+config overrides; the other overrides stay as they are.
+
+APPEND and SUBTRACT apply to list-typed configs only (cleanup.policy, ...), starting from the
+topic's override or, without one, the broker default it inherits. Broker resources are refused
+as in AlterConfigs (no dynamic broker configs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.config import TOPIC_CONFIGS, ConfigType
+from ferrolog.handlers.alter_configs import (
+    check_config_names,
+    duplicates,
+    existing_overrides,
+    refuse_broker_change,
+    response,
+)
+from ferrolog.handlers.context import RequestContext
+from ferrolog.handlers.describe_configs import RESOURCE_BROKER, RESOURCE_TOPIC
+
+API_KEY = 44
+MIN_VERSION = 0
+MAX_VERSION = 1
+
+SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
+
+
+def _current_list(ctx: RequestContext, overrides: dict[str, str], name: str) -> list[str]:
+    value = overrides.get(name)
+    if value is None:
+        value = ctx.broker.config.topic_config({}).get(name, "")
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def apply_operations(
+    ctx: RequestContext, overrides: dict[str, str], configs: list[dict[str, Any]]
+) -> dict[str, str]:
+    """The overrides after the operations, in request order."""
+    result = dict(overrides)
+    for config in configs:
+        name, op, value = config["name"], config["config_operation"], config.get("value")
+        if op == DELETE:
+            result.pop(name, None)
+            continue
+        if op not in (SET, APPEND, SUBTRACT):
+            raise errors.InvalidRequestError(f"unknown config operation {op} for {name}")
+        if value is None:
+            raise errors.InvalidRequestError(f"null value not supported for: {name}")
+        if op == SET:
+            result[name] = value
+            continue
+        definition = TOPIC_CONFIGS.get(name)
+        if definition is None:
+            raise errors.InvalidConfigError(f"unknown topic config {name!r}")
+        if definition.type != ConfigType.LIST:
+            verb = "append" if op == APPEND else "subtract"
+            raise errors.InvalidConfigError(f"config value {verb} is not allowed for {name}")
+        items = _current_list(ctx, result, name)
+        change = [item.strip() for item in value.split(",") if item.strip()]
+        if op == APPEND:
+            items += [item for item in change if item not in items]
+        else:
+            items = [item for item in items if item not in change]
+        result[name] = ",".join(items)
+    return result
+
+
+async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: bool) -> None:
+    resource_type, name = resource["resource_type"], resource["resource_name"]
+    configs = resource.get("configs") or []
+    check_config_names(configs)
+    if resource_type == RESOURCE_BROKER:
+        refuse_broker_change(ctx, name, configs)
+        return
+    if resource_type != RESOURCE_TOPIC:
+        raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
+    overrides = await existing_overrides(ctx, name)
+    updated = apply_operations(ctx, overrides, configs)
+    await ctx.broker.controller.alter_topic_configs(name, updated, validate_only=validate_only)
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    resources = request.get("resources") or []
+    repeated = duplicates(resources)
+    validate_only = bool(request.get("validate_only", False))
+    results = []
+    for resource in resources:
+        try:
+            if (resource["resource_type"], resource["resource_name"]) in repeated:
+                raise errors.InvalidRequestError("the resource appears more than once")
+            await _alter(ctx, resource, validate_only)
+        except errors.KafkaError as exc:
+            results.append(response(resource, exc))
+            continue
+        results.append(response(resource, None))
+    return {"throttle_time_ms": 0, "responses": results}
