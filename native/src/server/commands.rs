@@ -1,15 +1,216 @@
-//! The control plane's partition commands.
+//! The control plane's partition commands: coarse, rare, called from a Python thread (with the
+//! GIL released) and never from a tokio worker.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use bytes::BytesMut;
+
+use super::{now_ms, Server};
+use crate::error::ErrorCode;
+use crate::log::LogConfig;
+use crate::record::batch::iter_batches;
+use crate::replica::{Partition, Role};
 
 /// A failed command: a Kafka error, an I/O error, or a bad config value.
 #[derive(Debug, thiserror::Error)]
 pub enum CommandError {
     #[error("{0}: {1}")]
-    Kafka(crate::error::ErrorCode, String),
+    Kafka(ErrorCode, String),
     #[error(transparent)]
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Config(String),
 }
 
+impl From<ErrorCode> for CommandError {
+    fn from(code: ErrorCode) -> Self {
+        CommandError::Kafka(code, format!("{code:?}"))
+    }
+}
+
+/// A snapshot of one local replica.
 #[derive(Debug, Clone)]
-pub struct PartitionState {}
+pub struct PartitionState {
+    pub topic: String,
+    pub partition: i32,
+    pub topic_id: [u8; 16],
+    pub is_leader: bool,
+    pub leader_epoch: i32,
+    pub log_start_offset: i64,
+    pub log_end_offset: i64,
+    pub high_watermark: i64,
+    pub size_bytes: u64,
+    pub log_dir: String,
+}
+
+/// How long `append` waits for its batches to be committed.
+const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Server {
+    fn partition(
+        &self,
+        topic: &str,
+        partition: i32,
+    ) -> Result<std::sync::Arc<Partition>, CommandError> {
+        self.broker()
+            .partitions
+            .get(topic, partition)
+            .ok_or_else(|| CommandError::from(ErrorCode::UnknownTopicOrPartition))
+    }
+
+    /// Opens (recovering) or creates the partition's log and registers it with no role.
+    pub fn open_partition(
+        &self,
+        topic: &str,
+        partition: i32,
+        topic_id: [u8; 16],
+        config: &HashMap<String, String>,
+    ) -> Result<(), CommandError> {
+        let broker = self.broker();
+        if broker.partitions.get(topic, partition).is_some() {
+            return Ok(());
+        }
+        let config = LogConfig::from_map(config).map_err(CommandError::Config)?;
+        let log = broker
+            .logs
+            .open_or_create(topic, partition, topic_id, config)?;
+        broker.partitions.insert_if_absent(Partition::new(
+            topic,
+            partition,
+            topic_id,
+            broker.config.node_id,
+            log,
+        ));
+        Ok(())
+    }
+
+    pub fn delete_partition(&self, topic: &str, partition: i32) -> Result<(), CommandError> {
+        let broker = self.broker();
+        if let Some(p) = broker.partitions.remove(topic, partition) {
+            p.make_inactive();
+        }
+        broker.logs.delete(topic, partition)?;
+        Ok(())
+    }
+
+    pub fn become_leader(
+        &self,
+        topic: &str,
+        partition: i32,
+        leader_epoch: i32,
+        isr: Vec<i32>,
+        replicas: Vec<i32>,
+    ) -> Result<(), CommandError> {
+        self.partition(topic, partition)?
+            .become_leader(leader_epoch, isr, replicas)?;
+        Ok(())
+    }
+
+    pub fn update_topic_config(
+        &self,
+        topic: &str,
+        config: &HashMap<String, String>,
+    ) -> Result<(), CommandError> {
+        let config = LogConfig::from_map(config).map_err(CommandError::Config)?;
+        for p in self.broker().partitions.topic_partitions(topic) {
+            p.log().write().set_config(config.clone());
+        }
+        Ok(())
+    }
+
+    pub fn partition_states(&self) -> Vec<PartitionState> {
+        let broker = self.broker();
+        broker
+            .partitions
+            .all()
+            .into_iter()
+            .map(|p| {
+                let log_dir = broker
+                    .logs
+                    .dir_of(p.topic(), p.index())
+                    .map(|d| d.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let log = p.log().read();
+                PartitionState {
+                    topic: p.topic().to_string(),
+                    partition: p.index(),
+                    topic_id: p.topic_id(),
+                    is_leader: p.role() == Role::Leader,
+                    leader_epoch: p.leader_epoch(),
+                    log_start_offset: log.log_start_offset(),
+                    log_end_offset: log.log_end_offset(),
+                    high_watermark: log.high_watermark(),
+                    size_bytes: log.size_bytes(),
+                    log_dir,
+                }
+            })
+            .collect()
+    }
+
+    /// Appends each batch in `records` as leader, waits until all are committed, and returns
+    /// the base offset of the first.
+    pub fn append(&self, topic: &str, partition: i32, records: &[u8]) -> Result<i64, CommandError> {
+        let p = self.partition(topic, partition)?;
+        let mut first = None;
+        let mut last = -1;
+        for batch in iter_batches(records) {
+            let (_, bytes) = batch?;
+            let appended = p.append_as_leader(BytesMut::from(bytes), -1, now_ms())?;
+            first.get_or_insert(appended.base_offset);
+            last = appended.last_offset;
+        }
+        let first = first.ok_or_else(|| {
+            CommandError::Kafka(ErrorCode::InvalidRecord, "no record batch".into())
+        })?;
+        let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
+        self.block_on(p.wait_committed(last, deadline))?;
+        Ok(first)
+    }
+
+    /// Committed batches from `offset` (the whole batch containing it first), at least one.
+    pub fn read(
+        &self,
+        topic: &str,
+        partition: i32,
+        offset: i64,
+        max_bytes: u32,
+    ) -> Result<Vec<u8>, CommandError> {
+        let p = self.partition(topic, partition)?;
+        let hw = p.log().read().high_watermark();
+        if offset >= hw {
+            let leo = p.log().read().log_end_offset();
+            if offset > leo {
+                return Err(ErrorCode::OffsetOutOfRange.into());
+            }
+            return Ok(Vec::new());
+        }
+        let slice = p.read(offset, max_bytes, hw, true)?;
+        let mut out = vec![0u8; slice.length as usize];
+        if let Some(file) = slice.file {
+            use std::os::unix::fs::FileExt;
+            file.read_exact_at(&mut out, slice.position)?;
+        }
+        Ok(out)
+    }
+
+    /// Moves the log start offset to `offset` (-1: the high watermark).
+    pub fn delete_records(
+        &self,
+        topic: &str,
+        partition: i32,
+        offset: i64,
+    ) -> Result<i64, CommandError> {
+        let p = self.partition(topic, partition)?;
+        let mut log = p.log().write();
+        let target = if offset == -1 {
+            log.high_watermark()
+        } else {
+            offset
+        };
+        if target < 0 || target > log.high_watermark() {
+            return Err(ErrorCode::OffsetOutOfRange.into());
+        }
+        Ok(log.delete_records_before(target)?)
+    }
+}

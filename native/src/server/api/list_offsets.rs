@@ -1,12 +1,91 @@
+//! ListOffsets (v1-7): earliest, latest (HW, or LSO for read_committed), max timestamp (v7)
+//! and by timestamp, only ever answering offsets consumers may read.
+
 use std::sync::Arc;
 
 use bytes::Bytes;
+use kafka_protocol::messages::list_offsets_response::{
+    ListOffsetsPartitionResponse, ListOffsetsTopicResponse,
+};
+use kafka_protocol::messages::{ListOffsetsRequest, ListOffsetsResponse};
 
 use super::Reply;
-use crate::protocol::HeaderPeek;
+use crate::error::ErrorCode;
+use crate::protocol::{decode_request, encode_response, HeaderPeek, LIST_OFFSETS};
+use crate::replica::Partition;
 use crate::server::Broker;
 
+const LATEST: i64 = -1;
+const EARLIEST: i64 = -2;
+const MAX_TIMESTAMP: i64 = -3;
+
+/// `(offset, timestamp, leader_epoch)` for one partition.
+fn lookup(
+    p: &Partition,
+    version: i16,
+    current_leader_epoch: i32,
+    timestamp: i64,
+) -> Result<(i64, i64, i32), ErrorCode> {
+    let epoch = if version >= 4 {
+        p.check_leader_epoch(current_leader_epoch)?
+    } else {
+        p.leader_epoch_if_leader()?
+    };
+    let log = p.log().read();
+    // Read-committed consumers would be bounded by the LSO; without transactions it equals
+    // the HW, so both isolation levels see the same answer for now.
+    let hw = log.high_watermark();
+    let committed = |found: Option<crate::log::TimestampOffset>| match found {
+        Some(t) if t.offset < hw => (t.offset, t.timestamp, t.leader_epoch),
+        _ => (-1, -1, -1),
+    };
+    Ok(match timestamp {
+        LATEST => (hw, -1, epoch),
+        EARLIEST => (log.log_start_offset(), -1, -1),
+        MAX_TIMESTAMP => committed(log.max_timestamp()),
+        ts => committed(log.offset_for_timestamp(ts)),
+    })
+}
+
 pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
-    let _ = (broker, peek, frame);
-    Reply::Close
+    let version = peek.api_version;
+    let request = match decode_request::<ListOffsetsRequest>(frame) {
+        Ok((_, request)) => request,
+        Err(_) => return Reply::Close,
+    };
+    let topics = request
+        .topics
+        .into_iter()
+        .map(|t| {
+            let partitions = t
+                .partitions
+                .iter()
+                .map(|lp| {
+                    let out = ListOffsetsPartitionResponse::default()
+                        .with_partition_index(lp.partition_index);
+                    let found = match broker.partitions.get(t.name.0.as_str(), lp.partition_index) {
+                        None => Err(ErrorCode::UnknownTopicOrPartition),
+                        Some(p) => lookup(&p, version, lp.current_leader_epoch, lp.timestamp),
+                    };
+                    match found {
+                        Ok((offset, timestamp, epoch)) => out
+                            .with_offset(offset)
+                            .with_timestamp(timestamp)
+                            .with_leader_epoch(epoch),
+                        Err(e) => out.with_error_code(e.code()),
+                    }
+                })
+                .collect();
+            ListOffsetsTopicResponse::default()
+                .with_name(t.name)
+                .with_partitions(partitions)
+        })
+        .collect();
+    let response = ListOffsetsResponse::default().with_topics(topics);
+    Reply::from_encoded(encode_response(
+        LIST_OFFSETS,
+        version,
+        peek.correlation_id,
+        &response,
+    ))
 }

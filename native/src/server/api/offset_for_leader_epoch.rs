@@ -1,12 +1,60 @@
+//! OffsetForLeaderEpoch (v2-4): the end offset of a leader epoch, from the leader-epoch cache,
+//! so followers and consumers truncate or validate by epoch rather than by a stale HW.
+
 use std::sync::Arc;
 
 use bytes::Bytes;
+use kafka_protocol::messages::offset_for_leader_epoch_response::{
+    EpochEndOffset, OffsetForLeaderTopicResult,
+};
+use kafka_protocol::messages::{OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse};
 
 use super::Reply;
-use crate::protocol::HeaderPeek;
+use crate::error::ErrorCode;
+use crate::protocol::{decode_request, encode_response, HeaderPeek, OFFSET_FOR_LEADER_EPOCH};
 use crate::server::Broker;
 
 pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
-    let _ = (broker, peek, frame);
-    Reply::Close
+    let version = peek.api_version;
+    let request = match decode_request::<OffsetForLeaderEpochRequest>(frame) {
+        Ok((_, request)) => request,
+        Err(_) => return Reply::Close,
+    };
+    let topics = request
+        .topics
+        .into_iter()
+        .map(|t| {
+            let partitions = t
+                .partitions
+                .iter()
+                .map(|req| {
+                    let out = EpochEndOffset::default().with_partition(req.partition);
+                    let found = match broker.partitions.get(t.topic.0.as_str(), req.partition) {
+                        None => Err(ErrorCode::UnknownTopicOrPartition),
+                        Some(p) => p
+                            .check_leader_epoch(req.current_leader_epoch)
+                            .map(|_| p.log().read().end_offset_for_epoch(req.leader_epoch)),
+                    };
+                    match found {
+                        // Unknown epoch: UNDEFINED_EPOCH / UNDEFINED_EPOCH_OFFSET, no error.
+                        Ok(None) => out,
+                        Ok(Some((epoch, end_offset))) => {
+                            out.with_leader_epoch(epoch).with_end_offset(end_offset)
+                        }
+                        Err(e) => out.with_error_code(e.code()),
+                    }
+                })
+                .collect();
+            OffsetForLeaderTopicResult::default()
+                .with_topic(t.topic)
+                .with_partitions(partitions)
+        })
+        .collect();
+    let response = OffsetForLeaderEpochResponse::default().with_topics(topics);
+    Reply::from_encoded(encode_response(
+        OFFSET_FOR_LEADER_EPOCH,
+        version,
+        peek.correlation_id,
+        &response,
+    ))
 }
