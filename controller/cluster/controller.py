@@ -1,16 +1,117 @@
 """The controller: the one place that decides topic layout and partition leadership.
-(Interface fixed; implementation pending.)
 
 Handlers call it for admin operations; it validates, writes the store, and applies the
-result to the local native core (single node) or, in cluster mode, to the brokers. Errors are
-`ferrolog.errors.KafkaError` subclasses carrying Kafka's code and a message."""
+result to the local native core (single node) through the `ReplicaManager`; in cluster mode
+the same decisions will go to every broker. Errors are `ferrolog.errors.KafkaError`
+subclasses carrying Kafka's code and a message.
+
+The controller keeps a cache of topics and partition states, updated on each of its own
+writes, so Metadata requests are answered without touching the store.
+"""
 
 from __future__ import annotations
 
-from ferrolog.controller.store.base import TopicRecord
+import asyncio
+import logging
+import random
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ferrolog.controller.cluster import election
+from ferrolog.controller.cluster.assignment import assign_replicas, validate_assignment
+from ferrolog.controller.cluster.topics import check_collision, is_internal, validate_topic_name
+from ferrolog.controller.store.base import (
+    BrokerRegistration,
+    MetadataStore,
+    PartitionState,
+    TopicExistsError,
+    TopicRecord,
+)
+from ferrolog.errors import (
+    InvalidPartitionsError,
+    InvalidReplicaAssignmentError,
+    InvalidReplicationFactorError,
+    InvalidRequestError,
+    InvalidTopicError,
+    TopicAlreadyExistsError,
+    TopicDeletionDisabledError,
+    UnknownTopicOrPartitionError,
+)
+
+if TYPE_CHECKING:
+    from ferrolog.config import BrokerConfig
+    from ferrolog.controller.cluster.replica_manager import ReplicaManager
+
+log = logging.getLogger(__name__)
 
 
 class Controller:
+    def __init__(
+        self,
+        store: MetadataStore,
+        config: BrokerConfig,
+        replicas: ReplicaManager | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.node_id = config.node_id
+        self._replicas = replicas
+        self._rng = rng or random.Random()
+        # One admin operation at a time: two CreateTopics for one name must not both pass the
+        # existence check.
+        self._lock = asyncio.Lock()
+        self._topics: dict[str, TopicRecord] = {}
+        self._states: dict[str, dict[int, PartitionState]] = {}
+        self._brokers: dict[int, BrokerRegistration] = {}
+
+    @property
+    def controller_id(self) -> int:
+        """The active controller's broker id: this broker, in single-node mode."""
+        return self.node_id
+
+    async def start(self, registration: BrokerRegistration) -> None:
+        """Registers this broker, then begins a new leadership term for every partition it
+        leads and opens its local replicas."""
+        await self.store.register_broker(registration)
+        self._brokers = await self.store.brokers()
+        topics = await self.store.topics()
+        for name, topic in sorted(topics.items()):
+            states = await self.store.partition_states(name)
+            for partition, state in sorted(states.items()):
+                replicas = topic.assignment[partition]
+                bumped = election.restart_term(state, self.node_id, replicas)
+                if bumped is not None:
+                    state = await self.store.update_partition_state(
+                        name, partition, bumped, expected_version=state.version
+                    )
+                    states[partition] = state
+                if self._replicas is not None:
+                    await self._replicas.apply(topic, partition, state)
+            self._topics[name] = topic
+            self._states[name] = states
+        log.info("controller started node_id=%d topics=%d", self.node_id, len(topics))
+
+    # Reads, from the cache
+
+    def topics(self) -> dict[str, TopicRecord]:
+        return dict(self._topics)
+
+    def topic(self, name: str) -> TopicRecord | None:
+        return self._topics.get(name)
+
+    def topic_by_id(self, topic_id: bytes) -> TopicRecord | None:
+        return next((t for t in self._topics.values() if t.topic_id == topic_id), None)
+
+    def partition_states(self, name: str) -> dict[int, PartitionState]:
+        return dict(self._states.get(name, {}))
+
+    def brokers(self) -> dict[int, BrokerRegistration]:
+        return dict(self._brokers)
+
+    # Admin operations
+
     async def create_topic(
         self,
         name: str,
@@ -24,11 +125,93 @@ class Controller:
         (`num.partitions`, `default.replication.factor`). Raises TopicAlreadyExistsError,
         InvalidTopicError, InvalidPartitionsError, InvalidReplicationFactorError,
         InvalidReplicaAssignmentError, InvalidConfigError."""
-        raise NotImplementedError
+        async with self._lock:
+            return await self._create_topic(
+                name, num_partitions, replication_factor, assignment, configs, validate_only
+            )
+
+    async def ensure_topic(
+        self, name: str, num_partitions: int, replication_factor: int, configs: dict[str, str]
+    ) -> TopicRecord:
+        """Creates the topic unless it exists (internal topics, auto-creation); returns it."""
+        async with self._lock:
+            existing = self._topics.get(name)
+            if existing is not None:
+                return existing
+            return await self._create_topic(
+                name, num_partitions, replication_factor, None, configs, False
+            )
+
+    async def _create_topic(
+        self,
+        name: str,
+        num_partitions: int,
+        replication_factor: int,
+        assignment: dict[int, list[int]] | None,
+        configs: dict[str, str],
+        validate_only: bool,
+    ) -> TopicRecord:
+        validate_topic_name(name)
+        if name in self._topics:
+            raise TopicAlreadyExistsError(f"topic {name!r} already exists")
+        check_collision(name, self._topics)
+        overrides = {k: v for k, v in configs.items() if v is not None}
+        self.config.topic_config(overrides)  # validates: raises InvalidConfigError
+        brokers = sorted(self._brokers)
+        if assignment:
+            if num_partitions != -1 or replication_factor != -1:
+                raise InvalidRequestError(
+                    "both a replica assignment and a partition count or replication factor "
+                    "were given"
+                )
+            validate_assignment(assignment, brokers)
+            layout = {p: list(r) for p, r in assignment.items()}
+        else:
+            partitions = self._default(num_partitions, "num.partitions", InvalidPartitionsError)
+            factor = self._default(
+                replication_factor, "default.replication.factor", InvalidReplicationFactorError
+            )
+            layout = assign_replicas(brokers, partitions, factor, rng=self._rng)
+        topic = TopicRecord(
+            name=name, topic_id=uuid.uuid4().bytes, assignment=layout, configs=overrides
+        )
+        if validate_only:
+            return topic
+        states = {p: election.initial_state(r, self._brokers) for p, r in layout.items()}
+        try:
+            await self.store.create_topic(topic, states)
+        except TopicExistsError:
+            raise TopicAlreadyExistsError(f"topic {name!r} already exists") from None
+        self._topics[name] = topic
+        self._states[name] = states
+        await self._apply(topic, states)
+        log.info("created topic topic=%s partitions=%d", name, len(layout))
+        return topic
+
+    def _default(self, value: int, config_name: str, error: type[Exception]) -> int:
+        if value == -1:
+            return self.config.get_int(config_name)
+        if value < 1:
+            raise error(f"{config_name.split('.')[-1]} must be at least 1, got {value}")
+        return value
 
     async def delete_topic(self, name: str) -> None:
-        """Raises UnknownTopicOrPartitionError."""
-        raise NotImplementedError
+        """Raises UnknownTopicOrPartitionError, TopicDeletionDisabledError, InvalidTopicError
+        (internal topics)."""
+        async with self._lock:
+            if not self.config.get_bool("delete.topic.enable"):
+                raise TopicDeletionDisabledError("topic deletion is disabled (delete.topic.enable)")
+            topic = self._topics.get(name)
+            if topic is None:
+                raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
+            if is_internal(name):
+                raise InvalidTopicError(f"internal topic {name!r} cannot be deleted")
+            await self.store.delete_topic(name)
+            del self._topics[name]
+            self._states.pop(name, None)
+            if self._replicas is not None:
+                await self._replicas.delete(topic)
+            log.info("deleted topic topic=%s", name)
 
     async def create_partitions(
         self,
@@ -37,12 +220,83 @@ class Controller:
         assignment: list[list[int]] | None,
         validate_only: bool = False,
     ) -> None:
-        """Grows the topic to `total_count` partitions. Raises InvalidPartitionsError."""
-        raise NotImplementedError
+        """Grows the topic to `total_count` partitions. Raises UnknownTopicOrPartitionError,
+        InvalidPartitionsError, InvalidReplicaAssignmentError."""
+        async with self._lock:
+            topic = self._topics.get(name)
+            if topic is None:
+                raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
+            current = len(topic.assignment)
+            if total_count < current:
+                raise InvalidPartitionsError(
+                    f"topic has {current} partitions, more than the requested {total_count}"
+                )
+            if total_count == current:
+                raise InvalidPartitionsError(f"topic already has {current} partitions")
+            factor = len(topic.assignment[0])
+            brokers = sorted(self._brokers)
+            if assignment is not None:
+                if len(assignment) != total_count - current:
+                    raise InvalidReplicaAssignmentError(
+                        f"{len(assignment)} replica sets given for "
+                        f"{total_count - current} new partitions"
+                    )
+                added = {current + i: list(r) for i, r in enumerate(assignment)}
+                validate_assignment(
+                    added, brokers, start_partition=current, replication_factor=factor
+                )
+            else:
+                added = assign_replicas(
+                    brokers,
+                    total_count - current,
+                    factor,
+                    start_partition=current,
+                    start_index=_index_of(brokers, topic.assignment[0][0]),
+                    rng=self._rng,
+                )
+            if validate_only:
+                return
+            states = {p: election.initial_state(r, self._brokers) for p, r in added.items()}
+            await self.store.add_partitions(name, added, states)
+            grown = TopicRecord(
+                name=name,
+                topic_id=topic.topic_id,
+                assignment={**topic.assignment, **added},
+                configs=topic.configs,
+            )
+            self._topics[name] = grown
+            self._states[name] = {**self._states.get(name, {}), **states}
+            await self._apply(grown, states)
+            log.info("added partitions topic=%s partitions=%d", name, total_count)
 
     async def alter_topic_configs(
         self, name: str, configs: dict[str, str], validate_only: bool = False
     ) -> None:
         """Replaces the topic's overrides (validated against the config table) and pushes the
-        resolved config to the native core. Raises InvalidConfigError."""
-        raise NotImplementedError
+        resolved config to the native core. Raises UnknownTopicOrPartitionError,
+        InvalidConfigError."""
+        async with self._lock:
+            topic = self._topics.get(name)
+            if topic is None:
+                raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
+            overrides = {k: v for k, v in configs.items() if v is not None}
+            self.config.topic_config(overrides)
+            if validate_only:
+                return
+            await self.store.set_topic_configs(name, overrides)
+            updated = TopicRecord(
+                name=name, topic_id=topic.topic_id, assignment=topic.assignment, configs=overrides
+            )
+            self._topics[name] = updated
+            if self._replicas is not None:
+                await self._replicas.update_config(updated)
+
+    async def _apply(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
+        if self._replicas is None:
+            return
+        for partition, state in sorted(states.items()):
+            await self._replicas.apply(topic, partition, state)
+
+
+def _index_of(brokers: Sequence[int], broker: int) -> int | None:
+    return brokers.index(broker) if broker in brokers else None

@@ -1,0 +1,244 @@
+"""`LocalStore`: the single-node metadata store, one JSON file in the data directory.
+
+Every write replaces the whole file atomically (temp file, fsync, rename, fsync of the
+directory), so a crash leaves either the old or the new metadata, never a torn file. Writes
+run on a worker thread so a slow disk does not stall the event loop, and one lock serializes
+them so each write sees the one before.
+
+Broker registrations are not persisted: like ZooKeeper's ephemeral nodes they live as long as
+the process that made them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import copy
+import json
+import os
+import uuid
+from pathlib import Path
+from typing import Any
+
+from ferrolog.controller.store.base import (
+    BadVersionError,
+    BrokerRegistration,
+    MetadataStore,
+    PartitionState,
+    TopicExistsError,
+    TopicRecord,
+)
+
+FILE_NAME = "ferrolog-metadata.json"
+FORMAT_VERSION = 1
+
+
+def new_cluster_id() -> str:
+    return base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+
+
+class LocalStore(MetadataStore):
+    def __init__(self, data_dir: str | os.PathLike[str]) -> None:
+        self._dir = Path(data_dir)
+        self._path = self._dir / FILE_NAME
+        self._lock = asyncio.Lock()
+        self._data: dict[str, Any] = {}
+        self._brokers: dict[int, BrokerRegistration] = {}
+        self._started = False
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    async def start(self) -> None:
+        async with self._lock:
+            self._dir.mkdir(parents=True, exist_ok=True)
+            if self._path.exists():
+                data = json.loads(self._path.read_text(encoding="utf-8"))
+                if data.get("format") != FORMAT_VERSION:
+                    raise RuntimeError(f"{self._path}: unknown format {data.get('format')!r}")
+                self._data = data
+            else:
+                self._data = {
+                    "format": FORMAT_VERSION,
+                    "cluster_id": new_cluster_id(),
+                    "next_producer_id": 0,
+                    "topics": {},
+                }
+                await self._write(self._data)
+            self._started = True
+
+    async def close(self) -> None:
+        self._started = False
+
+    def _check(self) -> None:
+        if not self._started:
+            raise RuntimeError("LocalStore is not started")
+
+    async def _write(self, data: dict[str, Any]) -> None:
+        text = json.dumps(data, sort_keys=True, indent=1)
+        await asyncio.to_thread(_atomic_write, self._path, text)
+
+    async def _commit(self, data: dict[str, Any]) -> None:
+        """Persists `data` and only then makes it the current state: a failed write leaves
+        memory and disk agreeing on the old state."""
+        await self._write(data)
+        self._data = data
+
+    # Reads (from memory: the file is only ever written by this process)
+
+    async def cluster_id(self) -> str:
+        self._check()
+        return str(self._data["cluster_id"])
+
+    async def topics(self) -> dict[str, TopicRecord]:
+        self._check()
+        return {name: _topic_from_json(name, raw) for name, raw in self._data["topics"].items()}
+
+    async def partition_states(self, name: str) -> dict[int, PartitionState]:
+        self._check()
+        raw = self._data["topics"].get(name)
+        if raw is None:
+            return {}
+        return {int(p): _state_from_json(s) for p, s in raw["states"].items()}
+
+    async def brokers(self) -> dict[int, BrokerRegistration]:
+        self._check()
+        return dict(self._brokers)
+
+    # Writes
+
+    async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
+        async with self._lock:
+            self._check()
+            if topic.name in self._data["topics"]:
+                raise TopicExistsError(topic.name)
+            data = copy.deepcopy(self._data)
+            data["topics"][topic.name] = {
+                "topic_id": topic.topic_id.hex(),
+                "assignment": {str(p): list(r) for p, r in topic.assignment.items()},
+                "configs": dict(topic.configs),
+                "states": {str(p): _state_to_json(s) for p, s in states.items()},
+            }
+            await self._commit(data)
+
+    async def delete_topic(self, name: str) -> None:
+        async with self._lock:
+            self._check()
+            if name not in self._data["topics"]:
+                return
+            data = copy.deepcopy(self._data)
+            del data["topics"][name]
+            await self._commit(data)
+
+    async def add_partitions(
+        self, name: str, assignment: dict[int, list[int]], states: dict[int, PartitionState]
+    ) -> None:
+        async with self._lock:
+            self._check()
+            data = copy.deepcopy(self._data)
+            raw = data["topics"].get(name)
+            if raw is None:
+                raise KeyError(name)
+            for partition, replicas in assignment.items():
+                if str(partition) in raw["assignment"]:
+                    raise ValueError(f"{name}-{partition} already exists")
+                raw["assignment"][str(partition)] = list(replicas)
+            for partition, state in states.items():
+                raw["states"][str(partition)] = _state_to_json(state)
+            await self._commit(data)
+
+    async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
+        async with self._lock:
+            self._check()
+            data = copy.deepcopy(self._data)
+            raw = data["topics"].get(name)
+            if raw is None:
+                raise KeyError(name)
+            raw["configs"] = dict(configs)
+            await self._commit(data)
+
+    async def update_partition_state(
+        self, name: str, partition: int, state: PartitionState, expected_version: int
+    ) -> PartitionState:
+        async with self._lock:
+            self._check()
+            data = copy.deepcopy(self._data)
+            raw = data["topics"].get(name)
+            current = raw["states"].get(str(partition)) if raw is not None else None
+            if current is None:
+                raise KeyError(f"{name}-{partition}")
+            if current["version"] != expected_version:
+                raise BadVersionError(
+                    f"{name}-{partition}: version {current['version']}, expected {expected_version}"
+                )
+            written = PartitionState(
+                leader=state.leader,
+                leader_epoch=state.leader_epoch,
+                isr=list(state.isr),
+                controller_epoch=state.controller_epoch,
+                version=expected_version + 1,
+            )
+            raw["states"][str(partition)] = _state_to_json(written)
+            await self._commit(data)
+            return written
+
+    async def register_broker(self, registration: BrokerRegistration) -> None:
+        self._check()
+        self._brokers[registration.node_id] = registration
+
+    async def allocate_producer_ids(self, count: int) -> int:
+        if count < 1:
+            raise ValueError("count must be positive")
+        async with self._lock:
+            self._check()
+            data = copy.deepcopy(self._data)
+            first = int(data["next_producer_id"])
+            data["next_producer_id"] = first + count
+            # The block is reserved on disk before anyone can use it, so a crash can skip
+            # ids but never repeat them.
+            await self._commit(data)
+            return first
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def _state_to_json(state: PartitionState) -> dict[str, Any]:
+    return {
+        "leader": state.leader,
+        "leader_epoch": state.leader_epoch,
+        "isr": list(state.isr),
+        "controller_epoch": state.controller_epoch,
+        "version": state.version,
+    }
+
+
+def _state_from_json(raw: dict[str, Any]) -> PartitionState:
+    return PartitionState(
+        leader=int(raw["leader"]),
+        leader_epoch=int(raw["leader_epoch"]),
+        isr=[int(b) for b in raw["isr"]],
+        controller_epoch=int(raw["controller_epoch"]),
+        version=int(raw["version"]),
+    )
+
+
+def _topic_from_json(name: str, raw: dict[str, Any]) -> TopicRecord:
+    return TopicRecord(
+        name=name,
+        topic_id=bytes.fromhex(raw["topic_id"]),
+        assignment={int(p): [int(b) for b in r] for p, r in raw["assignment"].items()},
+        configs=dict(raw["configs"]),
+    )
