@@ -171,7 +171,8 @@ def make_broker(log_dir: str, **settings: str) -> Broker:
         controller=controller,  # type: ignore[arg-type]
         native=native,  # type: ignore[arg-type]
     )
-    os.makedirs(log_dir, exist_ok=True)
+    for directory in log_dir.split(","):
+        os.makedirs(directory, exist_ok=True)
     return Broker(store, controller, native, config, services)
 
 

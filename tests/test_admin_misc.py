@@ -1,0 +1,212 @@
+"""DescribeCluster, InitProducerId (and the producer-id allocator), DeleteRecords and
+DescribeLogDirs handlers against fakes of the store and the native core."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from admin_fakes import Broker, FakePartition, FakeStore, make_broker
+from ferrolog import errors
+from ferrolog.controller.producer_ids import ProducerIdAllocator, allocator_for
+from ferrolog.controller.store.base import BrokerRegistration, TopicRecord
+from ferrolog.handlers import (
+    delete_records,
+    describe_cluster,
+    describe_log_dirs,
+    init_producer_id,
+)
+from ferrolog.protocol import decode_response, encode_response
+
+
+def call(broker: Broker, module: Any, version: int, request: dict[str, Any]) -> dict[str, Any]:
+    response: dict[str, Any] = asyncio.run(
+        module.handle(broker.ctx(module.API_KEY, version), request)
+    )
+    _, decoded = decode_response(
+        module.API_KEY, version, encode_response(module.API_KEY, version, 1, response)
+    )
+    assert isinstance(decoded, dict)
+    return response
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Broker:
+    return make_broker(str(tmp_path / "logs"))
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_describe_cluster(broker: Broker, version: int) -> None:
+    broker.store.registered[2] = BrokerRegistration(2, "other", 9093, rack="r1")
+    response = call(
+        broker, describe_cluster, version, {"include_cluster_authorized_operations": False}
+    )
+    assert response["error_code"] == 0
+    assert response["cluster_id"] == "abcdefghijklmnopqrstuv"
+    assert response["controller_id"] == 0
+    assert response["endpoint_type"] == 1
+    assert response["brokers"] == [
+        {"broker_id": 0, "host": "localhost", "port": 9092, "rack": None},
+        {"broker_id": 2, "host": "other", "port": 9093, "rack": "r1"},
+    ]
+    assert response["cluster_authorized_operations"] == -(2**31)
+
+
+def test_describe_cluster_before_registration_and_operations(broker: Broker) -> None:
+    broker.store.registered.clear()
+    response = call(broker, describe_cluster, 1, {"include_cluster_authorized_operations": True})
+    assert [b["broker_id"] for b in response["brokers"]] == [0]
+    assert response["cluster_authorized_operations"] & (1 << 8)  # DESCRIBE
+
+
+def test_describe_cluster_controller_endpoint_is_mismatched(broker: Broker) -> None:
+    response = call(broker, describe_cluster, 1, {"endpoint_type": 2})
+    assert response["error_code"] == errors.MismatchedEndpointTypeError.code
+    response = call(broker, describe_cluster, 1, {"endpoint_type": 9})
+    assert response["error_code"] == errors.UnsupportedEndpointTypeError.code
+
+
+@pytest.mark.parametrize("version", range(0, 5))
+def test_init_producer_id_idempotent(broker: Broker, version: int) -> None:
+    request = {
+        "transactional_id": None,
+        "transaction_timeout_ms": 60000,
+        "producer_id": 5,
+        "producer_epoch": 3,
+    }
+    first = call(broker, init_producer_id, version, request)
+    second = call(broker, init_producer_id, version, request)
+    assert (first["error_code"], first["producer_epoch"]) == (0, 0)
+    assert second["producer_id"] == first["producer_id"] + 1
+    assert broker.store.allocations == [1000]  # one block serves both
+
+
+def test_init_producer_id_transactional_is_not_available_yet(broker: Broker) -> None:
+    response = call(
+        broker, init_producer_id, 4, {"transactional_id": "tx", "transaction_timeout_ms": 1}
+    )
+    assert response["error_code"] == errors.CoordinatorNotAvailableError.code
+    assert (response["producer_id"], response["producer_epoch"]) == (-1, -1)
+    empty = call(broker, init_producer_id, 4, {"transactional_id": "", "transaction_timeout_ms": 1})
+    assert empty["error_code"] == errors.InvalidRequestError.code
+    assert broker.store.allocations == []
+
+
+def test_init_producer_id_store_failure_is_retriable(broker: Broker) -> None:
+    async def broken(count: int) -> int:
+        raise ConnectionError("store down")
+
+    broker.store.allocate_producer_ids = broken  # type: ignore[method-assign]
+    response = call(
+        broker, init_producer_id, 4, {"transactional_id": None, "transaction_timeout_ms": 1}
+    )
+    assert response["error_code"] == errors.CoordinatorLoadInProgressError.code
+    assert errors.CoordinatorLoadInProgressError.retriable
+
+
+def test_allocator_reserves_new_blocks_and_never_repeats() -> None:
+    store = FakeStore()
+
+    async def run() -> list[int]:
+        first = ProducerIdAllocator(store, block_size=3)  # type: ignore[arg-type]
+        ids = await asyncio.gather(*(first.next_id() for _ in range(7)))
+        # A restarted broker gets a fresh allocator: it must not reuse the old block's rest.
+        second = ProducerIdAllocator(store, block_size=3)  # type: ignore[arg-type]
+        return [*ids, await second.next_id()]
+
+    ids = asyncio.run(run())
+    assert ids == [0, 1, 2, 3, 4, 5, 6, 9]
+    assert store.allocations == [3, 3, 3, 3]
+
+
+def test_allocator_is_shared_per_store() -> None:
+    store, other = FakeStore(), FakeStore()
+    assert allocator_for(store) is allocator_for(store)  # type: ignore[arg-type]
+    assert allocator_for(store) is not allocator_for(other)  # type: ignore[arg-type]
+
+
+def test_delete_records(broker: Broker, tmp_path: Path) -> None:
+    broker.store.records["t"] = TopicRecord("t", b"\x01" * 16, {0: [0], 1: [0], 2: [0]})
+    broker.native.partitions = [
+        FakePartition("t", 0, str(tmp_path)),
+        FakePartition("t", 1, str(tmp_path)),
+        FakePartition("t", 2, str(tmp_path), is_leader=False),
+    ]
+    request = {
+        "topics": [
+            {
+                "name": "t",
+                "partitions": [
+                    {"partition_index": 0, "offset": 4},
+                    {"partition_index": 1, "offset": 50},
+                    {"partition_index": 2, "offset": 1},
+                    {"partition_index": 9, "offset": 1},
+                ],
+            },
+            {"name": "nope", "partitions": [{"partition_index": 0, "offset": -1}]},
+        ],
+        "timeout_ms": 1000,
+    }
+    response = call(broker, delete_records, 2, request)
+    parts = response["topics"][0]["partitions"]
+    assert parts[0] == {"partition_index": 0, "low_watermark": 4, "error_code": 0}
+    assert parts[1]["error_code"] == errors.OffsetOutOfRangeError.code  # from the native core
+    assert parts[2]["error_code"] == errors.NotLeaderOrFollowerError.code
+    assert parts[3]["error_code"] == errors.UnknownTopicOrPartitionError.code
+    assert response["topics"][1]["partitions"][0]["error_code"] == (
+        errors.UnknownTopicOrPartitionError.code
+    )
+    assert broker.native.deleted == [("t", 0, 4), ("t", 1, 50)]
+
+
+def test_delete_records_to_high_watermark(broker: Broker, tmp_path: Path) -> None:
+    broker.store.records["t"] = TopicRecord("t", b"\x01" * 16, {0: [0]})
+    broker.native.partitions = [FakePartition("t", 0, str(tmp_path), high_watermark=7)]
+    request = {"topics": [{"name": "t", "partitions": [{"partition_index": 0, "offset": -1}]}]}
+    part = call(broker, delete_records, 0, request)["topics"][0]["partitions"][0]
+    assert (part["error_code"], part["low_watermark"]) == (0, 7)
+
+
+@pytest.mark.parametrize("version", range(1, 5))
+def test_describe_log_dirs(tmp_path: Path, version: int) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    broker = make_broker(f"{first},{second}")
+    broker.native.partitions = [
+        FakePartition("t", 1, str(first), size_bytes=300),
+        FakePartition("t", 0, str(first), size_bytes=100, log_end_offset=5, high_watermark=8),
+        FakePartition("u", 0, str(first), size_bytes=7),
+    ]
+    response = call(broker, describe_log_dirs, version, {"topics": None})
+    results = {r["log_dir"]: r for r in response["results"]}
+    assert set(results) == {str(first), str(second)}
+    first_dir = results[str(first)]
+    assert first_dir["error_code"] == 0
+    assert [t["name"] for t in first_dir["topics"]] == ["t", "u"]
+    t_parts = first_dir["topics"][0]["partitions"]
+    assert [(p["partition_index"], p["partition_size"], p["offset_lag"]) for p in t_parts] == [
+        (0, 100, 3),
+        (1, 300, 0),
+    ]
+    assert results[str(second)]["topics"] == []
+    assert first_dir["total_bytes"] >= first_dir["usable_bytes"] > 0
+
+
+def test_describe_log_dirs_filters_and_missing_dir(tmp_path: Path) -> None:
+    broker = make_broker(str(tmp_path / "a"))
+    broker.native.partitions = [
+        FakePartition("t", 0, str(tmp_path / "a")),
+        FakePartition("t", 1, str(tmp_path / "a")),
+        FakePartition("u", 0, str(tmp_path / "a")),
+    ]
+    request = {"topics": [{"topic": "t", "partitions": [1]}, {"topic": "zz", "partitions": [0]}]}
+    result = call(broker, describe_log_dirs, 4, request)["results"][0]
+    assert [
+        (t["name"], [p["partition_index"] for p in t["partitions"]]) for t in result["topics"]
+    ] == [("t", [1])]
+    gone = make_broker(str(tmp_path / "gone"))
+    (tmp_path / "gone").rmdir()
+    missing = call(gone, describe_log_dirs, 4, {"topics": None})["results"][0]
+    assert missing["error_code"] == errors.KafkaStorageError.code
+    assert missing["total_bytes"] == -1
