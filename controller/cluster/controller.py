@@ -20,7 +20,12 @@ from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster import election
 from ferrolog.controller.cluster.assignment import assign_replicas, validate_assignment
-from ferrolog.controller.cluster.topics import check_collision, is_internal, validate_topic_name
+from ferrolog.controller.cluster.topics import (
+    check_collision,
+    internal_topic_spec,
+    is_internal,
+    validate_topic_name,
+)
 from ferrolog.controller.store.base import (
     BrokerRegistration,
     MetadataStore,
@@ -141,6 +146,12 @@ class Controller:
             return await self._create_topic(
                 name, num_partitions, replication_factor, None, configs, False
             )
+
+    async def ensure_internal_topic(self, name: str) -> TopicRecord:
+        """Creates `__consumer_offsets` or `__transaction_state` with the settings Kafka
+        derives from the broker config, unless it exists; returns it."""
+        partitions, factor, configs = internal_topic_spec(name, self.config)
+        return await self.ensure_topic(name, partitions, factor, configs)
 
     async def _create_topic(
         self,

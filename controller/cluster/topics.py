@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ferrolog.errors import InvalidTopicError
+
+if TYPE_CHECKING:
+    from ferrolog.config import BrokerConfig
 
 MAX_NAME_LENGTH = 249
 _LEGAL = re.compile(r"[a-zA-Z0-9._-]+")
@@ -49,3 +53,30 @@ def check_collision(name: str, existing: Iterable[str]) -> None:
                 f"topic {name!r} collides with existing topic {other!r} "
                 "('.' and '_' are interchangeable in metric names)"
             )
+
+
+def internal_topic_spec(name: str, config: BrokerConfig) -> tuple[int, int, dict[str, str]]:
+    """(partitions, replication factor, topic configs) of an internal topic, from the broker
+    settings Kafka uses for it. Both are compacted: their state is the last record per key."""
+    if name == CONSUMER_OFFSETS:
+        return (
+            config.get_int("offsets.topic.num.partitions"),
+            config.get_int("offsets.topic.replication.factor"),
+            {
+                "cleanup.policy": "compact",
+                "compression.type": "producer",
+                "segment.bytes": str(config.get_int("offsets.topic.segment.bytes")),
+            },
+        )
+    if name == TRANSACTION_STATE:
+        return (
+            config.get_int("transaction.state.log.num.partitions"),
+            config.get_int("transaction.state.log.replication.factor"),
+            {
+                "cleanup.policy": "compact",
+                "compression.type": "uncompressed",
+                "min.insync.replicas": str(config.get_int("transaction.state.log.min.isr")),
+                "segment.bytes": str(config.get_int("transaction.state.log.segment.bytes")),
+            },
+        )
+    raise ValueError(f"{name!r} is not an internal topic")

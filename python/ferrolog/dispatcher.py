@@ -1,0 +1,183 @@
+"""Drains the native core's control queue on the event loop and answers each request.
+
+The native core hands every request it does not serve itself to Python through one queue and
+signals an eventfd; the loop watches that fd (`add_reader`) and takes requests until the queue
+is empty. Each request is decoded with the Python codec and handled in its own task, so a slow
+CreateTopics does not hold up other connections; order within one connection is kept by the
+native core, which has at most one request per connection in flight.
+
+Answers Kafka gives to bad requests:
+- unknown API key, or a version outside the advertised range: the connection is closed;
+- except ApiVersions at a version this broker does not know: an ApiVersionsResponse v0 with
+  UNSUPPORTED_VERSION and the full API list, so the client can retry at a version both know;
+- a malformed body: the connection is closed;
+- a handler that raises (a bug): the error is logged and the connection closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Protocol
+
+from ferrolog.errors import UnsupportedVersionError
+from ferrolog.handlers import Handler
+from ferrolog.handlers import api_versions as api_versions_handler
+from ferrolog.handlers.context import BrokerServices, RequestContext
+from ferrolog.protocol import ProtocolError, decode_request, decode_request_header, encode_response
+
+log = logging.getLogger(__name__)
+
+API_VERSIONS_KEY = 18
+
+
+class ControlRequest(Protocol):
+    @property
+    def handle(self) -> int: ...
+    @property
+    def api_key(self) -> int: ...
+    @property
+    def api_version(self) -> int: ...
+    @property
+    def correlation_id(self) -> int: ...
+    @property
+    def peer(self) -> str: ...
+    @property
+    def frame(self) -> bytes: ...
+
+
+class ControlQueue(Protocol):
+    """The part of `ferrolog_native.Server` the dispatcher uses."""
+
+    def wakeup_fd(self) -> int: ...
+    def take_requests(self, max_requests: int = 256) -> list[Any]: ...
+    def respond(self, handle: int, response: bytes) -> None: ...
+    def close_connection(self, handle: int) -> None: ...
+
+
+class Dispatcher:
+    def __init__(
+        self,
+        queue: ControlQueue,
+        services: BrokerServices,
+        handlers: dict[int, Handler],
+        versions: dict[int, tuple[int, int]],
+    ) -> None:
+        self._queue = queue
+        self._services = services
+        self._handlers = handlers
+        self._versions = versions
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._fd: int | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._loop = loop or asyncio.get_running_loop()
+        self._fd = self._queue.wakeup_fd()
+        self._loop.add_reader(self._fd, self.drain)
+        # Requests may have queued before the reader was installed.
+        self._loop.call_soon(self.drain)
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stops taking requests and waits up to `grace` seconds for handlers in flight."""
+        if self._loop is not None and self._fd is not None:
+            self._loop.remove_reader(self._fd)
+            self._fd = None
+        if self._tasks:
+            _, pending = await asyncio.wait(set(self._tasks), timeout=grace)
+            for task in pending:
+                task.cancel()
+
+    def drain(self) -> None:
+        """Takes requests until the queue is empty (which also clears the eventfd)."""
+        if self._fd is None:
+            return
+        while True:
+            requests = self._queue.take_requests()
+            if not requests:
+                return
+            for request in requests:
+                self.dispatch(request)
+
+    def dispatch(self, request: ControlRequest) -> None:
+        key, version = request.api_key, request.api_version
+        allowed = self._versions.get(key)
+        handler = self._handlers.get(key)
+        if allowed is None or handler is None:
+            log.debug("closing connection: unknown api_key=%d peer=%s", key, request.peer)
+            self._close(request)
+            return
+        if not allowed[0] <= version <= allowed[1]:
+            if key == API_VERSIONS_KEY:
+                self._unsupported_api_versions(request)
+            else:
+                log.debug(
+                    "closing connection: unsupported api_key=%d version=%d peer=%s",
+                    key,
+                    version,
+                    request.peer,
+                )
+                self._close(request)
+            return
+        try:
+            header, offset = decode_request_header(request.frame)
+            body = decode_request(key, version, request.frame, offset)
+        except ProtocolError as exc:
+            log.debug("closing connection: malformed request api_key=%d: %s", key, exc)
+            self._close(request)
+            return
+        context = RequestContext(
+            api_key=key,
+            api_version=version,
+            correlation_id=request.correlation_id,
+            client_id=header.client_id,
+            peer=request.peer,
+            broker=self._services,
+        )
+        task = asyncio.ensure_future(self._run(handler, context, request, body), loop=self._loop)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(
+        self,
+        handler: Handler,
+        context: RequestContext,
+        request: ControlRequest,
+        body: dict[str, Any],
+    ) -> None:
+        try:
+            response = await handler.handle(context, body)
+            encoded = encode_response(
+                context.api_key, context.api_version, context.correlation_id, response
+            )
+        except asyncio.CancelledError:
+            self._close(request)
+            raise
+        except Exception:
+            log.exception(
+                "handler failed, closing connection api_key=%d version=%d peer=%s",
+                context.api_key,
+                context.api_version,
+                context.peer,
+            )
+            self._close(request)
+            return
+        self._respond(request, encoded)
+
+    def _unsupported_api_versions(self, request: ControlRequest) -> None:
+        # Parsed as v0 means: only the correlation id matters, the body is not read at all.
+        body = api_versions_handler.body(self._versions, UnsupportedVersionError.code)
+        self._respond(request, encode_response(API_VERSIONS_KEY, 0, request.correlation_id, body))
+
+    def _respond(self, request: ControlRequest, response: bytes) -> None:
+        try:
+            self._queue.respond(request.handle, response)
+        except Exception:
+            # The connection may be gone already; nothing to answer then.
+            log.debug("respond failed", exc_info=True)
+
+    def _close(self, request: ControlRequest) -> None:
+        try:
+            self._queue.close_connection(request.handle)
+        except Exception:
+            log.debug("close_connection failed", exc_info=True)
