@@ -176,6 +176,8 @@ def test_delete_disabled(tmp_path: Path) -> None:
     call(broker, create_topics, 7, {"topics": [topic("kept")]})
     response = call(broker, delete_topics, 5, {"topic_names": ["kept"]})
     assert response["responses"][0]["error_code"] == errors.TopicDeletionDisabledError.code
+    response = call(broker, delete_topics, 2, {"topic_names": ["kept"]})
+    assert response["responses"][0]["error_code"] == errors.InvalidRequestError.code
     assert "kept" in broker.store.records
 
 

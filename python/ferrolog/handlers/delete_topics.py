@@ -51,7 +51,13 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             elif names[name] > 1:
                 raise errors.InvalidRequestError(f"topic {name} appears more than once")
             if not enabled:
-                raise errors.TopicDeletionDisabledError("delete.topic.enable is false")
+                # TOPIC_DELETION_DISABLED came with v3; older clients would not know the code.
+                disabled = (
+                    errors.TopicDeletionDisabledError
+                    if ctx.api_version >= 3
+                    else errors.InvalidRequestError
+                )
+                raise disabled("topic deletion is disabled (delete.topic.enable=false)")
             await ctx.broker.controller.delete_topic(name)
         except errors.KafkaError as exc:
             results.append(_result(name, topic_id, exc))
