@@ -1,1 +1,177 @@
-//! The Python extension module `ferrolog_native` (the only module that uses pyo3).
+//! The Python extension module `ferrolog_native` (the only module that uses pyo3). Its surface
+//! is `native/ferrolog_native.pyi`; errors cross in one place ([`to_pyerr`]) and every call
+//! that touches disk or waits releases the GIL through one helper ([`without_gil`]).
+
+mod server;
+mod types;
+
+use std::collections::HashMap;
+
+use bytes::BytesMut;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::error::ErrorCode;
+use crate::log::LogConfig;
+use crate::record::builder::{BatchBuilder, Record};
+use crate::record::compression::{self, Codec};
+use crate::server::CommandError;
+
+create_exception!(
+    ferrolog_native,
+    KafkaNativeError,
+    PyException,
+    "A Kafka error from the native core: args == (code, message)."
+);
+
+/// Runs `f` with the GIL released (disk, waits); the one place the module lets go of it.
+pub(crate) fn without_gil<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> T {
+    py.detach(f)
+}
+
+fn kafka_error(code: ErrorCode, message: String) -> PyErr {
+    KafkaNativeError::new_err((code.code(), message))
+}
+
+/// The one mapping from native failures to Python exceptions.
+pub(crate) fn to_pyerr(e: CommandError) -> PyErr {
+    match e {
+        CommandError::Kafka(code, message) => kafka_error(code, message),
+        CommandError::Io(io) => PyOSError::new_err(io.to_string()),
+        CommandError::Config(message) => PyValueError::new_err(message),
+    }
+}
+
+/// `NotLeaderOrFollower` -> `NOT_LEADER_OR_FOLLOWER`.
+fn upper_snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 8);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+fn codec(code: i32) -> PyResult<Codec> {
+    i16::try_from(code)
+        .ok()
+        .filter(|c| (0..=4).contains(c))
+        .and_then(|c| Codec::from_attributes(c).ok())
+        .ok_or_else(|| PyValueError::new_err(format!("unknown codec {code}")))
+}
+
+#[pyfunction]
+fn native_api_versions() -> HashMap<i16, (i16, i16)> {
+    crate::protocol::NATIVE_API_VERSIONS
+        .iter()
+        .map(|(k, min, max)| (*k, (*min, *max)))
+        .collect()
+}
+
+#[pyfunction]
+fn error_codes() -> HashMap<String, i16> {
+    ErrorCode::ALL
+        .iter()
+        .map(|(code, name)| (upper_snake(name), code.code()))
+        .collect()
+}
+
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[pyfunction]
+#[pyo3(name = "crc32c")]
+fn crc32c_py(data: &[u8]) -> u32 {
+    ::crc32c::crc32c(data)
+}
+
+#[pyfunction]
+fn compress<'py>(py: Python<'py>, codec: i32, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let c = self::codec(codec)?;
+    Ok(PyBytes::new(py, &compression::compress(c, data)))
+}
+
+#[pyfunction]
+fn decompress<'py>(py: Python<'py>, codec: i32, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    let c = self::codec(codec)?;
+    let out = compression::decompress(c, data, i32::MAX as usize)
+        .map_err(|e| kafka_error(e, "decompression failed".into()))?;
+    Ok(PyBytes::new(py, &out))
+}
+
+type PyRecord<'py> = (
+    Option<Bound<'py, PyBytes>>,
+    Option<Bound<'py, PyBytes>>,
+    Vec<(String, Option<Bound<'py, PyBytes>>)>,
+    i64,
+);
+
+#[pyfunction]
+#[pyo3(signature = (records, codec=0, producer_id=-1, producer_epoch=-1, base_sequence=-1, transactional=false))]
+fn build_batch<'py>(
+    py: Python<'py>,
+    records: Vec<PyRecord<'py>>,
+    codec: i32,
+    producer_id: i64,
+    producer_epoch: i16,
+    base_sequence: i32,
+    transactional: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let mut builder = BatchBuilder::new(self::codec(codec)?);
+    builder.producer_id = producer_id;
+    builder.producer_epoch = producer_epoch;
+    builder.base_sequence = base_sequence;
+    builder.transactional = transactional;
+    let bytes = |b: &Option<Bound<'py, PyBytes>>| b.as_ref().map(|b| b.as_bytes().to_vec());
+    builder.records = records
+        .iter()
+        .map(|(key, value, headers, timestamp)| Record {
+            key: bytes(key),
+            value: bytes(value),
+            headers: headers.iter().map(|(k, v)| (k.clone(), bytes(v))).collect(),
+            timestamp: *timestamp,
+        })
+        .collect();
+    Ok(PyBytes::new(py, &builder.build()))
+}
+
+#[pyfunction]
+fn validate_batch<'py>(
+    py: Python<'py>,
+    batch: &[u8],
+    config: HashMap<String, String>,
+    now_ms: i64,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let config = LogConfig::from_map(&config).map_err(PyValueError::new_err)?;
+    let validated = crate::record::validate::validate_batch(
+        BytesMut::from(batch),
+        &config.validation(),
+        now_ms,
+    )
+    .map_err(|e| kafka_error(e, format!("{e:?}")))?;
+    Ok(PyBytes::new(py, &validated.bytes))
+}
+
+#[pymodule(gil_used = false)]
+#[pyo3(name = "ferrolog_native")]
+fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<server::PyServer>()?;
+    m.add_class::<types::PyControlRequest>()?;
+    m.add_class::<types::PyPartitionState>()?;
+    m.add("KafkaNativeError", m.py().get_type::<KafkaNativeError>())?;
+    m.add_function(wrap_pyfunction!(native_api_versions, m)?)?;
+    m.add_function(wrap_pyfunction!(error_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(crc32c_py, m)?)?;
+    m.add_function(wrap_pyfunction!(compress, m)?)?;
+    m.add_function(wrap_pyfunction!(decompress, m)?)?;
+    m.add_function(wrap_pyfunction!(build_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_batch, m)?)?;
+    Ok(())
+}

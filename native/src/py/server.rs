@@ -1,0 +1,155 @@
+//! The `Server` class: a thin shell over [`crate::server::Server`].
+
+use std::collections::HashMap;
+
+use bytes::Bytes;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::types::{PyControlRequest, PyPartitionState};
+use super::{to_pyerr, without_gil};
+use crate::control::ControlReply;
+use crate::server::{CommandError, Server};
+
+#[pyclass(frozen, name = "Server", module = "ferrolog_native")]
+pub struct PyServer {
+    inner: Server,
+}
+
+fn topic_id(bytes: &[u8]) -> PyResult<[u8; 16]> {
+    bytes
+        .try_into()
+        .map_err(|_| PyValueError::new_err("topic_id must be 16 bytes"))
+}
+
+#[pymethods]
+impl PyServer {
+    #[new]
+    fn new(py: Python<'_>, config: HashMap<String, String>) -> PyResult<Self> {
+        let inner = without_gil(py, || Server::new(&config)).map_err(to_pyerr)?;
+        Ok(PyServer { inner })
+    }
+
+    fn start(&self, py: Python<'_>) -> PyResult<()> {
+        without_gil(py, || self.inner.start()).map_err(|e| to_pyerr(CommandError::Io(e)))?;
+        Ok(())
+    }
+
+    #[getter]
+    fn port(&self) -> PyResult<u16> {
+        self.inner
+            .port()
+            .ok_or_else(|| PyRuntimeError::new_err("server not started"))
+    }
+
+    fn wakeup_fd(&self) -> i32 {
+        self.inner.broker().control.wakeup_fd()
+    }
+
+    #[pyo3(signature = (max_requests=256))]
+    fn take_requests(&self, max_requests: usize) -> Vec<PyControlRequest> {
+        self.inner
+            .broker()
+            .control
+            .take_requests(max_requests)
+            .into_iter()
+            .map(|inner| PyControlRequest { inner })
+            .collect()
+    }
+
+    fn respond(&self, handle: u64, response: &[u8]) {
+        let reply = ControlReply::Respond(Bytes::copy_from_slice(response));
+        self.inner.broker().control.reply(handle, reply);
+    }
+
+    fn close_connection(&self, handle: u64) {
+        self.inner
+            .broker()
+            .control
+            .reply(handle, ControlReply::Close);
+    }
+
+    fn shutdown(&self, py: Python<'_>) -> PyResult<()> {
+        without_gil(py, || self.inner.shutdown()).map_err(|e| to_pyerr(CommandError::Io(e)))
+    }
+
+    fn open_partition(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+        topic_id: &[u8],
+        config: HashMap<String, String>,
+    ) -> PyResult<()> {
+        let id = self::topic_id(topic_id)?;
+        without_gil(py, || {
+            self.inner.open_partition(topic, partition, id, &config)
+        })
+        .map_err(to_pyerr)
+    }
+
+    fn delete_partition(&self, py: Python<'_>, topic: &str, partition: i32) -> PyResult<()> {
+        without_gil(py, || self.inner.delete_partition(topic, partition)).map_err(to_pyerr)
+    }
+
+    fn become_leader(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+        leader_epoch: i32,
+        isr: Vec<i32>,
+        replicas: Vec<i32>,
+    ) -> PyResult<()> {
+        without_gil(py, || {
+            self.inner
+                .become_leader(topic, partition, leader_epoch, isr, replicas)
+        })
+        .map_err(to_pyerr)
+    }
+
+    fn update_topic_config(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        config: HashMap<String, String>,
+    ) -> PyResult<()> {
+        without_gil(py, || self.inner.update_topic_config(topic, &config)).map_err(to_pyerr)
+    }
+
+    fn partition_states(&self, py: Python<'_>) -> Vec<PyPartitionState> {
+        without_gil(py, || self.inner.partition_states())
+            .into_iter()
+            .map(|inner| PyPartitionState { inner })
+            .collect()
+    }
+
+    fn append(&self, py: Python<'_>, topic: &str, partition: i32, records: &[u8]) -> PyResult<i64> {
+        without_gil(py, || self.inner.append(topic, partition, records)).map_err(to_pyerr)
+    }
+
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        topic: &str,
+        partition: i32,
+        offset: i64,
+        max_bytes: i64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let max_bytes = max_bytes.clamp(0, i64::from(i32::MAX)) as u32;
+        let data = without_gil(py, || self.inner.read(topic, partition, offset, max_bytes))
+            .map_err(to_pyerr)?;
+        Ok(PyBytes::new(py, &data))
+    }
+
+    fn delete_records(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+        offset: i64,
+    ) -> PyResult<i64> {
+        without_gil(py, || self.inner.delete_records(topic, partition, offset)).map_err(to_pyerr)
+    }
+}

@@ -1,0 +1,117 @@
+//! Read-only value classes handed to Python.
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::control::ControlRequest;
+use crate::server::PartitionState;
+
+#[pyclass(frozen, name = "ControlRequest", module = "ferrolog_native")]
+pub struct PyControlRequest {
+    pub(crate) inner: ControlRequest,
+}
+
+#[pymethods]
+impl PyControlRequest {
+    #[getter]
+    fn handle(&self) -> u64 {
+        self.inner.handle
+    }
+    #[getter]
+    fn connection_id(&self) -> u64 {
+        self.inner.connection_id
+    }
+    #[getter]
+    fn api_key(&self) -> i16 {
+        self.inner.api_key
+    }
+    #[getter]
+    fn api_version(&self) -> i16 {
+        self.inner.api_version
+    }
+    #[getter]
+    fn correlation_id(&self) -> i32 {
+        self.inner.correlation_id
+    }
+    #[getter]
+    fn peer(&self) -> &str {
+        &self.inner.peer
+    }
+    #[getter]
+    fn frame<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.frame)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "ControlRequest(handle={}, api_key={}, api_version={}, correlation_id={}, peer={:?}, {} bytes)",
+            self.inner.handle,
+            self.inner.api_key,
+            self.inner.api_version,
+            self.inner.correlation_id,
+            self.inner.peer,
+            self.inner.frame.len()
+        )
+    }
+}
+
+#[pyclass(frozen, name = "PartitionState", module = "ferrolog_native")]
+pub struct PyPartitionState {
+    pub(crate) inner: PartitionState,
+}
+
+#[pymethods]
+impl PyPartitionState {
+    #[getter]
+    fn topic(&self) -> &str {
+        &self.inner.topic
+    }
+    #[getter]
+    fn partition(&self) -> i32 {
+        self.inner.partition
+    }
+    #[getter]
+    fn topic_id<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.topic_id)
+    }
+    #[getter]
+    fn is_leader(&self) -> bool {
+        self.inner.is_leader
+    }
+    #[getter]
+    fn leader_epoch(&self) -> i32 {
+        self.inner.leader_epoch
+    }
+    #[getter]
+    fn log_start_offset(&self) -> i64 {
+        self.inner.log_start_offset
+    }
+    #[getter]
+    fn log_end_offset(&self) -> i64 {
+        self.inner.log_end_offset
+    }
+    #[getter]
+    fn high_watermark(&self) -> i64 {
+        self.inner.high_watermark
+    }
+    #[getter]
+    fn size_bytes(&self) -> u64 {
+        self.inner.size_bytes
+    }
+    #[getter]
+    fn log_dir(&self) -> &str {
+        &self.inner.log_dir
+    }
+    fn __repr__(&self) -> String {
+        let s = &self.inner;
+        format!(
+            "PartitionState({}-{}, leader={}, epoch={}, start={}, hw={}, end={})",
+            s.topic,
+            s.partition,
+            s.is_leader,
+            s.leader_epoch,
+            s.log_start_offset,
+            s.high_watermark,
+            s.log_end_offset
+        )
+    }
+}
