@@ -91,6 +91,8 @@ def test_describe_unknown_and_invalid_topics(broker: Broker) -> None:
     assert unknown["configs"] == []
     invalid = describe(broker, resource_type=TOPIC, resource_name="bad/name")
     assert invalid["error_code"] == errors.InvalidTopicError.code
+    default = describe(broker, resource_type=TOPIC, resource_name="")
+    assert default["error_code"] == errors.InvalidRequestError.code
 
 
 def test_describe_broker(broker: Broker) -> None:
@@ -127,6 +129,7 @@ def test_alter_replaces_all_overrides(broker: Broker, version: int) -> None:
 
 
 def test_alter_errors(broker: Broker) -> None:
+    broker.store.records["t2"] = TopicRecord("t2", b"\x08" * 16, {0: [0]})
     resources = [
         {"resource_type": TOPIC, "resource_name": "nope", "configs": []},
         {
@@ -140,6 +143,11 @@ def test_alter_errors(broker: Broker) -> None:
             "configs": [{"name": "log.retention.hours", "value": "1"}],
         },
         {"resource_type": BROKER, "resource_name": "0", "configs": []},
+        {
+            "resource_type": TOPIC,
+            "resource_name": "t2",
+            "configs": [{"name": "retention.ms", "value": None}],
+        },
     ]
     codes = [r["error_code"] for r in alter(broker, 2, resources)]
     assert codes == [
@@ -147,6 +155,7 @@ def test_alter_errors(broker: Broker) -> None:
         errors.InvalidConfigError.code,
         errors.InvalidRequestError.code,
         errors.InvalidRequestError.code,  # the same resource twice: both refused
+        errors.InvalidConfigError.code,
     ]
     assert broker.store.records["t"].configs == {"segment.bytes": "1048576"}
 
@@ -210,7 +219,7 @@ def test_incremental_errors(broker: Broker) -> None:
     dup = incremental(broker, [("retention.ms", SET, "5"), ("retention.ms", DELETE, None)])
     assert dup["error_code"] == errors.InvalidRequestError.code
     null = incremental(broker, [("retention.ms", SET, None)])
-    assert null["error_code"] == errors.InvalidRequestError.code
+    assert null["error_code"] == errors.InvalidConfigError.code
     unknown = incremental(broker, [("retention.ms", SET, "5")], name="nope")
     assert unknown["error_code"] == errors.UnknownTopicOrPartitionError.code
     assert incremental(broker, [("retention.ms", SET, "5")], validate_only=True)["error_code"] == 0

@@ -78,7 +78,9 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
     await existing_overrides(ctx, name)
     nulls = sorted(c["name"] for c in configs if c.get("value") is None)
     if nulls:
-        raise errors.InvalidRequestError(f"null value not supported for: {', '.join(nulls)}")
+        raise errors.InvalidConfigError(
+            f"null value not supported for topic configs: {', '.join(nulls)}"
+        )
     await ctx.broker.controller.alter_topic_configs(
         name, {c["name"]: c["value"] for c in configs}, validate_only=validate_only
     )

@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 import ferrolog_native
+
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
 

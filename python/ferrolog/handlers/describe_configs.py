@@ -27,7 +27,9 @@ _TOPIC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 def check_topic_name(name: str) -> None:
     """Kafka's topic-name rule (legal characters, at most 249 of them, not . or ..)."""
-    if not name or name in (".", "..") or len(name) > 249 or not set(name) <= _TOPIC_NAME_CHARS:
+    if not name:
+        raise errors.InvalidRequestError("default topic resources are not allowed")
+    if name in (".", "..") or len(name) > 249 or not set(name) <= _TOPIC_NAME_CHARS:
         raise errors.InvalidTopicError(f"{name!r} is not a valid topic name")
 
 

@@ -48,7 +48,7 @@ def apply_operations(
         if op not in (SET, APPEND, SUBTRACT):
             raise errors.InvalidRequestError(f"unknown config operation {op} for {name}")
         if value is None:
-            raise errors.InvalidRequestError(f"null value not supported for: {name}")
+            raise errors.InvalidConfigError(f"null value not supported for topic configs: {name}")
         if op == SET:
             result[name] = value
             continue
