@@ -25,7 +25,13 @@ impl LogManager {
 
     /// Opens (recovering) or creates `<topic>-<partition>`; writes `partition.metadata` with
     /// the topic id. Idempotent.
-    pub fn open_or_create(&self, topic: &str, partition: i32, topic_id: [u8; 16], config: LogConfig) -> std::io::Result<LogHandle> {
+    pub fn open_or_create(
+        &self,
+        topic: &str,
+        partition: i32,
+        topic_id: [u8; 16],
+        config: LogConfig,
+    ) -> std::io::Result<LogHandle> {
         let _ = (topic, partition, topic_id, config);
         todo!()
     }

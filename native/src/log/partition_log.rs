@@ -1,4 +1,6 @@
-//! One partition's log. (Interface fixed; bodies being implemented.)
+//! One partition's log: its segments, offsets, leader epochs and producer state; the append and
+//! read paths. Opening and recovery are in `recovery.rs`, truncation, retention and flushing in
+//! `maintenance.rs`.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -6,8 +8,13 @@ use std::sync::Arc;
 
 use bytes::BytesMut;
 
+use super::epoch_cache::EpochCache;
+use super::segment::Segment;
 use super::LogConfig;
 use crate::error::ErrorCode;
+use crate::record::batch::{crc_is_valid, iter_batches, BatchHeader};
+use crate::record::producer::ProducerStateManager;
+use crate::record::validate::{assign_offsets, validate_batch};
 
 /// Result of an append as leader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +37,19 @@ pub struct FetchSlice {
     pub length: u32,
 }
 
+impl FetchSlice {
+    pub fn empty() -> FetchSlice {
+        FetchSlice {
+            file: None,
+            position: 0,
+            length: 0,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.length == 0
+    }
+}
+
 /// An answer to ListOffsets by timestamp.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimestampOffset {
@@ -41,112 +61,355 @@ pub struct TimestampOffset {
 #[derive(Debug)]
 pub struct Log {
     pub dir: PathBuf,
+    pub(crate) config: LogConfig,
+    /// Sorted by base offset, never empty; the last one is the active segment.
+    pub(crate) segments: Vec<Segment>,
+    pub(crate) log_start_offset: i64,
+    pub(crate) high_watermark: i64,
+    /// Everything below it is fsynced; recovery after a crash starts from its segment.
+    pub(crate) recovery_point: i64,
+    pub(crate) epochs: EpochCache,
+    pub(crate) producers: ProducerStateManager,
+    pub(crate) size_bytes: u64,
+    /// Records appended since the last flush, for flush.messages.
+    pub(crate) unflushed_messages: i64,
+    pub(crate) last_flush_ms: i64,
+    /// A segment file was created since the last flush: the directory needs an fsync too.
+    pub(crate) dir_dirty: bool,
+    /// Closed logs refuse appends: their indexes are trimmed and a snapshot is written.
+    pub(crate) closed: bool,
+}
+
+fn storage_error(e: std::io::Error) -> ErrorCode {
+    ::log::error!("log write failed: {e}");
+    ErrorCode::KafkaStorageError
 }
 
 impl Log {
     /// Opens or creates the log in `dir`, recovering from `recovery_point`: every batch after
     /// it is CRC-checked and a torn tail is truncated; indexes and producer state are rebuilt.
-    pub fn open(dir: &Path, config: LogConfig, recovery_point: i64, log_start_offset: i64, high_watermark: i64) -> std::io::Result<Log> {
-        let _ = (dir, config, recovery_point, log_start_offset, high_watermark);
-        todo!("log::Log::open")
+    /// `recovery_point == i64::MAX` means the log was closed cleanly: nothing is rescanned
+    /// unless its files do not parse.
+    pub fn open(
+        dir: &Path,
+        config: LogConfig,
+        recovery_point: i64,
+        log_start_offset: i64,
+        high_watermark: i64,
+    ) -> std::io::Result<Log> {
+        super::recovery::open(
+            dir,
+            config,
+            recovery_point,
+            log_start_offset,
+            high_watermark,
+        )
     }
 
     /// Validates, checks producer state, assigns offsets from the log end offset, stamps
     /// `leader_epoch`, appends, updates indexes and producer state.
-    pub fn append_as_leader(&mut self, batch: BytesMut, leader_epoch: i32, now_ms: i64) -> Result<LeaderAppend, ErrorCode> {
-        let _ = (batch, leader_epoch, now_ms);
-        todo!("log::Log::append_as_leader")
+    pub fn append_as_leader(
+        &mut self,
+        batch: BytesMut,
+        leader_epoch: i32,
+        now_ms: i64,
+    ) -> Result<LeaderAppend, ErrorCode> {
+        if self.closed {
+            return Err(ErrorCode::KafkaStorageError);
+        }
+        let validated = validate_batch(batch, &self.config.validation(), now_ms)?;
+        let mut header = validated.header;
+        if header.has_producer_id() {
+            if let Some(dup) = self.producers.check(&header)? {
+                return Ok(LeaderAppend {
+                    base_offset: dup.base_offset,
+                    last_offset: dup.last_offset,
+                    log_append_time: if validated.log_append_time >= 0 {
+                        dup.timestamp
+                    } else {
+                        -1
+                    },
+                    log_start_offset: self.log_start_offset,
+                    duplicate: true,
+                });
+            }
+        }
+        let base_offset = self.log_end_offset();
+        let mut bytes = validated.bytes;
+        assign_offsets(&mut bytes, base_offset, leader_epoch);
+        header.base_offset = base_offset;
+        header.partition_leader_epoch = leader_epoch;
+        let offset_of_max = base_offset + i64::from(validated.offset_delta_of_max_timestamp);
+        self.append_batch(
+            &bytes,
+            &header,
+            validated.max_timestamp,
+            offset_of_max,
+            now_ms,
+        )
+        .map_err(storage_error)?;
+        if header.has_producer_id() {
+            self.producers.update(&header, now_ms);
+        }
+        Ok(LeaderAppend {
+            base_offset,
+            last_offset: header.last_offset(),
+            log_append_time: validated.log_append_time,
+            log_start_offset: self.log_start_offset,
+            duplicate: false,
+        })
+    }
+
+    /// Appends batches fetched from the leader byte for byte (offsets and epochs as the leader
+    /// wrote them). A partial batch at the end, normal in a fetch response, is ignored.
+    /// Returns the first and last offsets appended, None when `records` held no whole batch.
+    /// CORRUPT_MESSAGE for a bad CRC; OFFSET_OUT_OF_RANGE when a batch starts below the log end
+    /// (the follower must truncate first).
+    pub fn append_as_follower(
+        &mut self,
+        records: &[u8],
+        now_ms: i64,
+    ) -> Result<Option<(i64, i64)>, ErrorCode> {
+        if self.closed {
+            return Err(ErrorCode::KafkaStorageError);
+        }
+        let mut appended = None;
+        for item in iter_batches(records) {
+            let Ok((header, bytes)) = item else { break };
+            if !crc_is_valid(bytes) {
+                return Err(ErrorCode::CorruptMessage);
+            }
+            if header.base_offset < self.log_end_offset() {
+                return Err(ErrorCode::OffsetOutOfRange);
+            }
+            self.append_batch(
+                bytes,
+                &header,
+                header.max_timestamp,
+                header.base_offset,
+                now_ms,
+            )
+            .map_err(storage_error)?;
+            if header.has_producer_id() {
+                self.producers.update(&header, header.max_timestamp);
+            }
+            let first = appended.map_or(header.base_offset, |(f, _)| f);
+            appended = Some((first, header.last_offset()));
+        }
+        Ok(appended)
+    }
+
+    /// The one write path: roll if needed, record a new leader epoch, write, count for
+    /// flush.messages.
+    fn append_batch(
+        &mut self,
+        bytes: &[u8],
+        header: &BatchHeader,
+        max_ts: i64,
+        offset_of_max: i64,
+        now_ms: i64,
+    ) -> std::io::Result<()> {
+        if self
+            .active()
+            .should_roll(bytes.len(), header.last_offset(), now_ms, &self.config)
+        {
+            self.roll()?;
+        }
+        let epoch = header.partition_leader_epoch;
+        if epoch >= 0
+            && self
+                .epochs
+                .latest_epoch()
+                .is_none_or(|latest| latest < epoch)
+        {
+            self.epochs.assign(epoch, header.base_offset)?;
+        }
+        let config = &self.config;
+        let active = self
+            .segments
+            .last_mut()
+            .expect("a log always has a segment");
+        active.append(bytes, header, max_ts, offset_of_max, now_ms, config)?;
+        self.size_bytes += bytes.len() as u64;
+        self.unflushed_messages = self
+            .unflushed_messages
+            .saturating_add(i64::from(header.last_offset_delta) + 1);
+        if self.unflushed_messages >= self.config.flush_messages {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn active(&self) -> &Segment {
+        self.segments.last().expect("a log always has a segment")
     }
 
     /// Batches starting at the one that contains `offset`, whole batches only, ending before
     /// `max_offset` (exclusive, the high watermark for consumers); at least one batch when
     /// `min_one` even if larger than `max_bytes`. OFFSET_OUT_OF_RANGE outside
-    /// [log start, log end].
-    pub fn read(&self, offset: i64, max_bytes: u32, max_offset: i64, min_one: bool) -> Result<FetchSlice, ErrorCode> {
-        let _ = (offset, max_bytes, max_offset, min_one);
-        todo!("log::Log::read")
+    /// [log start, log end]. The slice never spans two segments: the next read continues.
+    pub fn read(
+        &self,
+        offset: i64,
+        max_bytes: u32,
+        max_offset: i64,
+        min_one: bool,
+    ) -> Result<FetchSlice, ErrorCode> {
+        if offset < self.log_start_offset || offset > self.log_end_offset() {
+            return Err(ErrorCode::OffsetOutOfRange);
+        }
+        if offset >= max_offset {
+            return Ok(FetchSlice::empty());
+        }
+        let first = self
+            .segments
+            .partition_point(|s| s.base_offset <= offset)
+            .saturating_sub(1);
+        for seg in &self.segments[first..] {
+            if let Some(slice) =
+                read_segment(seg, offset, max_bytes, max_offset, min_one).map_err(storage_error)?
+            {
+                return Ok(slice);
+            }
+        }
+        Ok(FetchSlice::empty())
     }
 
-    /// The first offset whose timestamp is >= `timestamp`, with its batch's timestamp and
-    /// leader epoch; None if every record is older.
+    /// The first offset whose timestamp is >= `timestamp`, with that record's timestamp and its
+    /// batch's leader epoch; None if every record is older. Records are walked (compressed
+    /// batches decompressed); under LogAppendTime the batch's first offset is the answer.
+    /// The caller bounds the answer by the high watermark or the last stable offset.
     pub fn offset_for_timestamp(&self, timestamp: i64) -> Option<TimestampOffset> {
-        let _ = timestamp;
-        todo!("log::Log::offset_for_timestamp")
+        // Generous but finite: a lookup must not be a decompression bomb.
+        let limit = (self.config.max_message_bytes.max(1 << 20) as usize).saturating_mul(64);
+        for seg in self
+            .segments
+            .iter()
+            .filter(|s| s.max_timestamp >= timestamp && s.next_offset > self.log_start_offset)
+        {
+            match seg.find_timestamp(timestamp, self.log_start_offset, limit) {
+                Ok(Some((offset, ts, epoch))) => {
+                    return Some(TimestampOffset {
+                        offset,
+                        timestamp: ts,
+                        leader_epoch: epoch,
+                    })
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    ::log::error!("timestamp lookup in {} failed: {e}", self.dir.display());
+                    return None;
+                }
+            }
+        }
+        None
     }
 
     /// The largest timestamp in the log and its offset (ListOffsets -3, MAX_TIMESTAMP).
     pub fn max_timestamp(&self) -> Option<TimestampOffset> {
-        todo!("log::Log::max_timestamp")
+        let mut best: Option<&Segment> = None;
+        for seg in &self.segments {
+            if seg.max_timestamp >= 0 && best.is_none_or(|b| seg.max_timestamp > b.max_timestamp) {
+                best = Some(seg);
+            }
+        }
+        best.map(|seg| TimestampOffset {
+            offset: seg.offset_of_max_timestamp,
+            timestamp: seg.max_timestamp,
+            leader_epoch: self
+                .epochs
+                .epoch_for(seg.offset_of_max_timestamp)
+                .unwrap_or(-1),
+        })
     }
 
     pub fn log_start_offset(&self) -> i64 {
-        todo!()
+        self.log_start_offset
     }
     pub fn log_end_offset(&self) -> i64 {
-        todo!()
+        self.active().next_offset
     }
     pub fn high_watermark(&self) -> i64 {
-        todo!()
+        self.high_watermark
     }
     /// Sets the high watermark (clamped to [log start, log end]).
     pub fn set_high_watermark(&mut self, hw: i64) {
-        let _ = hw;
-        todo!()
+        self.high_watermark = hw.clamp(self.log_start_offset, self.log_end_offset());
     }
     pub fn recovery_point(&self) -> i64 {
-        todo!()
+        self.recovery_point
     }
     pub fn size_bytes(&self) -> u64 {
-        todo!()
+        self.size_bytes
+    }
+    pub fn segment_count(&self) -> usize {
+        self.segments.len()
+    }
+    /// Base offsets of the segments, oldest first.
+    pub fn segment_base_offsets(&self) -> Vec<i64> {
+        self.segments.iter().map(|s| s.base_offset).collect()
     }
     pub fn config(&self) -> &LogConfig {
-        todo!()
+        &self.config
     }
     pub fn set_config(&mut self, config: LogConfig) {
-        let _ = config;
-        todo!()
+        self.config = config;
     }
 
     /// Records that `epoch` starts at the current log end offset (leader-epoch checkpoint).
     pub fn assign_epoch_start(&mut self, epoch: i32) -> std::io::Result<()> {
-        let _ = epoch;
-        todo!()
+        let leo = self.log_end_offset();
+        self.epochs.assign(epoch, leo)
     }
     pub fn latest_epoch(&self) -> Option<i32> {
-        todo!()
+        self.epochs.latest_epoch()
     }
-    /// OffsetsForLeaderEpoch: the largest epoch <= `epoch` and the offset where it ends.
+    /// OffsetsForLeaderEpoch: the largest epoch <= `epoch` and the offset where it ends (the
+    /// next epoch's start, or the log end offset for the latest epoch). None when `epoch` is
+    /// unknown and newer than every epoch in the cache (UNDEFINED_EPOCH_OFFSET).
     pub fn end_offset_for_epoch(&self, epoch: i32) -> Option<(i32, i64)> {
-        let _ = epoch;
-        todo!()
+        self.epochs.end_offset_for(epoch, self.log_end_offset())
     }
+    /// The (epoch, start offset) entries of the leader-epoch cache.
+    pub fn epoch_entries(&self) -> Vec<(i32, i64)> {
+        self.epochs.entries().to_vec()
+    }
+}
 
-    /// Moves the log start offset forward (DeleteRecords); deletes segments wholly before it.
-    pub fn delete_records_before(&mut self, offset: i64) -> Result<i64, ErrorCode> {
-        let _ = offset;
-        todo!()
+/// The slice of `seg` for a read at `offset`; None when every batch in it is below `offset`.
+fn read_segment(
+    seg: &Segment,
+    offset: i64,
+    max_bytes: u32,
+    max_offset: i64,
+    min_one: bool,
+) -> std::io::Result<Option<FetchSlice>> {
+    let Some((start, first)) = seg.find_batch(offset)? else {
+        return Ok(None);
+    };
+    if first.last_offset() >= max_offset {
+        return Ok(Some(FetchSlice::empty()));
     }
-    /// Removes everything at and after `offset` (follower truncation).
-    pub fn truncate_to(&mut self, offset: i64) -> std::io::Result<()> {
-        let _ = offset;
-        todo!()
+    let end_by_offset = if max_offset >= seg.next_offset {
+        seg.size
+    } else {
+        seg.position_of(max_offset)?
+    };
+    let limit = start + u64::from(max_bytes);
+    let mut end = if end_by_offset <= limit {
+        end_by_offset
+    } else {
+        seg.boundary_before(start, limit)?
+    };
+    if end == start && min_one {
+        end = start + first.total_size() as u64;
     }
-    /// Deletes segments past `retention.ms` / `retention.bytes`; returns how many went.
-    pub fn apply_retention(&mut self, now_ms: i64) -> std::io::Result<usize> {
-        let _ = now_ms;
-        todo!()
+    if end == start {
+        return Ok(Some(FetchSlice::empty()));
     }
-    /// Rolls the active segment if it is older than `segment.ms`.
-    pub fn maybe_roll(&mut self, now_ms: i64) -> std::io::Result<()> {
-        let _ = now_ms;
-        todo!()
-    }
-    /// fsyncs everything up to the log end offset and moves the recovery point there.
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        todo!()
-    }
-    /// Flushes, writes the producer snapshot; the log is then clean.
-    pub fn close(&mut self) -> std::io::Result<()> {
-        todo!()
-    }
+    Ok(Some(FetchSlice {
+        file: Some(Arc::clone(&seg.file)),
+        position: start,
+        length: (end - start) as u32,
+    }))
 }

@@ -1,0 +1,128 @@
+//! A memory-mapped file of fixed-size entries: the storage under the offset and time indexes.
+//!
+//! The file is preallocated (sparse) to its maximum size while its segment is active, so an
+//! append is a store into the map, and trimmed to its entries when the segment rolls or the log
+//! closes, so that a reopened index knows its length from the file size. This is the only place
+//! in the log module with `unsafe` code.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use memmap2::MmapMut;
+
+/// Maps `file` read-write.
+#[allow(unsafe_code)]
+fn map(file: &File) -> io::Result<MmapMut> {
+    // SAFETY: memmap2 requires that no one else truncates or rewrites the file while it is
+    // mapped. Index files live in a partition directory that only this broker's log owns; the
+    // log never shrinks a file without dropping its map first (`resize` unmaps, resizes,
+    // remaps), and a deleted segment's map stays valid because unlinking does not truncate.
+    unsafe { MmapMut::map_mut(file) }
+}
+
+#[derive(Debug)]
+pub(crate) struct IndexFile {
+    path: PathBuf,
+    /// Kept (besides the map) so a flush can fsync it outside the log's lock: on Linux fsync
+    /// also writes back the pages dirtied through the shared map.
+    file: Arc<File>,
+    mmap: MmapMut,
+    entry_size: usize,
+    entries: usize,
+}
+
+impl IndexFile {
+    /// Opens or creates the file. `entries` of the existing content are taken as valid (the
+    /// caller checks them); the file is then sized to `size_bytes` (rounded down to entries).
+    pub(crate) fn open(
+        path: &Path,
+        entry_size: usize,
+        entries: usize,
+        size_bytes: usize,
+    ) -> io::Result<IndexFile> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        let mut index = IndexFile {
+            path: path.to_path_buf(),
+            mmap: map(&file)?,
+            file: Arc::new(file),
+            entry_size,
+            entries: 0,
+        };
+        index.resize(size_bytes.max(entries * entry_size))?;
+        index.entries = entries.min(index.max_entries());
+        Ok(index)
+    }
+
+    /// Entries a file of the current length holds (the length of a trimmed index).
+    pub(crate) fn entries_in_file(path: &Path, entry_size: usize) -> io::Result<Option<usize>> {
+        match std::fs::metadata(path) {
+            Ok(m) if m.len() % entry_size as u64 == 0 => {
+                Ok(Some((m.len() / entry_size as u64) as usize))
+            }
+            Ok(_) => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub(crate) fn resize(&mut self, size_bytes: usize) -> io::Result<()> {
+        let size = size_bytes / self.entry_size * self.entry_size;
+        if size as u64 == self.file.metadata()?.len() {
+            return Ok(());
+        }
+        // Unmap before shrinking: touching a mapped page past the end of a file is SIGBUS.
+        self.mmap = MmapMut::map_anon(0)?;
+        self.file.set_len(size as u64)?;
+        self.mmap = map(&self.file)?;
+        self.entries = self.entries.min(self.max_entries());
+        Ok(())
+    }
+
+    /// Shrinks the file to its entries (segment rolled or log closing).
+    pub(crate) fn trim(&mut self) -> io::Result<()> {
+        self.resize(self.entries * self.entry_size)
+    }
+
+    pub(crate) fn max_entries(&self) -> usize {
+        self.mmap.len() / self.entry_size
+    }
+    pub(crate) fn len(&self) -> usize {
+        self.entries
+    }
+    pub(crate) fn is_full(&self) -> bool {
+        self.entries >= self.max_entries()
+    }
+    pub(crate) fn entry(&self, n: usize) -> &[u8] {
+        &self.mmap[n * self.entry_size..(n + 1) * self.entry_size]
+    }
+    /// Appends one entry; the caller checks `is_full` first.
+    pub(crate) fn push(&mut self, entry: &[u8]) {
+        debug_assert_eq!(entry.len(), self.entry_size);
+        let at = self.entries * self.entry_size;
+        self.mmap[at..at + self.entry_size].copy_from_slice(entry);
+        self.entries += 1;
+    }
+    /// Keeps the first `entries` entries; the rest of the file is zeroed so that a preallocated
+    /// tail never holds stale entries.
+    pub(crate) fn truncate(&mut self, entries: usize) {
+        if entries < self.entries {
+            let from = entries * self.entry_size;
+            let to = self.entries * self.entry_size;
+            self.mmap[from..to].fill(0);
+            self.entries = entries;
+        }
+    }
+    pub(crate) fn file(&self) -> &Arc<File> {
+        &self.file
+    }
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}

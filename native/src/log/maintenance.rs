@@ -1,0 +1,245 @@
+//! Changing a log's extent: rolling, DeleteRecords, follower truncation, retention; and
+//! making it durable: flush and close.
+
+use std::io;
+use std::path::Path;
+
+use super::checkpoint::sync_dir;
+use super::partition_log::Log;
+use super::segment::Segment;
+use crate::error::ErrorCode;
+use crate::record::producer::ProducerStateManager;
+
+/// Offsets of the producer snapshots (`<20 digits>.snapshot`) in `dir`, sorted.
+pub(crate) fn list_snapshots(dir: &Path) -> io::Result<Vec<i64>> {
+    let mut offsets = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name();
+        let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".snapshot")) else {
+            continue;
+        };
+        if let Ok(offset) = stem.parse::<i64>() {
+            offsets.push(offset);
+        }
+    }
+    offsets.sort_unstable();
+    Ok(offsets)
+}
+
+pub(crate) fn delete_snapshots(dir: &Path, doomed: impl Fn(i64) -> bool) -> io::Result<()> {
+    for offset in list_snapshots(dir)?.into_iter().filter(|&o| doomed(o)) {
+        match std::fs::remove_file(dir.join(super::segment::file_name(offset, "snapshot"))) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn storage_error(e: io::Error) -> ErrorCode {
+    ::log::error!("log maintenance failed: {e}");
+    ErrorCode::KafkaStorageError
+}
+
+impl Log {
+    /// Starts a new active segment at the log end offset (nothing happens if the active one
+    /// is empty); snapshots producer state there, as Kafka does at each roll.
+    pub fn roll(&mut self) -> io::Result<()> {
+        let leo = self.log_end_offset();
+        let active = self
+            .segments
+            .last_mut()
+            .expect("a log always has a segment");
+        if active.size == 0 {
+            return Ok(());
+        }
+        active.seal()?;
+        self.segments
+            .push(Segment::create(&self.dir, leo, &self.config)?);
+        self.dir_dirty = true;
+        self.producers.write_snapshot(&self.dir, leo)
+    }
+
+    /// Rolls the active segment if it is older than `segment.ms`.
+    pub fn maybe_roll(&mut self, now_ms: i64) -> io::Result<()> {
+        if self.active().is_expired(now_ms, &self.config) {
+            self.roll()?;
+        }
+        Ok(())
+    }
+
+    /// Moves the log start offset forward (DeleteRecords); deletes segments wholly before it.
+    /// OFFSET_OUT_OF_RANGE beyond the high watermark. Returns the new log start offset.
+    pub fn delete_records_before(&mut self, offset: i64) -> Result<i64, ErrorCode> {
+        if offset > self.high_watermark || offset < 0 {
+            return Err(ErrorCode::OffsetOutOfRange);
+        }
+        if offset > self.log_start_offset {
+            self.log_start_offset = offset;
+            self.epochs
+                .truncate_from_start(offset)
+                .map_err(storage_error)?;
+            while self.segments.len() > 1 && self.segments[1].base_offset <= offset {
+                self.delete_oldest_segment().map_err(storage_error)?;
+            }
+        }
+        Ok(self.log_start_offset)
+    }
+
+    fn delete_oldest_segment(&mut self) -> io::Result<()> {
+        let seg = self.segments.remove(0);
+        self.size_bytes -= seg.size;
+        seg.delete_files()?;
+        let first = self.segments[0].base_offset;
+        delete_snapshots(&self.dir, |o| o < first)
+    }
+
+    /// Removes everything at and after `offset` (follower truncation). A batch that holds
+    /// `offset` goes whole, so the log end may land below `offset`.
+    pub fn truncate_to(&mut self, offset: i64) -> io::Result<()> {
+        if offset >= self.log_end_offset() {
+            return Ok(());
+        }
+        if offset <= self.segments[0].base_offset {
+            return self.truncate_fully_and_start_at(offset.max(0));
+        }
+        while self.segments.last().is_some_and(|s| s.base_offset > offset) {
+            let seg = self.segments.pop().expect("checked");
+            self.size_bytes -= seg.size;
+            seg.delete_files()?;
+        }
+        let active = self.segments.last_mut().expect("the first segment stays");
+        let before = active.size;
+        active.truncate_to(offset)?;
+        active.make_active(&self.config)?;
+        self.size_bytes = self.size_bytes - before + active.size;
+        self.after_truncation()
+    }
+
+    /// Empties the log and restarts it at `offset` (a follower far behind the leader's start).
+    pub fn truncate_fully_and_start_at(&mut self, offset: i64) -> io::Result<()> {
+        for seg in self.segments.drain(..) {
+            seg.delete_files()?;
+        }
+        self.segments
+            .push(Segment::create(&self.dir, offset, &self.config)?);
+        self.dir_dirty = true;
+        self.size_bytes = 0;
+        self.log_start_offset = offset;
+        self.epochs.clear()?;
+        self.producers = ProducerStateManager::new();
+        delete_snapshots(&self.dir, |_| true)?;
+        self.after_truncation()
+    }
+
+    fn after_truncation(&mut self) -> io::Result<()> {
+        let leo = self.log_end_offset();
+        self.log_start_offset = self.log_start_offset.min(leo);
+        self.high_watermark = self.high_watermark.clamp(self.log_start_offset, leo);
+        self.recovery_point = self.recovery_point.min(leo);
+        self.epochs.truncate_from_end(leo)?;
+        self.producers.truncate_to(leo);
+        delete_snapshots(&self.dir, |o| o > leo)
+    }
+
+    /// Deletes segments past `retention.ms` (by their largest timestamp) and beyond
+    /// `retention.bytes`, oldest first; never the active segment, never data at or above the
+    /// high watermark. Returns how many went.
+    pub fn apply_retention(&mut self, now_ms: i64) -> io::Result<usize> {
+        if !self.config.delete {
+            return Ok(0);
+        }
+        let mut deleted = 0;
+        let deletable =
+            |log: &Log| log.segments.len() > 1 && log.segments[1].base_offset <= log.high_watermark;
+        if self.config.retention_ms >= 0 {
+            while deletable(self)
+                && now_ms.saturating_sub(largest_timestamp(&self.segments[0])?)
+                    > self.config.retention_ms
+            {
+                self.delete_oldest_segment()?;
+                deleted += 1;
+            }
+        }
+        if self.config.retention_bytes >= 0 {
+            let mut excess = self.size_bytes as i64 - self.config.retention_bytes;
+            while deletable(self) && excess >= self.segments[0].size as i64 {
+                excess -= self.segments[0].size as i64;
+                self.delete_oldest_segment()?;
+                deleted += 1;
+            }
+        }
+        if deleted > 0 {
+            self.log_start_offset = self.log_start_offset.max(self.segments[0].base_offset);
+            self.epochs.truncate_from_start(self.log_start_offset)?;
+        }
+        Ok(deleted)
+    }
+
+    /// fsyncs everything up to the log end offset and moves the recovery point there.
+    pub fn flush(&mut self) -> io::Result<()> {
+        let leo = self.log_end_offset();
+        let first = self
+            .segments
+            .partition_point(|s| s.next_offset <= self.recovery_point)
+            .min(self.segments.len() - 1);
+        for seg in &self.segments[first..] {
+            for file in seg.files() {
+                file.sync_data()?;
+            }
+        }
+        if self.dir_dirty {
+            sync_dir(&self.dir)?;
+            self.dir_dirty = false;
+        }
+        self.recovery_point = leo;
+        self.unflushed_messages = 0;
+        self.last_flush_ms = super::now_ms();
+        Ok(())
+    }
+
+    /// Flushes when `flush.ms` has passed since the last flush and there is something to flush.
+    pub fn maybe_flush(&mut self, now_ms: i64) -> io::Result<()> {
+        let due = now_ms.saturating_sub(self.last_flush_ms) >= self.config.flush_ms;
+        if due && self.recovery_point < self.log_end_offset() {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes, writes the producer snapshot and trims the active segment's indexes; the log
+    /// is then clean and refuses further appends.
+    pub fn close(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        self.flush()?;
+        let leo = self.log_end_offset();
+        self.producers.write_snapshot(&self.dir, leo)?;
+        let active = self
+            .segments
+            .last_mut()
+            .expect("a log always has a segment");
+        active.seal()?;
+        for file in active.files() {
+            file.sync_all()?;
+        }
+        self.closed = true;
+        Ok(())
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+
+/// A segment's largest timestamp, or its file's modification time when no batch has one.
+fn largest_timestamp(seg: &Segment) -> io::Result<i64> {
+    if seg.max_timestamp >= 0 {
+        return Ok(seg.max_timestamp);
+    }
+    let modified = seg.file.metadata()?.modified()?;
+    Ok(modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64))
+}

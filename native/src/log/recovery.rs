@@ -1,0 +1,185 @@
+//! Opening a log: load the segments, recover the ones after the recovery point (CRC, offsets,
+//! torn tails), rebuild indexes, the epoch cache's tail and producer state.
+
+use std::io;
+use std::path::Path;
+
+use super::epoch_cache::EpochCache;
+use super::maintenance::{delete_snapshots, list_snapshots};
+use super::partition_log::Log;
+use super::scan::HeaderScan;
+use super::segment::Segment;
+use super::LogConfig;
+use crate::record::producer::ProducerStateManager;
+
+/// Base offsets of the segments in `dir`, sorted; removes leftovers of interrupted work
+/// (`.deleted`, `.cleaned`, `.swap`, temp files) and indexes without a log.
+fn list_segments(dir: &Path) -> io::Result<Vec<i64>> {
+    let mut bases = Vec::new();
+    let mut indexes = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let (stem, ext) = name.split_once('.').unwrap_or((name, ""));
+        if ["deleted", "cleaned", "swap", "tmp"]
+            .iter()
+            .any(|s| ext.ends_with(s))
+        {
+            std::fs::remove_file(&path)?;
+            continue;
+        }
+        let Ok(base) = stem.parse::<i64>() else {
+            continue;
+        };
+        if stem.len() != 20 {
+            continue;
+        }
+        match ext {
+            "log" => bases.push(base),
+            "index" | "timeindex" => indexes.push((base, path)),
+            _ => {}
+        }
+    }
+    bases.sort_unstable();
+    for (base, path) in indexes {
+        if bases.binary_search(&base).is_err() {
+            std::fs::remove_file(path)?;
+        }
+    }
+    Ok(bases)
+}
+
+pub(crate) fn open(
+    dir: &Path,
+    config: LogConfig,
+    recovery_point: i64,
+    log_start_offset: i64,
+    high_watermark: i64,
+) -> io::Result<Log> {
+    std::fs::create_dir_all(dir)?;
+    let bases = list_segments(dir)?;
+    let clean = recovery_point == i64::MAX;
+    // Recovery starts with the segment that holds the recovery point.
+    let recover_from = bases
+        .partition_point(|&b| b <= recovery_point)
+        .saturating_sub(1);
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut recovered: Vec<usize> = Vec::new();
+    for (i, &base) in bases.iter().enumerate() {
+        let expected = segments.last().map(|s| s.next_offset);
+        let last = i + 1 == bases.len();
+        if expected.is_some_and(|e| base < e) {
+            // Overlaps the previous segment: not something this broker writes. Drop the rest.
+            ::log::warn!(
+                "{}: segment {base} overlaps its predecessor; removing it and later ones",
+                dir.display()
+            );
+            remove_segments(dir, &bases[i..])?;
+            break;
+        }
+        let (mut seg, loaded_ok) = Segment::load(dir, base, &config, last)?;
+        if !loaded_ok || (!clean && i >= recover_from) {
+            let truncated = seg.recover(&config, expected.unwrap_or(base), last)?;
+            recovered.push(segments.len());
+            if truncated {
+                ::log::warn!(
+                    "{}: truncated a corrupt or torn tail in segment {base}",
+                    dir.display()
+                );
+                remove_segments(dir, &bases[i + 1..])?;
+                if !last {
+                    seg.make_active(&config)?;
+                }
+                segments.push(seg);
+                break;
+            }
+        }
+        if seg.size == 0 && !last {
+            seg.delete_files()?;
+            continue;
+        }
+        segments.push(seg);
+    }
+    if let Some(seg) = segments.last_mut() {
+        seg.make_active(&config)?;
+    }
+    // What recovery validated may still sit in the page cache only (a process crash keeps it):
+    // make it durable before the recovery point moves past it.
+    for &i in &recovered {
+        for file in segments[i].files() {
+            file.sync_data()?;
+        }
+    }
+    if segments.is_empty() {
+        segments.push(Segment::create(dir, log_start_offset.max(0), &config)?);
+        super::checkpoint::sync_dir(dir)?;
+    }
+    let mut log = Log {
+        dir: dir.to_path_buf(),
+        size_bytes: segments.iter().map(|s| s.size).sum(),
+        log_start_offset: log_start_offset.max(segments[0].base_offset),
+        segments,
+        config,
+        high_watermark: 0,
+        recovery_point: 0,
+        epochs: EpochCache::load(dir)?,
+        producers: ProducerStateManager::new(),
+        unflushed_messages: 0,
+        last_flush_ms: super::now_ms(),
+        dir_dirty: false,
+        closed: false,
+    };
+    if log.log_start_offset > log.log_end_offset() {
+        // The checkpoint says data up to the log start was deleted, yet less is here.
+        log.truncate_fully_and_start_at(log.log_start_offset)?;
+    }
+    let leo = log.log_end_offset();
+    log.recovery_point = leo;
+    log.high_watermark = high_watermark.clamp(log.log_start_offset, leo);
+    log.epochs.truncate_from_end(leo)?;
+    log.epochs.truncate_from_start(log.log_start_offset)?;
+    load_producer_state(&mut log)?;
+    Ok(log)
+}
+
+fn remove_segments(dir: &Path, bases: &[i64]) -> io::Result<()> {
+    for &base in bases {
+        for ext in ["log", "index", "timeindex"] {
+            match std::fs::remove_file(dir.join(super::segment::file_name(base, ext))) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The newest producer snapshot at or below the log end, then every idempotent batch after it
+/// replayed from the segments' headers.
+fn load_producer_state(log: &mut Log) -> io::Result<()> {
+    let leo = log.log_end_offset();
+    delete_snapshots(&log.dir, |offset| offset > leo)?;
+    let (mut producers, replay_from) = if list_snapshots(&log.dir)?.is_empty() {
+        (ProducerStateManager::new(), log.log_start_offset)
+    } else {
+        ProducerStateManager::load_snapshot(&log.dir, leo)?
+    };
+    let replay_from = replay_from.max(log.log_start_offset);
+    let first = log
+        .segments
+        .partition_point(|s| s.base_offset <= replay_from)
+        .saturating_sub(1);
+    for seg in &log.segments[first..] {
+        let (_, from) = seg.index.lookup(replay_from);
+        let mut scan = HeaderScan::new(&seg.file, from, seg.size);
+        while let Some((_, h)) = scan.next_batch()? {
+            if h.has_producer_id() && h.base_offset >= replay_from {
+                producers.update(&h, h.max_timestamp);
+            }
+        }
+    }
+    log.producers = producers;
+    Ok(())
+}
