@@ -4,6 +4,7 @@ pub mod batch;
 pub mod builder;
 pub mod compression;
 pub mod producer;
+pub mod producer_snapshot;
 pub mod records;
 pub mod validate;
 pub mod varint;
