@@ -212,3 +212,134 @@ pub fn write_fetch_response(
     w.tags();
     w.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::os::unix::fs::FileExt;
+    use std::sync::Arc;
+
+    use bytes::{Buf, Bytes};
+    use kafka_protocol::messages::FetchResponse;
+    use kafka_protocol::protocol::Decodable;
+
+    use super::*;
+
+    /// The response as one buffer, file regions read in place of sendfile.
+    fn inline(chunks: &[Chunk]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in chunks {
+            match c {
+                Chunk::Bytes(b) => out.extend_from_slice(b),
+                Chunk::File {
+                    file,
+                    position,
+                    length,
+                } => {
+                    let mut buf = vec![0; *length as usize];
+                    file.read_exact_at(&mut buf, *position)
+                        .expect("read region");
+                    out.extend_from_slice(&buf);
+                }
+            }
+        }
+        out
+    }
+
+    fn sample() -> (FetchResponseOut, Vec<u8>) {
+        let mut tmp = tempfile::tempfile().expect("tempfile");
+        let data: Vec<u8> = (0..200u8).collect();
+        tmp.write_all(&data).expect("write");
+        let file = Arc::new(tmp);
+        let response = FetchResponseOut {
+            throttle_time_ms: 5,
+            error_code: 0,
+            session_id: 0,
+            topics: vec![
+                FetchTopicOut {
+                    topic: "alpha".into(),
+                    partitions: vec![
+                        FetchPartitionOut {
+                            partition_index: 0,
+                            error_code: 0,
+                            high_watermark: 42,
+                            last_stable_offset: 41,
+                            log_start_offset: 3,
+                            aborted_transactions: Some(vec![(7, 9)]),
+                            preferred_read_replica: -1,
+                            records: Some(Chunk::File {
+                                file: Arc::clone(&file),
+                                position: 10,
+                                length: 50,
+                            }),
+                        },
+                        FetchPartitionOut::error(1, 6),
+                    ],
+                },
+                FetchTopicOut {
+                    topic: "beta".into(),
+                    partitions: vec![FetchPartitionOut {
+                        records: Some(Chunk::Bytes(Bytes::from_static(b"inline"))),
+                        ..FetchPartitionOut::error(2, 0)
+                    }],
+                },
+            ],
+        };
+        (response, data[10..60].to_vec())
+    }
+
+    #[test]
+    fn decodes_with_kafka_protocol_at_every_served_version() {
+        let (response, region) = sample();
+        for version in 4..=12i16 {
+            let bytes = inline(&write_fetch_response(version, 77, &response));
+            let mut buf = Bytes::from(bytes);
+            assert_eq!(buf.get_i32() as usize, buf.len(), "size prefix v{version}");
+            assert_eq!(buf.get_i32(), 77);
+            if version >= 12 {
+                assert_eq!(buf.get_u8(), 0, "response header tags");
+            }
+            let decoded = FetchResponse::decode(&mut buf, version).expect("decodes");
+            assert!(!buf.has_remaining(), "trailing bytes at v{version}");
+            assert_eq!(decoded.throttle_time_ms, 5);
+            assert_eq!(decoded.responses.len(), 2);
+            let alpha = &decoded.responses[0];
+            assert_eq!(alpha.topic.0.as_str(), "alpha");
+            let p0 = &alpha.partitions[0];
+            assert_eq!(
+                (p0.partition_index, p0.error_code, p0.high_watermark),
+                (0, 0, 42)
+            );
+            assert_eq!(p0.last_stable_offset, 41);
+            if version >= 5 {
+                assert_eq!(p0.log_start_offset, 3);
+            }
+            let aborted = p0.aborted_transactions.as_ref().expect("non-null");
+            assert_eq!((aborted[0].producer_id.0, aborted[0].first_offset), (7, 9));
+            assert_eq!(p0.records.as_deref(), Some(&region[..]));
+            let p1 = &alpha.partitions[1];
+            assert_eq!((p1.partition_index, p1.error_code), (1, 6));
+            assert!(p1.aborted_transactions.is_none());
+            assert_eq!(p1.records.as_deref(), Some(&b""[..]));
+            if version >= 11 {
+                assert_eq!(p1.preferred_read_replica.0, -1);
+            }
+            assert_eq!(
+                decoded.responses[1].partitions[0].records.as_deref(),
+                Some(&b"inline"[..])
+            );
+        }
+    }
+
+    #[test]
+    fn file_regions_stay_separate_chunks() {
+        let (response, _) = sample();
+        let chunks = write_fetch_response(12, 1, &response);
+        let files = chunks
+            .iter()
+            .filter(|c| matches!(c, Chunk::File { .. }))
+            .count();
+        assert_eq!(files, 1);
+        assert_eq!(chunks.len(), 3, "bytes, file, bytes");
+    }
+}
