@@ -1,0 +1,184 @@
+"""The broker assembly: config -> native `Server` -> metadata store -> controller ->
+dispatcher, with a controlled start and stop.
+
+`run_broker` runs one broker under uvloop until SIGTERM or SIGINT, then shuts it down cleanly
+(the native core flushes and checkpoints every log)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ferrolog.config import BrokerConfig
+from ferrolog.controller.cluster.controller import Controller
+from ferrolog.controller.cluster.replica_manager import ReplicaManager
+from ferrolog.controller.store.base import BrokerRegistration, MetadataStore
+from ferrolog.controller.store.local import LocalStore
+from ferrolog.dispatcher import Dispatcher
+from ferrolog.handlers.context import BrokerServices
+
+if TYPE_CHECKING:
+    import ferrolog_native
+
+log = logging.getLogger(__name__)
+
+
+class Broker:
+    def __init__(self, config: BrokerConfig) -> None:
+        self.config = config
+        self.native: ferrolog_native.Server | None = None
+        self.store: MetadataStore | None = None
+        self.controller: Controller | None = None
+        self.services: BrokerServices | None = None
+        self._dispatcher: Dispatcher | None = None
+        self._host = ""
+        self._port = 0
+
+    @property
+    def node_id(self) -> int:
+        return self.config.node_id
+
+    @property
+    def host(self) -> str:
+        return self._host
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def bootstrap(self) -> str:
+        """`host:port` for clients' `bootstrap.servers`."""
+        if self.native is None:
+            raise RuntimeError("broker is not started")
+        return f"{self._host}:{self._port}"
+
+    async def start(self) -> None:
+        import ferrolog_native
+
+        from ferrolog.api_versions import merge
+        from ferrolog.handlers import handlers
+
+        if self.config.zookeeper_connect:
+            raise NotImplementedError(
+                "cluster mode (zookeeper.connect) is not implemented yet; unset it for a "
+                "single-node broker"
+            )
+        config = self.config
+        for directory in config.log_dirs:
+            await asyncio.to_thread(_mkdir, directory)
+        native = ferrolog_native.Server(config.native_server_config())
+        await asyncio.to_thread(native.start)
+        self.native = native
+        try:
+            self._host, self._port = self._advertised(native.port)
+            store = LocalStore(config.data_dir)
+            await store.start()
+            self.store = store
+            replicas = ReplicaManager(native, config, config.node_id)
+            controller = Controller(store, config, replicas)
+            await controller.start(
+                BrokerRegistration(
+                    node_id=config.node_id,
+                    host=self._host,
+                    port=self._port,
+                    rack=config.get("broker.rack"),
+                )
+            )
+            self.controller = controller
+            self.services = BrokerServices(
+                node_id=config.node_id,
+                cluster_id=await store.cluster_id(),
+                advertised_host=self._host,
+                advertised_port=self._port,
+                config=config,
+                store=store,
+                controller=controller,
+                native=native,
+            )
+            table = handlers()
+            versions = merge(table, dict(ferrolog_native.native_api_versions()))
+            self._dispatcher = Dispatcher(native, self.services, table, versions)
+            self._dispatcher.start()
+        except BaseException:
+            await self.stop()
+            raise
+        log.info(
+            "broker started node_id=%d bootstrap=%s cluster_id=%s",
+            config.node_id,
+            self.bootstrap,
+            self.services.cluster_id,
+        )
+
+    def _advertised(self, bound_port: int) -> tuple[str, int]:
+        """The advertised listener, with port 0 (pick a free one) replaced by the bound port."""
+        listener = self.config.advertised_listeners[0]
+        port = listener.port
+        if port == 0 or not self.config.is_set("advertised.listeners"):
+            port = bound_port
+        return listener.host, port
+
+    async def stop(self) -> None:
+        """Controlled shutdown: stop taking requests, let handlers in flight finish, then the
+        native core closes connections, flushes and checkpoints. Idempotent."""
+        if self._dispatcher is not None:
+            await self._dispatcher.stop()
+            self._dispatcher = None
+        if self.native is not None:
+            await asyncio.to_thread(self.native.shutdown)
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+        log.info("broker stopped node_id=%d", self.config.node_id)
+
+
+def _mkdir(directory: str) -> None:
+    from pathlib import Path
+
+    Path(directory).mkdir(parents=True, exist_ok=True)
+
+
+async def serve(
+    config: BrokerConfig,
+    on_ready: Callable[[Broker], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Starts a broker, calls `on_ready`, and runs until `stop` is set or SIGTERM/SIGINT."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    installed = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (ValueError, RuntimeError, NotImplementedError):
+            pass  # not the main thread (an in-process embedded broker): no signals there
+    broker = Broker(config)
+    try:
+        await broker.start()
+        if on_ready is not None:
+            on_ready(broker)
+        await stop.wait()
+        log.info("shutting down")
+    finally:
+        await broker.stop()
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    """A uvloop event loop (the control plane's loop of choice), or asyncio's if unavailable."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a dependency
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
+def run_broker(config: BrokerConfig, on_ready: Callable[[Broker], None] | None = None) -> None:
+    """Runs a broker on a fresh uvloop loop in this thread until SIGTERM/SIGINT."""
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        runner.run(serve(config, on_ready))

@@ -1,0 +1,36 @@
+"""pytest plugin (registered through the `pytest11` entry point): fixtures that give tests a
+real broker.
+
+- `ferrolog_broker`: one child-process broker for the whole session.
+- `ferrolog_broker_factory`: call it (with `EmbeddedBroker` arguments) for fresh brokers;
+  each is stopped and its files removed when the test ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from ferrolog.embedded import EmbeddedBroker
+
+
+@pytest.fixture(scope="session")
+def ferrolog_broker() -> Iterator[EmbeddedBroker]:
+    with EmbeddedBroker() as broker:
+        yield broker
+
+
+@pytest.fixture
+def ferrolog_broker_factory() -> Iterator[Callable[..., EmbeddedBroker]]:
+    started: list[EmbeddedBroker] = []
+
+    def make(**kwargs: Any) -> EmbeddedBroker:
+        broker = EmbeddedBroker(**kwargs)
+        started.append(broker)
+        return broker.start()
+
+    yield make
+    for broker in reversed(started):
+        broker.close()
