@@ -235,3 +235,5 @@ pub(crate) async fn stopped(rx: &mut watch::Receiver<bool>) {
 pub(crate) fn peer_string(peer: &SocketAddr) -> String {
     peer.to_string()
 }
+#[cfg(test)]
+mod tests;

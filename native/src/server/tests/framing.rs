@@ -1,0 +1,69 @@
+use kafka_protocol::messages::{ApiKey, ProduceRequest};
+
+use super::TestBroker;
+
+#[test]
+fn bad_sizes_close_the_connection() {
+    let broker = TestBroker::start(&[("socket.request.max.bytes", "1000")]);
+    for size in [-1i32, 0, 7, 1001, i32::MAX] {
+        let mut client = broker.connect();
+        client.send_raw(&size.to_be_bytes());
+        assert!(client.is_closed(), "size {size}");
+    }
+}
+
+#[test]
+fn truncated_and_garbage_requests_close_the_connection() {
+    let broker = TestBroker::start(&[]);
+    // a produce whose body stops short
+    let mut client = broker.connect();
+    let mut frame = vec![0, 0, 0, 20, 0, 0, 0, 9, 0, 0, 0, 1];
+    frame.extend_from_slice(&[0xff; 12]);
+    client.send_raw(&frame);
+    assert!(client.is_closed());
+    // a frame shorter than its size, then the peer stops writing
+    let mut client = broker.connect();
+    client.send_raw(&[0, 0, 0, 100, 0, 1, 0, 12]);
+    client
+        .stream
+        .shutdown(std::net::Shutdown::Write)
+        .expect("shutdown");
+    assert!(client.is_closed());
+    // the broker is still serving
+    let mut client = broker.connect();
+    let _: kafka_protocol::messages::ListOffsetsResponse = client.call(
+        ApiKey::ListOffsets,
+        7,
+        &kafka_protocol::messages::ListOffsetsRequest::default(),
+    );
+}
+
+#[test]
+fn unsupported_versions_of_native_apis_close_the_connection() {
+    let broker = TestBroker::start(&[]);
+    let mut client = broker.connect();
+    client.send(ApiKey::Produce, 12, &ProduceRequest::default());
+    assert!(client.is_closed());
+}
+
+#[test]
+fn connections_over_the_cap_are_closed() {
+    let broker = TestBroker::start(&[("max.connections", "1")]);
+    let mut first = broker.connect();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let mut second = broker.connect();
+    assert!(second.is_closed());
+    let _: kafka_protocol::messages::ListOffsetsResponse = first.call(
+        ApiKey::ListOffsets,
+        7,
+        &kafka_protocol::messages::ListOffsetsRequest::default(),
+    );
+}
+
+#[test]
+fn idle_connections_are_closed() {
+    let broker = TestBroker::start(&[("connections.max.idle.ms", "200")]);
+    let mut client = broker.connect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(client.is_closed());
+}
