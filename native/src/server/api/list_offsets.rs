@@ -71,7 +71,7 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
                         Ok((offset, timestamp, epoch)) => out
                             .with_offset(offset)
                             .with_timestamp(timestamp)
-                            .with_leader_epoch(epoch),
+                            .with_leader_epoch(if version >= 4 { epoch } else { -1 }),
                         Err(e) => out.with_error_code(e.code()),
                     }
                 })

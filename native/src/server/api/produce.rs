@@ -150,8 +150,16 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
                                     .with_error_code(o.error.code())
                                     .with_base_offset(o.base_offset)
                                     .with_log_append_time_ms(o.log_append_time)
-                                    .with_log_start_offset(o.log_start_offset)
-                                    .with_error_message(error_message(o.error))
+                                    .with_log_start_offset(if version >= 5 {
+                                        o.log_start_offset
+                                    } else {
+                                        -1
+                                    })
+                                    .with_error_message(if version >= 8 {
+                                        error_message(o.error)
+                                    } else {
+                                        None
+                                    })
                             })
                             .collect(),
                     )
