@@ -7,6 +7,7 @@ with values the wire format can carry; decoding its encoding must give it back u
 from __future__ import annotations
 
 import os
+import random
 from functools import cache
 from typing import Any
 
@@ -94,3 +95,49 @@ def scaled(examples: int) -> int:
     """Example counts for the fast default run, multiplied under the thorough profile
     (`FERROLOG_HYPOTHESIS=thorough`)."""
     return examples * 25 if os.environ.get("FERROLOG_HYPOTHESIS") == "thorough" else examples
+
+
+_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "varint": 32, "varlong": 64}
+
+
+def _random_value(base: str, rng: random.Random) -> Any:
+    if base in _INT_BITS:
+        bits = _INT_BITS[base]
+        return rng.randrange(-(1 << (bits - 1)), 1 << (bits - 1))
+    if base in ("uint16", "uint32"):
+        return rng.randrange(1 << (16 if base == "uint16" else 32))
+    if base == "bool":
+        return rng.random() < 0.5
+    if base == "float64":
+        return rng.uniform(-1e9, 1e9)
+    if base == "uuid":
+        return rng.randbytes(16)
+    if base == "string":
+        return "".join(rng.choice("abcé✓") for _ in range(rng.randrange(6)))
+    return rng.randbytes(rng.randrange(10))  # bytes, records
+
+
+def _random_struct(fields: Any, version: int, rng: random.Random, depth: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, ftype, versions, nullable_v, _tag, _tv, _default, _flex, sub in fields:
+        if not _in(versions, version):
+            continue
+        if _in(nullable_v, version) and rng.random() < 0.2:
+            out[name] = None
+            continue
+        is_array = ftype.startswith("[]")
+        base = ftype[2:] if is_array else ftype
+        count = rng.randrange(3 if depth < 2 else 2) if is_array else 1
+        items = [
+            _random_struct(sub, version, rng, depth + 1)
+            if base == "struct"
+            else _random_value(base, rng)
+            for _ in range(count)
+        ]
+        out[name] = items if is_array else items[0]
+    return out
+
+
+def random_body(kind: str, key: Any, version: int, rng: random.Random) -> dict[str, Any]:
+    """A body from a seeded generator: for loops that must not depend on hypothesis."""
+    return _random_struct(TABLES[kind][key][4], version, rng, 0)
