@@ -1,0 +1,334 @@
+"""The dispatcher's rules on a fake control queue, and a live broker (the embedded broker)
+answering real clients: metadata, ApiVersions, and bad requests over a raw socket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import struct
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from ferrolog.config import BrokerConfig
+from ferrolog.dispatcher import Dispatcher
+from ferrolog.embedded import EmbeddedBroker
+from ferrolog.handlers import Handler
+from ferrolog.handlers.context import BrokerServices, RequestContext
+from ferrolog.protocol import decode_response, encode_request
+
+from tests.conftest import requires_native
+
+API_VERSIONS, METADATA, CREATE_TOPICS = 18, 3, 19
+
+
+@dataclass
+class FakeRequest:
+    handle: int
+    api_key: int
+    api_version: int
+    correlation_id: int
+    frame: bytes
+    peer: str = "127.0.0.1:5555"
+
+
+@dataclass
+class FakeQueue:
+    """The native control queue: a pipe stands in for the eventfd."""
+
+    pending: list[FakeRequest] = field(default_factory=list)
+    responses: dict[int, bytes] = field(default_factory=dict)
+    closed: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+
+    def push(self, request: FakeRequest) -> None:
+        self.pending.append(request)
+        os.write(self.write_fd, b"x")
+
+    def wakeup_fd(self) -> int:
+        return self.read_fd
+
+    def take_requests(self, max_requests: int = 256) -> list[Any]:
+        taken, self.pending = self.pending[:max_requests], self.pending[max_requests:]
+        if not taken:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self.read_fd, 4096)
+        return taken
+
+    def respond(self, handle: int, response: bytes) -> None:
+        self.responses[handle] = response
+
+    def close_connection(self, handle: int) -> None:
+        self.closed.add(handle)
+
+
+def request(handle: int, key: int, version: int, body: dict[str, Any]) -> FakeRequest:
+    frame = encode_request(key, version, handle, "test", body)
+    return FakeRequest(handle, key, version, handle, frame)
+
+
+async def echo_metadata(ctx: RequestContext, req: dict[str, Any]) -> dict[str, Any]:
+    return {"brokers": [], "cluster_id": "c", "controller_id": 1, "topics": []}
+
+
+async def slow_create(ctx: RequestContext, req: dict[str, Any]) -> dict[str, Any]:
+    await asyncio.sleep(0.5)
+    return {"topics": []}
+
+
+async def broken(ctx: RequestContext, req: dict[str, Any]) -> dict[str, Any]:
+    raise RuntimeError("a bug")
+
+
+async def api_versions(ctx: RequestContext, req: dict[str, Any]) -> dict[str, Any]:
+    return {"api_keys": []}
+
+
+HANDLERS = {
+    METADATA: Handler(METADATA, echo_metadata, None, None, "metadata"),
+    CREATE_TOPICS: Handler(CREATE_TOPICS, slow_create, None, None, "create_topics"),
+    API_VERSIONS: Handler(API_VERSIONS, api_versions, None, None, "api_versions"),
+    20: Handler(20, broken, None, None, "delete_topics"),
+}
+VERSIONS = {METADATA: (0, 12), CREATE_TOPICS: (2, 7), API_VERSIONS: (0, 4), 20: (1, 6)}
+
+
+def run_dispatcher(requests: list[FakeRequest], wait: float = 0.1) -> FakeQueue:
+    queue = FakeQueue()
+
+    async def main() -> None:
+        services = BrokerServices(0, "c", "h", 1, BrokerConfig(), None, None, None)  # type: ignore[arg-type]
+        dispatcher = Dispatcher(queue, services, HANDLERS, VERSIONS)
+        dispatcher.start()
+        for r in requests:
+            queue.push(r)
+        await asyncio.sleep(wait)
+        await dispatcher.stop()
+
+    asyncio.run(main())
+    return queue
+
+
+def test_good_request_is_answered() -> None:
+    queue = run_dispatcher([request(1, METADATA, 12, {"topics": None})])
+    correlation, body = decode_response(METADATA, 12, queue.responses[1])
+    assert correlation == 1
+    assert body["controller_id"] == 1
+    assert not queue.closed
+
+
+def test_unknown_api_key_closes_the_connection() -> None:
+    unknown = FakeRequest(1, 9999, 0, 1, b"\x27\x0f\x00\x00\x00\x00\x00\x01\xff\xff")
+    queue = run_dispatcher([unknown])
+    assert queue.closed == {1}
+    assert not queue.responses
+
+
+def test_unadvertised_version_closes_the_connection() -> None:
+    queue = run_dispatcher([request(1, CREATE_TOPICS, 1, {"topics": []})])
+    assert queue.closed == {1}
+
+
+def test_unknown_api_versions_version_gets_a_v0_answer() -> None:
+    frame = struct.pack(">hhih", API_VERSIONS, 99, 7, -1) + b"\x00garbage"
+    queue = run_dispatcher([FakeRequest(1, API_VERSIONS, 99, 7, frame)])
+    correlation, body = decode_response(API_VERSIONS, 0, queue.responses[1])
+    assert correlation == 7
+    assert body["error_code"] == 35
+    listed = {k["api_key"]: (k["min_version"], k["max_version"]) for k in body["api_keys"]}
+    assert listed == VERSIONS
+
+
+def test_malformed_body_closes_the_connection() -> None:
+    good = request(1, METADATA, 1, {"topics": [{"name": "t"}]})
+    queue = run_dispatcher([FakeRequest(1, METADATA, 1, 1, good.frame[:-3])])
+    assert queue.closed == {1}
+
+
+def test_handler_exception_closes_the_connection(caplog: pytest.LogCaptureFixture) -> None:
+    queue = run_dispatcher([request(1, 20, 4, {"topic_names": ["x"], "timeout_ms": 1})])
+    assert queue.closed == {1}
+    assert "a bug" in caplog.text
+
+
+def test_slow_handler_does_not_block_other_connections() -> None:
+    queue = FakeQueue()
+    answered_at: dict[int, float] = {}
+
+    async def main() -> None:
+        services = BrokerServices(0, "c", "h", 1, BrokerConfig(), None, None, None)  # type: ignore[arg-type]
+        dispatcher = Dispatcher(queue, services, HANDLERS, VERSIONS)
+        dispatcher.start()
+        queue.push(request(1, CREATE_TOPICS, 7, {"topics": [], "timeout_ms": 1}))
+        queue.push(request(2, METADATA, 12, {"topics": None}))
+        while len(queue.responses) < 2:
+            for handle in queue.responses:
+                answered_at.setdefault(handle, time.monotonic())
+            await asyncio.sleep(0.01)
+        for handle in queue.responses:
+            answered_at.setdefault(handle, time.monotonic())
+        await dispatcher.stop()
+
+    asyncio.run(main())
+    assert answered_at[2] < answered_at[1]
+
+
+# A live broker
+
+
+def raw_exchange(bootstrap: str, frame: bytes) -> bytes | None:
+    """Sends one size-prefixed frame; returns the response frame, or None if the broker
+    closed the connection."""
+    host, _, port = bootstrap.rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(struct.pack(">i", len(frame)) + frame)
+        header = _recv_exactly(sock, 4)
+        if header is None:
+            return None
+        (size,) = struct.unpack(">i", header)
+        return _recv_exactly(sock, size)
+
+
+def _recv_exactly(sock: socket.socket, n: int) -> bytes | None:
+    data = b""
+    while len(data) < n:
+        try:
+            chunk = sock.recv(n - len(data))
+        except ConnectionResetError:
+            return None
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+@requires_native
+def test_unknown_api_key_closes_live_connection(ferrolog_broker: EmbeddedBroker) -> None:
+    frame = struct.pack(">hhih", 9999, 0, 1, 4) + b"test"
+    assert raw_exchange(ferrolog_broker.bootstrap_servers, frame) is None
+
+
+@requires_native
+def test_live_api_versions_99(ferrolog_broker: EmbeddedBroker) -> None:
+    frame = struct.pack(">hhih", API_VERSIONS, 99, 42, 4) + b"test" + b"\x00\x00"
+    response = raw_exchange(ferrolog_broker.bootstrap_servers, frame)
+    assert response is not None
+    correlation, body = decode_response(API_VERSIONS, 0, response)
+    assert (correlation, body["error_code"]) == (42, 35)
+    keys = {k["api_key"]: (k["min_version"], k["max_version"]) for k in body["api_keys"]}
+    assert keys[API_VERSIONS] == (0, 4)
+    assert keys[METADATA] == (0, 12)
+    assert 0 in keys
+    assert 1 in keys
+
+
+@requires_native
+def test_live_api_versions_v4(ferrolog_broker: EmbeddedBroker) -> None:
+    body = {"client_software_name": "ferrolog-test", "client_software_version": "1.0"}
+    frame = encode_request(API_VERSIONS, 4, 5, "test", body)
+    response = raw_exchange(ferrolog_broker.bootstrap_servers, frame)
+    assert response is not None
+    correlation, decoded = decode_response(API_VERSIONS, 4, response)
+    assert (correlation, decoded["error_code"]) == (5, 0)
+    assert decoded["finalized_features"] == []
+
+
+@requires_native
+def test_confluent_admin_lists_metadata(ferrolog_broker: EmbeddedBroker) -> None:
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": ferrolog_broker.bootstrap_servers})
+    name = f"basics-{uuid.uuid4().hex[:8]}"
+    admin.create_topics([NewTopic(name, num_partitions=3, replication_factor=1)])[name].result(20)
+    metadata = admin.list_topics(timeout=10)
+    assert metadata.controller_id == 0
+    assert list(metadata.brokers) == [0]
+    topic = metadata.topics[name]
+    assert topic.error is None
+    assert sorted(topic.partitions) == [0, 1, 2]
+    assert all(p.leader == 0 and p.isrs == [0] for p in topic.partitions.values())
+    assert metadata.cluster_id
+
+
+@requires_native
+def test_kafka_python_gets_api_versions(ferrolog_broker: EmbeddedBroker) -> None:
+    from kafka import KafkaAdminClient
+
+    admin = KafkaAdminClient(bootstrap_servers=ferrolog_broker.bootstrap_servers)
+    try:
+        versions = admin._client.get_api_versions()
+        assert versions[METADATA] == (0, 12)
+        assert versions[API_VERSIONS] == (0, 4)
+    finally:
+        admin.close()
+
+
+@requires_native
+def test_metadata_auto_creates_topics(ferrolog_broker: EmbeddedBroker) -> None:
+    name = f"auto-{uuid.uuid4().hex[:8]}"
+    bootstrap = ferrolog_broker.bootstrap_servers
+    request_body = {"topics": [{"name": name}], "allow_auto_topic_creation": True}
+    first = raw_exchange(bootstrap, encode_request(METADATA, 12, 1, "t", request_body))
+    assert first is not None
+    _, body = decode_response(METADATA, 12, first)
+    assert body["topics"][0]["error_code"] == 5  # LEADER_NOT_AVAILABLE, as Kafka answers
+    second = raw_exchange(bootstrap, encode_request(METADATA, 12, 2, "t", request_body))
+    assert second is not None
+    _, body = decode_response(METADATA, 12, second)
+    topic = body["topics"][0]
+    assert topic["error_code"] == 0
+    assert topic["topic_id"] != bytes(16)
+    assert [p["leader_id"] for p in topic["partitions"]] == [0]
+
+    by_id = {"topics": [{"name": None, "topic_id": topic["topic_id"]}]}
+    third = raw_exchange(bootstrap, encode_request(METADATA, 12, 3, "t", by_id))
+    assert third is not None
+    assert decode_response(METADATA, 12, third)[1]["topics"][0]["name"] == name
+
+    no_create = {"topics": [{"name": name + "-x"}], "allow_auto_topic_creation": False}
+    fourth = raw_exchange(bootstrap, encode_request(METADATA, 12, 4, "t", no_create))
+    assert fourth is not None
+    assert decode_response(METADATA, 12, fourth)[1]["topics"][0]["error_code"] == 3
+
+    invalid = {"topics": [{"name": "bad name!"}], "allow_auto_topic_creation": True}
+    fifth = raw_exchange(bootstrap, encode_request(METADATA, 12, 5, "t", invalid))
+    assert fifth is not None
+    assert decode_response(METADATA, 12, fifth)[1]["topics"][0]["error_code"] == 17
+
+
+@requires_native
+def test_restart_keeps_topics_and_bumps_leader_epoch(ferrolog_broker_factory: Any) -> None:
+    broker = ferrolog_broker_factory()
+    name = f"restart-{uuid.uuid4().hex[:8]}"
+    body = {"topics": [{"name": name}], "allow_auto_topic_creation": True}
+
+    def describe() -> dict[str, Any]:
+        response = raw_exchange(
+            broker.bootstrap_servers, encode_request(METADATA, 12, 1, "t", body)
+        )
+        assert response is not None
+        return dict(decode_response(METADATA, 12, response)[1]["topics"][0])
+
+    describe()
+    before = describe()
+    broker.restart()
+    after = describe()
+    assert after["topic_id"] == before["topic_id"]
+    assert after["partitions"][0]["leader_epoch"] == before["partitions"][0]["leader_epoch"] + 1
+
+
+@requires_native
+def test_embedded_in_process() -> None:
+    with EmbeddedBroker(in_process=True) as broker:
+        frame = encode_request(API_VERSIONS, 3, 9, "t", {
+            "client_software_name": "x", "client_software_version": "1"})  # fmt: skip
+        response = raw_exchange(broker.bootstrap_servers, frame)
+        assert response is not None
+        assert decode_response(API_VERSIONS, 3, response)[1]["error_code"] == 0
