@@ -1,5 +1,8 @@
 """Shared test setup. The broker fixtures (`ferrolog_broker`, `ferrolog_broker_factory`) come
-from the `ferrolog.testing` plugin, registered through the `pytest11` entry point."""
+from the `ferrolog.testing` plugin, registered through the `pytest11` entry point.
+
+Tests marked `native` need the native core with its network server; where it is not built
+they are skipped with a reason rather than failing on an import."""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ import pytest
 
 
 def native_server_available() -> bool:
-    """The native core is built with its network server (not just the hot-path helpers)."""
     if importlib.util.find_spec("ferrolog_native") is None:
         return False
     import ferrolog_native
@@ -17,6 +19,14 @@ def native_server_available() -> bool:
     return hasattr(ferrolog_native, "Server")
 
 
-requires_native = pytest.mark.skipif(
-    not native_server_available(), reason="ferrolog_native with its Server is not installed"
-)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "native: needs ferrolog_native with its Server")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if native_server_available():
+        return
+    skip = pytest.mark.skip(reason="ferrolog_native with its Server is not installed")
+    for item in items:
+        if item.get_closest_marker("native"):
+            item.add_marker(skip)

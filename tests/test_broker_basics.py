@@ -21,8 +21,6 @@ from ferrolog.handlers import Handler
 from ferrolog.handlers.context import BrokerServices, RequestContext
 from ferrolog.protocol import decode_response, encode_request
 
-from tests.conftest import requires_native
-
 API_VERSIONS, METADATA, CREATE_TOPICS = 18, 3, 19
 
 
@@ -209,13 +207,13 @@ def _recv_exactly(sock: socket.socket, n: int) -> bytes | None:
     return data
 
 
-@requires_native
+@pytest.mark.native
 def test_unknown_api_key_closes_live_connection(ferrolog_broker: EmbeddedBroker) -> None:
     frame = struct.pack(">hhih", 9999, 0, 1, 4) + b"test"
     assert raw_exchange(ferrolog_broker.bootstrap_servers, frame) is None
 
 
-@requires_native
+@pytest.mark.native
 def test_live_api_versions_99(ferrolog_broker: EmbeddedBroker) -> None:
     frame = struct.pack(">hhih", API_VERSIONS, 99, 42, 4) + b"test" + b"\x00\x00"
     response = raw_exchange(ferrolog_broker.bootstrap_servers, frame)
@@ -229,7 +227,7 @@ def test_live_api_versions_99(ferrolog_broker: EmbeddedBroker) -> None:
     assert 1 in keys
 
 
-@requires_native
+@pytest.mark.native
 def test_live_api_versions_v4(ferrolog_broker: EmbeddedBroker) -> None:
     body = {"client_software_name": "ferrolog-test", "client_software_version": "1.0"}
     frame = encode_request(API_VERSIONS, 4, 5, "test", body)
@@ -240,7 +238,7 @@ def test_live_api_versions_v4(ferrolog_broker: EmbeddedBroker) -> None:
     assert decoded["finalized_features"] == []
 
 
-@requires_native
+@pytest.mark.native
 def test_confluent_admin_lists_metadata(ferrolog_broker: EmbeddedBroker) -> None:
     from confluent_kafka.admin import AdminClient, NewTopic
 
@@ -257,7 +255,7 @@ def test_confluent_admin_lists_metadata(ferrolog_broker: EmbeddedBroker) -> None
     assert metadata.cluster_id
 
 
-@requires_native
+@pytest.mark.native
 def test_kafka_python_gets_api_versions(ferrolog_broker: EmbeddedBroker) -> None:
     from kafka import KafkaAdminClient
 
@@ -270,7 +268,7 @@ def test_kafka_python_gets_api_versions(ferrolog_broker: EmbeddedBroker) -> None
         admin.close()
 
 
-@requires_native
+@pytest.mark.native
 def test_metadata_auto_creates_topics(ferrolog_broker: EmbeddedBroker) -> None:
     name = f"auto-{uuid.uuid4().hex[:8]}"
     bootstrap = ferrolog_broker.bootstrap_servers
@@ -303,7 +301,7 @@ def test_metadata_auto_creates_topics(ferrolog_broker: EmbeddedBroker) -> None:
     assert decode_response(METADATA, 12, fifth)[1]["topics"][0]["error_code"] == 17
 
 
-@requires_native
+@pytest.mark.native
 def test_restart_keeps_topics_and_bumps_leader_epoch(ferrolog_broker_factory: Any) -> None:
     broker = ferrolog_broker_factory()
     name = f"restart-{uuid.uuid4().hex[:8]}"
@@ -324,7 +322,7 @@ def test_restart_keeps_topics_and_bumps_leader_epoch(ferrolog_broker_factory: An
     assert after["partitions"][0]["leader_epoch"] == before["partitions"][0]["leader_epoch"] + 1
 
 
-@requires_native
+@pytest.mark.native
 def test_embedded_in_process() -> None:
     with EmbeddedBroker(in_process=True) as broker:
         frame = encode_request(API_VERSIONS, 3, 9, "t", {
