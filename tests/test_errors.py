@@ -1,0 +1,63 @@
+"""The Python error tree: one class per Kafka code, lookups, and agreement with the native
+core's error table."""
+
+from __future__ import annotations
+
+import pytest
+from ferrolog import errors
+
+
+def test_every_code_from_minus_one_to_127_has_one_class() -> None:
+    table = errors.all_errors()
+    assert sorted(table) == [-1, *range(1, 128)]
+    assert len({cls.name for cls in table.values()}) == len(table)
+    for code, cls in table.items():
+        assert cls.code == code
+        assert issubclass(cls, errors.KafkaError)
+        assert errors.for_name(cls.name) is cls
+
+
+@pytest.mark.parametrize(
+    ("code", "cls", "retriable"),
+    [
+        (3, errors.UnknownTopicOrPartitionError, True),
+        (6, errors.NotLeaderOrFollowerError, True),
+        (17, errors.InvalidTopicError, False),
+        (35, errors.UnsupportedVersionError, False),
+        (36, errors.TopicAlreadyExistsError, False),
+        (40, errors.InvalidConfigError, False),
+        (-1, errors.UnknownServerError, False),
+    ],
+)
+def test_lookup(code: int, cls: type[errors.KafkaError], retriable: bool) -> None:
+    assert errors.for_code(code) is cls
+    assert cls.retriable is retriable
+
+
+def test_unknown_codes_and_none() -> None:
+    assert errors.for_code(9999) is errors.UnknownServerError
+    with pytest.raises(ValueError, match="NONE"):
+        errors.for_code(0)
+
+
+def test_message_and_str() -> None:
+    exc = errors.InvalidTopicError("bad name")
+    assert exc.message == "bad name"
+    assert str(exc) == "INVALID_TOPIC_EXCEPTION (17): bad name"
+    assert errors.LeaderNotAvailableError().message == "leader not available"
+
+
+def test_from_native_shape() -> None:
+    converted = errors.from_native(Exception(10, "too big"))
+    assert isinstance(converted, errors.MessageTooLargeError)
+    assert converted.message == "too big"
+    assert isinstance(errors.from_native(ValueError("x")), errors.UnknownServerError)
+
+
+def test_names_match_the_native_table() -> None:
+    native = pytest.importorskip("ferrolog_native")
+    for name, code in native.error_codes().items():
+        if code == 0:
+            assert name == "NONE"
+            continue
+        assert errors.for_code(code).name == name
