@@ -30,13 +30,16 @@ struct Wanted {
     current_leader_epoch: i32,
 }
 
+/// A partition to read and, if it is hosted here, its replica.
+type Target = (Wanted, Option<Arc<Partition>>);
+
 /// The request reduced to what a read pass needs.
 struct Plan {
     version: i16,
     follower: bool,
     read_committed: bool,
     max_bytes: i32,
-    topics: Vec<(String, Vec<(Wanted, Option<Arc<Partition>>)>)>,
+    topics: Vec<(String, Vec<Target>)>,
 }
 
 impl Plan {

@@ -80,6 +80,9 @@ fn produce_one(
     }
 }
 
+/// Each partition's index and record bytes.
+type PartitionRecords = Vec<(i32, Option<Bytes>)>;
+
 pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
     let version = peek.api_version;
     let request = match decode_request::<ProduceRequest>(frame) {
@@ -90,12 +93,12 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
     // Take the record slices out and let go of everything else that shares the frame, so a
     // single-partition request can be validated in place without a copy.
-    let topics: Vec<(TopicName, Vec<(i32, Option<Bytes>)>)> = request
+    let topics: Vec<(String, PartitionRecords)> = request
         .topic_data
         .into_iter()
         .map(|t| {
             (
-                t.name,
+                t.name.0.to_string(),
                 t.partition_data
                     .into_iter()
                     .map(|p| (p.index, p.records))
@@ -103,14 +106,13 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
             )
         })
         .collect();
-    let mut results: Vec<(TopicName, Vec<Outcome>)> = Vec::with_capacity(topics.len());
-    for (name, partitions) in topics {
-        let topic = name.0.to_string();
+    let mut results: Vec<(String, Vec<Outcome>)> = Vec::with_capacity(topics.len());
+    for (topic, partitions) in topics {
         let outcomes = partitions
             .into_iter()
             .map(|(index, records)| produce_one(broker, &topic, index, records, acks, version))
             .collect();
-        results.push((name, outcomes));
+        results.push((topic, outcomes));
     }
 
     if acks == -1 {
@@ -140,7 +142,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
             .into_iter()
             .map(|(name, outcomes)| {
                 TopicProduceResponse::default()
-                    .with_name(name)
+                    .with_name(TopicName(StrBytes::from_string(name)))
                     .with_partition_responses(
                         outcomes
                             .into_iter()
