@@ -59,7 +59,7 @@ class Broker:
     async def start(self) -> None:
         import ferrolog_native
 
-        from ferrolog.api_versions import merge
+        from ferrolog.api_versions import advertised
         from ferrolog.handlers import handlers
 
         if self.config.zookeeper_connect:
@@ -99,9 +99,7 @@ class Broker:
                 controller=controller,
                 native=native,
             )
-            table = handlers()
-            versions = merge(table, dict(ferrolog_native.native_api_versions()))
-            self._dispatcher = Dispatcher(native, self.services, table, versions)
+            self._dispatcher = Dispatcher(native, self.services, handlers(), advertised())
             self._dispatcher.start()
         except BaseException:
             await self.stop()
