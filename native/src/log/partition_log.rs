@@ -139,6 +139,7 @@ impl Log {
         assign_offsets(&mut bytes, base_offset, leader_epoch);
         header.base_offset = base_offset;
         header.partition_leader_epoch = leader_epoch;
+        header.max_timestamp = validated.max_timestamp;
         let offset_of_max = base_offset + i64::from(validated.offset_delta_of_max_timestamp);
         self.append_batch(
             &bytes,

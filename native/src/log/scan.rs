@@ -91,6 +91,11 @@ impl<'a> HeaderScan<'a> {
         }
     }
 
+    /// The bytes of a batch the scan has passed (from the position `next_batch` returned).
+    pub(crate) fn batch_bytes(&mut self, at: u64, len: usize) -> io::Result<Option<&[u8]>> {
+        self.reader.get(at, len)
+    }
+
     /// The next batch as (position, header); `pos` then points past it.
     pub(crate) fn next_batch(&mut self) -> io::Result<Option<(u64, BatchHeader)>> {
         let at = self.pos;

@@ -176,11 +176,13 @@ impl Segment {
         }
         let last_indexed = self.index.last().map_or(0, |(_, p)| p);
         let mut scan = HeaderScan::new(&self.file, from, self.size);
-        while let Some((_, h)) = scan.next_batch()? {
+        while let Some((pos, h)) = scan.next_batch()? {
             self.next_offset = h.last_offset() + 1;
             if h.max_timestamp > self.max_timestamp {
-                self.max_timestamp = h.max_timestamp;
-                self.offset_of_max_timestamp = h.base_offset;
+                let bytes = scan
+                    .batch_bytes(pos, h.total_size())?
+                    .expect("the scan read it");
+                (self.max_timestamp, self.offset_of_max_timestamp) = max_timestamp_of(&h, bytes);
             }
         }
         self.bytes_since_index = scan.pos - last_indexed;

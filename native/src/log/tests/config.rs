@@ -1,0 +1,68 @@
+use std::collections::HashMap;
+
+use crate::log::LogConfig;
+use crate::record::validate::{TargetCompression, TimestampType};
+
+fn map(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+#[test]
+fn defaults_are_kafkas() {
+    let c = LogConfig::default();
+    assert_eq!(c.segment_bytes, 1 << 30);
+    assert_eq!(c.segment_ms, 604_800_000);
+    assert_eq!(c.segment_index_bytes, 10 << 20);
+    assert_eq!(c.index_interval_bytes, 4096);
+    assert_eq!((c.retention_ms, c.retention_bytes), (604_800_000, -1));
+    assert_eq!(c.max_message_bytes, 1_048_588);
+    assert_eq!(c.timestamp_type, TimestampType::CreateTime);
+    assert_eq!(
+        (c.timestamp_before_max_ms, c.timestamp_after_max_ms),
+        (i64::MAX, 3_600_000)
+    );
+    assert_eq!(c.compression, TargetCompression::Producer);
+    assert!(c.delete && !c.compact);
+    assert_eq!((c.flush_messages, c.flush_ms), (i64::MAX, i64::MAX));
+    assert_eq!(c.min_insync_replicas, 1);
+}
+
+#[test]
+fn from_map_parses_kafka_names_and_ignores_unknown_keys() {
+    let c = LogConfig::from_map(&map(&[
+        ("segment.bytes", "1048576"),
+        ("retention.ms", "-1"),
+        ("retention.bytes", "1000"),
+        ("message.timestamp.type", "LogAppendTime"),
+        ("compression.type", "zstd"),
+        ("cleanup.policy", "compact,delete"),
+        ("min.insync.replicas", "2"),
+        ("flush.messages", "1"),
+        ("unclean.leader.election.enable", "false"),
+    ]))
+    .unwrap();
+    assert_eq!(c.segment_bytes, 1 << 20);
+    assert_eq!((c.retention_ms, c.retention_bytes), (-1, 1000));
+    assert_eq!(c.timestamp_type, TimestampType::LogAppendTime);
+    assert_eq!(c.compression, TargetCompression::Zstd);
+    assert!(c.compact && c.delete);
+    assert_eq!((c.min_insync_replicas, c.flush_messages), (2, 1));
+    let compact = LogConfig::from_map(&map(&[("cleanup.policy", "compact")])).unwrap();
+    assert!(compact.compact && !compact.delete);
+}
+
+#[test]
+fn bad_values_name_the_key() {
+    for (k, v) in [
+        ("segment.bytes", "lots"),
+        ("message.timestamp.type", "Now"),
+        ("cleanup.policy", "shred"),
+        ("min.insync.replicas", "0"),
+    ] {
+        let err = LogConfig::from_map(&map(&[(k, v)])).unwrap_err();
+        assert!(err.contains(k), "{err}");
+    }
+}

@@ -1,0 +1,200 @@
+use tempfile::tempdir;
+
+use super::*;
+use crate::log::checkpoint::read_offsets;
+use crate::log::manager::topic_id_string;
+use crate::log::LogManager;
+
+const TOPIC_ID: [u8; 16] = [
+    0x4b, 0x1f, 0x0c, 0x9e, 0x22, 0x5a, 0x47, 0x8d, 0x91, 0x3c, 0x6a, 0x02, 0xfe, 0x77, 0x10, 0x05,
+];
+
+#[test]
+fn topic_ids_are_base64url_without_padding() {
+    assert_eq!(topic_id_string([0; 16]), "AAAAAAAAAAAAAAAAAAAAAA");
+    assert_eq!(topic_id_string([0xff; 16]), "_____________________w");
+    assert_eq!(topic_id_string(TOPIC_ID).len(), 22);
+}
+
+#[test]
+fn partitions_spread_over_dirs_and_metadata_is_written() {
+    let a = tempdir().unwrap();
+    let b = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf(), b.path().to_path_buf()]).unwrap();
+    for p in 0..4 {
+        m.open_or_create("orders", p, TOPIC_ID, LogConfig::default())
+            .unwrap();
+    }
+    let in_a = (0..4)
+        .filter(|&p| m.dir_of("orders", p).unwrap().starts_with(a.path()))
+        .count();
+    assert_eq!(in_a, 2);
+    let dir = m.dir_of("orders", 3).unwrap();
+    assert_eq!(dir.file_name().unwrap(), "orders-3");
+    let meta = std::fs::read_to_string(dir.join("partition.metadata")).unwrap();
+    assert_eq!(
+        meta,
+        format!("version: 0\ntopic_id: {}\n", topic_id_string(TOPIC_ID))
+    );
+    assert!(a.path().join("meta.properties").exists());
+    // Idempotent: the same handle.
+    let h1 = m
+        .open_or_create("orders", 1, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    assert!(std::sync::Arc::ptr_eq(&h1, &m.get("orders", 1).unwrap()));
+    assert!(m.get("orders", 9).is_none());
+}
+
+#[test]
+fn clean_shutdown_and_restart_keep_offsets_and_checkpoints() {
+    let a = tempdir().unwrap();
+    let dirs = vec![a.path().to_path_buf()];
+    {
+        let m = LogManager::new(dirs.clone()).unwrap();
+        let h = m.open_or_create("t", 0, TOPIC_ID, small_config()).unwrap();
+        let mut log = h.write();
+        for _ in 0..30 {
+            log.append_as_leader(batch(2, 60, NOW), 0, NOW).unwrap();
+        }
+        log.set_high_watermark(50);
+        log.delete_records_before(10).unwrap();
+        drop(log);
+        m.shutdown().unwrap();
+        assert!(a.path().join(".kafka_cleanshutdown").exists());
+        let hw = read_offsets(&a.path().join("replication-offset-checkpoint")).unwrap();
+        assert_eq!(hw.get(&("t".to_owned(), 0)), Some(&50));
+        let rp = read_offsets(&a.path().join("recovery-point-offset-checkpoint")).unwrap();
+        assert_eq!(rp.get(&("t".to_owned(), 0)), Some(&60));
+        let text = std::fs::read_to_string(a.path().join("log-start-offset-checkpoint")).unwrap();
+        assert_eq!(text, "0\n1\nt 0 10\n");
+    }
+    let m = LogManager::new(dirs).unwrap();
+    assert!(
+        !a.path().join(".kafka_cleanshutdown").exists(),
+        "the marker goes at start"
+    );
+    // A checkpoint before the partition is opened keeps its offsets.
+    m.checkpoint().unwrap();
+    let h = m.open_or_create("t", 0, TOPIC_ID, small_config()).unwrap();
+    let mut log = h.write();
+    assert_eq!(
+        (
+            log.log_start_offset(),
+            log.high_watermark(),
+            log.log_end_offset()
+        ),
+        (10, 50, 60)
+    );
+    assert_eq!(
+        log.append_as_leader(batch(1, 1, NOW), 0, NOW)
+            .unwrap()
+            .base_offset,
+        60
+    );
+}
+
+#[test]
+fn unclean_restart_recovers_from_the_checkpointed_recovery_point() {
+    let a = tempdir().unwrap();
+    let dirs = vec![a.path().to_path_buf()];
+    {
+        let m = LogManager::new(dirs.clone()).unwrap();
+        let h = m.open_or_create("t", 0, TOPIC_ID, small_config()).unwrap();
+        for _ in 0..30 {
+            h.write()
+                .append_as_leader(batch(2, 60, NOW), 0, NOW)
+                .unwrap();
+        }
+        h.write().flush().unwrap();
+        m.checkpoint().unwrap();
+        // No shutdown: a crash.
+    }
+    let m = LogManager::new(dirs).unwrap();
+    let h = m.open_or_create("t", 0, TOPIC_ID, small_config()).unwrap();
+    assert_eq!(h.read().log_end_offset(), 60);
+    assert_eq!(read_all(&h.read()).len(), 30);
+}
+
+#[test]
+fn a_directory_with_another_topic_id_is_refused() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    m.open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    m.shutdown().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    assert!(m
+        .open_or_create("t", 0, [7; 16], LogConfig::default())
+        .is_err());
+}
+
+#[test]
+fn delete_removes_the_partition_and_keeps_open_files_readable() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    let h = m
+        .open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    h.write()
+        .append_as_leader(batch(2, 10, NOW), 0, NOW)
+        .unwrap();
+    let slice = h.read().read(0, 1000, i64::MAX, true).unwrap();
+    m.delete("t", 0).unwrap();
+    assert!(!a.path().join("t-0").exists());
+    assert!(m.get("t", 0).is_none());
+    assert!(m.dir_of("t", 0).is_none());
+    assert_eq!(
+        batches_in(&slice).len(),
+        1,
+        "the unlinked segment is still readable"
+    );
+    assert!(h
+        .write()
+        .append_as_leader(batch(1, 1, NOW), 0, NOW)
+        .is_err());
+    m.checkpoint().unwrap();
+    assert!(
+        read_offsets(&a.path().join("replication-offset-checkpoint"))
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn tick_applies_retention_and_rolls() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    let config = LogConfig {
+        retention_ms: 1000,
+        segment_ms: 1000,
+        ..small_config()
+    };
+    let h = m.open_or_create("t", 0, TOPIC_ID, config).unwrap();
+    for _ in 0..30 {
+        h.write()
+            .append_as_leader(batch(2, 60, NOW), 0, NOW)
+            .unwrap();
+    }
+    h.write().set_high_watermark(60);
+    let segments = h.read().segment_count();
+    let deleted = m.tick(NOW + 5000).unwrap();
+    // The aged active segment rolls first, so every segment that held data goes.
+    assert_eq!(deleted, segments);
+    assert_eq!(
+        h.read().log_start_offset(),
+        h.read().segment_base_offsets()[0]
+    );
+}
+
+#[test]
+fn node_id_is_recorded_and_checked() {
+    let a = tempdir().unwrap();
+    LogManager::with_node_id(vec![a.path().to_path_buf()], 3).unwrap();
+    let props = std::fs::read_to_string(a.path().join("meta.properties")).unwrap();
+    assert!(
+        props.contains("version=1") && props.contains("node.id=3"),
+        "{props}"
+    );
+    assert!(LogManager::with_node_id(vec![a.path().to_path_buf()], 4).is_err());
+    assert!(LogManager::new(vec![a.path().to_path_buf()]).is_ok());
+}

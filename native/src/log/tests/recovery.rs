@@ -1,0 +1,192 @@
+use std::fs::OpenOptions;
+use std::os::unix::fs::FileExt;
+
+use tempfile::tempdir;
+
+use super::*;
+
+fn segment_files(dir: &Path, ext: &str) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Fills a log with `n` two-record batches over several segments; returns their offsets.
+fn fill(log: &mut Log, n: usize) -> Vec<(i64, i64)> {
+    (0..n)
+        .map(|i| {
+            log.append_as_leader(batch(2, 60, NOW + i as i64), 0, NOW)
+                .unwrap()
+        })
+        .map(|a| (a.base_offset, a.last_offset))
+        .collect()
+}
+
+#[test]
+fn reopen_after_close_keeps_everything_and_continues() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    let mut expected = fill(&mut log, 40);
+    log.set_high_watermark(50);
+    log.close().unwrap();
+    drop(log);
+    // A clean reopen (recovery point "everything") trusts the files.
+    let mut log = Log::open(dir.path(), small_config(), i64::MAX, 0, 50).unwrap();
+    assert_eq!(log.log_end_offset(), 80);
+    assert_eq!(log.high_watermark(), 50);
+    assert_eq!(read_all(&log), expected);
+    let a = log.append_as_leader(batch(1, 10, NOW), 0, NOW).unwrap();
+    assert_eq!(a.base_offset, 80);
+    expected.push((80, 80));
+    assert_eq!(read_all(&log), expected);
+    assert_eq!(log.offset_for_timestamp(NOW + 20).unwrap().offset, 39);
+}
+
+#[test]
+fn unclean_reopen_rebuilds_indexes() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    let expected = fill(&mut log, 40);
+    drop(log); // no close: indexes are left preallocated, as after a crash
+    for index in segment_files(dir.path(), "index") {
+        std::fs::remove_file(index).unwrap();
+    }
+    let log = Log::open(dir.path(), small_config(), 0, 0, 0).unwrap();
+    assert_eq!(read_all(&log), expected);
+    assert_eq!(log.recovery_point(), 80);
+    for &(base, last) in &expected {
+        let h = batches_in(&log.read(last, 1, i64::MAX, true).unwrap())[0];
+        assert_eq!(h.base_offset, base);
+    }
+}
+
+#[test]
+fn torn_tail_is_truncated_and_appends_continue_after_it() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), LogConfig::default());
+    let expected = fill(&mut log, 5);
+    let size = log.size_bytes();
+    drop(log);
+    let last_log = segment_files(dir.path(), "log").pop().unwrap();
+    let one = size / 5;
+    OpenOptions::new()
+        .write(true)
+        .open(&last_log)
+        .unwrap()
+        .set_len(size - one / 2)
+        .unwrap();
+    let mut log = Log::open(dir.path(), LogConfig::default(), 0, 0, 100).unwrap();
+    assert_eq!(read_all(&log), expected[..4]);
+    assert_eq!(log.log_end_offset(), 8);
+    assert_eq!(
+        log.high_watermark(),
+        8,
+        "the high watermark is clamped to the log end"
+    );
+    assert_eq!(std::fs::metadata(&last_log).unwrap().len(), one * 4);
+    assert_eq!(
+        log.append_as_leader(batch(1, 1, NOW), 0, NOW)
+            .unwrap()
+            .base_offset,
+        8
+    );
+}
+
+#[test]
+fn corrupt_batch_truncates_there_and_removes_later_segments() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    let expected = fill(&mut log, 60);
+    let segments = log.segment_count();
+    assert!(segments >= 4);
+    drop(log);
+    // Flip a byte in the body of the second batch of the second segment.
+    let second = &segment_files(dir.path(), "log")[1];
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(second)
+        .unwrap();
+    let mut header = [0u8; 12];
+    file.read_exact_at(&mut header, 0).unwrap();
+    let first_len = 12 + u32::from_be_bytes(header[8..12].try_into().unwrap()) as u64;
+    let mut byte = [0u8; 1];
+    file.read_exact_at(&mut byte, first_len + 70).unwrap();
+    file.write_all_at(&[byte[0] ^ 0x55], first_len + 70)
+        .unwrap();
+    let second_base: i64 = second
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+
+    let mut log = Log::open(dir.path(), small_config(), 0, 0, 0).unwrap();
+    assert_eq!(log.segment_count(), 2);
+    assert_eq!(segment_files(dir.path(), "log").len(), 2);
+    assert_eq!(segment_files(dir.path(), "index").len(), 2);
+    let kept: Vec<_> = expected
+        .iter()
+        .copied()
+        .filter(|&(b, _)| b <= second_base)
+        .collect();
+    assert_eq!(read_all(&log), kept);
+    assert_eq!(log.log_end_offset(), second_base + 2);
+    let a = log.append_as_leader(batch(1, 1, NOW), 0, NOW).unwrap();
+    assert_eq!(a.base_offset, second_base + 2);
+}
+
+#[test]
+fn recovery_point_limits_the_scan_but_a_torn_active_segment_is_still_caught() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    fill(&mut log, 60);
+    log.flush().unwrap();
+    let rp = log.recovery_point();
+    assert_eq!(rp, log.log_end_offset());
+    let expected = read_all(&log);
+    fill(&mut log, 1);
+    drop(log);
+    let last = segment_files(dir.path(), "log").pop().unwrap();
+    let len = std::fs::metadata(&last).unwrap().len();
+    OpenOptions::new()
+        .write(true)
+        .open(&last)
+        .unwrap()
+        .set_len(len - 3)
+        .unwrap();
+    let log = Log::open(dir.path(), small_config(), rp, 0, 0).unwrap();
+    assert_eq!(log.log_end_offset(), rp);
+    assert_eq!(read_all(&log), expected);
+}
+
+#[test]
+fn producer_state_survives_reopen() {
+    let dir = tempdir().unwrap();
+    let idem = |seq: i32| {
+        let b = BatchBuilder::new(Codec::None)
+            .producer(9, 1, seq)
+            .record(Record::new(None, Some(b"x"), NOW));
+        BytesMut::from(&b.build()[..])
+    };
+    let mut log = open(dir.path(), small_config());
+    log.append_as_leader(idem(0), 0, NOW).unwrap();
+    let second = log.append_as_leader(idem(1), 0, NOW).unwrap();
+    drop(log); // unclean: state comes back by replaying the log
+    let mut log = Log::open(dir.path(), small_config(), 0, 0, 0).unwrap();
+    let dup = log.append_as_leader(idem(1), 0, NOW).unwrap();
+    assert!(dup.duplicate);
+    assert_eq!(dup.base_offset, second.base_offset);
+    log.append_as_leader(idem(2), 0, NOW).unwrap();
+    log.close().unwrap();
+    drop(log);
+    // Clean: state comes from the snapshot written at close.
+    let mut log = Log::open(dir.path(), small_config(), i64::MAX, 0, 0).unwrap();
+    assert!(log.append_as_leader(idem(2), 0, NOW).unwrap().duplicate);
+    assert!(!log.append_as_leader(idem(3), 0, NOW).unwrap().duplicate);
+}
