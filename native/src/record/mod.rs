@@ -8,3 +8,6 @@ pub mod producer_snapshot;
 pub mod records;
 pub mod validate;
 pub mod varint;
+
+#[cfg(test)]
+mod proptests;
