@@ -5,17 +5,18 @@ it: the Cython-compiled `_ccodec` (default) and the pure-Python `_codec` (set
 `FERROLOG_PURE_PYTHON=1`); both come from the same source and behave identically.
 """
 
+import importlib
 import os
+from typing import Any, cast
 
+from ferrolog.protocol import _codec as _impl
 from ferrolog.protocol._shared import ProtocolError, RequestHeader, UnsupportedVersionError
 
 if os.environ.get("FERROLOG_PURE_PYTHON", "") in ("", "0"):
-    from ferrolog.protocol import _ccodec as _impl
-
+    # Imported by name so that type checkers keep the pure twin's signatures for both.
+    _impl = cast(Any, importlib.import_module("ferrolog.protocol._ccodec"))
     IMPLEMENTATION = "cython"
 else:
-    from ferrolog.protocol import _codec as _impl  # type: ignore[no-redef]
-
     IMPLEMENTATION = "python"
 
 decode_request_header = _impl.decode_request_header

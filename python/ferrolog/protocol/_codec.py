@@ -56,7 +56,12 @@ _FIXED_SIZES = {
 # the remaining input, so their count is capped instead.
 _ZERO_WIDTH_ARRAY_CAP = 1 << 16
 _MISSING = object()
-_TABLES = {"request": REQUESTS, "response": RESPONSES, "header": HEADERS, "data": DATA}
+_TABLES: dict[str, dict[Any, Any]] = {
+    "request": REQUESTS,
+    "response": RESPONSES,
+    "header": HEADERS,
+    "data": DATA,
+}
 
 # A field plan: (name, code, is_array, nullable, compact, subplan, default, tag, default_bytes)
 # A struct plan: (fields, tagged_fields, tags: dict[int, field plan], flexible, min_size)
@@ -167,9 +172,8 @@ def _read_length(r: _Reader, compact: bool, wide: bool) -> int:
     """A (compact) length or count; -1 means null. `wide` picks int32 over int16."""
     if compact:
         return _read_uvarint(r, 5) - 1
-    if wide:
-        return _I32.unpack_from(r.buf, r.take(4))[0]
-    return _I16.unpack_from(r.buf, r.take(2))[0]
+    n: int = (_I32 if wide else _I16).unpack_from(r.buf, r.take(4 if wide else 2))[0]
+    return n
 
 
 def _read_value(r: _Reader, code: int, nullable: bool, compact: bool, sub: Any) -> Any:
