@@ -91,8 +91,10 @@ impl BatchHeader {
     }
 
     /// Total size of the batch on the wire and on disk.
+    /// A negative Length reads as a huge size (through u32) so that it never fits a buffer
+    /// and never overflows.
     pub fn total_size(&self) -> usize {
-        self.length as usize + LOG_OVERHEAD
+        self.length as u32 as usize + LOG_OVERHEAD
     }
     pub fn last_offset(&self) -> i64 {
         self.base_offset + i64::from(self.last_offset_delta)

@@ -5,6 +5,11 @@ use super::batch::{self, ATTR_CONTROL, ATTR_TRANSACTIONAL, HEADER_SIZE, LOG_OVER
 use super::compression::{compress, Codec};
 use super::varint::{varint_len, varlong_len, write_varint, write_varlong};
 
+// The decoder lives beside the record walker; re-exported here for whoever builds and reads.
+pub use super::records::{
+    control_marker, decode_batch, decode_records, ControlMarker, DecodedRecord,
+};
+
 /// One record to put in a batch.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Record {

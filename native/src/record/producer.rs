@@ -183,6 +183,41 @@ impl ProducerStateManager {
         }
     }
 
+    /// Checks a transaction marker written by the coordinator: a stale producer epoch is
+    /// INVALID_PRODUCER_EPOCH, a marker from an older coordinator than the producer's last
+    /// one is TRANSACTION_COORDINATOR_FENCED.
+    pub fn check_marker(
+        &self,
+        header: &BatchHeader,
+        coordinator_epoch: i32,
+    ) -> Result<(), ErrorCode> {
+        let Some(entry) = self.producers.get(&header.producer_id) else {
+            return Ok(());
+        };
+        if header.producer_epoch < entry.epoch {
+            return Err(ErrorCode::InvalidProducerEpoch);
+        }
+        if coordinator_epoch < entry.coordinator_epoch {
+            return Err(ErrorCode::TransactionCoordinatorFenced);
+        }
+        Ok(())
+    }
+
+    /// Records an appended transaction marker and the epoch of the coordinator that wrote it;
+    /// returns the first offset of the transaction it ends (for the aborted-transaction
+    /// index), if one was open.
+    pub fn update_marker(
+        &mut self,
+        header: &BatchHeader,
+        coordinator_epoch: i32,
+        append_time_ms: i64,
+    ) -> Option<i64> {
+        let first = self.current_txn_first_offset(header.producer_id);
+        self.update(header, append_time_ms);
+        self.set_coordinator_epoch(header.producer_id, coordinator_epoch);
+        first
+    }
+
     /// Records the coordinator epoch of a transaction marker (read from its control record,
     /// which `update` does not parse).
     pub fn set_coordinator_epoch(&mut self, producer_id: i64, coordinator_epoch: i32) {

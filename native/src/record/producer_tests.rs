@@ -182,12 +182,32 @@ fn transactions_track_the_first_unstable_offset() {
 #[test]
 fn stale_markers_are_fenced() {
     let mut s = ProducerStateManager::new();
-    s.update(&txn_batch(1, 3, 0, 1, 0), 0);
+    s.update(&txn_batch(1, 3, 0, 1, 7), 0);
     assert_eq!(
-        s.check(&marker(1, 2, 1)),
+        s.check(&marker(1, 2, 8)),
         Err(ErrorCode::InvalidProducerEpoch)
     );
-    assert_eq!(s.check(&marker(1, 3, 1)), Ok(None));
+    assert_eq!(s.check(&marker(1, 3, 8)), Ok(None));
+    assert_eq!(
+        s.check_marker(&marker(1, 2, 8), 0),
+        Err(ErrorCode::InvalidProducerEpoch)
+    );
+    assert_eq!(s.update_marker(&marker(1, 3, 8), 4, 0), Some(7));
+    assert_eq!(
+        s.check_marker(&marker(1, 3, 9), 3),
+        Err(ErrorCode::TransactionCoordinatorFenced)
+    );
+    assert_eq!(s.check_marker(&marker(1, 3, 9), 4), Ok(()));
+    assert_eq!(
+        s.check_marker(&marker(99, 0, 9), 0),
+        Ok(()),
+        "unknown producer"
+    );
+    assert_eq!(
+        s.update_marker(&marker(1, 3, 9), 4, 0),
+        None,
+        "no transaction open"
+    );
 }
 
 #[test]

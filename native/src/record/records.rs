@@ -5,7 +5,7 @@
 //! attributes int8, timestamp delta varlong, offset delta varint, key, value, headers.
 //! Malformed records are INVALID_RECORD, as Kafka's `DefaultRecord.readFrom` reports them.
 
-use super::batch::{BatchHeader, HEADER_SIZE};
+use super::batch::{BatchHeader, HEADER_SIZE, LOG_OVERHEAD};
 use super::compression::{decompress, Codec};
 use super::varint::{read_varint, read_varlong};
 use crate::error::ErrorCode;
@@ -168,9 +168,7 @@ pub fn decode_batch(
     limit: usize,
 ) -> Result<(BatchHeader, Vec<DecodedRecord>), ErrorCode> {
     let header = BatchHeader::parse(batch)?;
-    if header.length < (HEADER_SIZE - super::batch::LOG_OVERHEAD) as i32
-        || header.total_size() > batch.len()
-    {
+    if header.length < (HEADER_SIZE - LOG_OVERHEAD) as i32 || header.total_size() > batch.len() {
         return Err(ErrorCode::CorruptMessage);
     }
     let section = &batch[HEADER_SIZE..header.total_size()];
@@ -194,7 +192,10 @@ pub struct ControlMarker {
 /// Reads the marker of an (uncompressed) control batch.
 pub fn control_marker(batch: &[u8]) -> Result<ControlMarker, ErrorCode> {
     let header = BatchHeader::parse(batch)?;
-    if !header.is_control() || header.total_size() > batch.len() {
+    if header.length < (HEADER_SIZE - LOG_OVERHEAD) as i32 || header.total_size() > batch.len() {
+        return Err(ErrorCode::CorruptMessage);
+    }
+    if !header.is_control() {
         return Err(ErrorCode::InvalidRecord);
     }
     let record = walk(&batch[HEADER_SIZE..header.total_size()])
