@@ -256,14 +256,18 @@ def test_confluent_admin_lists_metadata(ferrolog_broker: EmbeddedBroker) -> None
 
 
 @pytest.mark.native
+# kafka-python loads its schemas through importlib.resources' deprecated text API.
+@pytest.mark.filterwarnings("ignore:open_text is deprecated:DeprecationWarning")
+@pytest.mark.filterwarnings("ignore:read_text is deprecated:DeprecationWarning")
 def test_kafka_python_gets_api_versions(ferrolog_broker: EmbeddedBroker) -> None:
     from kafka import KafkaAdminClient
 
     admin = KafkaAdminClient(bootstrap_servers=ferrolog_broker.bootstrap_servers)
     try:
-        versions = admin._client.get_api_versions()
-        assert versions[METADATA] == (0, 12)
-        assert versions[API_VERSIONS] == (0, 4)
+        versions = {int(key): value for key, value in admin.api_versions().items()}
+        assert tuple(versions[METADATA]) == (0, 12)
+        assert tuple(versions[API_VERSIONS]) == (0, 4)
+        assert admin.describe_cluster()["controller_id"] == 0
     finally:
         admin.close()
 
