@@ -256,9 +256,6 @@ def test_confluent_admin_lists_metadata(ferrolog_broker: EmbeddedBroker) -> None
 
 
 @pytest.mark.native
-# kafka-python loads its schemas through importlib.resources' deprecated text API.
-@pytest.mark.filterwarnings("ignore:open_text is deprecated:DeprecationWarning")
-@pytest.mark.filterwarnings("ignore:read_text is deprecated:DeprecationWarning")
 def test_kafka_python_gets_api_versions(ferrolog_broker: EmbeddedBroker) -> None:
     from kafka import KafkaAdminClient
 
