@@ -10,4 +10,6 @@ pub mod validate;
 pub mod varint;
 
 #[cfg(test)]
+mod interop_tests;
+#[cfg(test)]
 mod proptests;
