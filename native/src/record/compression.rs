@@ -157,8 +157,15 @@ pub fn compress(codec: Codec, input: &[u8]) -> Vec<u8> {
         }
         Codec::Snappy => xerial_compress(input),
         Codec::Lz4 => {
-            let mut enc =
-                lz4_flex::frame::FrameEncoder::new(Vec::with_capacity(input.len() / 2 + 32));
+            // What the Java producer writes: 64 KiB independent blocks, no checksums but the
+            // header's. Larger blocks would make every Java consumer allocate larger buffers.
+            let info = lz4_flex::frame::FrameInfo::new()
+                .block_size(lz4_flex::frame::BlockSize::Max64KB)
+                .block_mode(lz4_flex::frame::BlockMode::Independent);
+            let mut enc = lz4_flex::frame::FrameEncoder::with_frame_info(
+                info,
+                Vec::with_capacity(input.len() / 2 + 32),
+            );
             enc.write_all(input).expect("writing to a Vec cannot fail");
             enc.finish().expect("writing to a Vec cannot fail")
         }
@@ -236,6 +243,13 @@ mod tests {
         let raw = compress_raw_snappy(&data);
         assert!(!raw.starts_with(XERIAL_MAGIC));
         assert_eq!(decompress(Codec::Snappy, &raw, data.len()).unwrap(), data);
+    }
+
+    #[test]
+    fn lz4_frames_use_java_block_size() {
+        let packed = compress(Codec::Lz4, &sample(300_000));
+        assert_eq!(&packed[..4], &[0x04, 0x22, 0x4d, 0x18], "LZ4 frame magic");
+        assert_eq!(packed[5] & 0x70, 0x40, "64 KiB blocks");
     }
 
     #[test]
