@@ -43,6 +43,10 @@ struct LogDir {
     partitions: HashSet<Key>,
     /// Partitions present when the broker started (the clean marker vouches only for them).
     at_start: HashSet<Key>,
+    /// Partitions opened (and so recovered) in this run: after an unclean start the
+    /// clean-shutdown marker may only be written once every partition found was opened, as
+    /// the marker vouches for all of the directory.
+    opened: HashSet<Key>,
     /// Checkpointed offsets of partitions not opened yet.
     unopened: Offsets,
 }
@@ -197,6 +201,7 @@ impl LogManager {
                 path: path.clone(),
                 clean_at_start,
                 at_start: partitions.clone(),
+                opened: HashSet::new(),
                 partitions,
                 unopened: Offsets {
                     high_watermark: read_checkpoint(&path.join(HIGH_WATERMARK_CHECKPOINT)),
@@ -248,6 +253,7 @@ impl LogManager {
         let hw = dir.unopened.high_watermark.get(&key).copied().unwrap_or(0);
         let log = Log::open(&path, config, recovery_point, log_start, hw)?;
         dir.partitions.insert(key.clone());
+        dir.opened.insert(key.clone());
         dir.unopened.recovery_point.remove(&key);
         dir.unopened.log_start.remove(&key);
         dir.unopened.high_watermark.remove(&key);
@@ -380,6 +386,11 @@ impl LogManager {
         }
         self.checkpoint()?;
         for dir in &self.state.read().dirs {
+            let unrecovered = |k: &Key| dir.partitions.contains(k) && !dir.opened.contains(k);
+            if !dir.clean_at_start && dir.at_start.iter().any(unrecovered) {
+                ::log::info!("{}: some partitions were not opened since an unclean stop; no clean-shutdown marker", dir.path.display());
+                continue;
+            }
             write_atomically(
                 &dir.path.join(CLEAN_SHUTDOWN_FILE),
                 "{\"version\":0,\"brokerEpoch\":-1}",

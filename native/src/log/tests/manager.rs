@@ -198,3 +198,29 @@ fn node_id_is_recorded_and_checked() {
     assert!(LogManager::with_node_id(vec![a.path().to_path_buf()], 4).is_err());
     assert!(LogManager::new(vec![a.path().to_path_buf()]).is_ok());
 }
+
+#[test]
+fn no_clean_marker_while_a_partition_from_an_unclean_stop_was_never_opened() {
+    let a = tempdir().unwrap();
+    let dirs = vec![a.path().to_path_buf()];
+    {
+        let m = LogManager::new(dirs.clone()).unwrap();
+        m.open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+            .unwrap();
+        m.open_or_create("t", 1, TOPIC_ID, LogConfig::default())
+            .unwrap();
+        // Crash: no shutdown.
+    }
+    let m = LogManager::new(dirs.clone()).unwrap();
+    m.open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    m.shutdown().unwrap();
+    assert!(!a.path().join(".kafka_cleanshutdown").exists());
+    let m = LogManager::new(dirs).unwrap();
+    m.open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    m.open_or_create("t", 1, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    m.shutdown().unwrap();
+    assert!(a.path().join(".kafka_cleanshutdown").exists());
+}
