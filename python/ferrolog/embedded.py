@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -55,6 +56,10 @@ class EmbeddedBroker:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop_event: asyncio.Event | None = None
+        # At interpreter exit (or garbage collection) a forgotten child broker is terminated
+        # and the temporary files removed, so test runs do not leave brokers behind.
+        self._children: list[subprocess.Popen[str]] = []
+        self._finalizer = weakref.finalize(self, _cleanup, self._children, self._workdir)
 
     # Public surface
 
@@ -131,7 +136,7 @@ class EmbeddedBroker:
         """Stops the broker and removes temporary files (the data too, unless it was given)."""
         self.stop()
         # A given data directory lives outside the work directory and is kept.
-        shutil.rmtree(self._workdir, ignore_errors=True)
+        self._finalizer()
 
     def __enter__(self) -> EmbeddedBroker:
         return self.start()
@@ -179,6 +184,7 @@ class EmbeddedBroker:
             stderr=self._log_file,
             text=True,
         )
+        self._children[:] = [self._process]
         assert self._process.stdout is not None
         deadline = time.monotonic() + self.startup_timeout
         with selectors.DefaultSelector() as selector:
@@ -251,3 +257,14 @@ class EmbeddedBroker:
             self._thread = None
             raise BrokerStartError(f"the broker failed to start: {outcome['error']!r}")
         self._bootstrap = str(outcome["bootstrap"])
+
+
+def _cleanup(children: list[subprocess.Popen[str]], workdir: Path) -> None:
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+    shutil.rmtree(workdir, ignore_errors=True)
