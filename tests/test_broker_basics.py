@@ -6,17 +6,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import socket
 import struct
+import subprocess
+import sys
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from ferrolog.config import BrokerConfig
 from ferrolog.dispatcher import Dispatcher
-from ferrolog.embedded import EmbeddedBroker
+from ferrolog.embedded import READY_PREFIX, EmbeddedBroker
 from ferrolog.handlers import Handler
 from ferrolog.handlers.context import BrokerServices, RequestContext
 from ferrolog.protocol import decode_response, encode_request
@@ -331,3 +335,80 @@ def test_embedded_in_process() -> None:
         response = raw_exchange(broker.bootstrap_servers, frame)
         assert response is not None
         assert decode_response(API_VERSIONS, 3, response)[1]["error_code"] == 0
+
+
+@pytest.mark.native
+@pytest.mark.parametrize("version", range(13))
+def test_metadata_every_version(ferrolog_broker: EmbeddedBroker, version: int) -> None:
+    bootstrap = ferrolog_broker.bootstrap_servers
+    name = f"v{version}-{uuid.uuid4().hex[:8]}"
+    named: dict[str, Any] = {"topics": [{"name": name}], "allow_auto_topic_creation": True}
+    for attempt in range(2):  # the first request creates, the second describes
+        response = raw_exchange(bootstrap, encode_request(METADATA, version, attempt, "t", named))
+        assert response is not None
+    _, body = decode_response(METADATA, version, response)
+    assert body["topics"][0]["error_code"] == 0
+    assert body["brokers"][0]["node_id"] == 0
+    every = {"topics": [] if version == 0 else None}
+    response = raw_exchange(bootstrap, encode_request(METADATA, version, 9, "t", every))
+    assert response is not None
+    _, body = decode_response(METADATA, version, response)
+    assert name in {t["name"] for t in body["topics"]}
+    if version >= 1:
+        assert body["controller_id"] == 0
+
+
+@pytest.mark.native
+def test_broker_reads_server_properties(tmp_path: Path) -> None:
+    props = tmp_path / "server.properties"
+    props.write_text(
+        f"listeners=PLAINTEXT://127.0.0.1:0\nlog.dirs={tmp_path / 'data'}\nnum.partitions=3\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ferrolog", "broker", str(props)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith(READY_PREFIX)
+        bootstrap = line[len(READY_PREFIX) :].strip()
+        body = {"topics": [{"name": "three"}], "allow_auto_topic_creation": True}
+        for attempt in range(2):
+            response = raw_exchange(bootstrap, encode_request(METADATA, 9, attempt, "t", body))
+            assert response is not None
+        assert len(decode_response(METADATA, 9, response)[1]["topics"][0]["partitions"]) == 3
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0  # a clean, controlled shutdown
+        process.stdout.close()  # type: ignore[union-attr]
+    assert (tmp_path / "data" / "ferrolog-metadata.json").exists()
+
+
+def test_bad_config_exits_with_a_message() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ferrolog", "broker", "--override", "num.partitions=lots"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "num.partitions" in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.native
+def test_given_data_dir_is_kept(tmp_path: Path) -> None:
+    data = tmp_path / "kept"
+    with EmbeddedBroker(data) as broker:
+        body = {"topics": [{"name": "kept"}], "allow_auto_topic_creation": True}
+        raw_exchange(broker.bootstrap_servers, encode_request(METADATA, 9, 1, "t", body))
+    assert (data / "ferrolog-metadata.json").exists()
+    with EmbeddedBroker(data, in_process=True) as again:
+        response = raw_exchange(
+            again.bootstrap_servers, encode_request(METADATA, 9, 1, "t", {"topics": None})
+        )
+        assert response is not None
+        assert [t["name"] for t in decode_response(METADATA, 9, response)[1]["topics"]] == ["kept"]
