@@ -161,7 +161,9 @@ _SOURCE_NAMES = {
 def _config_rows(entries: dict[str, ConfigEntry], all_configs: bool) -> Iterator[tuple[str, ...]]:
     for name in sorted(entries):
         entry = entries[name]
-        source = int(entry.source.value)
+        # The binding's stub says ConfigSource, but entries come back with a plain int.
+        raw: Any = entry.source
+        source = int(raw.value if isinstance(raw, ConfigSource) else raw)
         if not all_configs and source == ConfigSource.DEFAULT_CONFIG.value:
             continue
         value = (
