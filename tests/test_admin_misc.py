@@ -58,7 +58,10 @@ def test_describe_cluster_before_registration_and_operations(broker: Broker) -> 
     broker.store.registered.clear()
     response = call(broker, describe_cluster, 1, {"include_cluster_authorized_operations": True})
     assert [b["broker_id"] for b in response["brokers"]] == [0]
-    assert response["cluster_authorized_operations"] & (1 << 8)  # DESCRIBE
+    operations = response["cluster_authorized_operations"]
+    assert operations & (1 << 8)  # DESCRIBE
+    assert operations & (1 << 7)  # ALTER
+    assert not operations & (1 << 4)  # WRITE applies to topics, not the cluster
 
 
 def test_describe_cluster_controller_endpoint_is_mismatched(broker: Broker) -> None:
@@ -191,6 +194,19 @@ def test_describe_log_dirs(tmp_path: Path, version: int) -> None:
     ]
     assert results[str(second)]["topics"] == []
     assert first_dir["total_bytes"] >= first_dir["usable_bytes"] > 0
+
+
+def test_describe_log_dirs_groups_partition_directories_by_log_dir(tmp_path: Path) -> None:
+    # Whether the snapshot names the log dir or the partition's own directory inside it, the
+    # answer is grouped by the configured log.dirs entry.
+    broker = make_broker(str(tmp_path / "logs"))
+    broker.native.partitions = [
+        FakePartition("t", 0, str(tmp_path / "logs" / "t-0")),
+        FakePartition("t", 1, str(tmp_path / "logs")),
+    ]
+    results = call(broker, describe_log_dirs, 4, {"topics": None})["results"]
+    assert [r["log_dir"] for r in results] == [str(tmp_path / "logs")]
+    assert [p["partition_index"] for p in results[0]["topics"][0]["partitions"]] == [0, 1]
 
 
 def test_describe_log_dirs_filters_and_missing_dir(tmp_path: Path) -> None:

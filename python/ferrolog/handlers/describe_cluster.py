@@ -20,8 +20,9 @@ NOT_REQUESTED = -(2**31)  # the schema's "authorized operations not asked for"
 
 # ACL operation codes (AclOperation) that apply to the cluster resource, as Kafka lists them.
 # ferrolog has no authorizer, so a client that asks is told it may do all of them.
-_CLUSTER_OPERATIONS = (4, 5, 7, 8, 10, 11, 12)  # ALTER CREATE CLUSTER_ACTION DESCRIBE
-# DESCRIBE_CONFIGS ALTER_CONFIGS IDEMPOTENT_WRITE
+# CREATE 5, ALTER 7, DESCRIBE 8, CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11,
+# IDEMPOTENT_WRITE 12.
+_CLUSTER_OPERATIONS = (5, 7, 8, 9, 10, 11, 12)
 ALL_CLUSTER_OPERATIONS = sum(1 << op for op in _CLUSTER_OPERATIONS)
 
 

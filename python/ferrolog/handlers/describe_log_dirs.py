@@ -39,14 +39,24 @@ def _wanted(request: dict[str, Any]) -> dict[str, set[int]] | None:
     return wanted
 
 
+def _owning_dir(path: str, log_dirs: list[str]) -> str:
+    """The configured log directory that holds `path`. The native snapshot names the log
+    directory, but a partition's own directory (inside it) is mapped back the same way, so the
+    answer groups by `log.dirs` entries whichever it reports."""
+    path = os.path.abspath(path)
+    holders = [d for d in log_dirs if path == d or path.startswith(d.rstrip(os.sep) + os.sep)]
+    return max(holders, key=len) if holders else path
+
+
 def _describe(
     states: list[Any], log_dirs: list[str], wanted: dict[str, set[int]] | None
 ) -> list[dict[str, Any]]:
-    by_dir: dict[str, dict[str, list[dict[str, Any]]]] = {os.path.abspath(d): {} for d in log_dirs}
+    dirs = [os.path.abspath(d) for d in log_dirs]
+    by_dir: dict[str, dict[str, list[dict[str, Any]]]] = {d: {} for d in dirs}
     for state in sorted(states, key=lambda s: (s.topic, s.partition)):
         if wanted is not None and state.partition not in wanted.get(state.topic, ()):
             continue
-        by_dir.setdefault(os.path.abspath(state.log_dir), {}).setdefault(state.topic, []).append(
+        by_dir.setdefault(_owning_dir(state.log_dir, dirs), {}).setdefault(state.topic, []).append(
             {
                 "partition_index": state.partition,
                 "partition_size": state.size_bytes,
