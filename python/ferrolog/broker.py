@@ -10,6 +10,7 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ferrolog.config import BrokerConfig
@@ -134,8 +135,6 @@ class Broker:
 
 
 def _mkdir(directory: str) -> None:
-    from pathlib import Path
-
     Path(directory).mkdir(parents=True, exist_ok=True)
 
 

@@ -245,7 +245,6 @@ class BrokerConfig:
         node, broker = self._settings.get("node.id"), self._settings.get("broker.id")
         if node is not None and broker is not None and node != broker:
             raise InvalidConfigError(f"node.id {node} and broker.id {broker} disagree")
-        parse_listeners(self.get("listeners") or "")
         if not self.listeners:
             raise InvalidConfigError("listeners: at least one listener is required")
         if self.is_set("advertised.listeners"):
@@ -276,16 +275,6 @@ class BrokerConfig:
                     raise InvalidConfigError(f"override {item!r} is not key=value")
                 settings[key.strip()] = value.strip()
         return cls(settings)
-
-    def with_settings(self, **changes: str) -> BrokerConfig:
-        """A copy with some settings replaced (keys with dots given as a mapping:
-        `with_settings(**{"log.dirs": "/tmp/x"})`)."""
-        return BrokerConfig({**self._settings, **changes})
-
-    @property
-    def settings(self) -> dict[str, str]:
-        """The explicitly given settings."""
-        return dict(self._settings)
 
     def is_set(self, name: str) -> bool:
         return name in self._settings
