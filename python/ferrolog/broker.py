@@ -126,12 +126,12 @@ class Broker:
         if self._dispatcher is not None:
             await self._dispatcher.stop()
             self._dispatcher = None
-        if self.native is not None:
-            await asyncio.to_thread(self.native.shutdown)
         if self.store is not None:
             await self.store.close()
             self.store = None
-        log.info("broker stopped node_id=%d", self.config.node_id)
+        if self.native is not None:
+            await asyncio.to_thread(self.native.shutdown)
+            log.info("broker stopped node_id=%d", self.config.node_id)
 
 
 def _mkdir(directory: str) -> None:
