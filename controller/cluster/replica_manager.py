@@ -8,34 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ferrolog.controller.store.base import PartitionState, TopicRecord
 
 if TYPE_CHECKING:
+    import ferrolog_native
     from ferrolog.config import BrokerConfig
 
 log = logging.getLogger(__name__)
 
 
-class NativePartitions(Protocol):
-    """The part of `ferrolog_native.Server` the replica manager drives."""
-
-    def open_partition(
-        self, topic: str, partition: int, topic_id: bytes, config: dict[str, str]
-    ) -> None: ...
-
-    def delete_partition(self, topic: str, partition: int) -> None: ...
-
-    def become_leader(
-        self, topic: str, partition: int, leader_epoch: int, isr: list[int], replicas: list[int]
-    ) -> None: ...
-
-    def update_topic_config(self, topic: str, config: dict[str, str]) -> None: ...
-
-
 class ReplicaManager:
-    def __init__(self, native: NativePartitions, config: BrokerConfig, node_id: int) -> None:
+    def __init__(self, native: ferrolog_native.Server, config: BrokerConfig, node_id: int) -> None:
         self._native = native
         self._config = config
         self._node_id = node_id

@@ -411,18 +411,7 @@ class BrokerConfig:
                 value, source = overrides[name], ConfigSource.TOPIC_CONFIG
             else:
                 value, source = default_value, default_synonym.source
-            entries.append(
-                ConfigEntry(
-                    name=name,
-                    value=None if definition.sensitive else value,
-                    source=source,
-                    type=definition.type,
-                    read_only=False,
-                    sensitive=definition.sensitive,
-                    doc=definition.doc,
-                    synonyms=synonyms,
-                )
-            )
+            entries.append(_entry(definition, value, source, False, synonyms))
         return entries
 
     def describe_broker(self) -> list[ConfigEntry]:
@@ -437,16 +426,27 @@ class BrokerConfig:
                 else ConfigSource.DEFAULT_CONFIG
             )
             synonyms = [ConfigSynonym(name, value, source)] if value is not None else []
-            entries.append(
-                ConfigEntry(
-                    name=name,
-                    value=None if definition.sensitive else value,
-                    source=source,
-                    type=definition.type,
-                    read_only=True,
-                    sensitive=definition.sensitive,
-                    doc=definition.doc,
-                    synonyms=synonyms,
-                )
-            )
+            entries.append(_entry(definition, value, source, True, synonyms))
         return entries
+
+
+def _entry(
+    definition: ConfigDef,
+    value: str | None,
+    source: ConfigSource,
+    read_only: bool,
+    synonyms: list[ConfigSynonym],
+) -> ConfigEntry:
+    if definition.sensitive:  # a password's value never leaves the broker
+        value = None
+        synonyms = [ConfigSynonym(s.name, None, s.source) for s in synonyms]
+    return ConfigEntry(
+        name=definition.name,
+        value=value,
+        source=source,
+        type=definition.type,
+        read_only=read_only,
+        sensitive=definition.sensitive,
+        doc=definition.doc,
+        synonyms=synonyms,
+    )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ferrolog.errors import UnsupportedVersionError
 from ferrolog.handlers import Handler
@@ -26,33 +26,13 @@ from ferrolog.handlers import api_versions as api_versions_handler
 from ferrolog.handlers.context import BrokerServices, RequestContext
 from ferrolog.protocol import ProtocolError, decode_request, decode_request_header, encode_response
 
+if TYPE_CHECKING:
+    from ferrolog_native import ControlRequest
+    from ferrolog_native import Server as ControlQueue
+
 log = logging.getLogger(__name__)
 
 API_VERSIONS_KEY = 18
-
-
-class ControlRequest(Protocol):
-    @property
-    def handle(self) -> int: ...
-    @property
-    def api_key(self) -> int: ...
-    @property
-    def api_version(self) -> int: ...
-    @property
-    def correlation_id(self) -> int: ...
-    @property
-    def peer(self) -> str: ...
-    @property
-    def frame(self) -> bytes: ...
-
-
-class ControlQueue(Protocol):
-    """The part of `ferrolog_native.Server` the dispatcher uses."""
-
-    def wakeup_fd(self) -> int: ...
-    def take_requests(self, max_requests: int = 256) -> list[Any]: ...
-    def respond(self, handle: int, response: bytes) -> None: ...
-    def close_connection(self, handle: int) -> None: ...
 
 
 class Dispatcher:
