@@ -88,7 +88,7 @@ def broker(
 
     try:
         run_broker(config, ready)
-    except OSError as exc:
+    except (OSError, NotImplementedError) as exc:
         raise click.ClickException(f"cannot start the broker: {exc}") from None
 
 
