@@ -1,4 +1,11 @@
 //! Record batches: the v2 header, validation, compression codecs and producer state.
+//!
+//! - `batch`: the fixed 61-byte header, read and patched in place; CRC-32C.
+//! - `records`, `varint`: the records section, walked in place or decoded.
+//! - `builder`: writes batches (tests, internal topics, transaction markers).
+//! - `compression`: gzip, snappy (raw and xerial), lz4 frame, zstd; bounded decompression.
+//! - `validate`: Kafka's produce validation and the rewrites it allows.
+//! - `producer`, `producer_snapshot`: idempotence and transaction state, and its snapshots.
 
 pub mod batch;
 pub mod builder;
