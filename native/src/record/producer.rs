@@ -298,6 +298,11 @@ impl ProducerStateManager {
         super::producer_snapshot::write(self, dir, offset)
     }
 
+    /// Deletes the snapshots above `offset`, which a truncation to `offset` invalidates.
+    pub fn delete_snapshots_above(dir: &Path, offset: i64) -> std::io::Result<usize> {
+        super::producer_snapshot::delete_snapshots_above(dir, offset)
+    }
+
     /// Loads the newest valid snapshot at or below `max_offset`; returns the state and the
     /// offset to replay the log from (0 when there is none).
     pub fn load_snapshot(dir: &Path, max_offset: i64) -> std::io::Result<(Self, i64)> {

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use super::batch::{self, BatchHeader, HEADER_SIZE, PARTITION_LEADER_EPOCH};
 use super::builder::{BatchBuilder, Record};
 use super::compression::Codec;
-use super::records::{decode_batch, walk};
+use super::records::{control_marker, decode_batch, walk};
 use super::validate::{
     validate_batch, validate_produce_records, TargetCompression, TimestampType, ValidationConfig,
 };
@@ -139,6 +139,12 @@ proptest! {
         let _ = validate_batch(BytesMut::from(&data[..]), &config(TargetCompression::Producer), NOW);
         let _ = decode_batch(&data, 1 << 16);
         let _ = BatchHeader::parse(&data);
+        let _ = control_marker(&data);
+        for b in batch::iter_batches(&data) {
+            if b.is_err() {
+                break;
+            }
+        }
         for r in walk(&data) {
             if r.is_err() {
                 break;
