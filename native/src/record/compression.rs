@@ -246,6 +246,22 @@ mod tests {
     }
 
     #[test]
+    fn zstd_windows_beyond_what_the_limit_needs_are_refused() {
+        // A streamed frame without a content size keeps its declared 128 MiB window: the
+        // decoder would allocate it up front for a few bytes of output.
+        let mut enc = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+        enc.window_log(27).unwrap();
+        enc.include_contentsize(false).unwrap();
+        enc.write_all(b"tiny").unwrap();
+        let packed = enc.finish().unwrap();
+        assert_eq!(
+            decompress(Codec::Zstd, &packed, 1 << 20),
+            Err(ErrorCode::CorruptMessage)
+        );
+        assert_eq!(decompress(Codec::Zstd, &packed, 1 << 27).unwrap(), b"tiny");
+    }
+
+    #[test]
     fn lz4_frames_use_java_block_size() {
         let packed = compress(Codec::Lz4, &sample(300_000));
         assert_eq!(&packed[..4], &[0x04, 0x22, 0x4d, 0x18], "LZ4 frame magic");
