@@ -5,6 +5,7 @@ and record calls so tests can check what a handler asked for."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,7 @@ class FakeStore:
         self.allocations: list[int] = []
 
     async def topics(self) -> dict[str, TopicRecord]:
+        await asyncio.sleep(0)  # a real store does I/O: let other requests interleave
         return dict(self.records)
 
     async def brokers(self) -> dict[int, BrokerRegistration]:
@@ -106,6 +108,7 @@ class FakeController:
         self, name: str, configs: dict[str, str], validate_only: bool = False
     ) -> None:
         self.calls.append(("configs", name, dict(configs), validate_only))
+        await asyncio.sleep(0)
         checked = validate_topic_configs(configs)
         if not validate_only:
             self.store.records[name] = replace(self.store.records[name], configs=checked)

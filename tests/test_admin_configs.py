@@ -240,3 +240,26 @@ def test_incremental_broker_resource_is_refused(broker: Broker) -> None:
     result = call(broker, incremental_alter_configs, 1, request)["responses"][0]
     assert result["error_code"] == errors.InvalidRequestError.code
     assert "dynamically" in result["error_message"]
+
+
+def test_concurrent_incremental_changes_are_not_lost(broker: Broker) -> None:
+    def request(name: str, value: str) -> dict[str, Any]:
+        config = {"name": name, "config_operation": SET, "value": value}
+        return {
+            "resources": [{"resource_type": TOPIC, "resource_name": "t", "configs": [config]}],
+            "validate_only": False,
+        }
+
+    async def both() -> list[dict[str, Any]]:
+        ctx = broker.ctx(incremental_alter_configs.API_KEY, 1)
+        return await asyncio.gather(
+            incremental_alter_configs.handle(ctx, request("retention.ms", "1")),
+            incremental_alter_configs.handle(ctx, request("max.message.bytes", "2048")),
+        )
+
+    asyncio.run(both())
+    assert broker.store.records["t"].configs == {
+        "segment.bytes": "1048576",
+        "retention.ms": "1",
+        "max.message.bytes": "2048",
+    }

@@ -221,8 +221,12 @@ def topics_describe(
             raise click.ClickException(
                 f"cannot describe configs of {name}: {_kafka_message(exc)}"
             ) from exc
+        rows = list(_config_rows(entries, all_configs))
+        if not rows:
+            console.print(f"Topic {name} has no config overrides (--all-configs shows them all).")
+            continue
         configs = Table("Config", "Value", "Source", title=f"Configs of {name}")
-        for row in _config_rows(entries, all_configs):
+        for row in rows:
             configs.add_row(*row)
         console.print(configs)
 
