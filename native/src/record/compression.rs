@@ -322,7 +322,10 @@ mod tests {
 
     proptest! {
         #[test]
-        fn decompressing_random_bytes_never_panics(codec in 0i16..5, bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        fn decompressing_random_bytes_never_panics(
+            codec in 0i16..5,
+            bytes in proptest::collection::vec(any::<u8>(), 0..512),
+        ) {
             let codec = Codec::from_attributes(codec).unwrap();
             let _ = decompress(codec, &bytes, 1 << 16);
             let mut framed = XERIAL_MAGIC.to_vec();
@@ -331,7 +334,10 @@ mod tests {
         }
 
         #[test]
-        fn flipping_bytes_of_compressed_data_never_panics(codec in 1i16..5, flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4)) {
+        fn flipping_bytes_of_compressed_data_never_panics(
+            codec in 1i16..5,
+            flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4),
+        ) {
             let codec = Codec::from_attributes(codec).unwrap();
             let mut packed = compress(codec, &sample(3000));
             for (at, x) in flips {

@@ -323,3 +323,107 @@ fn snapshot_format_is_kafkas() {
         assert_eq!(producer_snapshot::decode(&bytes[..cut]), None);
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone, Copy)]
+    enum Op {
+        Next,
+        RetryLast,
+        Gap,
+        NewEpoch,
+        OldEpoch,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => Just(Op::Next),
+            2 => Just(Op::RetryLast),
+            1 => Just(Op::Gap),
+            1 => Just(Op::NewEpoch),
+            1 => Just(Op::OldEpoch),
+        ]
+    }
+
+    fn next_after(seq: i32) -> i32 {
+        if seq == i32::MAX {
+            0
+        } else {
+            seq + 1
+        }
+    }
+
+    /// What each kind of batch must get, whatever came before, checked against a model that
+    /// only knows each producer's epoch, next sequence and last batch.
+    struct Known {
+        epoch: i16,
+        next_seq: i32,
+        last: (i32, usize, i64),
+    }
+
+    proptest! {
+        #[test]
+        fn sequence_rules_hold_over_random_histories(
+            ops in proptest::collection::vec((0i64..3, op(), 1usize..4), 1..60),
+            start in prop_oneof![Just(0i32), Just(i32::MAX - 5)],
+        ) {
+            let mut s = ProducerStateManager::new();
+            let mut known: std::collections::HashMap<i64, Known> = Default::default();
+            let mut leo = 0i64;
+            for (pid, op, n) in ops {
+                let Some(k) = known.get(&pid) else {
+                    // First batch of a producer: any sequence goes.
+                    let h = batch(pid, 1, start, n, leo);
+                    prop_assert_eq!(s.check(&h), Ok(None));
+                    s.update(&h, 0);
+                    let next_seq = next_after(h.last_sequence());
+                    known.insert(pid, Known { epoch: 1, next_seq, last: (start, n, leo) });
+                    leo += n as i64;
+                    continue;
+                };
+                let (h, want) = match op {
+                    Op::Next => (batch(pid, k.epoch, k.next_seq, n, leo), Ok(None)),
+                    Op::RetryLast => {
+                        let (seq, n, offset) = k.last;
+                        let last_offset = offset + n as i64 - 1;
+                        let timestamp = 1000 + n as i64 - 1;
+                        let dup = DuplicateBatch { base_offset: offset, last_offset, timestamp };
+                        (batch(pid, k.epoch, seq, n, leo), Ok(Some(dup)))
+                    }
+                    Op::Gap => {
+                        let h = batch(pid, k.epoch, next_after(k.next_seq), n, leo);
+                        (h, Err(ErrorCode::OutOfOrderSequenceNumber))
+                    }
+                    Op::NewEpoch => (batch(pid, k.epoch + 1, 0, n, leo), Ok(None)),
+                    Op::OldEpoch => {
+                        let h = batch(pid, k.epoch - 1, k.next_seq, n, leo);
+                        (h, Err(ErrorCode::InvalidProducerEpoch))
+                    }
+                };
+                prop_assert_eq!(s.check(&h), want, "{:?}", op);
+                if want == Ok(None) {
+                    s.update(&h, 0);
+                    known.insert(pid, Known {
+                        epoch: h.producer_epoch,
+                        next_seq: next_after(h.last_sequence()),
+                        last: (h.base_sequence, n, leo),
+                    });
+                    leo += n as i64;
+                }
+                prop_assert!(s.entry(pid).unwrap().batches.len() <= NUM_BATCHES_TO_RETAIN);
+            }
+            // A snapshot keeps enough to accept each producer's next batch and refuse a gap.
+            let restored = producer_snapshot::decode(&producer_snapshot::encode(&s)).unwrap();
+            for (pid, k) in &known {
+                let next = batch(*pid, k.epoch, k.next_seq, 1, leo);
+                prop_assert_eq!(restored.check(&next), Ok(None));
+                prop_assert_eq!(
+                    restored.check(&batch(*pid, k.epoch, next_after(k.next_seq), 1, leo)),
+                    Err(ErrorCode::OutOfOrderSequenceNumber)
+                );
+            }
+        }
+    }
+}

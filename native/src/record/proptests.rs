@@ -81,16 +81,28 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
-    fn built_batches_validate_and_decode_back(b in builder(), target in target()) {
+    fn built_batches_validate_and_decode_back(
+        b in builder(),
+        target in target(),
+        lat in any::<bool>(),
+    ) {
         let bytes = b.build();
         prop_assert_eq!(validate_produce_records(&bytes, 9), Ok(()));
-        let v = validate_batch(BytesMut::from(&bytes[..]), &config(target), NOW).unwrap();
-        let max = b.records.iter().map(|r| r.timestamp).max().unwrap();
+        let mut cfg = config(target);
+        if lat {
+            cfg.timestamp_type = TimestampType::LogAppendTime;
+        }
+        let v = validate_batch(BytesMut::from(&bytes[..]), &cfg, NOW).unwrap();
+        let max = if lat { NOW } else { b.records.iter().map(|r| r.timestamp).max().unwrap() };
         prop_assert_eq!(v.max_timestamp, max);
         prop_assert_eq!(v.header.max_timestamp, max);
+        prop_assert_eq!(v.header.is_log_append_time(), lat);
         prop_assert!(batch::crc_is_valid(&v.bytes));
-        if target == TargetCompression::Producer {
+        if target == TargetCompression::Producer && !lat {
             prop_assert_eq!(&v.bytes[..], &bytes[..]);
+        }
+        if target == TargetCompression::Producer {
+            prop_assert_eq!(&v.bytes[HEADER_SIZE..], &bytes[HEADER_SIZE..]);
         }
         let (h, records) = decode_batch(&v.bytes, 1 << 24).unwrap();
         prop_assert_eq!((h.producer_id, h.base_sequence), (b.producer_id, b.base_sequence));
@@ -112,7 +124,8 @@ proptest! {
         let mut bytes = b.build();
         let i = at.index(bytes.len());
         bytes[i] ^= x;
-        let result = validate_batch(BytesMut::from(&bytes[..]), &config(TargetCompression::Producer), NOW);
+        let cfg = config(TargetCompression::Producer);
+        let result = validate_batch(BytesMut::from(&bytes[..]), &cfg, NOW);
         if (PARTITION_LEADER_EPOCH..PARTITION_LEADER_EPOCH + 4).contains(&i) {
             prop_assert!(result.is_ok());
         } else {
@@ -122,21 +135,29 @@ proptest! {
 
     /// Garbage under a valid CRC reaches the record walker and the codecs: errors only.
     #[test]
-    fn re_signed_garbage_never_panics(b in builder(), flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8)) {
+    fn re_signed_garbage_never_panics(
+        b in builder(),
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+    ) {
         let mut bytes = b.build();
         for (at, x) in flips {
             let i = HEADER_SIZE + at.index(bytes.len() - HEADER_SIZE);
             bytes[i] ^= x;
         }
         batch::update_crc(&mut bytes);
-        let _ = validate_batch(BytesMut::from(&bytes[..]), &config(TargetCompression::Uncompressed), NOW);
+        let cfg = config(TargetCompression::Uncompressed);
+        let _ = validate_batch(BytesMut::from(&bytes[..]), &cfg, NOW);
         let _ = decode_batch(&bytes, 1 << 20);
     }
 
     #[test]
-    fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..300), version in 0i16..12) {
+    fn random_bytes_never_panic(
+        data in proptest::collection::vec(any::<u8>(), 0..300),
+        version in 0i16..12,
+    ) {
         let _ = validate_produce_records(&data, version);
-        let _ = validate_batch(BytesMut::from(&data[..]), &config(TargetCompression::Producer), NOW);
+        let cfg = config(TargetCompression::Producer);
+        let _ = validate_batch(BytesMut::from(&data[..]), &cfg, NOW);
         let _ = decode_batch(&data, 1 << 16);
         let _ = BatchHeader::parse(&data);
         let _ = control_marker(&data);
