@@ -214,10 +214,10 @@ def test_create_topic_persists_and_opens_leaders(tmp_path: Path) -> None:
     asyncio.run(run())
     opens = [c for c in native.calls if c[0] == "open"]
     leaders = [c for c in native.calls if c[0] == "leader"]
-    assert [c[2] for c in opens] == [0, 1, 2]
+    assert sorted(c[2] for c in opens) == [0, 1, 2]
     assert opens[0][4]["retention.ms"] == "5"
     assert opens[0][4]["segment.bytes"] == "1073741824"
-    assert leaders[0] == ("leader", "orders", 0, 0, [0], [0])
+    assert ("leader", "orders", 0, 0, [0], [0]) in leaders
 
 
 def test_restart_bumps_leader_epoch(tmp_path: Path) -> None:

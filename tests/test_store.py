@@ -141,3 +141,48 @@ def test_brokers_are_ephemeral(tmp_path: Path) -> None:
     live, after_restart = asyncio.run(run())
     assert live[1].port == 9092
     assert after_restart == {}
+
+
+def test_concurrent_updates_are_all_persisted(tmp_path: Path) -> None:
+    many = TopicRecord("big", b"\x02" * 16, {p: [1] for p in range(100)})
+
+    async def run() -> dict[int, PartitionState]:
+        store = await started(tmp_path)
+        await store.create_topic(many, {p: PartitionState(1, 0, [1]) for p in range(100)})
+        bumped = PartitionState(1, 1, [1])
+        await asyncio.gather(
+            *(store.update_partition_state("big", p, bumped, 0) for p in range(100))
+        )
+        return await (await started(tmp_path)).partition_states("big")
+
+    states = asyncio.run(run())
+    assert {s.leader_epoch for s in states.values()} == {1}
+    assert {s.version for s in states.values()} == {1}
+
+
+def test_failed_write_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    async def run() -> None:
+        store = await started(tmp_path)
+        await store.create_topic(TOPIC, STATES)
+        real_replace = os.replace
+
+        def broken(src: str, dst: str) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(os, "replace", broken)
+        with pytest.raises(OSError, match="disk full"):
+            await store.update_partition_state("orders", 0, PartitionState(1, 1, [1]), 0)
+        with pytest.raises(OSError, match="disk full"):
+            await store.allocate_producer_ids(10)
+        monkeypatch.setattr(os, "replace", real_replace)
+        assert (await store.partition_states("orders"))[0].version == 0
+        # The lost update did not happen: version 0 is still the one to compare against.
+        written = await store.update_partition_state("orders", 0, PartitionState(1, 1, [1]), 0)
+        assert written.version == 1
+        assert await store.allocate_producer_ids(10) == 0
+        reopened = await started(tmp_path)
+        assert (await reopened.partition_states("orders"))[0].version == 1
+
+    asyncio.run(run())

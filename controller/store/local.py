@@ -17,8 +17,9 @@ import copy
 import json
 import os
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ferrolog.controller.store.base import (
     BadVersionError,
@@ -30,6 +31,7 @@ from ferrolog.controller.store.base import (
 )
 
 FILE_NAME = "ferrolog-metadata.json"
+T = TypeVar("T")
 FORMAT_VERSION = 1
 
 
@@ -41,8 +43,13 @@ class LocalStore(MetadataStore):
     def __init__(self, data_dir: str | os.PathLike[str]) -> None:
         self._dir = Path(data_dir)
         self._path = self._dir / FILE_NAME
-        self._lock = asyncio.Lock()
-        self._data: dict[str, Any] = {}
+        self._data: dict[str, Any] = {}  # what the file holds: reads come from here
+        self._head: dict[str, Any] = {}  # `_data` plus mutations not yet written
+        self._generation = 0  # count of mutations applied to `_head`
+        self._written = 0  # generation the file holds
+        self._failed = 0  # generations up to this one were lost to a failed write
+        self._error: BaseException | None = None
+        self._flush: asyncio.Future[None] | None = None
         self._brokers: dict[int, BrokerRegistration] = {}
         self._started = False
 
@@ -51,39 +58,63 @@ class LocalStore(MetadataStore):
         return self._path
 
     async def start(self) -> None:
-        async with self._lock:
-            self._dir.mkdir(parents=True, exist_ok=True)
-            if self._path.exists():
-                data = json.loads(self._path.read_text(encoding="utf-8"))
-                if data.get("format") != FORMAT_VERSION:
-                    raise RuntimeError(f"{self._path}: unknown format {data.get('format')!r}")
-                self._data = data
-            else:
-                self._data = {
-                    "format": FORMAT_VERSION,
-                    "cluster_id": new_cluster_id(),
-                    "next_producer_id": 0,
-                    "topics": {},
-                }
-                await self._write(self._data)
-            self._started = True
+        self._dir.mkdir(parents=True, exist_ok=True)
+        if self._path.exists():
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT_VERSION:
+                raise RuntimeError(f"{self._path}: unknown format {data.get('format')!r}")
+        else:
+            data = {
+                "format": FORMAT_VERSION,
+                "cluster_id": new_cluster_id(),
+                "next_producer_id": 0,
+                "topics": {},
+            }
+            await asyncio.to_thread(_atomic_write, self._path, _dump(data))
+        self._data = data
+        self._head = copy.deepcopy(data)
+        self._started = True
 
     async def close(self) -> None:
+        if self._flush is not None:
+            await asyncio.wait([self._flush])
         self._started = False
 
     def _check(self) -> None:
         if not self._started:
             raise RuntimeError("LocalStore is not started")
 
-    async def _write(self, data: dict[str, Any]) -> None:
-        text = json.dumps(data, sort_keys=True, indent=1)
-        await asyncio.to_thread(_atomic_write, self._path, text)
+    async def _apply(self, mutate: Callable[[dict[str, Any]], T]) -> T:
+        """Applies `mutate` to the newest state and returns once it is on disk.
 
-    async def _commit(self, data: dict[str, Any]) -> None:
-        """Persists `data` and only then makes it the current state: a failed write leaves
-        memory and disk agreeing on the old state."""
-        await self._write(data)
-        self._data = data
+        `mutate` validates before it changes anything (it raises with `_head` untouched) and
+        runs without awaiting, so it sees every earlier mutation: compare-and-set stays
+        exact. Mutations that arrive while a write is under way go to disk together in the
+        next one (group commit), so a burst of updates costs one fsync, not one each."""
+        self._check()
+        result = mutate(self._head)
+        self._generation += 1
+        generation = self._generation
+        while self._written < generation:
+            if self._failed >= generation:
+                raise OSError(f"metadata write to {self._path} failed: {self._error}")
+            if self._flush is None or self._flush.done():
+                self._flush = asyncio.ensure_future(self._write_head())
+            await asyncio.wait([self._flush])
+        return result
+
+    async def _write_head(self) -> None:
+        generation, text = self._generation, _dump(self._head)
+        try:
+            await asyncio.to_thread(_atomic_write, self._path, text)
+        except Exception as exc:
+            # Memory goes back to what the file holds; every mutation not yet written fails.
+            self._error = exc
+            self._failed = self._generation
+            self._head = copy.deepcopy(self._data)
+            return
+        self._data = json.loads(text)
+        self._written = generation
 
     # Reads (from memory: the file is only ever written by this process)
 
@@ -109,63 +140,48 @@ class LocalStore(MetadataStore):
     # Writes
 
     async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
-        async with self._lock:
-            self._check()
-            if topic.name in self._data["topics"]:
+        def mutate(data: dict[str, Any]) -> None:
+            if topic.name in data["topics"]:
                 raise TopicExistsError(topic.name)
-            data = copy.deepcopy(self._data)
             data["topics"][topic.name] = {
                 "topic_id": topic.topic_id.hex(),
                 "assignment": {str(p): list(r) for p, r in topic.assignment.items()},
                 "configs": dict(topic.configs),
                 "states": {str(p): _state_to_json(s) for p, s in states.items()},
             }
-            await self._commit(data)
+
+        await self._apply(mutate)
 
     async def delete_topic(self, name: str) -> None:
-        async with self._lock:
-            self._check()
-            if name not in self._data["topics"]:
-                return
-            data = copy.deepcopy(self._data)
-            del data["topics"][name]
-            await self._commit(data)
+        await self._apply(lambda data: data["topics"].pop(name, None))
 
     async def add_partitions(
         self, name: str, assignment: dict[int, list[int]], states: dict[int, PartitionState]
     ) -> None:
-        async with self._lock:
-            self._check()
-            data = copy.deepcopy(self._data)
-            raw = data["topics"].get(name)
-            if raw is None:
-                raise KeyError(name)
-            for partition, replicas in assignment.items():
+        def mutate(data: dict[str, Any]) -> None:
+            raw = _topic(data, name)
+            for partition in assignment:
                 if str(partition) in raw["assignment"]:
                     raise ValueError(f"{name}-{partition} already exists")
+            for partition, replicas in assignment.items():
                 raw["assignment"][str(partition)] = list(replicas)
             for partition, state in states.items():
                 raw["states"][str(partition)] = _state_to_json(state)
-            await self._commit(data)
+
+        await self._apply(mutate)
 
     async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
-        async with self._lock:
-            self._check()
-            data = copy.deepcopy(self._data)
-            raw = data["topics"].get(name)
-            if raw is None:
-                raise KeyError(name)
-            raw["configs"] = dict(configs)
-            await self._commit(data)
+        def mutate(data: dict[str, Any]) -> None:
+            _topic(data, name)["configs"] = dict(configs)
+
+        await self._apply(mutate)
 
     async def update_partition_state(
         self, name: str, partition: int, state: PartitionState, expected_version: int
     ) -> PartitionState:
-        async with self._lock:
-            self._check()
-            data = copy.deepcopy(self._data)
-            raw = data["topics"].get(name)
-            current = raw["states"].get(str(partition)) if raw is not None else None
+        def mutate(data: dict[str, Any]) -> PartitionState:
+            states = _topic(data, name)["states"]
+            current = states.get(str(partition))
             if current is None:
                 raise KeyError(f"{name}-{partition}")
             if current["version"] != expected_version:
@@ -179,9 +195,10 @@ class LocalStore(MetadataStore):
                 controller_epoch=state.controller_epoch,
                 version=expected_version + 1,
             )
-            raw["states"][str(partition)] = _state_to_json(written)
-            await self._commit(data)
+            states[str(partition)] = _state_to_json(written)
             return written
+
+        return await self._apply(mutate)
 
     async def register_broker(self, registration: BrokerRegistration) -> None:
         self._check()
@@ -190,15 +207,27 @@ class LocalStore(MetadataStore):
     async def allocate_producer_ids(self, count: int) -> int:
         if count < 1:
             raise ValueError("count must be positive")
-        async with self._lock:
-            self._check()
-            data = copy.deepcopy(self._data)
+
+        def mutate(data: dict[str, Any]) -> int:
             first = int(data["next_producer_id"])
             data["next_producer_id"] = first + count
-            # The block is reserved on disk before anyone can use it, so a crash can skip
-            # ids but never repeat them.
-            await self._commit(data)
             return first
+
+        # The block is reserved on disk before anyone can use it, so a crash can skip ids but
+        # never repeat them.
+        return await self._apply(mutate)
+
+
+def _topic(data: dict[str, Any], name: str) -> dict[str, Any]:
+    raw = data["topics"].get(name)
+    if raw is None:
+        raise KeyError(name)
+    assert isinstance(raw, dict)
+    return raw
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, indent=1)
 
 
 def _atomic_write(path: Path, text: str) -> None:
