@@ -211,6 +211,37 @@ def test_handler_table_is_discovered_from_the_package() -> None:
     assert all(h.api_key == key for key, h in table.items())
 
 
+@pytest.mark.parametrize("fmt", ["kv", "json"])
+def test_structured_log_lines(fmt: str) -> None:
+    import io
+    import json
+    import logging
+
+    from ferrolog.logs import setup_logging
+
+    stream = io.StringIO()
+    handler = setup_logging("INFO", fmt, stream)
+    try:
+        logging.getLogger("ferrolog.test").info("created topic topic=%s", "t")
+        logging.getLogger("ferrolog.test").debug("not shown")
+        try:
+            raise ValueError("boom")
+        except ValueError:
+            logging.getLogger("ferrolog.test").exception("failed")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2
+    if fmt == "json":
+        first, second = (json.loads(line) for line in lines)
+        assert (first["level"], first["msg"]) == ("info", "created topic topic=t")
+        assert "ValueError: boom" in second["exc"]
+    else:
+        assert lines[0].startswith("ts=")
+        assert 'level=info logger=ferrolog.test msg="created topic topic=t"' in lines[0]
+        assert "ValueError: boom" in lines[1]
+
+
 # A live broker
 
 
