@@ -276,3 +276,53 @@ fn follower_append_keeps_leader_offsets() {
         ErrorCode::OffsetOutOfRange
     );
 }
+
+/// The index files have Kafka's layout: 8-byte (relative offset, position) entries pointing at
+/// batch starts, 12-byte (timestamp, relative offset) entries with rising timestamps;
+/// preallocated while active, trimmed to their entries when rolled or closed.
+#[test]
+fn index_files_have_kafkas_layout() {
+    let dir = tempdir().unwrap();
+    let config = LogConfig {
+        segment_bytes: 8192,
+        index_interval_bytes: 300,
+        ..LogConfig::default()
+    };
+    let mut log = open(dir.path(), config);
+    for i in 0..80 {
+        log.append_as_leader(batch(2, 50, NOW + i), 0, NOW).unwrap();
+    }
+    let active = *log.segment_base_offsets().last().unwrap();
+    let active_index = dir.path().join(format!("{active:020}.index"));
+    assert_eq!(
+        std::fs::metadata(&active_index).unwrap().len(),
+        10 << 20,
+        "preallocated"
+    );
+    log.close().unwrap();
+    let mut checked = 0;
+    for base in log.segment_base_offsets() {
+        let data = std::fs::read(dir.path().join(format!("{base:020}.log"))).unwrap();
+        let index = std::fs::read(dir.path().join(format!("{base:020}.index"))).unwrap();
+        assert_eq!(index.len() % 8, 0);
+        assert!(
+            !index.is_empty(),
+            "300-byte interval: several entries per segment"
+        );
+        for entry in index.chunks(8) {
+            let rel = i32::from_be_bytes(entry[..4].try_into().unwrap());
+            let pos = u32::from_be_bytes(entry[4..].try_into().unwrap()) as usize;
+            let h = BatchHeader::parse(&data[pos..]).unwrap();
+            assert_eq!(h.base_offset, base + i64::from(rel));
+            checked += 1;
+        }
+        let time = std::fs::read(dir.path().join(format!("{base:020}.timeindex"))).unwrap();
+        assert_eq!(time.len() % 12, 0);
+        let stamps: Vec<i64> = time
+            .chunks(12)
+            .map(|e| i64::from_be_bytes(e[..8].try_into().unwrap()))
+            .collect();
+        assert!(stamps.windows(2).all(|w| w[0] < w[1]));
+    }
+    assert!(checked > 10);
+}

@@ -5,10 +5,21 @@ use super::*;
 
 #[derive(Debug, Clone)]
 enum Op {
-    Append { records: usize, value_len: usize },
+    Append {
+        records: usize,
+        value_len: usize,
+    },
     Roll,
-    Reopen { clean: bool },
-    Truncate { back: i64 },
+    Reopen {
+        clean: bool,
+    },
+    Truncate {
+        back: i64,
+    },
+    /// A crash that tears the last `cut` bytes off the newest segment file.
+    Crash {
+        cut: u64,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -17,6 +28,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Roll),
         1 => any::<bool>().prop_map(|clean| Op::Reopen { clean }),
         1 => (0i64..12).prop_map(|back| Op::Truncate { back }),
+        1 => (0u64..200).prop_map(|cut| Op::Crash { cut }),
     ]
 }
 
@@ -29,13 +41,21 @@ proptest! {
         interval in 1u32..600,
     ) {
         let dir = tempdir().unwrap();
-        let config = LogConfig { segment_bytes: 1500, index_interval_bytes: interval, ..LogConfig::default() };
+        let config = LogConfig {
+            segment_bytes: 1500,
+            segment_index_bytes: 96,
+            index_interval_bytes: interval,
+            ..LogConfig::default()
+        };
         let mut log = open(dir.path(), config.clone());
         let mut model: Vec<(i64, i64)> = Vec::new();
+        let mut sizes: std::collections::HashMap<i64, u64> = std::collections::HashMap::new();
         for op in ops {
             match op {
                 Op::Append { records, value_len } => {
+                    let before = log.size_bytes();
                     let a = log.append_as_leader(batch(records, value_len, NOW), 0, NOW).unwrap();
+                    sizes.insert(a.base_offset, log.size_bytes() - before);
                     prop_assert_eq!(a.base_offset, model.last().map_or(0, |m| m.1 + 1));
                     model.push((a.base_offset, a.last_offset));
                 }
@@ -48,6 +68,33 @@ proptest! {
                     let rp = if clean { i64::MAX } else { 0 };
                     log = Log::open(dir.path(), config.clone(), rp, 0, 0).unwrap();
                 }
+                Op::Crash { cut } => {
+                    drop(log);
+                    let newest = std::fs::read_dir(dir.path())
+                        .unwrap()
+                        .map(|e| e.unwrap().path())
+                        .filter(|p| p.extension().is_some_and(|e| e == "log"))
+                        .max()
+                        .unwrap();
+                    let len = std::fs::metadata(&newest).unwrap().len();
+                    let kept = len - cut.min(len);
+                    std::fs::OpenOptions::new().write(true).open(&newest).unwrap().set_len(kept).unwrap();
+                    let base: i64 = newest.file_stem().unwrap().to_str().unwrap().parse().unwrap();
+                    // The batches of that segment that still fit whole survive, no others.
+                    let mut end = 0u64;
+                    let mut expected_leo = base;
+                    for &(b, last) in model.iter().filter(|m| m.0 >= base) {
+                        end += sizes[&b];
+                        if end > kept {
+                            break;
+                        }
+                        expected_leo = last + 1;
+                    }
+                    log = Log::open(dir.path(), config.clone(), 0, 0, 0).unwrap();
+                    let leo = log.log_end_offset();
+                    prop_assert_eq!(leo, expected_leo);
+                    model.retain(|&(_, last)| last < leo);
+                }
                 Op::Truncate { back } => {
                     let target = (log.log_end_offset() - back).max(0);
                     log.truncate_to(target).unwrap();
@@ -57,7 +104,8 @@ proptest! {
             }
             prop_assert_eq!(log.log_end_offset(), model.last().map_or(0, |m| m.1 + 1));
             prop_assert_eq!(read_all(&log), model.clone());
-            prop_assert_eq!(log.size_bytes(), log.read(0, u32::MAX, i64::MAX, true).map(|_| log.size_bytes()).unwrap());
+            let on_disk: u64 = log.segment_base_offsets().iter().map(|b| std::fs::metadata(dir.path().join(format!("{b:020}.log"))).unwrap().len()).sum();
+            prop_assert_eq!(log.size_bytes(), on_disk);
         }
         for &(base, last) in &model {
             let h = batches_in(&log.read(last, 1, i64::MAX, true).unwrap())[0];
