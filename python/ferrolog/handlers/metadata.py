@@ -71,11 +71,10 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
     all_topics = requested is None or (version == 0 and not requested)
     topic_ops = TOPIC_OPERATIONS if request.get("include_topic_authorized_operations") else None
 
-    topics: list[dict[str, Any]] = []
     if all_topics:
-        for _, record in sorted(controller.topics().items()):
-            topics.append(_describe(ctx, record, topic_ops))
+        topics = [_describe(ctx, r, topic_ops) for _, r in sorted(controller.topics().items())]
     else:
+        topics = []
         allow_create = broker.config.get_bool("auto.create.topics.enable") and (
             version < 4 or bool(request.get("allow_auto_topic_creation", True))
         )
