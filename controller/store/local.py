@@ -21,7 +21,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ferrolog.controller.store.base import (
+# Relative, so the type checker resolves it whether it sees this folder as `controller` (the
+# source tree) or `ferrolog.controller` (the installed package).
+from .base import (
     BadVersionError,
     BrokerRegistration,
     MetadataStore,
