@@ -45,25 +45,46 @@ const XERIAL_BLOCK: usize = 32 * 1024;
 /// Decompresses a batch's records section. Snappy accepts raw and xerial-framed input.
 /// `limit` bounds the output (a decompression bomb is CORRUPT_MESSAGE, not an OOM).
 pub fn decompress(codec: Codec, input: &[u8], limit: usize) -> Result<Vec<u8>, ErrorCode> {
+    let mut out = Vec::new();
+    decompress_into(codec, input, limit, &mut out)?;
+    Ok(out)
+}
+
+/// `decompress` into a caller's buffer (cleared first), so a hot path can reuse one
+/// allocation across batches. On error the buffer's contents are unspecified.
+pub fn decompress_into(
+    codec: Codec,
+    input: &[u8],
+    limit: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), ErrorCode> {
+    out.clear();
     match codec {
         Codec::None => {
             if input.len() > limit {
                 return Err(ErrorCode::CorruptMessage);
             }
-            Ok(input.to_vec())
+            out.extend_from_slice(input);
+            Ok(())
         }
-        Codec::Gzip => read_bounded(flate2::read::MultiGzDecoder::new(input), input.len(), limit),
+        Codec::Gzip => read_bounded(
+            flate2::read::MultiGzDecoder::new(input),
+            input.len(),
+            limit,
+            out,
+        ),
         Codec::Snappy => {
             if input.starts_with(XERIAL_MAGIC) {
-                xerial_decompress(input, limit)
+                xerial_decompress(input, limit, out)
             } else {
-                raw_snappy_decompress(input, limit)
+                raw_snappy_append(input, limit, out)
             }
         }
         Codec::Lz4 => read_bounded(
             lz4_flex::frame::FrameDecoder::new(input),
             input.len(),
             limit,
+            out,
         ),
         Codec::Zstd => {
             let mut decoder = zstd::stream::read::Decoder::with_buffer(input)
@@ -71,7 +92,7 @@ pub fn decompress(codec: Codec, input: &[u8], limit: usize) -> Result<Vec<u8>, E
             decoder
                 .window_log_max(zstd_window_log_max(limit))
                 .map_err(|_| ErrorCode::CorruptMessage)?;
-            read_bounded(decoder, input.len(), limit)
+            read_bounded(decoder, input.len(), limit, out)
         }
     }
 }
@@ -84,24 +105,23 @@ fn zstd_window_log_max(limit: usize) -> u32 {
     needed.clamp(23, 27)
 }
 
-/// Reads a decoder to its end, failing once it produces more than `limit` bytes.
-fn read_bounded<R: Read>(reader: R, input_len: usize, limit: usize) -> Result<Vec<u8>, ErrorCode> {
+/// Reads a decoder to its end onto `out`, failing once it produces more than `limit` bytes.
+fn read_bounded<R: Read>(
+    reader: R,
+    input_len: usize,
+    limit: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), ErrorCode> {
     // Batches compress 2-5x typically; start there rather than trusting any declared size.
-    let mut out = Vec::with_capacity(input_len.saturating_mul(4).min(limit).min(1 << 20));
+    out.reserve(input_len.saturating_mul(4).min(limit).min(1 << 20));
     let mut bounded = reader.take(limit as u64 + 1);
     bounded
-        .read_to_end(&mut out)
+        .read_to_end(out)
         .map_err(|_| ErrorCode::CorruptMessage)?;
     if out.len() > limit {
         return Err(ErrorCode::CorruptMessage);
     }
-    Ok(out)
-}
-
-fn raw_snappy_decompress(input: &[u8], limit: usize) -> Result<Vec<u8>, ErrorCode> {
-    let mut out = Vec::new();
-    raw_snappy_append(input, limit, &mut out)?;
-    Ok(out)
+    Ok(())
 }
 
 /// Decompresses one raw snappy block onto `out`, checking its declared length against what
@@ -121,11 +141,10 @@ fn raw_snappy_append(input: &[u8], limit: usize, out: &mut Vec<u8>) -> Result<()
 }
 
 /// xerial framing: the 16-byte header, then `[int32 length, raw snappy block]*`.
-fn xerial_decompress(input: &[u8], limit: usize) -> Result<Vec<u8>, ErrorCode> {
+fn xerial_decompress(input: &[u8], limit: usize, out: &mut Vec<u8>) -> Result<(), ErrorCode> {
     if input.len() < XERIAL_HEADER_LEN {
         return Err(ErrorCode::CorruptMessage);
     }
-    let mut out = Vec::new();
     let mut rest = &input[XERIAL_HEADER_LEN..];
     while !rest.is_empty() {
         if rest.len() < 4 {
@@ -137,10 +156,10 @@ fn xerial_decompress(input: &[u8], limit: usize) -> Result<Vec<u8>, ErrorCode> {
             return Err(ErrorCode::CorruptMessage);
         }
         let (block, tail) = rest.split_at(len as usize);
-        raw_snappy_append(block, limit, &mut out)?;
+        raw_snappy_append(block, limit, out)?;
         rest = tail;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Compresses a records section (Snappy in xerial framing, as the Java client writes it).

@@ -10,7 +10,7 @@ use bytes::BytesMut;
 
 use super::batch::{self, BatchHeader, ATTRIBUTES, ATTR_COMPRESSION_MASK, ATTR_TIMESTAMP_TYPE};
 use super::batch::{HEADER_SIZE, LENGTH, LOG_OVERHEAD, MAX_TIMESTAMP};
-use super::compression::{compress, decompress, Codec};
+use super::compression::{compress, decompress_into, Codec};
 use super::records::{walk, RecordRef, MIN_RECORD_SIZE};
 use super::varint::{varint_len, write_varint};
 use crate::error::ErrorCode;
@@ -217,16 +217,18 @@ pub fn validate_batch(
         let rebuilt = (target != Codec::None).then(|| rebuild(&batch, section, target));
         (summary, rebuilt)
     } else {
-        let plain = decompress(codec, section, MAX_DECOMPRESSED_BYTES)?;
-        let summary = check_records(&plain, &header, config, now_ms, false)?;
-        let rebuilt = if !summary.offsets_in_order {
-            Some(rebuild(&batch, &renumber(&plain), target))
-        } else if target != codec {
-            Some(rebuild(&batch, &plain, target))
-        } else {
-            None
-        };
-        (summary, rebuilt)
+        with_scratch(|plain| {
+            decompress_into(codec, section, MAX_DECOMPRESSED_BYTES, plain)?;
+            let summary = check_records(plain, &header, config, now_ms, false)?;
+            let rebuilt = if !summary.offsets_in_order {
+                Some(rebuild(&batch, &renumber(plain), target))
+            } else if target != codec {
+                Some(rebuild(&batch, plain, target))
+            } else {
+                None
+            };
+            Ok((summary, rebuilt))
+        })?
     };
     if let Some(bytes) = rebuilt {
         if bytes.len() > config.max_message_bytes.max(0) as usize {
@@ -250,6 +252,28 @@ pub fn validate_batch(
         offset_delta_of_max_timestamp: offset_delta_of_max,
         log_append_time,
     })
+}
+
+thread_local! {
+    /// Decompressed records of the batch being validated, reused across batches on the same
+    /// (tokio worker) thread: a compressed batch is always inflated, and a fresh buffer that
+    /// grows by doubling costs about as much copying again as the output itself.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Above this the scratch buffer is released after use, so one huge batch does not pin its
+/// memory to a thread for good.
+const SCRATCH_KEEP_BYTES: usize = 4 << 20;
+
+fn with_scratch<T>(f: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+    // Taken out of the cell rather than borrowed, so that a nested call (none today) would
+    // get a fresh buffer instead of a borrow panic.
+    let mut buf = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let result = f(&mut buf);
+    if buf.capacity() <= SCRATCH_KEEP_BYTES {
+        SCRATCH.with(|s| *s.borrow_mut() = buf);
+    }
+    result
 }
 
 /// Kafka's `LogValidator.validateBatch` rules for client batches.
