@@ -162,7 +162,10 @@ def test_describe_topic_sources_and_synonyms() -> None:
     ]
     retention = entries["retention.ms"]
     assert (retention.value, retention.source) == ("86400000", ConfigSource.STATIC_BROKER_CONFIG)
-    assert retention.synonyms[0].name == "log.retention.hours"
+    assert [(s.name, s.value, s.source) for s in retention.synonyms] == [
+        ("log.retention.hours", "24", ConfigSource.STATIC_BROKER_CONFIG),
+        ("log.retention.hours", "168", ConfigSource.DEFAULT_CONFIG),
+    ]
     assert entries["cleanup.policy"].source == ConfigSource.DEFAULT_CONFIG
 
 

@@ -404,9 +404,16 @@ class BrokerConfig:
                             ConfigSource.STATIC_BROKER_CONFIG,
                         )
                     )
+            # Like Kafka, the table default is listed last even when a setting overrides it.
+            fallback = next(
+                s.name for s in definition.synonyms if BROKER_CONFIGS[s.name].default is not None
+            )
+            synonyms.append(
+                ConfigSynonym(
+                    fallback, BROKER_CONFIGS[fallback].default, ConfigSource.DEFAULT_CONFIG
+                )
+            )
             default_value, default_synonym = self._topic_default(definition)
-            if default_synonym.source == ConfigSource.DEFAULT_CONFIG:
-                synonyms.append(default_synonym)
             if name in overrides:
                 value, source = overrides[name], ConfigSource.TOPIC_CONFIG
             else:
