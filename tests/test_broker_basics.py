@@ -419,7 +419,8 @@ def test_metadata_every_version(ferrolog_broker: EmbeddedBroker, version: int) -
 
 
 @pytest.mark.native
-def test_broker_reads_server_properties(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+def test_broker_reads_server_properties(tmp_path: Path, stop_signal: int) -> None:
     props = tmp_path / "server.properties"
     props.write_text(
         f"listeners=PLAINTEXT://127.0.0.1:0\nlog.dirs={tmp_path / 'data'}\nnum.partitions=3\n"
@@ -441,7 +442,7 @@ def test_broker_reads_server_properties(tmp_path: Path) -> None:
             assert response is not None
         assert len(decode_response(METADATA, 9, response)[1]["topics"][0]["partitions"]) == 3
     finally:
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop_signal)
         assert process.wait(timeout=30) == 0  # a clean, controlled shutdown
         process.stdout.close()  # type: ignore[union-attr]
     assert (tmp_path / "data" / "ferrolog-metadata.json").exists()
