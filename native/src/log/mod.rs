@@ -16,6 +16,7 @@ pub mod partition_log;
 mod recovery;
 mod scan;
 mod segment;
+mod segment_read;
 
 pub use config::LogConfig;
 pub use manager::LogManager;

@@ -259,7 +259,8 @@ impl Log {
         if offset < self.log_start_offset || offset > self.log_end_offset() {
             return Err(ErrorCode::OffsetOutOfRange);
         }
-        if offset >= max_offset {
+        // Consumers at the tail poll here constantly: answer without touching the segment.
+        if offset >= max_offset || offset == self.log_end_offset() {
             return Ok(FetchSlice::empty());
         }
         let first = self

@@ -131,6 +131,13 @@ pub(crate) fn open(
         dir_dirty: false,
         closed: false,
     };
+    // Segments wholly below the log start (a crash after DeleteRecords was checkpointed but
+    // before they were deleted) go now.
+    while log.segments.len() > 1 && log.segments[1].base_offset <= log.log_start_offset {
+        let seg = log.segments.remove(0);
+        log.size_bytes -= seg.size;
+        seg.delete_files()?;
+    }
     if log.log_start_offset > log.log_end_offset() {
         // The checkpoint says data up to the log start was deleted, yet less is here.
         log.truncate_fully_and_start_at(log.log_start_offset)?;

@@ -228,3 +228,18 @@ fn flush_moves_the_recovery_point_and_flush_messages_triggers_it() {
     log.flush().unwrap();
     assert_eq!(log.recovery_point(), 5);
 }
+
+#[test]
+fn reopening_with_a_later_log_start_drops_segments_below_it() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    for _ in 0..60 {
+        log.append_as_leader(batch(2, 60, NOW), 0, NOW).unwrap();
+    }
+    let bases = log.segment_base_offsets();
+    drop(log);
+    let log = Log::open(dir.path(), small_config(), 0, bases[3] + 1, 0).unwrap();
+    assert_eq!(log.segment_base_offsets(), bases[3..]);
+    assert_eq!(log.log_start_offset(), bases[3] + 1);
+    assert!(!dir.path().join(format!("{:020}.log", bases[0])).exists());
+}
