@@ -6,6 +6,7 @@
 //! byte buffers and file regions.
 
 pub mod fetch_writer;
+mod skim;
 
 use std::fs::File;
 use std::sync::Arc;
@@ -89,6 +90,9 @@ pub fn decode_request<R: Decodable + HeaderVersion>(
     let header_version = key.request_header_version(peek.api_version);
     let header = RequestHeader::decode(&mut frame, header_version)
         .map_err(|e| DecodeError(format!("header: {e}")))?;
+    if !skim::body_is_sound(peek.api_key, peek.api_version, header_version >= 2, &frame) {
+        return Err(DecodeError("body does not match its schema".into()));
+    }
     let body =
         R::decode(&mut frame, peek.api_version).map_err(|e| DecodeError(format!("body: {e}")))?;
     Ok((header, body))

@@ -113,7 +113,10 @@ type PyRecord<'py> = (
 );
 
 #[pyfunction]
-#[pyo3(signature = (records, codec=0, producer_id=-1, producer_epoch=-1, base_sequence=-1, transactional=false))]
+#[pyo3(
+    signature = (records, codec=0, producer_id=-1, producer_epoch=-1, base_sequence=-1, transactional=false),
+    text_signature = "(records, codec=0, producer_id=-1, producer_epoch=-1, base_sequence=-1, transactional=False)"
+)]
 fn build_batch<'py>(
     py: Python<'py>,
     records: Vec<PyRecord<'py>>,

@@ -12,7 +12,7 @@ use super::{to_pyerr, without_gil};
 use crate::control::ControlReply;
 use crate::server::{CommandError, Server};
 
-#[pyclass(frozen, name = "Server", module = "ferrolog_native")]
+#[pyclass(frozen, subclass, name = "Server", module = "ferrolog_native")]
 pub struct PyServer {
     inner: Server,
 }

@@ -6,7 +6,7 @@ use pyo3::types::PyBytes;
 use crate::control::ControlRequest;
 use crate::server::PartitionState;
 
-#[pyclass(frozen, name = "ControlRequest", module = "ferrolog_native")]
+#[pyclass(frozen, subclass, name = "ControlRequest", module = "ferrolog_native")]
 pub struct PyControlRequest {
     pub(crate) inner: ControlRequest,
 }
@@ -54,7 +54,7 @@ impl PyControlRequest {
     }
 }
 
-#[pyclass(frozen, name = "PartitionState", module = "ferrolog_native")]
+#[pyclass(frozen, subclass, name = "PartitionState", module = "ferrolog_native")]
 pub struct PyPartitionState {
     pub(crate) inner: PartitionState,
 }

@@ -67,3 +67,28 @@ fn idle_connections_are_closed() {
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert!(client.is_closed());
 }
+
+#[test]
+fn absurd_array_counts_close_the_connection_without_allocating() {
+    let broker = TestBroker::start(&[]);
+    let mut client = broker.connect();
+    // Fetch v4 header (client id "t"), then replica id, max wait, min bytes, max bytes,
+    // isolation level, and a topics array claiming i32::MAX entries.
+    let mut frame = vec![0, 1, 0, 4, 0, 0, 0, 1, 0, 1, b't'];
+    frame.extend_from_slice(&(-1i32).to_be_bytes());
+    frame.extend_from_slice(&0i32.to_be_bytes());
+    frame.extend_from_slice(&1i32.to_be_bytes());
+    frame.extend_from_slice(&1000i32.to_be_bytes());
+    frame.push(0);
+    frame.extend_from_slice(&i32::MAX.to_be_bytes());
+    let mut out = (frame.len() as i32).to_be_bytes().to_vec();
+    out.extend_from_slice(&frame);
+    client.send_raw(&out);
+    assert!(client.is_closed());
+    let mut again = broker.connect();
+    let _: kafka_protocol::messages::ListOffsetsResponse = again.call(
+        ApiKey::ListOffsets,
+        7,
+        &kafka_protocol::messages::ListOffsetsRequest::default(),
+    );
+}

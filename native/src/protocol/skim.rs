@@ -1,0 +1,280 @@
+//! A structural pre-check of request bodies before the generated decoder runs.
+//!
+//! The generated decoder reserves `Vec::with_capacity(count)` straight from an array count on
+//! the wire, so a 30-byte request claiming 2^31 topics makes it ask for hundreds of GB, and an
+//! allocation failure aborts the process. Walking the body first with each API's field layout
+//! (from the schemas in `kafka-protocol/messages/`) proves every array count is backed by real
+//! elements, so the decoder then allocates in proportion to the bytes actually received.
+
+use bytes::Buf;
+
+/// One field's wire shape. Nullability needs no case: a null is just a short length.
+#[derive(Debug, Clone)]
+enum F {
+    Fixed(usize),
+    /// STRING (int16 length) or COMPACT_STRING.
+    Str,
+    /// BYTES/records (int32 length) or COMPACT_BYTES.
+    Bytes,
+    Array(Vec<F>),
+    /// An array of fixed-width primitives (no tag section per element).
+    Ints(usize),
+}
+
+use F::{Array, Bytes, Fixed, Ints, Str};
+
+fn when(cond: bool, f: F) -> Option<F> {
+    cond.then_some(f)
+}
+
+fn produce(_v: i16) -> Vec<F> {
+    let partition = vec![Fixed(4), Bytes];
+    let topic = vec![Str, Array(partition)];
+    vec![Str, Fixed(2), Fixed(4), Array(topic)]
+}
+
+fn fetch(v: i16) -> Vec<F> {
+    let partition: Vec<F> = [
+        Some(Fixed(4)),
+        when(v >= 9, Fixed(4)),
+        Some(Fixed(8)),
+        when(v >= 12, Fixed(4)),
+        when(v >= 5, Fixed(8)),
+        Some(Fixed(4)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let topic = vec![Str, Array(partition)];
+    [
+        Some(Fixed(4 + 4 + 4 + 4 + 1)),
+        when(v >= 7, Fixed(8)),
+        Some(Array(topic)),
+        when(v >= 7, Array(vec![Str, Ints(4)])),
+        when(v >= 11, Str),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn list_offsets(v: i16) -> Vec<F> {
+    let partition: Vec<F> = [Some(Fixed(4)), when(v >= 4, Fixed(4)), Some(Fixed(8))]
+        .into_iter()
+        .flatten()
+        .collect();
+    let topic = vec![Str, Array(partition)];
+    [Some(Fixed(4)), when(v >= 2, Fixed(1)), Some(Array(topic))]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn offset_for_leader_epoch(v: i16) -> Vec<F> {
+    let topic = vec![Str, Array(vec![Fixed(4), Fixed(4), Fixed(4)])];
+    [when(v >= 3, Fixed(4)), Some(Array(topic))]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+struct Walker<'a> {
+    buf: &'a [u8],
+    flexible: bool,
+}
+
+impl Walker<'_> {
+    fn take(&mut self, n: usize) -> Option<()> {
+        (self.buf.remaining() >= n).then(|| self.buf.advance(n))
+    }
+
+    fn uvarint(&mut self) -> Option<u32> {
+        let mut value = 0u32;
+        for i in 0..5 {
+            let b = *self.buf.first()?;
+            self.buf.advance(1);
+            value |= u32::from(b & 0x7f) << (7 * i);
+            if b < 0x80 {
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    /// A length or count: None = malformed, Some(0) also covers null.
+    fn length(&mut self, classic_width: usize) -> Option<usize> {
+        if self.flexible {
+            return Some(self.uvarint()?.saturating_sub(1) as usize);
+        }
+        let n = match classic_width {
+            2 => i64::from(self.buf.try_get_i16().ok()?),
+            _ => i64::from(self.buf.try_get_i32().ok()?),
+        };
+        if n < -1 {
+            return None;
+        }
+        Some(n.max(0) as usize)
+    }
+
+    fn tags(&mut self) -> Option<()> {
+        if !self.flexible {
+            return Some(());
+        }
+        for _ in 0..self.uvarint()? {
+            self.uvarint()?;
+            let size = self.uvarint()? as usize;
+            self.take(size)?;
+        }
+        Some(())
+    }
+
+    fn fields(&mut self, fields: &[F]) -> Option<()> {
+        for f in fields {
+            match f {
+                Fixed(n) => self.take(*n)?,
+                Str => {
+                    let n = self.length(2)?;
+                    self.take(n)?
+                }
+                Bytes => {
+                    let n = self.length(4)?;
+                    self.take(n)?
+                }
+                Ints(width) => {
+                    let count = self.length(4)?;
+                    self.take(count.checked_mul(*width)?)?
+                }
+                Array(elem) => {
+                    let count = self.length(4)?;
+                    // every element takes at least one byte
+                    if count > self.buf.remaining() {
+                        return None;
+                    }
+                    for _ in 0..count {
+                        self.fields(elem)?;
+                        self.tags()?;
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// Whether `body` (after the request header) is structurally sound for `api_key` at `version`.
+/// Trailing bytes are allowed, as the decoder allows them.
+pub fn body_is_sound(api_key: i16, version: i16, flexible: bool, body: &[u8]) -> bool {
+    let fields = match api_key {
+        super::PRODUCE => produce(version),
+        super::FETCH => fetch(version),
+        super::LIST_OFFSETS => list_offsets(version),
+        super::OFFSET_FOR_LEADER_EPOCH => offset_for_leader_epoch(version),
+        _ => return false,
+    };
+    let mut w = Walker {
+        buf: body,
+        flexible,
+    };
+    w.fields(&fields).and_then(|_| w.tags()).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::{Bytes, BytesMut};
+    use kafka_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ForgottenTopic};
+    use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+    use kafka_protocol::messages::offset_for_leader_epoch_request::{
+        OffsetForLeaderPartition, OffsetForLeaderTopic,
+    };
+    use kafka_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+    use kafka_protocol::messages::*;
+    use kafka_protocol::protocol::{Encodable, HeaderVersion, StrBytes};
+
+    use super::body_is_sound;
+    use crate::protocol::NATIVE_API_VERSIONS;
+
+    fn name(s: &'static str) -> TopicName {
+        TopicName(StrBytes::from_static_str(s))
+    }
+
+    fn encoded<M: Encodable + HeaderVersion>(m: &M, v: i16) -> (bool, Vec<u8>) {
+        let mut buf = BytesMut::new();
+        m.encode(&mut buf, v).expect("encodes");
+        (M::header_version(v) >= 2, buf.to_vec())
+    }
+
+    /// A populated request of each native API at `v`, as the generated encoder writes it.
+    fn sample(key: i16, v: i16) -> (bool, Vec<u8>) {
+        match key {
+            0 => encoded(
+                &ProduceRequest::default()
+                    .with_acks(-1)
+                    .with_topic_data(vec![TopicProduceData::default()
+                        .with_name(name("a"))
+                        .with_partition_data(vec![
+                            PartitionProduceData::default()
+                                .with_records(Some(Bytes::from_static(b"xyz"))),
+                            PartitionProduceData::default().with_index(1),
+                        ])]),
+                v,
+            ),
+            1 => {
+                let mut r = FetchRequest::default().with_topics(vec![FetchTopic::default()
+                    .with_topic(name("a"))
+                    .with_partitions(vec![FetchPartition::default(); 2])]);
+                if v >= 7 {
+                    r = r.with_forgotten_topics_data(vec![ForgottenTopic::default()
+                        .with_topic(name("b"))
+                        .with_partitions(vec![1, 2])]);
+                }
+                if v >= 11 {
+                    r = r.with_rack_id(StrBytes::from_static_str("rack"));
+                }
+                encoded(&r, v)
+            }
+            2 => encoded(
+                &ListOffsetsRequest::default().with_topics(vec![ListOffsetsTopic::default()
+                    .with_name(name("a"))
+                    .with_partitions(vec![ListOffsetsPartition::default(); 3])]),
+                v,
+            ),
+            _ => encoded(
+                &OffsetForLeaderEpochRequest::default().with_topics(vec![
+                    OffsetForLeaderTopic::default()
+                        .with_topic(name("a"))
+                        .with_partitions(vec![OffsetForLeaderPartition::default(); 2]),
+                ]),
+                v,
+            ),
+        }
+    }
+
+    #[test]
+    fn accepts_every_version_the_encoder_writes_and_rejects_truncations() {
+        for (key, min, max) in NATIVE_API_VERSIONS {
+            for v in *min..=*max {
+                let (flexible, body) = sample(*key, v);
+                assert!(body_is_sound(*key, v, flexible, &body), "api {key} v{v}");
+                for cut in 0..body.len() {
+                    // a cut may land on a valid shorter prefix only if nothing was required
+                    // after it; the encoder always writes the whole top-level struct
+                    assert!(
+                        !body_is_sound(*key, v, flexible, &body[..cut]),
+                        "api {key} v{v} cut {cut}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_counts_larger_than_the_body() {
+        let mut body = vec![0u8; 17];
+        body.extend_from_slice(&i32::MAX.to_be_bytes());
+        assert!(!body_is_sound(1, 4, false, &body));
+        // flexible: compact count of 2^28
+        let mut body = vec![0u8; 25];
+        body.extend_from_slice(&[0x80, 0x80, 0x80, 0x80, 0x01]);
+        assert!(!body_is_sound(1, 12, true, &body));
+    }
+}
