@@ -1,8 +1,10 @@
 //! Changing a log's extent: rolling, DeleteRecords, follower truncation, retention; and
 //! making it durable: flush and close.
 
+use std::fs::File;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::checkpoint::sync_dir;
 use super::partition_log::Log;
@@ -36,6 +38,30 @@ pub(crate) fn delete_snapshots(dir: &Path, doomed: impl Fn(i64) -> bool) -> io::
     Ok(())
 }
 
+/// The fsyncs of one flush (see `Log::flush_plan`).
+#[derive(Debug)]
+pub struct FlushPlan {
+    files: Vec<Arc<File>>,
+    /// The partition directory, when segment files were created since it was last synced.
+    dir: Option<PathBuf>,
+    end_offset: i64,
+    dir_generation: u64,
+    truncations: u64,
+}
+
+impl FlushPlan {
+    /// The fsyncs; safe without the log's lock (a segment deleted meanwhile is still open).
+    pub fn execute(&self) -> io::Result<()> {
+        for file in &self.files {
+            file.sync_data()?;
+        }
+        if let Some(dir) = &self.dir {
+            sync_dir(dir)?;
+        }
+        Ok(())
+    }
+}
+
 fn storage_error(e: io::Error) -> ErrorCode {
     ::log::error!("log maintenance failed: {e}");
     ErrorCode::KafkaStorageError
@@ -56,7 +82,7 @@ impl Log {
         active.seal()?;
         self.segments
             .push(Segment::create(&self.dir, leo, &self.config)?);
-        self.dir_dirty = true;
+        self.dir_generation += 1;
         self.producers.write_snapshot(&self.dir, leo)
     }
 
@@ -123,7 +149,7 @@ impl Log {
         }
         self.segments
             .push(Segment::create(&self.dir, offset, &self.config)?);
-        self.dir_dirty = true;
+        self.dir_generation += 1;
         self.size_bytes = 0;
         self.log_start_offset = offset;
         self.epochs.clear()?;
@@ -133,6 +159,7 @@ impl Log {
     }
 
     fn after_truncation(&mut self) -> io::Result<()> {
+        self.truncations += 1;
         let leo = self.log_end_offset();
         self.log_start_offset = self.log_start_offset.min(leo);
         self.high_watermark = self.high_watermark.clamp(self.log_start_offset, leo);
@@ -178,33 +205,49 @@ impl Log {
 
     /// fsyncs everything up to the log end offset and moves the recovery point there.
     pub fn flush(&mut self) -> io::Result<()> {
-        let leo = self.log_end_offset();
+        let plan = self.flush_plan();
+        plan.execute()?;
+        self.complete_flush(&plan);
+        Ok(())
+    }
+
+    /// What a flush must fsync, taken under the read lock so that the fsyncs can then run
+    /// without any lock (appends go on meanwhile); `complete_flush` moves the recovery point.
+    pub fn flush_plan(&self) -> FlushPlan {
         let first = self
             .segments
             .partition_point(|s| s.next_offset <= self.recovery_point)
             .min(self.segments.len() - 1);
-        for seg in &self.segments[first..] {
-            for file in seg.files() {
-                file.sync_data()?;
-            }
+        FlushPlan {
+            files: self.segments[first..]
+                .iter()
+                .flat_map(|s| s.files())
+                .collect(),
+            dir: (self.dir_generation != self.dir_synced).then(|| self.dir.clone()),
+            end_offset: self.log_end_offset(),
+            dir_generation: self.dir_generation,
+            truncations: self.truncations,
         }
-        if self.dir_dirty {
-            sync_dir(&self.dir)?;
-            self.dir_dirty = false;
-        }
-        self.recovery_point = leo;
-        self.unflushed_messages = 0;
-        self.last_flush_ms = super::now_ms();
-        Ok(())
     }
 
-    /// Flushes when `flush.ms` has passed since the last flush and there is something to flush.
-    pub fn maybe_flush(&mut self, now_ms: i64) -> io::Result<()> {
-        let due = now_ms.saturating_sub(self.last_flush_ms) >= self.config.flush_ms;
-        if due && self.recovery_point < self.log_end_offset() {
-            self.flush()?;
+    /// Records a flush done from `plan`. Ignored if the log was truncated meanwhile: offsets
+    /// below the plan's end may since hold new, unflushed data.
+    pub fn complete_flush(&mut self, plan: &FlushPlan) {
+        if plan.truncations != self.truncations {
+            return;
         }
-        Ok(())
+        self.dir_synced = self.dir_synced.max(plan.dir_generation);
+        self.recovery_point = self.recovery_point.max(plan.end_offset);
+        if plan.end_offset >= self.log_end_offset() {
+            self.unflushed_messages = 0;
+        }
+        self.last_flush_ms = super::now_ms();
+    }
+
+    /// Whether `flush.ms` has passed since the last flush and there is something to flush.
+    pub fn flush_due(&self, now_ms: i64) -> bool {
+        now_ms.saturating_sub(self.last_flush_ms) >= self.config.flush_ms
+            && self.recovery_point < self.log_end_offset()
     }
 
     /// Flushes, writes the producer snapshot and trims the active segment's indexes; the log

@@ -352,23 +352,33 @@ impl LogManager {
         let mut deleted = 0;
         let mut first_error = None;
         for handle in handles {
-            let mut log = handle.write();
-            if log.is_closed() {
-                continue;
-            }
-            let result = log
-                .maybe_roll(now_ms)
-                .and_then(|()| log.apply_retention(now_ms))
-                .and_then(|n| {
-                    deleted += n;
-                    log.maybe_flush(now_ms)
-                });
-            if let Err(e) = result {
-                ::log::error!("periodic work on {} failed: {e}", log.dir.display());
+            if let Err(e) = Self::tick_one(&handle, now_ms, &mut deleted) {
+                ::log::error!(
+                    "periodic work on {} failed: {e}",
+                    handle.read().dir.display()
+                );
                 first_error.get_or_insert(e);
             }
         }
         first_error.map_or(Ok(deleted), Err)
+    }
+
+    fn tick_one(handle: &LogHandle, now_ms: i64, deleted: &mut usize) -> io::Result<()> {
+        let plan = {
+            let mut log = handle.write();
+            if log.is_closed() {
+                return Ok(());
+            }
+            log.maybe_roll(now_ms)?;
+            *deleted += log.apply_retention(now_ms)?;
+            log.flush_due(now_ms).then(|| log.flush_plan())
+        };
+        // fsync without the lock: produce and fetch go on meanwhile.
+        if let Some(plan) = plan {
+            plan.execute()?;
+            handle.write().complete_flush(&plan);
+        }
+        Ok(())
     }
 
     /// Closes every log (flush, producer snapshots), writes checkpoints and the clean-shutdown

@@ -19,6 +19,7 @@ mod segment;
 mod segment_read;
 
 pub use config::LogConfig;
+pub use maintenance::FlushPlan;
 pub use manager::LogManager;
 pub use partition_log::{FetchSlice, LeaderAppend, Log, TimestampOffset};
 

@@ -74,8 +74,13 @@ pub struct Log {
     /// Records appended since the last flush, for flush.messages.
     pub(crate) unflushed_messages: i64,
     pub(crate) last_flush_ms: i64,
-    /// A segment file was created since the last flush: the directory needs an fsync too.
-    pub(crate) dir_dirty: bool,
+    /// Counts segment files created; the directory needs an fsync while it is ahead of
+    /// `dir_synced`.
+    pub(crate) dir_generation: u64,
+    pub(crate) dir_synced: u64,
+    /// Counts truncations, so a flush that ran without the lock knows whether its end offset
+    /// still means what it did.
+    pub(crate) truncations: u64,
     /// Closed logs refuse appends: their indexes are trimmed and a snapshot is written.
     pub(crate) closed: bool,
 }

@@ -128,7 +128,9 @@ pub(crate) fn open(
         producers: ProducerStateManager::new(),
         unflushed_messages: 0,
         last_flush_ms: super::now_ms(),
-        dir_dirty: false,
+        dir_generation: 0,
+        dir_synced: 0,
+        truncations: 0,
         closed: false,
     };
     // Segments wholly below the log start (a crash after DeleteRecords was checkpointed but

@@ -224,3 +224,39 @@ fn no_clean_marker_while_a_partition_from_an_unclean_stop_was_never_opened() {
     m.shutdown().unwrap();
     assert!(a.path().join(".kafka_cleanshutdown").exists());
 }
+
+#[test]
+fn tick_flushes_by_flush_ms() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    let config = LogConfig {
+        flush_ms: 1000,
+        ..LogConfig::default()
+    };
+    let h = m.open_or_create("t", 0, TOPIC_ID, config).unwrap();
+    h.write()
+        .append_as_leader(batch(2, 10, NOW), 0, NOW)
+        .unwrap();
+    let now = crate::log::now_ms();
+    m.tick(now).unwrap();
+    assert_eq!(h.read().recovery_point(), 0, "not due yet");
+    m.tick(now + 2000).unwrap();
+    assert_eq!(h.read().recovery_point(), 2);
+}
+
+#[test]
+fn a_flush_that_raced_a_truncation_does_not_move_the_recovery_point() {
+    let a = tempdir().unwrap();
+    let mut log = open(a.path(), LogConfig::default());
+    for _ in 0..3 {
+        log.append_as_leader(batch(2, 10, NOW), 0, NOW).unwrap();
+    }
+    let plan = log.flush_plan();
+    log.truncate_to(2).unwrap();
+    log.append_as_leader(batch(4, 10, NOW), 0, NOW).unwrap();
+    plan.execute().unwrap();
+    log.complete_flush(&plan);
+    assert_eq!(log.recovery_point(), 0);
+    log.flush().unwrap();
+    assert_eq!(log.recovery_point(), 6);
+}
