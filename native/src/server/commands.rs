@@ -129,6 +129,9 @@ impl Server {
                 let log_dir = broker
                     .logs
                     .dir_of(p.topic(), p.index())
+                    // `dir_of` names the partition's own directory; the state reports the log
+                    // directory (one of `log.dirs`) that holds it.
+                    .map(|d| d.parent().map(|p| p.to_path_buf()).unwrap_or(d))
                     .map(|d| d.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let log = p.log().read();
