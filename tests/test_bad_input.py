@@ -87,8 +87,8 @@ def latest_offset(bootstrap: str, topic: str) -> int:
 @pytest.fixture
 def topic(ferrolog_broker) -> str:  # type: ignore[no-untyped-def]
     name = f"bad-{uuid.uuid4().hex[:8]}"
-    AdminClient({"bootstrap.servers": ferrolog_broker.bootstrap_servers}).create_topics(
-        [NewTopic(name, num_partitions=1, replication_factor=1)])[name].result(20)
+    admin = AdminClient({"bootstrap.servers": ferrolog_broker.bootstrap_servers})
+    admin.create_topics([NewTopic(name, num_partitions=1, replication_factor=1)])[name].result(20)
     return name
 
 

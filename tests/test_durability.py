@@ -29,8 +29,8 @@ def test_sigkill_loses_no_acknowledged_record(ferrolog_broker_factory) -> None: 
     broker = ferrolog_broker_factory()
     bootstrap = broker.bootstrap_servers
     topic = f"dur-{uuid.uuid4().hex[:8]}"
-    AdminClient({"bootstrap.servers": bootstrap}).create_topics(
-        [NewTopic(topic, num_partitions=2, replication_factor=1)])[topic].result(20)
+    admin = AdminClient({"bootstrap.servers": bootstrap})  # must outlive the future
+    admin.create_topics([NewTopic(topic, num_partitions=2, replication_factor=1)])[topic].result(20)
 
     acked: dict[tuple[int, int], bytes] = {}
     lock = threading.Lock()
