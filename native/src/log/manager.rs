@@ -242,7 +242,11 @@ impl LogManager {
         };
         let dir = &mut state.dirs[d];
         let path = dir.path.join(partition_dir_name(topic, partition));
-        std::fs::create_dir_all(&path)?;
+        if !path.exists() {
+            std::fs::create_dir_all(&path)?;
+            // The new directory's entry in the log directory must survive a power loss too.
+            sync_dir(&dir.path)?;
+        }
         write_partition_metadata(&path, topic_id)?;
         let recovery_point = if dir.clean_at_start && dir.at_start.contains(&key) {
             i64::MAX

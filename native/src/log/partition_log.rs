@@ -29,7 +29,9 @@ pub struct LeaderAppend {
 }
 
 /// A byte range of a segment file holding whole batches, for sendfile. Empty when
-/// `length == 0`.
+/// `length == 0`. The file stays readable if its segment is deleted meanwhile (retention,
+/// DeleteRecords); only a truncation (a follower truncating, recovery) can shorten it, so a
+/// sender must treat a short sendfile as an error (Kafka closes the connection then).
 #[derive(Debug, Clone)]
 pub struct FetchSlice {
     pub file: Option<Arc<File>>,
@@ -95,6 +97,7 @@ impl Log {
     /// it is CRC-checked and a torn tail is truncated; indexes and producer state are rebuilt.
     /// `recovery_point == i64::MAX` means the log was closed cleanly: nothing is rescanned
     /// unless its files do not parse.
+    /// One `Log` per directory per process: two would map the same index files.
     pub fn open(
         dir: &Path,
         config: LogConfig,
