@@ -170,6 +170,25 @@ impl Partition {
         self.progress.send_replace(progress);
     }
 
+    /// A follower fetched from `fetch_offset`: everything before it is on that replica, so it
+    /// is the replica's log end offset, and the high watermark may advance.
+    pub fn record_follower_fetch(&self, replica: i32, fetch_offset: i64) {
+        let mut st = self.state.write();
+        if st.role != Role::Leader || replica == self.node_id || !st.replicas.contains(&replica) {
+            return;
+        }
+        st.leo.insert(replica, fetch_offset);
+        let mut log = self.log.write();
+        let progress = Self::advance_hw(&st, self.node_id, &mut log);
+        drop(log);
+        drop(st);
+        self.progress.send_if_modified(|p| {
+            let changed = *p != progress;
+            *p = progress;
+            changed
+        });
+    }
+
     /// Stops serving: waiters see NOT_LEADER_OR_FOLLOWER on their next check.
     pub fn make_inactive(&self) {
         self.state.write().role = Role::None;

@@ -36,7 +36,8 @@ type Target = (Wanted, Option<Arc<Partition>>);
 /// The request reduced to what a read pass needs.
 struct Plan {
     version: i16,
-    follower: bool,
+    /// The fetching replica's id for follower fetches; None for consumers.
+    follower: Option<i32>,
     read_committed: bool,
     max_bytes: i32,
     topics: Vec<(String, Vec<Target>)>,
@@ -93,6 +94,9 @@ impl Plan {
         if let Err(e) = epoch_check {
             return FetchPartitionOut::error(w.partition, e.code());
         }
+        if let Some(replica) = self.follower {
+            p.record_follower_fetch(replica, w.fetch_offset);
+        }
         let (log_start, leo, hw) = {
             let log = p.log().read();
             (
@@ -104,7 +108,7 @@ impl Plan {
         // Followers replicate everything; consumers see only committed data (and, for
         // read_committed, only up to the last stable offset, which is the HW until
         // transactions land).
-        let max_offset = if self.follower { leo } else { hw };
+        let max_offset = if self.follower.is_some() { leo } else { hw };
         let mut out = FetchPartitionOut {
             partition_index: w.partition,
             error_code: 0,
@@ -146,7 +150,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     };
     let plan = Plan {
         version: peek.api_version,
-        follower: request.replica_id.0 >= 0,
+        follower: (request.replica_id.0 >= 0).then_some(request.replica_id.0),
         read_committed: request.isolation_level == READ_COMMITTED,
         max_bytes: request.max_bytes,
         topics: request

@@ -5,6 +5,7 @@ mod control_bridge;
 mod framing;
 mod offsets;
 mod produce_fetch;
+mod replication;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
