@@ -311,7 +311,10 @@ impl Segment {
             self.max_timestamp = max_ts;
             self.offset_of_max_timestamp = offset_of_max;
         }
-        if self.bytes_since_index > u64::from(config.index_interval_bytes) {
+        // A full index only happens here when recovery rebuilds a segment written with a
+        // larger segment.index.bytes: later batches then go unindexed (found by scanning).
+        let room = !self.index.storage_ref().is_full();
+        if room && self.bytes_since_index > u64::from(config.index_interval_bytes) {
             self.index.append(h.base_offset, pos);
             self.time_index
                 .maybe_append(self.max_timestamp, self.offset_of_max_timestamp);

@@ -190,3 +190,29 @@ fn producer_state_survives_reopen() {
     assert!(log.append_as_leader(idem(2), 0, NOW).unwrap().duplicate);
     assert!(!log.append_as_leader(idem(3), 0, NOW).unwrap().duplicate);
 }
+
+#[test]
+fn recovery_with_a_smaller_index_size_than_the_segment_was_written_with() {
+    let dir = tempdir().unwrap();
+    let roomy = LogConfig {
+        index_interval_bytes: 1,
+        segment_bytes: 1 << 20,
+        ..LogConfig::default()
+    };
+    let mut log = open(dir.path(), roomy);
+    let expected = fill(&mut log, 50);
+    drop(log);
+    let cramped = LogConfig {
+        index_interval_bytes: 1,
+        segment_index_bytes: 40,
+        ..LogConfig::default()
+    };
+    let log = Log::open(dir.path(), cramped, 0, 0, 0).unwrap();
+    assert_eq!(read_all(&log), expected);
+    for &(base, last) in &expected {
+        assert_eq!(
+            batches_in(&log.read(last, 1, i64::MAX, true).unwrap())[0].base_offset,
+            base
+        );
+    }
+}
