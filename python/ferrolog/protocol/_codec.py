@@ -1,21 +1,38 @@
-"""Kafka protocol codec driven by the generated tables in `schemas.py`.
+"""Kafka protocol codec: encodes and decodes bodies and headers following the plans that
+`_plans.py` derives from the generated tables in `schemas.py`.
 
 This file is the pure-Python twin and also the source of the compiled one: `_ccodec.pyx`
-includes it verbatim, so it must stay plain Python that Cython accepts (no closures in hot
-paths, no generator tricks, no class that other code has to match by identity; shared types
-live in `_shared.py`).
-
-Each (schema, version) is turned once into a "plan": flat tuples with the wire order, the
-type codes and the per-version flags resolved, so encoding and decoding are a loop over a
-tuple with no version arithmetic.
+includes it verbatim, so it must stay plain Python that Cython accepts. Shared types live in
+`_shared.py` so that both twins raise the very same exception classes.
 """
 
 from struct import Struct
 from struct import error as StructError
 from typing import Any
 
-from ferrolog.protocol._shared import ProtocolError, RequestHeader, UnsupportedVersionError
-from ferrolog.protocol.schemas import DATA, HEADERS, REQUESTS, RESPONSES
+from ferrolog.protocol._plans import (
+    BOOL,
+    BYTES,
+    FLOAT64,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    RECORDS,
+    STRING,
+    STRUCT,
+    UINT16,
+    UINT32,
+    UUID,
+    VARINT,
+    VARLONG,
+    default_value,
+    in_range,
+    min_size,
+)
+from ferrolog.protocol._plans import plan as _plan
+from ferrolog.protocol._shared import ProtocolError, RequestHeader
+from ferrolog.protocol.schemas import REQUESTS, RESPONSES
 
 _I8 = Struct(">b")
 _I16 = Struct(">h")
@@ -24,107 +41,10 @@ _I32 = Struct(">i")
 _U32 = Struct(">I")
 _I64 = Struct(">q")
 _F64 = Struct(">d")
-
-# Type codes of plan fields.
-_BOOL = 0
-_INT8 = 1
-_INT16 = 2
-_UINT16 = 3
-_INT32 = 4
-_UINT32 = 5
-_INT64 = 6
-_FLOAT64 = 7
-_VARINT = 8
-_VARLONG = 9
-_UUID = 10
-_STRING = 11
-_BYTES = 12
-_RECORDS = 13
-_STRUCT = 14
-
-_CODES = {
-    "bool": _BOOL, "int8": _INT8, "int16": _INT16, "uint16": _UINT16, "int32": _INT32,
-    "uint32": _UINT32, "int64": _INT64, "float64": _FLOAT64, "varint": _VARINT,
-    "varlong": _VARLONG, "uuid": _UUID, "string": _STRING, "bytes": _BYTES,
-    "records": _RECORDS, "struct": _STRUCT,
-}  # fmt: skip
-_FIXED_SIZES = {
-    _BOOL: 1, _INT8: 1, _INT16: 2, _UINT16: 2, _INT32: 4, _UINT32: 4, _INT64: 8,
-    _FLOAT64: 8, _VARINT: 1, _VARLONG: 1, _UUID: 16,
-}  # fmt: skip
 # Arrays of zero-width elements (a struct with no field in this version) cannot be bounded by
 # the remaining input, so their count is capped instead.
 _ZERO_WIDTH_ARRAY_CAP = 1 << 16
 _MISSING = object()
-_TABLES: dict[str, dict[Any, Any]] = {
-    "request": REQUESTS,
-    "response": RESPONSES,
-    "header": HEADERS,
-    "data": DATA,
-}
-
-# A field plan: (name, code, is_array, nullable, compact, subplan, default, tag, default_bytes)
-# A struct plan: (fields, tagged_fields, tags: dict[int, field plan], flexible, min_size)
-_PLANS: dict[Any, Any] = {}
-
-
-def _in(versions: Any, version: int) -> bool:
-    return versions is not None and versions[0] <= version <= versions[1]
-
-
-def _field_min_size(code: int, is_array: bool, nullable: bool, compact: bool, sub: Any) -> int:
-    if is_array or code in (_BYTES, _RECORDS):
-        return 1 if compact else 4
-    if code == _STRING:
-        return 1 if compact else 2
-    if code == _STRUCT:
-        return 1 if nullable else sub[4]
-    return _FIXED_SIZES[code]
-
-
-def _build_plan(fields: Any, version: int, flexible: bool) -> Any:
-    regular = []
-    tagged = []
-    min_size = 1 if flexible else 0
-    for name, ftype, versions, nullable_v, tag, tagged_v, default, flex_v, sub in fields:
-        if not _in(versions, version):
-            continue
-        is_array = ftype.startswith("[]")
-        code = _CODES[ftype[2:] if is_array else ftype]
-        nullable = _in(nullable_v, version)
-        compact = flexible and (flex_v is None or _in(flex_v, version))
-        subplan = _build_plan(sub, version, flexible) if sub is not None else None
-        is_tagged = flexible and tag is not None and _in(tagged_v, version)
-        plan = [name, code, is_array, nullable, compact, subplan, default, tag, None]
-        if is_tagged:
-            if code == _STRUCT and not is_array and default is not None:
-                # A tagged struct is written only when it differs from its default; comparing
-                # encodings avoids a deep comparison of partly filled dicts.
-                out = bytearray()
-                _write_field(out, tuple(plan), {})
-                plan[8] = bytes(out)
-            tagged.append(tuple(plan))
-        else:
-            regular.append(tuple(plan))
-            min_size += _field_min_size(code, is_array, nullable, compact, subplan)
-    tagged.sort(key=lambda f: f[7])
-    return (tuple(regular), tuple(tagged), {f[7]: f for f in tagged}, flexible, min_size)
-
-
-def _plan(kind: str, key: Any, version: int) -> Any:
-    cache_key = (kind, key, version)
-    plan = _PLANS.get(cache_key)
-    if plan is not None:
-        return plan
-    schema = _TABLES[kind].get(key)
-    if schema is None:
-        raise UnsupportedVersionError(f"unknown {kind} schema {key!r}")
-    name, _api_key, valid, flexible_v, fields = schema
-    if not _in(valid, version):
-        raise UnsupportedVersionError(f"{name} has no version {version}")
-    plan = _build_plan(fields, version, _in(flexible_v, version))
-    _PLANS[cache_key] = plan
-    return plan
 
 
 # ---------------------------------------------------------------- decoding
@@ -178,22 +98,22 @@ def _read_length(r: _Reader, compact: bool, wide: bool) -> int:
 
 def _read_value(r: _Reader, code: int, nullable: bool, compact: bool, sub: Any) -> Any:
     buf = r.buf
-    if code == _INT32:
+    if code == INT32:
         return _I32.unpack_from(buf, r.take(4))[0]
-    if code in (_STRING, _BYTES, _RECORDS):
-        n = _read_length(r, compact, code != _STRING)
+    if code in (STRING, BYTES, RECORDS):
+        n = _read_length(r, compact, code != STRING)
         if n < 0:
             if n == -1 and nullable:
                 return None
             raise ProtocolError(f"invalid length {n} at offset {r.pos}")
         start = r.take(n)
-        if code != _STRING:
+        if code != STRING:
             return buf[start : start + n]
         try:
             return buf[start : start + n].decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ProtocolError(f"invalid UTF-8 string at offset {start}") from exc
-    if code == _STRUCT:
+    if code == STRUCT:
         if nullable:
             marker = _I8.unpack_from(buf, r.take(1))[0]
             if marker == -1:
@@ -201,29 +121,29 @@ def _read_value(r: _Reader, code: int, nullable: bool, compact: bool, sub: Any) 
             if marker != 1:
                 raise ProtocolError(f"invalid nullable struct marker {marker}")
         return _read_struct(r, sub)
-    if code == _INT16:
+    if code == INT16:
         return _I16.unpack_from(buf, r.take(2))[0]
-    if code == _INT64:
+    if code == INT64:
         return _I64.unpack_from(buf, r.take(8))[0]
-    if code == _INT8:
+    if code == INT8:
         return _I8.unpack_from(buf, r.take(1))[0]
-    if code == _BOOL:
+    if code == BOOL:
         return buf[r.take(1)] != 0
-    if code == _UUID:
+    if code == UUID:
         start = r.take(16)
         return buf[start : start + 16]
-    if code == _UINT16:
+    if code == UINT16:
         return _U16.unpack_from(buf, r.take(2))[0]
-    if code == _UINT32:
+    if code == UINT32:
         return _U32.unpack_from(buf, r.take(4))[0]
-    if code == _FLOAT64:
+    if code == FLOAT64:
         return _F64.unpack_from(buf, r.take(8))[0]
-    if code == _VARINT:
+    if code == VARINT:
         v = _read_uvarint(r, 5)
         if v > 0xFFFFFFFF:
             raise ProtocolError("varint out of int32 range")
         return (v >> 1) ^ -(v & 1)
-    if code == _VARLONG:
+    if code == VARLONG:
         v = _read_uvarint(r, 10)
         if v > 0xFFFFFFFFFFFFFFFF:
             raise ProtocolError("varlong out of int64 range")
@@ -241,7 +161,7 @@ def _read_field(r: _Reader, f: Any) -> Any:
         raise ProtocolError(f"invalid array length {n} for {f[0]}")
     code = f[1]
     sub = f[5]
-    elem_size = sub[4] if code == _STRUCT else _field_min_size(code, False, False, f[4], None)
+    elem_size = sub[4] if code == STRUCT else min_size(code, False, False, f[4], None)
     if elem_size > 0:
         if n * elem_size > r.end - r.pos:
             raise ProtocolError(f"array {f[0]} of {n} elements exceeds the remaining input")
@@ -251,33 +171,13 @@ def _read_field(r: _Reader, f: Any) -> Any:
     return [_read_value(r, code, False, compact, sub) for _ in range(n)]
 
 
-def _default_value(f: Any) -> Any:
-    default = f[6]
-    if default is None:
-        return None
-    if f[2]:
-        return []
-    if f[1] == _STRUCT:
-        return _default_struct(f[5])
-    return default
-
-
-def _default_struct(plan: Any) -> dict[str, Any]:
-    out = {}
-    for f in plan[0]:
-        out[f[0]] = _default_value(f)
-    for f in plan[1]:
-        out[f[0]] = _default_value(f)
-    return out
-
-
 def _read_struct(r: _Reader, plan: Any) -> dict[str, Any]:
     out = {}
     for f in plan[0]:
         out[f[0]] = _read_field(r, f)
     if plan[3]:
         for f in plan[1]:
-            out[f[0]] = _default_value(f)
+            out[f[0]] = default_value(f)
         count = _read_uvarint(r, 5)
         if count > r.end - r.pos:
             raise ProtocolError(f"{count} tagged fields exceed the remaining input")
@@ -313,57 +213,57 @@ def _write_uvarint(out: bytearray, v: int) -> None:
 def _write_value(
     out: bytearray, code: int, nullable: bool, compact: bool, sub: Any, v: Any
 ) -> None:
-    if v is None and code >= _STRING:
+    if v is None and code >= STRING:
         if not nullable:
             raise ProtocolError("null value for a non-nullable field")
-        if code == _STRUCT:
+        if code == STRUCT:
             out += b"\xff"
         elif compact:
             out.append(0)
         else:
-            out += b"\xff\xff" if code == _STRING else b"\xff\xff\xff\xff"
+            out += b"\xff\xff" if code == STRING else b"\xff\xff\xff\xff"
         return
-    if code == _INT32:
+    if code == INT32:
         out += _I32.pack(v)
-    elif code in (_STRING, _BYTES, _RECORDS):
-        data = v.encode("utf-8") if code == _STRING else bytes(v)
+    elif code in (STRING, BYTES, RECORDS):
+        data = v.encode("utf-8") if code == STRING else bytes(v)
         if compact:
             _write_uvarint(out, len(data) + 1)
-        elif code == _STRING:
+        elif code == STRING:
             if len(data) > 0x7FFF:
                 raise ProtocolError(f"string of {len(data)} bytes is too long")
             out += _I16.pack(len(data))
         else:
             out += _I32.pack(len(data))
         out += data
-    elif code == _STRUCT:
+    elif code == STRUCT:
         if nullable:
             out.append(1)
         _write_struct(out, sub, v)
-    elif code == _INT16:
+    elif code == INT16:
         out += _I16.pack(v)
-    elif code == _INT64:
+    elif code == INT64:
         out += _I64.pack(v)
-    elif code == _INT8:
+    elif code == INT8:
         out += _I8.pack(v)
-    elif code == _BOOL:
+    elif code == BOOL:
         out.append(1 if v else 0)
-    elif code == _UUID:
+    elif code == UUID:
         data = bytes(v)
         if len(data) != 16:
             raise ProtocolError(f"uuid must be 16 bytes, got {len(data)}")
         out += data
-    elif code == _UINT16:
+    elif code == UINT16:
         out += _U16.pack(v)
-    elif code == _UINT32:
+    elif code == UINT32:
         out += _U32.pack(v)
-    elif code == _FLOAT64:
+    elif code == FLOAT64:
         out += _F64.pack(v)
-    elif code == _VARINT:
+    elif code == VARINT:
         if not -0x80000000 <= v <= 0x7FFFFFFF:
             raise ProtocolError(f"varint {v} out of range")
         _write_uvarint(out, ((v << 1) ^ (v >> 31)) & 0xFFFFFFFF)
-    elif code == _VARLONG:
+    elif code == VARLONG:
         if not -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:
             raise ProtocolError(f"varlong {v} out of range")
         _write_uvarint(out, ((v << 1) ^ (v >> 63)) & 0xFFFFFFFFFFFFFFFF)
@@ -409,12 +309,12 @@ def _write_struct(out: bytearray, plan: Any, value: Any) -> None:
             continue
         if f[2] and f[6] is not None and v is not None and len(v) == 0:
             continue
-        if not f[2] and f[1] != _STRUCT and v == f[6]:
+        if not f[2] and f[1] != STRUCT and v == f[6]:
+            continue
+        if f[8] is not None and v is not None and {**f[8], **v} == f[8]:
             continue
         data = bytearray()
         _write_field(data, f, v)
-        if f[8] is not None and data == f[8]:
-            continue
         entries.append((f[7], data))
     _write_uvarint(out, len(entries))
     for tag, data in entries:
@@ -441,7 +341,7 @@ def _as_bytes(data: Any) -> bytes:
 
 def _is_flexible(table: Any, key: Any, version: int) -> bool:
     schema = table.get(key)
-    return schema is not None and _in(schema[3], version)
+    return schema is not None and in_range(schema[3], version)
 
 
 def _request_header_version(api_key: int, api_version: int) -> int:
