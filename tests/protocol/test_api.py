@@ -179,3 +179,27 @@ def test_api_tables() -> None:
     assert SCHEMA_VERSIONS[18] == (0, 4)
     assert SCHEMA_VERSIONS[0] == (0, 11)
     assert set(API_NAMES) == set(SCHEMA_VERSIONS)
+
+
+def test_tagged_struct_at_its_default_is_not_written() -> None:
+    def partition(**extra: object) -> dict[str, object]:
+        return {"partition_index": 0, "records": None, **extra}
+
+    def frame(**extra: object) -> bytes:
+        body = {"responses": [{"topic": "t", "partitions": [partition(**extra)]}]}
+        return encode_response(FETCH, 12, 1, body)
+
+    plain = frame()
+    # CurrentLeader's defaults are -1/-1: given in full or in part, it stays out of the wire.
+    assert frame(current_leader={"leader_id": -1, "leader_epoch": -1}) == plain
+    assert frame(current_leader={"leader_id": -1}) == plain
+    moved = frame(current_leader={"leader_id": 2})
+    assert len(moved) > len(plain)
+    _, decoded = decode_response(FETCH, 12, moved)
+    leader = decoded["responses"][0]["partitions"][0]["current_leader"]
+    assert leader == {"leader_id": 2, "leader_epoch": -1}
+    _, decoded = decode_response(FETCH, 12, plain)
+    assert decoded["responses"][0]["partitions"][0]["current_leader"] == {
+        "leader_id": -1,
+        "leader_epoch": -1,
+    }
