@@ -160,6 +160,7 @@ impl Log {
         if header.has_producer_id() {
             self.producers.update(&header, now_ms);
         }
+        self.flush_if_many_unflushed()?;
         Ok(LeaderAppend {
             base_offset,
             last_offset: header.last_offset(),
@@ -205,6 +206,7 @@ impl Log {
             let first = appended.map_or(header.base_offset, |(f, _)| f);
             appended = Some((first, header.last_offset()));
         }
+        self.flush_if_many_unflushed()?;
         Ok(appended)
     }
 
@@ -243,8 +245,14 @@ impl Log {
         self.unflushed_messages = self
             .unflushed_messages
             .saturating_add(i64::from(header.last_offset_delta) + 1);
+        Ok(())
+    }
+
+    /// flush.messages. Called once the append is complete (producer state included), so a
+    /// failed fsync cannot leave a written batch unrecorded for a retry to duplicate.
+    fn flush_if_many_unflushed(&mut self) -> Result<(), ErrorCode> {
         if self.unflushed_messages >= self.config.flush_messages {
-            self.flush()?;
+            self.flush().map_err(storage_error)?;
         }
         Ok(())
     }
