@@ -3,6 +3,7 @@
 
 mod control_bridge;
 mod framing;
+mod mutations;
 mod offsets;
 mod produce_fetch;
 mod replication;
