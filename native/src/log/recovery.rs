@@ -71,13 +71,17 @@ pub(crate) fn open(
         let expected = segments.last().map(|s| s.next_offset);
         let last = i + 1 == bases.len();
         if expected.is_some_and(|e| base < e) {
-            // Overlaps the previous segment: not something this broker writes. Drop the rest.
-            ::log::warn!(
-                "{}: segment {base} overlaps its predecessor; removing it and later ones",
-                dir.display()
-            );
-            remove_segments(dir, &bases[i..])?;
-            break;
+            // Starts inside its predecessor: not something this broker writes. An empty one is
+            // debris; one with data is refused, as Kafka does, rather than guessed at.
+            let path = dir.join(super::segment::file_name(base, "log"));
+            if std::fs::metadata(&path)?.len() == 0 {
+                remove_segments(dir, &[base])?;
+                continue;
+            }
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: segment {base} overlaps its predecessor", dir.display()),
+            ));
         }
         let (mut seg, loaded_ok) = Segment::load(dir, base, &config, last)?;
         if !loaded_ok || (!clean && i >= recover_from) {
@@ -97,6 +101,9 @@ pub(crate) fn open(
             }
         }
         if seg.size == 0 && !last {
+            // An empty segment between others holds nothing and would break the rule that
+            // each segment starts where the previous one ends.
+            recovered.retain(|&r| r != segments.len());
             seg.delete_files()?;
             continue;
         }

@@ -216,3 +216,17 @@ fn recovery_with_a_smaller_index_size_than_the_segment_was_written_with() {
         );
     }
 }
+
+#[test]
+fn an_empty_segment_between_others_is_dropped() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    let expected = fill(&mut log, 30);
+    let bases = log.segment_base_offsets();
+    drop(log);
+    // A stray empty segment file in the middle (say, left by a tool).
+    std::fs::File::create(dir.path().join(format!("{:020}.log", bases[1] + 1))).unwrap();
+    let log = Log::open(dir.path(), small_config(), 0, 0, 0).unwrap();
+    assert_eq!(log.segment_base_offsets(), bases);
+    assert_eq!(read_all(&log), expected);
+}
