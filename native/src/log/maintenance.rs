@@ -144,11 +144,21 @@ impl Log {
 
     /// Empties the log and restarts it at `offset` (a follower far behind the leader's start).
     pub fn truncate_fully_and_start_at(&mut self, offset: i64) -> io::Result<()> {
-        for seg in self.segments.drain(..) {
-            seg.delete_files()?;
-        }
-        self.segments
-            .push(Segment::create(&self.dir, offset, &self.config)?);
+        let old = std::mem::take(&mut self.segments);
+        let deleted = old.iter().try_for_each(Segment::delete_files);
+        let created = deleted.and_then(|()| Segment::create(&self.dir, offset, &self.config));
+        let segment = match created {
+            Ok(segment) => segment,
+            Err(e) => {
+                // Keep serving reads from the files still open, refuse writes: the log must
+                // never be left without a segment.
+                self.segments = old;
+                self.closed = true;
+                return Err(e);
+            }
+        };
+        drop(old);
+        self.segments.push(segment);
         self.dir_generation += 1;
         self.size_bytes = 0;
         self.log_start_offset = offset;
