@@ -79,6 +79,17 @@ pub fn topic_id_string(id: [u8; 16]) -> String {
     out
 }
 
+/// Kafka's rule for topic names; checked here too because the name becomes a path.
+fn is_valid_topic_name(topic: &str) -> bool {
+    !topic.is_empty()
+        && topic.len() <= 249
+        && topic != "."
+        && topic != ".."
+        && topic
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+}
+
 /// `<topic>-<partition>` back to its parts.
 fn parse_partition_dir(name: &str) -> Option<Key> {
     let (topic, partition) = name.rsplit_once('-')?;
@@ -226,6 +237,12 @@ impl LogManager {
         topic_id: [u8; 16],
         config: LogConfig,
     ) -> std::io::Result<LogHandle> {
+        if !is_valid_topic_name(topic) || partition < 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("invalid topic partition {topic:?} {partition}"),
+            ));
+        }
         let key = (topic.to_owned(), partition);
         if let Some((handle, _)) = self.state.read().logs.get(&key) {
             return Ok(Arc::clone(handle));

@@ -260,3 +260,22 @@ fn a_flush_that_raced_a_truncation_does_not_move_the_recovery_point() {
     log.flush().unwrap();
     assert_eq!(log.recovery_point(), 6);
 }
+
+#[test]
+fn names_that_are_not_kafka_topic_names_are_refused() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    for bad in ["", "..", "a/b", "../x", "sp ace"] {
+        assert!(
+            m.open_or_create(bad, 0, TOPIC_ID, LogConfig::default())
+                .is_err(),
+            "{bad:?}"
+        );
+    }
+    assert!(m
+        .open_or_create("ok", -1, TOPIC_ID, LogConfig::default())
+        .is_err());
+    assert!(m
+        .open_or_create("__consumer_offsets", 0, TOPIC_ID, LogConfig::default())
+        .is_ok());
+}
