@@ -57,11 +57,29 @@ async fn read_frame(stream: &mut TcpStream, broker: &Broker) -> Option<Bytes> {
     if !(8..=broker.config.max_request_bytes).contains(&size) {
         return None;
     }
-    let mut buf = BytesMut::zeroed(size as usize);
-    match tokio::time::timeout(idle, stream.read_exact(&mut buf)).await {
-        Ok(Ok(_)) => Some(buf.freeze()),
+    match tokio::time::timeout(idle, read_body(stream, size as usize)).await {
+        Ok(Ok(buf)) => Some(buf.freeze()),
         _ => None,
     }
+}
+
+/// Up-front allocation for a frame body; larger frames grow as their bytes actually arrive.
+const INITIAL_FRAME_ALLOCATION: usize = 1 << 20;
+
+/// Reads exactly `size` bytes. Memory follows the bytes received rather than the size the
+/// peer claims, so connections announcing 100 MB frames and sending nothing cost little.
+async fn read_body(stream: &mut TcpStream, size: usize) -> std::io::Result<BytesMut> {
+    let mut buf = BytesMut::with_capacity(size.min(INITIAL_FRAME_ALLOCATION));
+    while buf.len() < size {
+        if buf.len() == buf.capacity() {
+            buf.reserve((size - buf.len()).min(buf.len()));
+        }
+        let want = size - buf.len();
+        if stream.read_buf(&mut (&mut buf).limit(want)).await? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+    }
+    Ok(buf)
 }
 
 /// Handles one request; false closes the connection.

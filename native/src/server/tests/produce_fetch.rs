@@ -231,3 +231,25 @@ fn fetch_checks_leader_epoch_and_range() {
         ErrorCode::UnknownTopicOrPartition.code()
     );
 }
+
+#[test]
+fn frames_larger_than_the_initial_allocation_round_trip() {
+    let broker = TestBroker::start(&[]);
+    broker.add_partition("big", 0, &[("max.message.bytes", "10485760")]);
+    let mut client = broker.connect();
+    let mut b = crate::record::builder::BatchBuilder::new(crate::record::compression::Codec::None);
+    b.records = vec![crate::record::builder::Record {
+        key: None,
+        value: Some((0..3_000_000u32).map(|i| i as u8).collect()),
+        headers: vec![],
+        timestamp: 1_700_000_000_000,
+    }];
+    let big = b.build();
+    assert_eq!(produce(&mut client, 11, "big", &big, 1), (0, 0));
+    let mut request = fetch_request("big", 0, 0, 1);
+    request.max_bytes = 10 << 20;
+    request.topics[0].partitions[0].partition_max_bytes = 10 << 20;
+    let (error, _, records) = fetch(&mut client, 12, &request);
+    assert_eq!(error, 0);
+    assert_eq!(&records[..], &stored(big, 0)[..]);
+}
