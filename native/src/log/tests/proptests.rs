@@ -113,3 +113,49 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Any read returns whole batches, starting with the one holding the offset, consecutive,
+    /// below max_offset, within max_bytes (or exactly one batch with min_one), and never
+    /// nothing when a batch would fit.
+    #[test]
+    fn bounded_reads_honour_every_bound(
+        batches in proptest::collection::vec((1usize..5, 0usize..400), 1..60),
+        reads in proptest::collection::vec((any::<prop::sample::Index>(), 0u32..3000, any::<prop::sample::Index>(), any::<bool>()), 1..40),
+        interval in 1u32..800,
+    ) {
+        let dir = tempdir().unwrap();
+        let config = LogConfig { segment_bytes: 4000, index_interval_bytes: interval, ..LogConfig::default() };
+        let mut log = open(dir.path(), config);
+        let mut model = Vec::new();
+        for (records, value_len) in batches {
+            let before = log.size_bytes();
+            let a = log.append_as_leader(batch(records, value_len, NOW), 0, NOW).unwrap();
+            model.push((a.base_offset, a.last_offset, (log.size_bytes() - before) as u32));
+        }
+        let leo = log.log_end_offset();
+        for (at, max_bytes, bound, min_one) in reads {
+            let offset = at.index(leo as usize + 1) as i64;
+            let max_offset = bound.index(leo as usize + 2) as i64;
+            let slice = log.read(offset, max_bytes, max_offset, min_one).unwrap();
+            let got = batches_in(&slice);
+            prop_assert!(slice.length as usize == got.iter().map(|h| h.total_size()).sum::<usize>());
+            let first = model.iter().position(|m| m.1 >= offset);
+            let Some(first) = first else {
+                prop_assert!(got.is_empty());
+                continue;
+            };
+            for (i, h) in got.iter().enumerate() {
+                prop_assert_eq!((h.base_offset, h.last_offset()), (model[first + i].0, model[first + i].1));
+                prop_assert!(h.last_offset() < max_offset);
+            }
+            if got.len() > 1 || !min_one {
+                prop_assert!(slice.length <= max_bytes);
+            }
+            let fits = model[first].1 < max_offset && (min_one || model[first].2 <= max_bytes);
+            prop_assert_eq!(got.is_empty(), !fits);
+        }
+    }
+}
