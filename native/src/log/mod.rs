@@ -4,6 +4,23 @@
 //! partition directory reads like Kafka's: `<base offset>.log/.index/.timeindex`,
 //! `leader-epoch-checkpoint`, `partition.metadata`, producer snapshots; per log directory the
 //! offset checkpoints and the clean-shutdown marker (`manager`).
+//!
+//! Choices that differ from Kafka or that Kafka leaves implicit:
+//! - Offset index entries point at a batch's base offset (Kafka's at its last offset), so a
+//!   lookup for an offset inside an indexed batch lands on that batch.
+//! - `segment.ms` counts from the wall-clock time of the segment's first append (after a
+//!   reopen: its first batch's timestamp, capped at the time of opening), so `tick` can roll
+//!   idle partitions and retention can then delete them.
+//! - A timestamp lookup walks records, decompressing compressed batches, so it answers with the
+//!   exact first record at or after the target, as Kafka does.
+//! - `Log::open` with a recovery point of `i64::MAX` means "closed cleanly": nothing is
+//!   rescanned unless a file does not parse. `LogManager` passes it after a clean shutdown.
+//! - A read returns whole batches from one segment; the next read continues in the next one.
+//!
+//! Locking: a log sits behind a `parking_lot::RwLock` (`manager::LogHandle`). Appends and
+//! maintenance take the write lock; a read takes the read lock only to compute a `FetchSlice`
+//! (an `Arc<File>`, a position, a length) that is then sent with sendfile without any lock.
+//! Periodic fsyncs (`flush.ms`) also run without the lock (`Log::flush_plan`).
 
 pub mod checkpoint;
 pub mod config;
