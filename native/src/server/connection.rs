@@ -93,10 +93,11 @@ async fn handle(
     let Some(peek) = peek_header(&frame) else {
         return false;
     };
+    let idle = broker.config.idle_timeout;
     match route(peek.api_key, peek.api_version) {
         Route::Unsupported => false,
         Route::Native => match api::dispatch(broker, peek, frame).await {
-            Reply::Send(chunks) => sendfile::write_chunks(stream, &chunks).await.is_ok(),
+            Reply::Send(chunks) => written(idle, sendfile::write_chunks(stream, &chunks)).await,
             Reply::Nothing => true,
             Reply::Close => false,
         },
@@ -116,10 +117,19 @@ async fn handle(
                     let mut out = BytesMut::with_capacity(4 + body.len());
                     out.put_i32(body.len() as i32);
                     out.put_slice(&body);
-                    stream.write_all(&out).await.is_ok()
+                    written(idle, stream.write_all(&out)).await
                 }
                 ControlReply::Close => false,
             }
         }
     }
+}
+
+/// Whether a response write completed; a peer that stops reading for the idle timeout loses
+/// its connection rather than pinning the task forever.
+async fn written<F>(idle: std::time::Duration, write: F) -> bool
+where
+    F: std::future::Future<Output = std::io::Result<()>>,
+{
+    matches!(tokio::time::timeout(idle, write).await, Ok(Ok(())))
 }
