@@ -21,6 +21,9 @@ pub struct FetchPartitionOut {
     /// `(producer_id, first_offset)`; None (null on the wire) for read_uncommitted.
     pub aborted_transactions: Option<Vec<(i64, i64)>>,
     pub preferred_read_replica: i32,
+    /// v12+ (tag 0): the follower's log diverges from ours; `(epoch, end_offset)` tells it
+    /// where to truncate.
+    pub diverging_epoch: Option<(i32, i64)>,
     /// The batches; None or an empty chunk is written as zero-length records.
     pub records: Option<Chunk>,
 }
@@ -36,6 +39,7 @@ impl FetchPartitionOut {
             log_start_offset: -1,
             aborted_transactions: None,
             preferred_read_replica: -1,
+            diverging_epoch: None,
             records: None,
         }
     }
@@ -205,7 +209,16 @@ pub fn write_fetch_response(
                 w.cur.put_i32(p.preferred_read_replica);
             }
             w.records(p.records.as_ref());
-            w.tags();
+            match (p.diverging_epoch, w.flexible) {
+                (Some((epoch, end_offset)), true) => {
+                    // one tagged field: tag 0, 13 bytes of EpochEndOffset (with its own tags)
+                    w.cur.put_slice(&[1, 0, 13]);
+                    w.cur.put_i32(epoch);
+                    w.cur.put_i64(end_offset);
+                    w.cur.put_u8(0);
+                }
+                _ => w.tags(),
+            }
         }
         w.tags();
     }
@@ -267,6 +280,7 @@ mod tests {
                             log_start_offset: 3,
                             aborted_transactions: Some(vec![(7, 9)]),
                             preferred_read_replica: -1,
+                            diverging_epoch: Some((4, 30)),
                             records: Some(Chunk::File {
                                 file: Arc::clone(&file),
                                 position: 10,
@@ -317,7 +331,14 @@ mod tests {
             let aborted = p0.aborted_transactions.as_ref().expect("non-null");
             assert_eq!((aborted[0].producer_id.0, aborted[0].first_offset), (7, 9));
             assert_eq!(p0.records.as_deref(), Some(&region[..]));
+            if version >= 12 {
+                assert_eq!(
+                    (p0.diverging_epoch.epoch, p0.diverging_epoch.end_offset),
+                    (4, 30)
+                );
+            }
             let p1 = &alpha.partitions[1];
+            assert_eq!(p1.diverging_epoch.epoch, -1);
             assert_eq!((p1.partition_index, p1.error_code), (1, 6));
             assert!(p1.aborted_transactions.is_none());
             assert_eq!(p1.records.as_deref(), Some(&b""[..]));

@@ -28,6 +28,8 @@ struct Wanted {
     fetch_offset: i64,
     max_bytes: i32,
     current_leader_epoch: i32,
+    /// v12+: the epoch of the last batch the fetcher holds (-1: none), for truncation checks.
+    last_fetched_epoch: i32,
 }
 
 /// A partition to read and, if it is hosted here, its replica.
@@ -117,8 +119,20 @@ impl Plan {
             log_start_offset: log_start,
             aborted_transactions: self.read_committed.then(Vec::new),
             preferred_read_replica: -1,
+            diverging_epoch: None,
             records: None,
         };
+        if self.version >= 12 && w.last_fetched_epoch >= 0 {
+            // The fetcher's log must agree with ours up to its fetch offset: if our log ends
+            // that epoch earlier (or never had it), it has to truncate first (KIP-595's check,
+            // as Kafka's Partition.fetchRecords does it).
+            let ours = p.log().read().end_offset_for_epoch(w.last_fetched_epoch);
+            let (epoch, end_offset) = ours.unwrap_or((-1, -1));
+            if epoch < w.last_fetched_epoch || end_offset < w.fetch_offset {
+                out.diverging_epoch = Some((epoch, end_offset));
+                return out;
+            }
+        }
         if w.fetch_offset < log_start || w.fetch_offset > leo {
             out.error_code = ErrorCode::OffsetOutOfRange.code();
             return out;
@@ -168,6 +182,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
                             fetch_offset: p.fetch_offset,
                             max_bytes: p.partition_max_bytes,
                             current_leader_epoch: p.current_leader_epoch,
+                            last_fetched_epoch: p.last_fetched_epoch,
                         };
                         (wanted, partition)
                     })

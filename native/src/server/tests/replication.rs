@@ -65,3 +65,46 @@ fn acks_all_waits_for_the_follower() {
     let p = &r.responses[0].partition_responses[0];
     assert_eq!((p.error_code, p.base_offset), (0, 2));
 }
+
+#[test]
+fn a_diverging_follower_is_told_where_to_truncate() {
+    let broker = TestBroker::start(&[]);
+    broker
+        .server
+        .open_partition(REPLICATED, 0, [3; 16], &Default::default())
+        .expect("open");
+    broker
+        .server
+        .become_leader(REPLICATED, 0, 1, vec![1], vec![1, 2])
+        .expect("lead");
+    let mut producer = broker.connect();
+    let _: ProduceResponse = producer.call(ApiKey::Produce, 11, &produce_request(1000));
+    broker
+        .server
+        .become_leader(REPLICATED, 0, 3, vec![1], vec![1, 2])
+        .expect("epoch 3");
+    let _: ProduceResponse = producer.call(ApiKey::Produce, 11, &produce_request(1000));
+    // epoch 1 holds offsets 0-1, epoch 3 offsets 2-3
+    let mut follower = broker.connect();
+    let ask = |follower: &mut super::Client, last_epoch: i32, offset: i64| {
+        let mut r = fetch_request(REPLICATED, offset, 0, 1);
+        r.replica_id = BrokerId(2);
+        r.topics[0].partitions[0].last_fetched_epoch = last_epoch;
+        let f: FetchResponse = follower.call(ApiKey::Fetch, 12, &r);
+        let p = &f.responses[0].partitions[0];
+        (
+            p.error_code,
+            p.diverging_epoch.epoch,
+            p.diverging_epoch.end_offset,
+            p.records.clone(),
+        )
+    };
+    // the follower wrote epoch 2 up to offset 5, which this leader never had: truncate to 2
+    let (error, epoch, end, records) = ask(&mut follower, 2, 5);
+    assert_eq!((error, epoch, end), (0, 1, 2));
+    assert!(records.unwrap_or_default().is_empty());
+    // a follower that agrees gets data and no divergence
+    let (error, epoch, _, records) = ask(&mut follower, 1, 2);
+    assert_eq!((error, epoch), (0, -1));
+    assert!(records.is_some_and(|r| !r.is_empty()));
+}
