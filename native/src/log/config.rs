@@ -25,6 +25,11 @@ pub struct LogConfig {
     pub flush_messages: i64,
     pub flush_ms: i64,
     pub min_insync_replicas: i32,
+    /// Compacted topics: how long a tombstone (null value) stays readable after it is written.
+    pub delete_retention_ms: i64,
+    /// Compacted topics: clean once this share of the cleanable bytes is new since the last
+    /// cleaning.
+    pub min_cleanable_dirty_ratio: f64,
 }
 
 impl Default for LogConfig {
@@ -48,6 +53,8 @@ impl Default for LogConfig {
             flush_messages: i64::MAX,
             flush_ms: i64::MAX,
             min_insync_replicas: 1,
+            delete_retention_ms: 24 * 60 * 60 * 1000,
+            min_cleanable_dirty_ratio: 0.5,
         }
     }
 }
@@ -125,6 +132,14 @@ impl LogConfig {
                 "flush.messages" => c.flush_messages = at_least(key, parse(key, v)?, 1)?,
                 "flush.ms" => c.flush_ms = at_least(key, parse(key, v)?, 0)?,
                 "min.insync.replicas" => c.min_insync_replicas = at_least(key, parse(key, v)?, 1)?,
+                "delete.retention.ms" => c.delete_retention_ms = at_least(key, parse(key, v)?, 0)?,
+                "min.cleanable.dirty.ratio" => {
+                    let ratio: f64 = parse(key, v)?;
+                    if !(0.0..=1.0).contains(&ratio) {
+                        return Err(format!("{key} must be between 0 and 1, got {v}"));
+                    }
+                    c.min_cleanable_dirty_ratio = ratio;
+                }
                 _ => {}
             }
         }

@@ -360,7 +360,8 @@ impl LogManager {
         Ok(())
     }
 
-    /// Periodic work: roll by time, retention, flush by `flush.ms`. Returns segments deleted.
+    /// Periodic work: roll by time, retention, compaction, flush by `flush.ms`. Returns
+    /// segments deleted.
     /// Every log is visited even if one fails; the first error is returned.
     pub fn tick(&self, now_ms: i64) -> std::io::Result<usize> {
         let handles: Vec<LogHandle> = self
@@ -392,6 +393,7 @@ impl LogManager {
             }
             log.maybe_roll(now_ms)?;
             *deleted += log.apply_retention(now_ms)?;
+            log.maybe_compact(now_ms)?;
             log.flush_due(now_ms).then(|| log.flush_plan())
         };
         // fsync without the lock: produce and fetch go on meanwhile.

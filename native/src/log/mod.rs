@@ -23,6 +23,7 @@
 //! Periodic fsyncs (`flush.ms`) also run without the lock (`Log::flush_plan`).
 
 pub mod checkpoint;
+mod cleaner;
 pub mod config;
 mod epoch_cache;
 mod index;
@@ -35,6 +36,7 @@ mod scan;
 mod segment;
 mod segment_read;
 
+pub use cleaner::CleanStats;
 pub use config::LogConfig;
 pub use maintenance::FlushPlan;
 pub use manager::LogManager;

@@ -83,6 +83,8 @@ pub struct Log {
     /// Counts truncations, so a flush that ran without the lock knows whether its end offset
     /// still means what it did.
     pub(crate) truncations: u64,
+    /// Compaction: offsets below this were cleaned in this run (`min.cleanable.dirty.ratio`).
+    pub(crate) cleaned_through: i64,
     /// Closed logs refuse appends: their indexes are trimmed and a snapshot is written.
     pub(crate) closed: bool,
 }

@@ -138,6 +138,7 @@ pub(crate) fn open(
         dir_generation: 0,
         dir_synced: 0,
         truncations: 0,
+        cleaned_through: 0,
         closed: false,
     };
     // Segments wholly below the log start (a crash after DeleteRecords was checkpointed but

@@ -1,6 +1,7 @@
 //! Tests of the log through its public surface: `Log`, `LogManager`, `LogConfig`.
 
 mod append_read;
+mod compaction;
 mod config;
 mod epochs;
 mod manager;

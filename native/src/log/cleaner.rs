@@ -1,0 +1,252 @@
+//! Log compaction (`cleanup.policy=compact`): keep the last record per key, drop tombstones
+//! once `delete.retention.ms` has passed.
+//!
+//! A simple whole-range cleaner run under the log's write lock (the internal topics it exists
+//! for are small): the cleanable range is every segment but the active one, wholly below the
+//! high watermark. Pass one maps each key to its latest offset in that range; pass two rewrites
+//! each segment that loses records into `<base>.log.cleaned`, fsyncs it and renames it over the
+//! segment (a crash leaves the old or the new file, and a leftover `.cleaned` is removed at
+//! open), then rebuilds its indexes. Batches keep their base offset and last offset delta, so
+//! retained records are copied byte for byte (recompressed with the batch's codec when it
+//! was compressed). Left alone: transactional and control batches (aborted data must not
+//! shadow committed data, and markers must stay), and records without a key. A batch of an
+//! idempotent producer that loses every record stays as an empty batch, so its producer's
+//! sequence state survives, as in Kafka.
+
+use std::collections::HashMap;
+use std::io::{self, BufWriter, Write};
+
+use super::partition_log::Log;
+use super::scan::ChunkReader;
+use super::segment::{file_name, Segment};
+use crate::record::batch::{
+    update_crc, BatchHeader, ATTRIBUTES, ATTR_COMPRESSION_MASK, HEADER_SIZE, LENGTH, RECORDS_COUNT,
+};
+use crate::record::compression::{compress, decompress, Codec};
+use crate::record::records::walk;
+use crate::record::validate::MAX_DECOMPRESSED_BYTES;
+use crate::record::varint::read_varint;
+
+/// What one cleaning did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CleanStats {
+    pub segments_rewritten: usize,
+    pub records_removed: u64,
+    pub bytes_before: u64,
+    pub bytes_after: u64,
+}
+
+/// One record of an uncompressed records section: offset delta, key, tombstone, raw bytes.
+struct RawRecord<'a> {
+    offset_delta: i32,
+    key: Option<&'a [u8]>,
+    tombstone: bool,
+    raw: &'a [u8],
+}
+
+/// The records of a section with their raw bytes; None if any record is malformed.
+fn raw_records(section: &[u8]) -> Option<Vec<RawRecord<'_>>> {
+    let mut out = Vec::new();
+    let mut pos = 0usize;
+    while pos < section.len() {
+        let start = pos;
+        let len = usize::try_from(read_varint(section, &mut pos)?).ok()?;
+        let end = pos.checked_add(len).filter(|&e| e <= section.len())?;
+        let raw = &section[start..end];
+        let record = walk(raw).next()?.ok()?;
+        out.push(RawRecord {
+            offset_delta: record.offset_delta,
+            key: record.key,
+            tombstone: record.value.is_none(),
+            raw,
+        });
+        pos = end;
+    }
+    Some(out)
+}
+
+/// A batch's records section, decompressed if needed; None when it cannot be read (the batch
+/// is then kept as it is).
+fn records_section(h: &BatchHeader, bytes: &[u8]) -> Option<(Codec, Vec<u8>)> {
+    let codec = Codec::from_attributes(h.attributes).ok()?;
+    let section = &bytes[HEADER_SIZE..];
+    match codec {
+        Codec::None => Some((codec, section.to_vec())),
+        _ => decompress(codec, section, MAX_DECOMPRESSED_BYTES)
+            .ok()
+            .map(|plain| (codec, plain)),
+    }
+}
+
+fn cleanable(h: &BatchHeader) -> bool {
+    !h.is_control() && !h.is_transactional()
+}
+
+/// Calls `f` with each batch of a segment.
+fn for_each_batch(
+    seg: &Segment,
+    mut f: impl FnMut(&BatchHeader, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut reader = ChunkReader::new(&seg.file, seg.size, 1 << 20);
+    let mut pos = 0u64;
+    while let Some(h) = reader.header(pos)? {
+        let bytes = reader
+            .get(pos, h.total_size())?
+            .expect("header checked the length");
+        f(&h, bytes)?;
+        pos += h.total_size() as u64;
+    }
+    Ok(())
+}
+
+impl Log {
+    /// Segments that may be cleaned: all but the active one, wholly below the high watermark.
+    fn cleanable_segments(&self) -> usize {
+        let mut n = 0;
+        while n + 1 < self.segments.len() && self.segments[n + 1].base_offset <= self.high_watermark
+        {
+            n += 1;
+        }
+        n
+    }
+
+    /// Cleans if the topic is compacted and at least `min.cleanable.dirty.ratio` of the
+    /// cleanable bytes were written since the last cleaning.
+    pub fn maybe_compact(&mut self, now_ms: i64) -> io::Result<Option<CleanStats>> {
+        if !self.config.compact || self.closed {
+            return Ok(None);
+        }
+        let n = self.cleanable_segments();
+        let total: u64 = self.segments[..n].iter().map(|s| s.size).sum();
+        let dirty: u64 = self.segments[..n]
+            .iter()
+            .filter(|s| s.next_offset > self.cleaned_through)
+            .map(|s| s.size)
+            .sum();
+        if dirty == 0 || (dirty as f64) < self.config.min_cleanable_dirty_ratio * total as f64 {
+            return Ok(None);
+        }
+        self.compact(now_ms).map(Some)
+    }
+
+    /// Compacts the cleanable segments now, whatever the dirty ratio.
+    pub fn compact(&mut self, now_ms: i64) -> io::Result<CleanStats> {
+        let n = self.cleanable_segments();
+        let mut latest: HashMap<Vec<u8>, i64> = HashMap::new();
+        for seg in &self.segments[..n] {
+            for_each_batch(seg, |h, bytes| {
+                if !cleanable(h) {
+                    return Ok(());
+                }
+                if let Some((_, section)) = records_section(h, bytes) {
+                    for r in raw_records(&section).unwrap_or_default() {
+                        if let Some(key) = r.key {
+                            latest.insert(key.to_vec(), h.base_offset + i64::from(r.offset_delta));
+                        }
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        let tombstone_horizon = now_ms.saturating_sub(self.config.delete_retention_ms);
+        let mut stats = CleanStats::default();
+        for i in 0..n {
+            let (removed, before, after) = self.clean_segment(i, &latest, tombstone_horizon)?;
+            if removed > 0 {
+                stats.segments_rewritten += 1;
+                stats.records_removed += removed;
+            }
+            stats.bytes_before += before;
+            stats.bytes_after += after;
+        }
+        if n > 0 {
+            self.cleaned_through = self.segments[n - 1].next_offset;
+        }
+        Ok(stats)
+    }
+
+    /// Rewrites segment `i` without its shadowed records; returns (records removed, bytes
+    /// before, bytes after).
+    fn clean_segment(
+        &mut self,
+        i: usize,
+        latest: &HashMap<Vec<u8>, i64>,
+        tombstone_horizon: i64,
+    ) -> io::Result<(u64, u64, u64)> {
+        let seg = &self.segments[i];
+        let (base, before, log_path) = (seg.base_offset, seg.size, seg.log_path.clone());
+        let cleaned_path = self.dir.join(format!("{}.cleaned", file_name(base, "log")));
+        let mut out = BufWriter::new(std::fs::File::create(&cleaned_path)?);
+        let mut removed = 0u64;
+        for_each_batch(seg, |h, bytes| {
+            let Some((codec, section)) = records_section(h, bytes).filter(|_| cleanable(h)) else {
+                return out.write_all(bytes);
+            };
+            let Some(records) = raw_records(&section) else {
+                return out.write_all(bytes);
+            };
+            let keep = |r: &RawRecord<'_>| match r.key {
+                None => true,
+                Some(key) => {
+                    let offset = h.base_offset + i64::from(r.offset_delta);
+                    latest.get(key) == Some(&offset)
+                        && !(r.tombstone && h.max_timestamp < tombstone_horizon)
+                }
+            };
+            let kept: Vec<&RawRecord<'_>> = records.iter().filter(|r| keep(r)).collect();
+            removed += (records.len() - kept.len()) as u64;
+            if kept.len() == records.len() {
+                return out.write_all(bytes);
+            }
+            if kept.is_empty() && !h.has_producer_id() {
+                return Ok(());
+            }
+            let plain: Vec<u8> = kept.iter().flat_map(|r| r.raw.iter().copied()).collect();
+            let mut attributes = h.attributes;
+            let payload = if kept.is_empty() {
+                // An empty batch carries no codec: there is nothing to decompress.
+                attributes &= !ATTR_COMPRESSION_MASK;
+                Vec::new()
+            } else if codec == Codec::None {
+                plain
+            } else {
+                compress(codec, &plain)
+            };
+            let mut batch = Vec::with_capacity(HEADER_SIZE + payload.len());
+            batch.extend_from_slice(&bytes[..HEADER_SIZE]);
+            batch.extend_from_slice(&payload);
+            let length = (batch.len() - LENGTH - 4) as i32;
+            batch[LENGTH..LENGTH + 4].copy_from_slice(&length.to_be_bytes());
+            batch[ATTRIBUTES..ATTRIBUTES + 2].copy_from_slice(&attributes.to_be_bytes());
+            batch[RECORDS_COUNT..RECORDS_COUNT + 4]
+                .copy_from_slice(&(kept.len() as i32).to_be_bytes());
+            update_crc(&mut batch);
+            out.write_all(&batch)
+        })?;
+        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        if removed == 0 {
+            drop(file);
+            std::fs::remove_file(&cleaned_path)?;
+            return Ok((0, before, before));
+        }
+        file.sync_all()?;
+        drop(file);
+        // The swap: the rename is atomic, the old indexes go and are rebuilt from the new data.
+        std::fs::rename(&cleaned_path, &log_path)?;
+        for ext in ["index", "timeindex"] {
+            std::fs::remove_file(self.dir.join(file_name(base, ext)))?;
+        }
+        super::checkpoint::sync_dir(&self.dir)?;
+        let expected = if i == 0 {
+            base
+        } else {
+            self.segments[i - 1].next_offset
+        };
+        let (mut fresh, _) = Segment::load(&self.dir, base, &self.config, false)?;
+        fresh.recover(&self.config, expected, false)?;
+        let after = fresh.size;
+        self.size_bytes = self.size_bytes - before + after;
+        self.segments[i] = fresh;
+        Ok((removed, before, after))
+    }
+}
