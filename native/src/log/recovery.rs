@@ -100,9 +100,9 @@ pub(crate) fn open(
                 break;
             }
         }
-        if seg.size == 0 && !last {
-            // An empty segment between others holds nothing and would break the rule that
-            // each segment starts where the previous one ends.
+        if seg.size == 0 && !last && !segments.is_empty() {
+            // An empty segment between others (compaction emptied it) holds nothing. The first
+            // one stays even when empty: its base offset is where the log starts.
             recovered.retain(|&r| r != segments.len());
             seg.delete_files()?;
             continue;

@@ -217,3 +217,43 @@ fn maybe_compact_waits_for_enough_dirty_bytes() {
     log.set_config(delete_only);
     assert!(log.maybe_compact(NOW).unwrap().is_none());
 }
+
+#[test]
+fn segments_emptied_by_compaction_are_skipped_by_reads_and_dropped_at_open() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), compacted());
+    for i in 0..80 {
+        let v = format!("{i}");
+        log.append_as_leader(keyed(Codec::None, &[("x", Some(v.as_str()))], NOW), 0, NOW)
+            .unwrap();
+    }
+    log.roll().unwrap();
+    log.set_high_watermark(log.log_end_offset());
+    let segments = log.segment_count();
+    log.compact(NOW).unwrap();
+    assert_eq!(
+        records(&log),
+        vec![(79, "x".to_owned(), Some("79".to_owned()))]
+    );
+    let got = batches_in(&log.read(0, 1000, i64::MAX, true).unwrap());
+    assert_eq!(got[0].base_offset, 79);
+    assert_eq!(log.log_end_offset(), 80);
+    drop(log);
+    let mut log = Log::open(dir.path(), compacted(), 0, 0, 0).unwrap();
+    assert!(log.segment_count() < segments);
+    assert_eq!(
+        log.log_start_offset(),
+        0,
+        "the emptied first segment keeps the log start"
+    );
+    assert_eq!(
+        records(&log),
+        vec![(79, "x".to_owned(), Some("79".to_owned()))]
+    );
+    assert_eq!(
+        log.append_as_leader(keyed(Codec::None, &[("y", Some("1"))], NOW), 0, NOW)
+            .unwrap()
+            .base_offset,
+        80
+    );
+}

@@ -66,3 +66,18 @@ fn bad_values_name_the_key() {
         assert!(err.contains(k), "{err}");
     }
 }
+
+#[test]
+fn compaction_settings_parse_and_are_checked() {
+    let c = LogConfig::from_map(&map(&[
+        ("delete.retention.ms", "5"),
+        ("min.cleanable.dirty.ratio", "0.25"),
+    ]))
+    .unwrap();
+    assert_eq!(
+        (c.delete_retention_ms, c.min_cleanable_dirty_ratio),
+        (5, 0.25)
+    );
+    assert_eq!(LogConfig::default().delete_retention_ms, 86_400_000);
+    assert!(LogConfig::from_map(&map(&[("min.cleanable.dirty.ratio", "1.5")])).is_err());
+}
