@@ -102,8 +102,19 @@ impl Server {
         isr: Vec<i32>,
         replicas: Vec<i32>,
     ) -> Result<(), CommandError> {
-        self.partition(topic, partition)?
-            .become_leader(leader_epoch, isr, replicas)?;
+        let p = self.partition(topic, partition)?;
+        // A command from an older leadership (a delayed or replayed one) must not roll the
+        // epoch back: requests would then pass the KIP-320 fencing they should fail.
+        if leader_epoch < p.leader_epoch() {
+            return Err(CommandError::Kafka(
+                ErrorCode::FencedLeaderEpoch,
+                format!(
+                    "leader epoch {leader_epoch} is older than {}",
+                    p.leader_epoch()
+                ),
+            ));
+        }
+        p.become_leader(leader_epoch, isr, replicas)?;
         Ok(())
     }
 

@@ -111,3 +111,26 @@ fn offset_for_leader_epoch_answers_from_the_epoch_cache() {
         ErrorCode::FencedLeaderEpoch.code()
     );
 }
+
+#[test]
+fn stale_leadership_commands_are_refused() {
+    let broker = TestBroker::start(&[]);
+    broker
+        .server
+        .become_leader(TOPIC, 0, 5, vec![1], vec![1])
+        .expect("newer epoch");
+    broker
+        .server
+        .become_leader(TOPIC, 0, 5, vec![1], vec![1])
+        .expect("same epoch again");
+    let err = broker
+        .server
+        .become_leader(TOPIC, 0, 4, vec![1], vec![1])
+        .expect_err("older epoch");
+    assert!(matches!(
+        err,
+        crate::server::CommandError::Kafka(ErrorCode::FencedLeaderEpoch, _)
+    ));
+    let mut client = broker.connect();
+    assert_eq!(list_offsets(&mut client, 7, TOPIC, -1, 5).3, 5);
+}
