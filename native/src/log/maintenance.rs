@@ -175,8 +175,9 @@ impl Log {
         self.high_watermark = self.high_watermark.clamp(self.log_start_offset, leo);
         self.recovery_point = self.recovery_point.min(leo);
         self.epochs.truncate_from_end(leo)?;
-        self.producers.truncate_to(leo);
-        delete_snapshots(&self.dir, |o| o > leo)
+        // The exact state at the new end (transactions whose markers went are open again):
+        // the newest snapshot at or below it, then the log replayed from there.
+        super::recovery::load_producer_state(self, &[])
     }
 
     /// Deletes segments past `retention.ms` (by their largest timestamp) and beyond

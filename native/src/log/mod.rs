@@ -35,12 +35,15 @@ mod recovery;
 mod scan;
 mod segment;
 mod segment_read;
+mod transactions;
+mod txn_index;
 
 pub use cleaner::CleanStats;
 pub use config::LogConfig;
 pub use maintenance::FlushPlan;
 pub use manager::LogManager;
 pub use partition_log::{FetchSlice, LeaderAppend, Log, TimestampOffset};
+pub use txn_index::AbortedTxn;
 
 /// Wall-clock milliseconds since the epoch.
 pub(crate) fn now_ms() -> i64 {

@@ -10,6 +10,7 @@ use bytes::BytesMut;
 
 use super::epoch_cache::EpochCache;
 use super::segment::Segment;
+use super::txn_index::track_batch;
 use super::LogConfig;
 use crate::error::ErrorCode;
 use crate::record::batch::{crc_is_valid, iter_batches, BatchHeader};
@@ -89,7 +90,7 @@ pub struct Log {
     pub(crate) closed: bool,
 }
 
-fn storage_error(e: std::io::Error) -> ErrorCode {
+pub(crate) fn storage_error(e: std::io::Error) -> ErrorCode {
     ::log::error!("log write failed: {e}");
     ErrorCode::KafkaStorageError
 }
@@ -202,9 +203,19 @@ impl Log {
                 now_ms,
             )
             .map_err(storage_error)?;
-            if header.has_producer_id() {
-                self.producers.update(&header, header.max_timestamp);
-            }
+            let active = self
+                .segments
+                .last_mut()
+                .expect("a log always has a segment");
+            track_batch(
+                &mut self.producers,
+                &mut active.txn_index,
+                &header,
+                bytes,
+                header.max_timestamp,
+                true,
+            )
+            .map_err(storage_error)?;
             let first = appended.map_or(header.base_offset, |(f, _)| f);
             appended = Some((first, header.last_offset()));
         }
@@ -214,7 +225,7 @@ impl Log {
 
     /// The one write path: roll if needed, record a new leader epoch, write, count for
     /// flush.messages.
-    fn append_batch(
+    pub(crate) fn append_batch(
         &mut self,
         bytes: &[u8],
         header: &BatchHeader,
@@ -252,7 +263,7 @@ impl Log {
 
     /// flush.messages. Called once the append is complete (producer state included), so a
     /// failed fsync cannot leave a written batch unrecorded for a retry to duplicate.
-    fn flush_if_many_unflushed(&mut self) -> Result<(), ErrorCode> {
+    pub(crate) fn flush_if_many_unflushed(&mut self) -> Result<(), ErrorCode> {
         if self.unflushed_messages >= self.config.flush_messages {
             self.flush().map_err(storage_error)?;
         }

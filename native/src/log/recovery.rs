@@ -3,12 +3,14 @@
 
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::epoch_cache::EpochCache;
 use super::maintenance::{delete_snapshots, list_snapshots};
 use super::partition_log::Log;
 use super::scan::HeaderScan;
 use super::segment::Segment;
+use super::txn_index::track_batch;
 use super::LogConfig;
 use crate::record::producer::ProducerStateManager;
 
@@ -38,7 +40,7 @@ fn list_segments(dir: &Path) -> io::Result<Vec<i64>> {
         }
         match ext {
             "log" => bases.push(base),
-            "index" | "timeindex" => indexes.push((base, path)),
+            "index" | "timeindex" | "txnindex" => indexes.push((base, path)),
             _ => {}
         }
     }
@@ -119,6 +121,12 @@ pub(crate) fn open(
             file.sync_data()?;
         }
     }
+    // The aborted transactions of recovered segments are found again by the replay below.
+    let mut replayed_txns = Vec::new();
+    for &i in &recovered {
+        segments[i].txn_index.clear()?;
+        replayed_txns.push(segments[i].base_offset);
+    }
     if segments.is_empty() {
         segments.push(Segment::create(dir, log_start_offset.max(0), &config)?);
         super::checkpoint::sync_dir(dir)?;
@@ -157,13 +165,13 @@ pub(crate) fn open(
     log.high_watermark = high_watermark.clamp(log.log_start_offset, leo);
     log.epochs.truncate_from_end(leo)?;
     log.epochs.truncate_from_start(log.log_start_offset)?;
-    load_producer_state(&mut log)?;
+    load_producer_state(&mut log, &replayed_txns)?;
     Ok(log)
 }
 
 fn remove_segments(dir: &Path, bases: &[i64]) -> io::Result<()> {
     for &base in bases {
-        for ext in ["log", "index", "timeindex"] {
+        for ext in ["log", "index", "timeindex", "txnindex"] {
             match std::fs::remove_file(dir.join(super::segment::file_name(base, ext))) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
                 _ => {}
@@ -173,28 +181,46 @@ fn remove_segments(dir: &Path, bases: &[i64]) -> io::Result<()> {
     Ok(())
 }
 
-/// The newest producer snapshot at or below the log end, then every idempotent batch after it
-/// replayed from the segments' headers.
-fn load_producer_state(log: &mut Log) -> io::Result<()> {
+/// Producer state: the newest snapshot at or below where it must be rebuilt from, then every
+/// idempotent or transactional batch after it replayed from the segments. Segments whose base
+/// is in `replayed_txns` were recovered: the replay refills their aborted-transaction indexes,
+/// so it starts no later than the first of them.
+pub(crate) fn load_producer_state(log: &mut Log, replayed_txns: &[i64]) -> io::Result<()> {
     let leo = log.log_end_offset();
     delete_snapshots(&log.dir, |offset| offset > leo)?;
+    let rebuild_from = replayed_txns.first().copied().unwrap_or(leo).min(leo);
     let (mut producers, replay_from) = if list_snapshots(&log.dir)?.is_empty() {
         (ProducerStateManager::new(), log.log_start_offset)
     } else {
-        ProducerStateManager::load_snapshot(&log.dir, leo)?
+        ProducerStateManager::load_snapshot(&log.dir, rebuild_from)?
     };
     let replay_from = replay_from.max(log.log_start_offset);
     let first = log
         .segments
         .partition_point(|s| s.base_offset <= replay_from)
         .saturating_sub(1);
-    for seg in &log.segments[first..] {
+    for seg in &mut log.segments[first..] {
+        let index_aborts = replayed_txns.contains(&seg.base_offset);
         let (_, from) = seg.index.lookup(replay_from);
-        let mut scan = HeaderScan::new(&seg.file, from, seg.size);
-        while let Some((_, h)) = scan.next_batch()? {
-            if h.has_producer_id() && h.base_offset >= replay_from {
-                producers.update(&h, h.max_timestamp);
+        let file = Arc::clone(&seg.file);
+        let mut scan = HeaderScan::new(&file, from, seg.size);
+        while let Some((pos, h)) = scan.next_batch()? {
+            if !h.has_producer_id() || h.base_offset < replay_from {
+                continue;
             }
+            let bytes = if h.is_control() {
+                scan.batch_bytes(pos, h.total_size())?.unwrap_or_default()
+            } else {
+                &[]
+            };
+            track_batch(
+                &mut producers,
+                &mut seg.txn_index,
+                &h,
+                bytes,
+                h.max_timestamp,
+                index_aborts,
+            )?;
         }
     }
     log.producers = producers;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::index::{OffsetIndex, TimeIndex, OFFSET_ENTRY, TIME_ENTRY};
 use super::index_file::IndexFile;
 use super::scan::{ChunkReader, HeaderScan};
+use super::txn_index::TxnIndex;
 use super::LogConfig;
 use crate::record::batch::{crc_is_valid, BatchHeader, HEADER_SIZE};
 use crate::record::records::walk;
@@ -31,6 +32,7 @@ pub(crate) struct Segment {
     pub(crate) next_offset: i64,
     pub(crate) index: OffsetIndex,
     pub(crate) time_index: TimeIndex,
+    pub(crate) txn_index: TxnIndex,
     /// Bytes appended since the last index entry: indexes are sparse (index.interval.bytes).
     bytes_since_index: u64,
     /// Largest batch MaxTimestamp (-1: none), for retention and ListOffsets -3.
@@ -64,7 +66,7 @@ impl Segment {
         let log_path = dir.join(file_name(base_offset, "log"));
         let file = open_rw(&log_path)?;
         file.set_len(0)?;
-        for ext in ["index", "timeindex"] {
+        for ext in ["index", "timeindex", "txnindex"] {
             let p = dir.join(file_name(base_offset, ext));
             if p.exists() {
                 std::fs::remove_file(p)?;
@@ -101,6 +103,7 @@ impl Segment {
             entries.1,
             sizes.1,
         )?;
+        let txn_index = TxnIndex::load(&dir.join(file_name(base_offset, "txnindex")))?;
         Ok(Segment {
             base_offset,
             file: Arc::new(file),
@@ -109,6 +112,7 @@ impl Segment {
             next_offset: base_offset,
             index,
             time_index,
+            txn_index,
             bytes_since_index: 0,
             max_timestamp: -1,
             offset_of_max_timestamp: base_offset,
@@ -345,6 +349,7 @@ impl Segment {
         self.size = pos;
         self.index.truncate_to(h.base_offset);
         self.time_index.truncate_to(h.base_offset);
+        self.txn_index.truncate_to(h.base_offset)?;
         self.next_offset = self.base_offset;
         self.max_timestamp = -1;
         self.offset_of_max_timestamp = self.base_offset;
@@ -367,12 +372,14 @@ impl Segment {
     }
 
     /// Files to fsync for durability up to the segment's end.
-    pub(crate) fn files(&self) -> [Arc<File>; 3] {
-        [
+    pub(crate) fn files(&self) -> Vec<Arc<File>> {
+        let mut files = vec![
             Arc::clone(&self.file),
             Arc::clone(self.index.storage_ref().file()),
             Arc::clone(self.time_index.storage_ref().file()),
-        ]
+        ];
+        files.extend(self.txn_index.shared_file());
+        files
     }
 
     /// Unlinks the files; readers holding `file` keep reading it.
@@ -387,7 +394,7 @@ impl Segment {
                 _ => {}
             }
         }
-        Ok(())
+        self.txn_index.delete_file()
     }
 }
 

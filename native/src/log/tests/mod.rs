@@ -8,6 +8,7 @@ mod manager;
 mod proptests;
 mod recovery;
 mod retention;
+mod transactions;
 
 use std::os::unix::fs::FileExt;
 use std::path::Path;

@@ -1,0 +1,94 @@
+//! Transactions in the log: markers written by the transaction coordinator, the last stable
+//! offset and the aborted transactions a READ_COMMITTED fetch needs.
+
+use bytes::BytesMut;
+
+use super::partition_log::{storage_error, LeaderAppend, Log};
+use super::txn_index::{track_batch, AbortedTxn};
+use crate::error::ErrorCode;
+use crate::record::batch::BatchHeader;
+use crate::record::builder::control_batch;
+use crate::record::validate::assign_offsets;
+
+impl Log {
+    /// Appends a COMMIT or ABORT marker for `producer_id` as leader (WriteTxnMarkers). A
+    /// stale producer epoch is INVALID_PRODUCER_EPOCH, an older coordinator
+    /// TRANSACTION_COORDINATOR_FENCED. An ABORT goes into the aborted-transaction index.
+    pub fn append_marker(
+        &mut self,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator_epoch: i32,
+        commit: bool,
+        leader_epoch: i32,
+        now_ms: i64,
+    ) -> Result<LeaderAppend, ErrorCode> {
+        if self.closed {
+            return Err(ErrorCode::KafkaStorageError);
+        }
+        let mut bytes = BytesMut::from(
+            &control_batch(
+                producer_id,
+                producer_epoch,
+                commit,
+                coordinator_epoch,
+                now_ms,
+            )[..],
+        );
+        let mut header = BatchHeader::parse(&bytes)?;
+        self.producers.check_marker(&header, coordinator_epoch)?;
+        let base_offset = self.log_end_offset();
+        assign_offsets(&mut bytes, base_offset, leader_epoch);
+        header.base_offset = base_offset;
+        header.partition_leader_epoch = leader_epoch;
+        self.append_batch(&bytes, &header, header.max_timestamp, base_offset, now_ms)
+            .map_err(storage_error)?;
+        let active = self
+            .segments
+            .last_mut()
+            .expect("a log always has a segment");
+        track_batch(
+            &mut self.producers,
+            &mut active.txn_index,
+            &header,
+            &bytes,
+            now_ms,
+            true,
+        )
+        .map_err(storage_error)?;
+        self.flush_if_many_unflushed()?;
+        Ok(LeaderAppend {
+            base_offset,
+            last_offset: base_offset,
+            log_append_time: -1,
+            log_start_offset: self.log_start_offset,
+            duplicate: false,
+        })
+    }
+
+    /// The last stable offset: below it every transaction is decided (READ_COMMITTED fetches
+    /// and ListOffsets stop here). Never above the high watermark.
+    pub fn last_stable_offset(&self) -> i64 {
+        let hw = self.high_watermark;
+        self.producers
+            .first_unstable_offset()
+            .map_or(hw, |first| first.min(hw))
+    }
+
+    /// Aborted transactions overlapping `[start, end)`, the range a READ_COMMITTED fetch
+    /// returns, in marker order: the consumer drops their records.
+    pub fn aborted_transactions(&self, start: i64, end: i64) -> Vec<AbortedTxn> {
+        // A transaction's entry sits with its marker, which follows all of its records: the
+        // segments before the one holding `start` cannot hold a marker at or after it.
+        let first = self
+            .segments
+            .partition_point(|s| s.base_offset <= start)
+            .saturating_sub(1);
+        self.segments[first..]
+            .iter()
+            .flat_map(|s| s.txn_index.entries())
+            .filter(|t| t.last_offset >= start && t.first_offset < end)
+            .copied()
+            .collect()
+    }
+}
