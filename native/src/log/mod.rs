@@ -5,6 +5,10 @@
 //! `leader-epoch-checkpoint`, `partition.metadata`, producer snapshots; per log directory the
 //! offset checkpoints and the clean-shutdown marker (`manager`).
 //!
+//! Also here: compaction (`cleaner`, for `cleanup.policy=compact`) and the transaction
+//! side of storage (`transactions`, `txn_index`: markers, the `.txnindex` of aborted
+//! transactions, the last stable offset).
+//!
 //! Choices that differ from Kafka or that Kafka leaves implicit:
 //! - Offset index entries point at a batch's base offset (Kafka's at its last offset), so a
 //!   lookup for an offset inside an indexed batch lands on that batch.
