@@ -109,7 +109,12 @@ impl Server {
         if self.stopped.load(Ordering::Acquire) {
             return Err(std::io::Error::other("server is shut down"));
         }
-        let addr = format!("{}:{}", self.broker.config.host, self.broker.config.port);
+        let host = &self.broker.config.host;
+        let addr = if host.contains(':') {
+            format!("[{host}]:{}", self.broker.config.port)
+        } else {
+            format!("{host}:{}", self.broker.config.port)
+        };
         let listener = self.handle.block_on(TcpListener::bind(&addr))?;
         let port = listener.local_addr()?.port();
         self.handle

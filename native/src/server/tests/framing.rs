@@ -92,3 +92,22 @@ fn absurd_array_counts_close_the_connection_without_allocating() {
         &kafka_protocol::messages::ListOffsetsRequest::default(),
     );
 }
+
+#[test]
+fn listens_on_ipv6() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config: std::collections::HashMap<String, String> = [
+        ("listeners", "PLAINTEXT://[::1]:0"),
+        ("log.dirs", dir.path().to_str().expect("utf-8")),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let server = crate::server::Server::new(&config).expect("server");
+    match server.start() {
+        Ok(port) => assert!(std::net::TcpStream::connect(("::1", port)).is_ok()),
+        // hosts without IPv6 cannot bind ::1 at all
+        Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::AddrNotAvailable, "{e}"),
+    }
+    server.shutdown().expect("shutdown");
+}
