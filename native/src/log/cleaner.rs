@@ -244,6 +244,10 @@ impl Log {
         };
         let (mut fresh, _) = Segment::load(&self.dir, base, &self.config, false)?;
         fresh.recover(&self.config, expected, false)?;
+        // The segment may be below the recovery point, where indexes are trusted at open.
+        for file in fresh.files() {
+            file.sync_all()?;
+        }
         let after = fresh.size;
         self.size_bytes = self.size_bytes - before + after;
         self.segments[i] = fresh;
