@@ -279,3 +279,39 @@ fn names_that_are_not_kafka_topic_names_are_refused() {
         .open_or_create("__consumer_offsets", 0, TOPIC_ID, LogConfig::default())
         .is_ok());
 }
+
+/// Readers copy their slices outside the lock while a writer appends and rolls: every slice
+/// still holds whole, valid batches.
+#[test]
+fn slices_read_outside_the_lock_stay_whole_while_appends_continue() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    let h = m.open_or_create("t", 0, TOPIC_ID, small_config()).unwrap();
+    h.write()
+        .append_as_leader(batch(1, 10, NOW), 0, NOW)
+        .unwrap();
+    std::thread::scope(|s| {
+        let writer = h.clone();
+        s.spawn(move || {
+            for i in 0..1500 {
+                writer
+                    .write()
+                    .append_as_leader(batch(1 + i % 4, 40, NOW), 0, NOW)
+                    .unwrap();
+            }
+        });
+        for r in 0..2 {
+            let reader = h.clone();
+            s.spawn(move || {
+                for i in 0..3000i64 {
+                    let slice = {
+                        let log = reader.read();
+                        let offset = (i * 7919 + r) % log.log_end_offset();
+                        log.read(offset, 700, i64::MAX, true).unwrap()
+                    };
+                    assert!(!batches_in(&slice).is_empty());
+                }
+            });
+        }
+    });
+}
