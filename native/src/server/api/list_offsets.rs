@@ -41,10 +41,29 @@ fn lookup(
     };
     Ok(match timestamp {
         LATEST => (hw, -1, epoch),
-        EARLIEST => (log.log_start_offset(), -1, -1),
+        EARLIEST => (
+            log.log_start_offset(),
+            -1,
+            epoch_of(&log, log.log_start_offset()),
+        ),
         MAX_TIMESTAMP => committed(log.max_timestamp()),
         ts => committed(log.offset_for_timestamp(ts)),
     })
+}
+
+/// The leader epoch that wrote `offset`: the earliest epoch whose end lies past it. Walks the
+/// epoch cache backwards through `end_offset_for_epoch`, one step per epoch.
+fn epoch_of(log: &crate::log::Log, offset: i64) -> i32 {
+    let Some(mut epoch) = log.latest_epoch() else {
+        return -1;
+    };
+    while epoch > 0 {
+        match log.end_offset_for_epoch(epoch - 1) {
+            Some((previous, end)) if end > offset && previous < epoch => epoch = previous,
+            _ => break,
+        }
+    }
+    epoch
 }
 
 pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
