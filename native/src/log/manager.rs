@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::RwLock;
@@ -57,10 +58,15 @@ struct State {
     logs: HashMap<Key, (LogHandle, usize)>,
 }
 
+/// Kafka's default `producer.id.expiration.ms`: one day.
+pub const DEFAULT_PRODUCER_ID_EXPIRATION_MS: i64 = 86_400_000;
+
 #[derive(Debug)]
 pub struct LogManager {
     pub dirs: Vec<PathBuf>,
     state: RwLock<State>,
+    /// `producer.id.expiration.ms`, a broker setting: `tick` forgets producers idle longer.
+    producer_id_expiration_ms: AtomicI64,
 }
 
 /// Kafka's textual topic id: base64url without padding (`Uuid.toString`).
@@ -224,6 +230,7 @@ impl LogManager {
         Ok(LogManager {
             dirs,
             state: RwLock::new(state),
+            producer_id_expiration_ms: AtomicI64::new(DEFAULT_PRODUCER_ID_EXPIRATION_MS),
         })
     }
 
@@ -281,6 +288,11 @@ impl LogManager {
         let handle = Arc::new(RwLock::new(log));
         state.logs.insert(key, (Arc::clone(&handle), d));
         Ok(handle)
+    }
+
+    /// Sets `producer.id.expiration.ms`.
+    pub fn set_producer_id_expiration_ms(&self, ms: i64) {
+        self.producer_id_expiration_ms.store(ms, Ordering::Relaxed);
     }
 
     pub fn get(&self, topic: &str, partition: i32) -> Option<LogHandle> {
@@ -374,7 +386,7 @@ impl LogManager {
         let mut deleted = 0;
         let mut first_error = None;
         for handle in handles {
-            if let Err(e) = Self::tick_one(&handle, now_ms, &mut deleted) {
+            if let Err(e) = self.tick_one(&handle, now_ms, &mut deleted) {
                 ::log::error!(
                     "periodic work on {} failed: {e}",
                     handle.read().dir.display()
@@ -385,7 +397,7 @@ impl LogManager {
         first_error.map_or(Ok(deleted), Err)
     }
 
-    fn tick_one(handle: &LogHandle, now_ms: i64, deleted: &mut usize) -> io::Result<()> {
+    fn tick_one(&self, handle: &LogHandle, now_ms: i64, deleted: &mut usize) -> io::Result<()> {
         let plan = {
             let mut log = handle.write();
             if log.is_closed() {
@@ -394,6 +406,10 @@ impl LogManager {
             log.maybe_roll(now_ms)?;
             *deleted += log.apply_retention(now_ms)?;
             log.maybe_compact(now_ms)?;
+            log.expire_producers(
+                now_ms,
+                self.producer_id_expiration_ms.load(Ordering::Relaxed),
+            );
             log.flush_due(now_ms).then(|| log.flush_plan())
         };
         // fsync without the lock: produce and fetch go on meanwhile.

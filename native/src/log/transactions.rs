@@ -66,6 +66,11 @@ impl Log {
         })
     }
 
+    /// Forgets idle producers (`producer.id.expiration.ms`); open transactions stay.
+    pub fn expire_producers(&mut self, now_ms: i64, max_age_ms: i64) {
+        self.producers.remove_expired(now_ms, max_age_ms);
+    }
+
     /// The last stable offset: below it every transaction is decided (READ_COMMITTED fetches
     /// and ListOffsets stop here). Never above the high watermark.
     pub fn last_stable_offset(&self) -> i64 {

@@ -315,3 +315,36 @@ fn slices_read_outside_the_lock_stay_whole_while_appends_continue() {
         }
     });
 }
+
+#[test]
+fn tick_expires_idle_producers() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    m.set_producer_id_expiration_ms(1000);
+    let h = m
+        .open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    let idem = |seq: i32| {
+        let b = BatchBuilder::new(Codec::None)
+            .producer(3, 0, seq)
+            .record(Record::new(None, Some(b"x"), NOW));
+        BytesMut::from(&b.build()[..])
+    };
+    h.write().append_as_leader(idem(0), 0, NOW).unwrap();
+    m.tick(NOW + 500).unwrap();
+    assert!(
+        h.write()
+            .append_as_leader(idem(0), 0, NOW)
+            .unwrap()
+            .duplicate,
+        "still known"
+    );
+    m.tick(NOW + 5000).unwrap();
+    // Forgotten: the retry is appended again, as Kafka does after expiration.
+    assert!(
+        !h.write()
+            .append_as_leader(idem(0), 0, NOW)
+            .unwrap()
+            .duplicate
+    );
+}
