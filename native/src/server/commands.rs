@@ -53,6 +53,7 @@ impl Server {
         topic: &str,
         partition: i32,
     ) -> Result<std::sync::Arc<Partition>, CommandError> {
+        self.ensure_running()?;
         self.broker()
             .partitions
             .get(topic, partition)
@@ -67,6 +68,7 @@ impl Server {
         topic_id: [u8; 16],
         config: &HashMap<String, String>,
     ) -> Result<(), CommandError> {
+        self.ensure_running()?;
         let broker = self.broker();
         if broker.partitions.get(topic, partition).is_some() {
             return Ok(());
@@ -86,6 +88,7 @@ impl Server {
     }
 
     pub fn delete_partition(&self, topic: &str, partition: i32) -> Result<(), CommandError> {
+        self.ensure_running()?;
         let broker = self.broker();
         if let Some(p) = broker.partitions.remove(topic, partition) {
             p.make_inactive();
@@ -123,6 +126,7 @@ impl Server {
         topic: &str,
         config: &HashMap<String, String>,
     ) -> Result<(), CommandError> {
+        self.ensure_running()?;
         let config = LogConfig::from_map(config).map_err(CommandError::Config)?;
         for p in self.broker().partitions.topic_partitions(topic) {
             p.log().write().set_config(config.clone());

@@ -9,7 +9,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use super::api::{self, Reply};
-use super::{peer_string, sendfile, stopped, Broker};
+use super::{sendfile, stopped, Broker};
 use crate::control::{ControlReply, ControlRequest};
 use crate::protocol::{peek_header, route, Route};
 
@@ -21,7 +21,7 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
     if *shutdown.borrow() {
         return;
     }
-    let peer = peer_string(&peer);
+    let peer = peer.to_string();
     loop {
         let frame = tokio::select! {
             _ = stopped(&mut shutdown) => return,

@@ -8,7 +8,6 @@ mod connection;
 mod sendfile;
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -144,11 +143,20 @@ impl Server {
         while self.broker.open_connections() > 0 && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(5));
         }
-        let result = self.broker.logs.shutdown();
+        // Stop the runtime first so no maintenance tick is still running against the logs
+        // while they close.
         if let Some(rt) = self.runtime.lock().take() {
             rt.shutdown_timeout(Duration::from_secs(2));
         }
-        result
+        self.broker.logs.shutdown()
+    }
+
+    /// Commands after `shutdown` fail instead of touching closed logs or a stopped runtime.
+    pub(crate) fn ensure_running(&self) -> std::io::Result<()> {
+        if self.stopped.load(Ordering::Acquire) {
+            return Err(std::io::Error::other("server is shut down"));
+        }
+        Ok(())
     }
 }
 
@@ -236,9 +244,5 @@ pub(crate) async fn stopped(rx: &mut watch::Receiver<bool>) {
     let _ = rx.wait_for(|stop| *stop).await;
 }
 
-/// A connection's peer as `host:port`.
-pub(crate) fn peer_string(peer: &SocketAddr) -> String {
-    peer.to_string()
-}
 #[cfg(test)]
 mod tests;

@@ -82,3 +82,20 @@ fn close_connection_and_gone_connections() {
         .reply(request.handle, crate::control::ControlReply::Close);
     broker.server.shutdown().expect("idempotent");
 }
+
+#[test]
+fn commands_after_shutdown_fail_cleanly() {
+    let broker = TestBroker::start(&[]);
+    broker.server.shutdown().expect("shutdown");
+    let batch = super::batch(1, 1);
+    assert!(broker.server.append(super::TOPIC, 0, &batch).is_err());
+    assert!(broker.server.read(super::TOPIC, 0, 0, 100).is_err());
+    assert!(broker
+        .server
+        .open_partition("x", 0, [0; 16], &Default::default())
+        .is_err());
+    assert!(
+        broker.server.start().is_ok(),
+        "already started: keeps its port"
+    );
+}
