@@ -321,6 +321,7 @@ impl LogManager {
         if let Some((handle, _)) = state.logs.remove(&key) {
             handle.write().closed = true;
         }
+        let mut doomed_dirs = Vec::new();
         for dir in &mut state.dirs {
             dir.unopened.recovery_point.remove(&key);
             dir.unopened.log_start.remove(&key);
@@ -338,6 +339,11 @@ impl LogManager {
             ));
             std::fs::rename(&path, &doomed)?;
             sync_dir(&dir.path)?;
+            doomed_dirs.push(doomed);
+        }
+        drop(state);
+        // The slow part without the lock: other partitions' commands go on meanwhile.
+        for doomed in doomed_dirs {
             std::fs::remove_dir_all(&doomed)?;
         }
         Ok(())
