@@ -44,6 +44,7 @@ pub struct Partition {
     topic_id: [u8; 16],
     node_id: i32,
     log: LogHandle,
+    /// Lock order: `state` before `log`, everywhere (appends and role changes hold both).
     state: RwLock<ReplicaState>,
     /// Wakes delayed produces and long-poll fetches whenever the HW or LEO moves (purgatory).
     progress: watch::Sender<Progress>,

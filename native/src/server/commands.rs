@@ -149,13 +149,17 @@ impl Server {
                     .map(|d| d.parent().map(|p| p.to_path_buf()).unwrap_or(d))
                     .map(|d| d.to_string_lossy().into_owned())
                     .unwrap_or_default();
+                // Replica state before the log lock: the partition's lock order is state,
+                // then log (appends hold both), so taking them the other way round deadlocks.
+                let is_leader = p.role() == Role::Leader;
+                let leader_epoch = p.leader_epoch();
                 let log = p.log().read();
                 PartitionState {
                     topic: p.topic().to_string(),
                     partition: p.index(),
                     topic_id: p.topic_id(),
-                    is_leader: p.role() == Role::Leader,
-                    leader_epoch: p.leader_epoch(),
+                    is_leader,
+                    leader_epoch,
                     log_start_offset: log.log_start_offset(),
                     log_end_offset: log.log_end_offset(),
                     high_watermark: log.high_watermark(),
