@@ -1,6 +1,7 @@
 //! End-to-end tests of the server through its public surface: a real listener on a temp dir,
 //! requests built with kafka-protocol and `BatchBuilder`, responses decoded the same way.
 
+mod concurrency;
 mod control_bridge;
 mod framing;
 mod mutations;
