@@ -83,6 +83,27 @@ fn produce_one(
 /// Each partition's index and record bytes.
 type PartitionRecords = Vec<(i32, Option<Bytes>)>;
 
+/// Takes the record slices out and lets go of everything else that shares the frame (topic
+/// names, the transactional id), so a single-partition request's batch is owned without a
+/// copy and validated in place.
+fn take_records(mut request: ProduceRequest) -> Vec<(String, PartitionRecords)> {
+    let topic_data = std::mem::take(&mut request.topic_data);
+    drop(request);
+    topic_data
+        .into_iter()
+        .map(|t| {
+            let name = t.name.0.to_string();
+            (
+                name,
+                t.partition_data
+                    .into_iter()
+                    .map(|p| (p.index, p.records))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
 pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
     let version = peek.api_version;
     let request = match decode_request::<ProduceRequest>(frame) {
@@ -91,21 +112,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     };
     let acks = request.acks;
     let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
-    // Take the record slices out and let go of everything else that shares the frame, so a
-    // single-partition request can be validated in place without a copy.
-    let topics: Vec<(String, PartitionRecords)> = request
-        .topic_data
-        .into_iter()
-        .map(|t| {
-            (
-                t.name.0.to_string(),
-                t.partition_data
-                    .into_iter()
-                    .map(|p| (p.index, p.records))
-                    .collect(),
-            )
-        })
-        .collect();
+    let topics = take_records(request);
     let mut results: Vec<(String, Vec<Outcome>)> = Vec::with_capacity(topics.len());
     for (topic, partitions) in topics {
         let outcomes = partitions
@@ -180,5 +187,64 @@ fn error_message(error: ErrorCode) -> Option<StrBytes> {
     match error {
         ErrorCode::None => None,
         e => Some(StrBytes::from_string(format!("{e:?}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::{Bytes, BytesMut};
+    use kafka_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+    use kafka_protocol::messages::{ApiKey, ProduceRequest, RequestHeader, TopicName};
+    use kafka_protocol::protocol::{Encodable, StrBytes};
+
+    use super::{into_owned, take_records};
+    use crate::protocol::decode_request;
+
+    fn frame(partitions: i32) -> Bytes {
+        let request = ProduceRequest::default()
+            .with_transactional_id(Some(StrBytes::from_static_str("txn").into()))
+            .with_acks(1)
+            .with_topic_data(vec![TopicProduceData::default()
+                .with_name(TopicName(StrBytes::from_static_str("t")))
+                .with_partition_data(
+                    (0..partitions)
+                        .map(|i| {
+                            PartitionProduceData::default()
+                                .with_index(i)
+                                .with_records(Some(Bytes::from_static(&[7; 100])))
+                        })
+                        .collect(),
+                )]);
+        let header = RequestHeader::default()
+            .with_request_api_key(ApiKey::Produce as i16)
+            .with_request_api_version(9)
+            .with_client_id(Some(StrBytes::from_static_str("c")));
+        let mut buf = BytesMut::new();
+        header.encode(&mut buf, 2).expect("header");
+        request.encode(&mut buf, 9).expect("body");
+        buf.freeze()
+    }
+
+    #[test]
+    fn a_lone_batch_is_owned_without_a_copy() {
+        let frame = frame(1);
+        let range = frame.as_ptr() as usize..frame.as_ptr() as usize + frame.len();
+        let (_, request) = decode_request::<ProduceRequest>(frame).expect("decodes");
+        let mut topics = take_records(request);
+        let records = topics[0].1.pop().and_then(|(_, r)| r).expect("records");
+        let owned = into_owned(records);
+        assert!(
+            range.contains(&(owned.as_ptr() as usize)),
+            "the frame's own bytes"
+        );
+        assert_eq!(&owned[..], &[7; 100]);
+    }
+
+    #[test]
+    fn shared_batches_are_copied() {
+        let (_, request) = decode_request::<ProduceRequest>(frame(2)).expect("decodes");
+        let mut topics = take_records(request);
+        let (_, first) = topics[0].1.remove(0);
+        assert_eq!(&into_owned(first.expect("records"))[..], &[7; 100]);
     }
 }
