@@ -88,7 +88,9 @@ impl ServerConfig {
             None => d.log_dirs.clone(),
         };
         let max_connections: i64 = num(map, "max.connections", i64::from(i32::MAX))?;
-        let idle_ms: u64 = num(map, "connections.max.idle.ms", 600_000)?;
+        // Kafka's longs: a negative idle timeout means connections are never reaped.
+        let idle_ms: i64 = num(map, "connections.max.idle.ms", 600_000)?;
+        let idle_ms = u64::try_from(idle_ms).unwrap_or(u64::MAX / 4);
         let checkpoint_ms: u64 = num(map, "log.flush.offset.checkpoint.interval.ms", 60_000)?;
         let config = ServerConfig {
             node_id: num(map, "node.id", num(map, "broker.id", d.node_id)?)?,
