@@ -99,23 +99,27 @@ impl Plan {
         if let Some(replica) = self.follower {
             p.record_follower_fetch(replica, w.fetch_offset);
         }
-        let (log_start, leo, hw) = {
+        let (log_start, leo, hw, lso) = {
             let log = p.log().read();
             (
                 log.log_start_offset(),
                 log.log_end_offset(),
                 log.high_watermark(),
+                log.last_stable_offset(),
             )
         };
-        // Followers replicate everything; consumers see only committed data (and, for
-        // read_committed, only up to the last stable offset, which is the HW until
-        // transactions land).
-        let max_offset = if self.follower.is_some() { leo } else { hw };
+        // Followers replicate everything; consumers see only committed data, and
+        // read_committed consumers only decided transactions (up to the last stable offset).
+        let max_offset = match (self.follower, self.read_committed) {
+            (Some(_), _) => leo,
+            (None, true) => lso,
+            (None, false) => hw,
+        };
         let mut out = FetchPartitionOut {
             partition_index: w.partition,
             error_code: 0,
             high_watermark: hw,
-            last_stable_offset: hw,
+            last_stable_offset: lso,
             log_start_offset: log_start,
             aborted_transactions: self.read_committed.then(Vec::new),
             preferred_read_replica: -1,
@@ -152,6 +156,20 @@ impl Plan {
                 }
             }
             Err(e) => out.error_code = e.code(),
+        }
+        if self.read_committed && out.records.is_some() {
+            // Bounded by the LSO rather than the end of the returned data: an entry past the
+            // data is ignored by consumers, which take each response's list on its own.
+            let aborted = p
+                .log()
+                .read()
+                .aborted_transactions(w.fetch_offset, max_offset);
+            out.aborted_transactions = Some(
+                aborted
+                    .iter()
+                    .map(|t| (t.producer_id, t.first_offset))
+                    .collect(),
+            );
         }
         out
     }

@@ -23,6 +23,7 @@ const MAX_TIMESTAMP: i64 = -3;
 fn lookup(
     p: &Partition,
     version: i16,
+    read_committed: bool,
     current_leader_epoch: i32,
     timestamp: i64,
 ) -> Result<(i64, i64, i32), ErrorCode> {
@@ -32,15 +33,19 @@ fn lookup(
         p.leader_epoch_if_leader()?
     };
     let log = p.log().read();
-    // Read-committed consumers would be bounded by the LSO; without transactions it equals
-    // the HW, so both isolation levels see the same answer for now.
-    let hw = log.high_watermark();
+    // Only offsets the asking consumer could fetch: below the HW, or below the last stable
+    // offset for read_committed (ListOffsets v2+).
+    let fetchable = if read_committed {
+        log.last_stable_offset()
+    } else {
+        log.high_watermark()
+    };
     let committed = |found: Option<crate::log::TimestampOffset>| match found {
-        Some(t) if t.offset < hw => (t.offset, t.timestamp, t.leader_epoch),
+        Some(t) if t.offset < fetchable => (t.offset, t.timestamp, t.leader_epoch),
         _ => (-1, -1, -1),
     };
     Ok(match timestamp {
-        LATEST => (hw, -1, epoch),
+        LATEST => (fetchable, -1, epoch),
         EARLIEST => (
             log.log_start_offset(),
             -1,
@@ -72,6 +77,7 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
         Ok((_, request)) => request,
         Err(_) => return Reply::Close,
     };
+    let read_committed = version >= 2 && request.isolation_level == 1;
     let topics = request
         .topics
         .into_iter()
@@ -84,7 +90,13 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
                         .with_partition_index(lp.partition_index);
                     let found = match broker.partitions.get(t.name.0.as_str(), lp.partition_index) {
                         None => Err(ErrorCode::UnknownTopicOrPartition),
-                        Some(p) => lookup(&p, version, lp.current_leader_epoch, lp.timestamp),
+                        Some(p) => lookup(
+                            &p,
+                            version,
+                            read_committed,
+                            lp.current_leader_epoch,
+                            lp.timestamp,
+                        ),
                     };
                     match found {
                         Ok((offset, timestamp, epoch)) => out

@@ -8,6 +8,7 @@ mod mutations;
 mod offsets;
 mod produce_fetch;
 mod replication;
+mod transactions;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};

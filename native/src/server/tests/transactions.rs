@@ -1,0 +1,115 @@
+//! read_committed consumers: fetches stop at the last stable offset and carry the aborted
+//! transactions; ListOffsets answers the LSO for them.
+
+use bytes::Bytes;
+use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+use kafka_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kafka_protocol::messages::{
+    ApiKey, FetchResponse, ListOffsetsRequest, ListOffsetsResponse, ProduceRequest,
+    ProduceResponse, TopicName,
+};
+use kafka_protocol::protocol::StrBytes;
+
+use super::produce_fetch::fetch_request;
+use super::{Client, TestBroker, TOPIC};
+use crate::record::builder::{BatchBuilder, Record};
+use crate::record::compression::Codec;
+
+fn name() -> TopicName {
+    TopicName(StrBytes::from_static_str(TOPIC))
+}
+
+fn transactional_batch() -> Vec<u8> {
+    let mut b = BatchBuilder::new(Codec::None);
+    b.producer_id = 7;
+    b.producer_epoch = 0;
+    b.base_sequence = 0;
+    b.transactional = true;
+    b.records = (0..3)
+        .map(|i| Record {
+            key: None,
+            value: Some(vec![i]),
+            headers: vec![],
+            timestamp: 1,
+        })
+        .collect();
+    b.build()
+}
+
+/// (HW, LSO, aborted transactions, record bytes) of a fetch from 0.
+fn fetch(client: &mut Client, read_committed: bool) -> (i64, i64, Option<Vec<(i64, i64)>>, usize) {
+    let mut request = fetch_request(TOPIC, 0, 0, 1);
+    request.isolation_level = i8::from(read_committed);
+    let r: FetchResponse = client.call(ApiKey::Fetch, 12, &request);
+    let p = &r.responses[0].partitions[0];
+    let aborted = p.aborted_transactions.as_ref().map(|list| {
+        list.iter()
+            .map(|t| (t.producer_id.0, t.first_offset))
+            .collect()
+    });
+    (
+        p.high_watermark,
+        p.last_stable_offset,
+        aborted,
+        p.records.as_ref().map_or(0, |r| r.len()),
+    )
+}
+
+fn latest(client: &mut Client, read_committed: bool) -> i64 {
+    let request = ListOffsetsRequest::default()
+        .with_replica_id((-1).into())
+        .with_isolation_level(i8::from(read_committed))
+        .with_topics(vec![ListOffsetsTopic::default()
+            .with_name(name())
+            .with_partitions(vec![
+                ListOffsetsPartition::default().with_timestamp(-1)
+            ])]);
+    let r: ListOffsetsResponse = client.call(ApiKey::ListOffsets, 7, &request);
+    r.topics[0].partitions[0].offset
+}
+
+#[test]
+fn read_committed_stops_at_the_lso_and_sees_aborts() {
+    let broker = TestBroker::start(&[]);
+    let mut client = broker.connect();
+    let produce = ProduceRequest::default()
+        .with_transactional_id(Some(StrBytes::from_static_str("tx").into()))
+        .with_acks(-1)
+        .with_timeout_ms(1000)
+        .with_topic_data(vec![TopicProduceData::default()
+            .with_name(name())
+            .with_partition_data(vec![PartitionProduceData::default()
+                .with_records(Some(Bytes::from(transactional_batch())))])]);
+    let r: ProduceResponse = client.call(ApiKey::Produce, 11, &produce);
+    assert_eq!(r.responses[0].partition_responses[0].error_code, 0);
+
+    // the transaction is open: committed data ends at offset 0 for read_committed
+    let (hw, lso, aborted, bytes) = fetch(&mut client, false);
+    assert_eq!((hw, lso, aborted), (3, 0, None));
+    assert!(bytes > 0);
+    let (_, lso, aborted, bytes) = fetch(&mut client, true);
+    assert_eq!((lso, aborted, bytes), (0, Some(vec![]), 0));
+    assert_eq!(
+        (latest(&mut client, false), latest(&mut client, true)),
+        (3, 0)
+    );
+
+    // the coordinator aborts it
+    let partition = broker
+        .server
+        .broker()
+        .partitions
+        .get(TOPIC, 0)
+        .expect("partition");
+    partition
+        .log()
+        .write()
+        .append_marker(7, 0, 0, false, 1, 1)
+        .expect("marker");
+    let (_, lso, aborted, bytes) = fetch(&mut client, true);
+    assert_eq!((lso, aborted), (3, Some(vec![(7, 0)])));
+    assert!(
+        bytes > 0,
+        "the aborted records come back, for the consumer to drop"
+    );
+}
