@@ -36,8 +36,11 @@ fn transactional_batch() -> Vec<u8> {
     b.build()
 }
 
-/// (HW, LSO, aborted transactions, record bytes) of a fetch from 0.
-fn fetch(client: &mut Client, read_committed: bool) -> (i64, i64, Option<Vec<(i64, i64)>>, usize) {
+/// (HW, LSO, aborted transactions as (producer id, first offset), record bytes).
+type Fetched = (i64, i64, Option<Vec<(i64, i64)>>, usize);
+
+/// A fetch from offset 0.
+fn fetch(client: &mut Client, read_committed: bool) -> Fetched {
     let mut request = fetch_request(TOPIC, 0, 0, 1);
     request.isolation_level = i8::from(read_committed);
     let r: FetchResponse = client.call(ApiKey::Fetch, 12, &request);
