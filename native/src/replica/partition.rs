@@ -227,6 +227,39 @@ impl Partition {
         acks: i16,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
+        self.append_with(acks, |log, epoch| {
+            log.append_as_leader(batch, epoch, now_ms)
+        })
+    }
+
+    /// Appends a transaction marker (COMMIT or ABORT) for `producer_id` as leader, as
+    /// WriteTxnMarkers does; the high watermark and the last stable offset move with it.
+    pub fn append_marker(
+        &self,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator_epoch: i32,
+        commit: bool,
+        now_ms: i64,
+    ) -> Result<LeaderAppend, ErrorCode> {
+        self.append_with(-1, |log, epoch| {
+            log.append_marker(
+                producer_id,
+                producer_epoch,
+                coordinator_epoch,
+                commit,
+                epoch,
+                now_ms,
+            )
+        })
+    }
+
+    /// Runs one leader append under the partition's locks and wakes whoever waits on the
+    /// offsets it moves.
+    fn append_with<F>(&self, acks: i16, append: F) -> Result<LeaderAppend, ErrorCode>
+    where
+        F: FnOnce(&mut crate::log::Log, i32) -> Result<LeaderAppend, ErrorCode>,
+    {
         let mut st = self.state.write();
         if st.role != Role::Leader {
             return Err(ErrorCode::NotLeaderOrFollower);
@@ -235,7 +268,7 @@ impl Partition {
         if acks == -1 && (st.isr.len() as i32) < log.config().min_insync_replicas {
             return Err(ErrorCode::NotEnoughReplicas);
         }
-        let appended = log.append_as_leader(batch, st.leader_epoch, now_ms)?;
+        let appended = append(&mut log, st.leader_epoch)?;
         let leo = log.log_end_offset();
         st.leo.insert(self.node_id, leo);
         let progress = Self::advance_hw(&st, self.node_id, &mut log);

@@ -104,13 +104,10 @@ fn read_committed_stops_at_the_lso_and_sees_aborts() {
         .partitions
         .get(TOPIC, 0)
         .expect("partition");
-    partition
-        .log()
-        .write()
-        .append_marker(7, 0, 0, false, 1, 1)
-        .expect("marker");
-    let (_, lso, aborted, bytes) = fetch(&mut client, true);
-    assert_eq!((lso, aborted), (3, Some(vec![(7, 0)])));
+    let marker = partition.append_marker(7, 0, 0, false, 1).expect("marker");
+    assert_eq!(marker.base_offset, 3);
+    let (hw, lso, aborted, bytes) = fetch(&mut client, true);
+    assert_eq!((hw, lso, aborted), (4, 4, Some(vec![(7, 0)])));
     assert!(
         bytes > 0,
         "the aborted records come back, for the consumer to drop"
