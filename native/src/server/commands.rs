@@ -190,6 +190,31 @@ impl Server {
         Ok(first)
     }
 
+    /// Appends a transaction marker (WriteTxnMarkers from the transaction coordinator) and
+    /// waits until it is committed; returns its offset. Ready for the Python command that
+    /// will expose it.
+    pub fn write_marker(
+        &self,
+        topic: &str,
+        partition: i32,
+        producer_id: i64,
+        producer_epoch: i16,
+        coordinator_epoch: i32,
+        commit: bool,
+    ) -> Result<i64, CommandError> {
+        let p = self.partition(topic, partition)?;
+        let appended = p.append_marker(
+            producer_id,
+            producer_epoch,
+            coordinator_epoch,
+            commit,
+            now_ms(),
+        )?;
+        let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
+        self.block_on(p.wait_committed(appended.last_offset, deadline))?;
+        Ok(appended.base_offset)
+    }
+
     /// Committed batches from `offset` (the whole batch containing it first), at least one.
     pub fn read(
         &self,
