@@ -16,7 +16,7 @@ import logging
 import random
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ferrolog.controller.cluster import election
 from ferrolog.controller.cluster.assignment import assign_replicas, validate_assignment
@@ -51,6 +51,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+class LeadershipListener(Protocol):
+    """A coordinator told which partitions of its internal topic this broker leads."""
+
+    def on_become_leader(self, partition: int, leader_epoch: int, partition_count: int) -> None: ...
+
+    def on_resign(self, partition: int) -> None: ...
+
+
 class Controller:
     def __init__(
         self,
@@ -70,6 +78,7 @@ class Controller:
         self._topics: dict[str, TopicRecord] = {}
         self._states: dict[str, dict[int, PartitionState]] = {}
         self._brokers: dict[int, BrokerRegistration] = {}
+        self._listeners: dict[str, list[LeadershipListener]] = {}
 
     @property
     def controller_id(self) -> int:
@@ -104,6 +113,11 @@ class Controller:
         for name, topic in sorted(topics.items()):
             await self._apply(topic, states[name])
         log.info("controller started node_id=%d topics=%d", self.node_id, len(topics))
+
+    def add_leadership_listener(self, topic: str, listener: LeadershipListener) -> None:
+        """`listener` hears about leadership of `topic`'s partitions on this broker from the
+        next change on (register before `start`)."""
+        self._listeners.setdefault(topic, []).append(listener)
 
     # Reads, from the cache
 
@@ -314,6 +328,12 @@ class Controller:
             return
         replicas = self._replicas
         await asyncio.gather(*(replicas.apply(topic, p, s) for p, s in sorted(states.items())))
+        for listener in self._listeners.get(topic.name, []):
+            for partition, state in sorted(states.items()):
+                if state.leader == self.node_id:
+                    listener.on_become_leader(partition, state.leader_epoch, len(topic.assignment))
+                else:
+                    listener.on_resign(partition)
 
 
 def _index_of(brokers: Sequence[int], broker: int) -> int | None:

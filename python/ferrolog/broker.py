@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from ferrolog.config import BrokerConfig
 from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
+from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
+from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.store.base import BrokerRegistration, MetadataStore
 from ferrolog.controller.store.local import LocalStore
 from ferrolog.dispatcher import Dispatcher
@@ -33,6 +35,7 @@ class Broker:
         self.native: ferrolog_native.Server | None = None
         self.store: MetadataStore | None = None
         self.controller: Controller | None = None
+        self.group_coordinator: GroupCoordinator | None = None
         self.services: BrokerServices | None = None
         self._dispatcher: Dispatcher | None = None
         self._host = ""
@@ -81,6 +84,9 @@ class Broker:
             self.store = store
             replicas = ReplicaManager(native, config, config.node_id)
             controller = Controller(store, config, replicas)
+            self.group_coordinator = GroupCoordinator(native, config)
+            controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
+            self.group_coordinator.start()
             await controller.start(
                 BrokerRegistration(
                     node_id=config.node_id,
@@ -99,6 +105,7 @@ class Broker:
                 store=store,
                 controller=controller,
                 native=native,
+                group_coordinator=self.group_coordinator,
             )
             self._dispatcher = Dispatcher(native, self.services, handlers(), advertised())
             self._dispatcher.start()

@@ -199,6 +199,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "groups are kept.", minimum=1),
         _b("offsets.commit.timeout.ms", _I, "5000", "Timeout of an offset commit's append.",
            minimum=1),
+        _b("offsets.retention.check.interval.ms", _L, "600000", "How often expired offsets "
+           "are removed.", minimum=1),
+        _b("offset.metadata.max.bytes", _I, "4096", "Largest metadata string of a committed "
+           "offset.", minimum=0),
         _b("group.initial.rebalance.delay.ms", _I, "3000", "Delay before the first rebalance "
            "of a new group.", minimum=0),
         _b("group.min.session.timeout.ms", _I, "6000", "Smallest allowed session timeout."),

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from ferrolog.config import BrokerConfig
     from ferrolog.controller.cluster.controller import Controller
+    from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
     from ferrolog.controller.store.base import MetadataStore
 
 
@@ -29,6 +30,7 @@ class BrokerServices:
     store: MetadataStore
     controller: Controller
     native: ferrolog_native.Server
+    group_coordinator: GroupCoordinator | None = None
 
 
 @dataclass

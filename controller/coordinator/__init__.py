@@ -1,0 +1,1 @@
+"""Coordinators: replicated state machines whose state lives in internal topics."""

@@ -1,0 +1,287 @@
+"""The group coordinator's I/O: which `__consumer_offsets` partitions this broker leads, their
+loading, the appends of each shard's outbox, and the timers.
+
+A group lives on partition `partition_for(group_id)`, Kafka's `abs(hashCode) % partitions`
+(Java's String.hashCode, so Kafka's tools agree on the partition). The controller tells the
+coordinator which of those partitions this broker leads (`on_become_leader` / `on_resign`),
+in single-node and cluster mode alike; a newly led partition is loaded by reading it from the
+start and replaying every record, and serves nothing (COORDINATOR_LOAD_IN_PROGRESS) until
+then.
+
+Appends go through one writer per partition: the writes queued while an append is in flight
+are joined into the next batch, so many concurrent commits cost one acks=all append."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ferrolog import errors
+from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
+from ferrolog.controller.coordinator.group import membership, offsets, records
+from ferrolog.controller.coordinator.group.shard import GroupShard, Write
+from ferrolog.controller.coordinator.group.state import GroupSettings
+
+if TYPE_CHECKING:
+    import ferrolog_native
+    from ferrolog.config import BrokerConfig
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+TICK_SECONDS = 0.05
+READ_CHUNK = 1 << 20
+# A batch of the internal topic stays well under its max.message.bytes.
+MAX_BATCH_BYTES = 512 * 1024
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def java_string_hash(value: str) -> int:
+    h = 0
+    for unit in value.encode("utf-16-be").hex(" ", 2).split():
+        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def partition_for(group_id: str, partitions: int) -> int:
+    h = java_string_hash(group_id)
+    return 0 if h == -(2**31) else abs(h) % partitions
+
+
+def settings_from(config: BrokerConfig) -> GroupSettings:
+    return GroupSettings(
+        min_session_timeout_ms=config.get_int("group.min.session.timeout.ms"),
+        max_session_timeout_ms=config.get_int("group.max.session.timeout.ms"),
+        initial_rebalance_delay_ms=config.get_int("group.initial.rebalance.delay.ms"),
+        max_size=config.get_int("group.max.size"),
+        offset_metadata_max_bytes=config.get_int("offset.metadata.max.bytes"),
+        offsets_retention_ms=config.get_int("offsets.retention.minutes") * 60_000,
+    )
+
+
+class CoordinatorError(Exception):
+    """The group's partition is not served here (yet): carries the Kafka error code."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class _Partition:
+    shard: GroupShard
+    leader_epoch: int
+    loaded: asyncio.Event
+    pending: list[Write]
+    writing: bool = False
+
+
+class GroupCoordinator:
+    def __init__(self, native: ferrolog_native.Server, config: BrokerConfig) -> None:
+        self._native = native
+        self.settings = settings_from(config)
+        self.partition_count = config.get_int("offsets.topic.num.partitions")
+        self._retention_check_ms = config.get_int("offsets.retention.check.interval.ms")
+        self._partitions: dict[int, _Partition] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self._last_expiry = 0
+
+    # Leadership hooks (called by the controller)
+
+    def on_become_leader(self, partition: int, leader_epoch: int, partition_count: int) -> None:
+        """This broker now leads `partition` of `__consumer_offsets`: load its groups."""
+        self.partition_count = partition_count
+        current = self._partitions.get(partition)
+        if current is not None and current.leader_epoch == leader_epoch:
+            return
+        entry = _Partition(GroupShard(partition, self.settings), leader_epoch, asyncio.Event(), [])
+        self._partitions[partition] = entry
+        self._spawn(self._load(partition, entry))
+
+    def on_resign(self, partition: int) -> None:
+        """Another broker leads `partition` now: forget its groups; members waiting for a
+        rebalance are told NOT_COORDINATOR and look for the new coordinator."""
+        entry = self._partitions.pop(partition, None)
+        if entry is not None:
+            for group in entry.shard.groups.values():
+                membership.fail_waiting(group, errors.NotCoordinatorError.code)
+
+    def led_partitions(self) -> list[int]:
+        return sorted(self._partitions)
+
+    # Lifecycle
+
+    def start(self) -> None:
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
+
+    async def stop(self) -> None:
+        for entry in self._partitions.values():
+            for group in entry.shard.groups.values():
+                membership.fail_waiting(group, errors.NotCoordinatorError.code)
+        if self._ticker is not None:
+            self._ticker.cancel()
+            await asyncio.gather(self._ticker, return_exceptions=True)
+            self._ticker = None
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # Requests
+
+    def shard_for(self, group_id: str) -> GroupShard:
+        """The shard of `group_id`'s partition; raises CoordinatorError with NOT_COORDINATOR
+        or COORDINATOR_LOAD_IN_PROGRESS."""
+        entry = self._partitions.get(partition_for(group_id, self.partition_count))
+        if entry is None:
+            raise CoordinatorError(errors.NotCoordinatorError.code)
+        if not entry.loaded.is_set():
+            raise CoordinatorError(errors.CoordinatorLoadInProgressError.code)
+        return entry.shard
+
+    def shards(self) -> list[GroupShard]:
+        return [e.shard for _, e in sorted(self._partitions.items()) if e.loaded.is_set()]
+
+    def loading(self) -> bool:
+        return any(not e.loaded.is_set() for e in self._partitions.values())
+
+    async def run(
+        self, group_id: str, operation: Callable[[GroupShard, Callable[[T], None]], None]
+    ) -> T:
+        """Runs `operation(shard, reply)` on the group's shard, appends what it wrote, and
+        waits for the reply (which may come after a rebalance). Raises CoordinatorError."""
+        shard = self.shard_for(group_id)
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+
+        def reply(value: T) -> None:
+            if not future.done():
+                future.set_result(value)
+
+        operation(shard, reply)
+        self.flush(shard)
+        return await future
+
+    def flush(self, shard: GroupShard) -> None:
+        writes = shard.take_outbox()
+        if not writes:
+            return
+        entry = self._partitions.get(shard.partition)
+        if entry is None or entry.shard is not shard:
+            for w in writes:
+                w.on_done(False)
+            return
+        entry.pending.extend(writes)
+        if not entry.writing:
+            entry.writing = True
+            self._spawn(self._write_loop(entry))
+
+    async def _write_loop(self, entry: _Partition) -> None:
+        try:
+            while entry.pending:
+                writes: list[Write] = []
+                size = 0
+                while entry.pending and (not writes or size < MAX_BATCH_BYTES):
+                    w = entry.pending.pop(0)
+                    writes.append(w)
+                    size += sum(_estimate(r) for r in w.records)
+                await self._append(entry, writes)
+        finally:
+            entry.writing = False
+
+    async def _append(self, entry: _Partition, writes: list[Write]) -> None:
+        shard = entry.shard
+        now = now_ms()
+        batch = records.build_batch([r for w in writes for r in w.records], now)
+        try:
+            await asyncio.to_thread(self._native.append, CONSUMER_OFFSETS, shard.partition, batch)
+            ok = True
+        except Exception as exc:
+            log.warning("append to %s-%d failed: %s", CONSUMER_OFFSETS, shard.partition, exc)
+            ok = False
+        ok = ok and self._partitions.get(shard.partition) is entry
+        for w in writes:
+            if ok and w.replay:
+                for r in w.records:
+                    shard.replay(r, now)
+            w.on_done(ok)
+        self.flush(shard)
+
+    # Loading
+
+    async def _load(self, partition: int, entry: _Partition) -> None:
+        shard = entry.shard
+        started = time.monotonic()
+        count = 0
+        try:
+            offset = 0
+            while True:
+                data = await asyncio.to_thread(
+                    self._native.read, CONSUMER_OFFSETS, partition, offset, READ_CHUNK
+                )
+                last = -1
+                now = now_ms()
+                for _, last_offset, attributes, section in records.iter_batches(data):
+                    last = last_offset
+                    for key, value in records.iter_key_values(attributes, section):
+                        record = records.decode(key, value) if key else None
+                        if record is not None:
+                            shard.replay(record, now)
+                            count += 1
+                if last < offset:
+                    break
+                offset = last + 1
+        except Exception:
+            log.exception("loading %s-%d failed", CONSUMER_OFFSETS, partition)
+            if self._partitions.get(partition) is entry:
+                del self._partitions[partition]
+            return
+        entry.loaded.set()
+        log.info(
+            "loaded %s-%d groups=%d records=%d in %.3fs",
+            CONSUMER_OFFSETS,
+            partition,
+            len(shard.groups),
+            count,
+            time.monotonic() - started,
+        )
+
+    # Timers
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                self.tick(now_ms())
+            except Exception:
+                log.exception("group coordinator tick failed")
+
+    def tick(self, now: int) -> None:
+        expire = now - self._last_expiry >= self._retention_check_ms
+        if expire:
+            self._last_expiry = now
+        for shard in self.shards():
+            for group in list(shard.groups.values()):
+                membership.tick(shard, group, now)
+            if expire:
+                offsets.expire_offsets(shard, now)
+            self.flush(shard)
+
+
+def _estimate(record: records.Record) -> int:
+    if isinstance(record, records.GroupRecord) and record.value is not None:
+        return 200 + sum(
+            len(m.subscription) + len(m.assignment) + 100 for m in record.value.members
+        )
+    return 120

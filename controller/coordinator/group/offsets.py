@@ -1,0 +1,281 @@
+"""Committed offsets and group administration: OffsetCommit, OffsetFetch, OffsetDelete,
+DeleteGroups, DescribeGroups, ListGroups, and offset retention. Pure functions of the shard;
+every change is a record in the outbox, applied when replayed."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.controller.coordinator.group.records import GroupRecord, OffsetRecord, OffsetValue
+from ferrolog.controller.coordinator.group.shard import GroupShard, Write
+from ferrolog.controller.coordinator.group.state import Group, GroupState
+
+NONE = 0
+CONSUMER_PROTOCOL = "consumer"
+
+
+def validate_commit(
+    group: Group | None, generation: int, member_id: str, instance_id: str | None
+) -> int:
+    """Kafka's classic checks: a commit from outside the group (generation < 0, no member) is
+    allowed only while the group has no members; a member must be current."""
+    if group is None:
+        return NONE if generation < 0 else errors.IllegalGenerationError.code
+    if group.state == GroupState.DEAD:
+        return errors.CoordinatorNotAvailableError.code
+    if generation < 0 and not member_id and instance_id is None:
+        return NONE if group.is_empty() else errors.UnknownMemberIdError.code
+    if instance_id is not None:
+        owner = group.static_members.get(instance_id)
+        if owner is None:
+            return errors.UnknownMemberIdError.code
+        if owner != member_id:
+            return errors.FencedInstanceIdError.code
+    if member_id not in group.members:
+        return errors.UnknownMemberIdError.code
+    if generation != group.generation:
+        return errors.IllegalGenerationError.code
+    if group.state == GroupState.COMPLETING_REBALANCE:
+        return errors.RebalanceInProgressError.code
+    return NONE
+
+
+def commit(
+    shard: GroupShard,
+    req: dict[str, Any],
+    now: int,
+    reply: Callable[[dict[str, Any]], None],
+) -> None:
+    group_id: str = req["group_id"]
+    group = shard.group(group_id)
+    generation = req.get("generation_id_or_member_epoch", -1)
+    error = validate_commit(
+        group, generation, req.get("member_id") or "", req.get("group_instance_id")
+    )
+    retention = req.get("retention_time_ms", -1)
+    records: list[OffsetRecord] = []
+    topics = []
+    for topic in req.get("topics") or []:
+        partitions = []
+        for p in topic["partitions"]:
+            code = error
+            metadata = p.get("committed_metadata") or ""
+            if not code and len(metadata.encode()) > shard.settings.offset_metadata_max_bytes:
+                code = errors.OffsetMetadataTooLargeError.code
+            if not code:
+                value = OffsetValue(
+                    offset=p["committed_offset"],
+                    leader_epoch=p.get("committed_leader_epoch", -1),
+                    metadata=metadata,
+                    commit_timestamp=now,
+                    expire_timestamp=now + retention
+                    if retention is not None and retention >= 0
+                    else -1,
+                )
+                records.append(OffsetRecord(group_id, topic["name"], p["partition_index"], value))
+            partitions.append({"partition_index": p["partition_index"], "error_code": code})
+        topics.append({"name": topic["name"], "partitions": partitions})
+    response = {"throttle_time_ms": 0, "topics": topics}
+    if not records:
+        reply(response)
+        return
+    if group is None:
+        shard.get_or_create(group_id, now)
+
+    def done(ok: bool) -> None:
+        if not ok:
+            failed = errors.CoordinatorNotAvailableError.code
+            for t in topics:
+                for p in t["partitions"]:
+                    p["error_code"] = p["error_code"] or failed
+        reply(response)
+
+    shard.write(Write(list(records), replay=True, on_done=done))
+
+
+def fetch(
+    shard: GroupShard, group_id: str, topics: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
+    """The committed offsets of `group_id` for `topics` (None: every committed partition), as
+    OffsetFetch topic entries; unknown partitions get offset -1."""
+    group = shard.group(group_id)
+    offsets = group.offsets if group is not None else {}
+    if topics is None:
+        wanted: dict[str, list[int]] = {}
+        for topic, partition in sorted(offsets):
+            wanted.setdefault(topic, []).append(partition)
+    else:
+        wanted = {t["name"]: list(t["partition_indexes"]) for t in topics}
+    result = []
+    for topic, partitions in wanted.items():
+        entries = []
+        for partition in partitions:
+            value = offsets.get((topic, partition))
+            entries.append(
+                {
+                    "partition_index": partition,
+                    "committed_offset": value.offset if value else -1,
+                    "committed_leader_epoch": value.leader_epoch if value else -1,
+                    "metadata": value.metadata if value else "",
+                    "error_code": NONE,
+                }
+            )
+        result.append({"name": topic, "partitions": entries})
+    return result
+
+
+def subscribed_topics(group: Group) -> set[str] | None:
+    """Topics the members of a consumer-protocol group subscribe to (parsed from their
+    ConsumerProtocolSubscription); None when the group's protocol is not `consumer`."""
+    if group.protocol_type != CONSUMER_PROTOCOL:
+        return None
+    topics: set[str] = set()
+    for m in group.members.values():
+        data = m.metadata(group.protocol)
+        try:
+            (count,) = struct.unpack_from(">i", data, 2)
+            pos = 6
+            for _ in range(max(count, 0)):
+                (length,) = struct.unpack_from(">h", data, pos)
+                topics.add(data[pos + 2 : pos + 2 + length].decode())
+                pos += 2 + length
+        except (struct.error, UnicodeDecodeError):
+            continue
+    return topics
+
+
+def offset_delete(
+    shard: GroupShard,
+    group_id: str,
+    topics: list[dict[str, Any]],
+    now: int,
+    reply: Callable[[dict[str, Any]], None],
+) -> None:
+    group = shard.group(group_id)
+    if group is None:
+        reply({"error_code": errors.GroupIdNotFoundError.code, "throttle_time_ms": 0, "topics": []})
+        return
+    subscribed: set[str] = set()
+    if not group.is_empty():
+        found = subscribed_topics(group)
+        if found is None:
+            reply(
+                {"error_code": errors.NonEmptyGroupError.code, "throttle_time_ms": 0, "topics": []}
+            )
+            return
+        subscribed = found
+    records = []
+    out = []
+    for t in topics:
+        partitions = []
+        for p in t["partitions"]:
+            index = p["partition_index"]
+            code = NONE
+            if t["name"] in subscribed:
+                code = errors.GroupSubscribedToTopicError.code
+            elif (t["name"], index) in group.offsets:
+                records.append(OffsetRecord(group_id, t["name"], index, None))
+            partitions.append({"partition_index": index, "error_code": code})
+        out.append({"name": t["name"], "partitions": partitions})
+    response = {"error_code": NONE, "throttle_time_ms": 0, "topics": out}
+    if not records:
+        reply(response)
+        return
+
+    def done(ok: bool) -> None:
+        reply(
+            response if ok else {**response, "error_code": errors.CoordinatorNotAvailableError.code}
+        )
+
+    shard.write(Write(list(records), replay=True, on_done=done))
+
+
+def delete_group(shard: GroupShard, group_id: str, now: int, reply: Callable[[int], None]) -> None:
+    group = shard.group(group_id)
+    if group is None or group.state == GroupState.DEAD:
+        reply(errors.GroupIdNotFoundError.code)
+        return
+    if not group.is_empty():
+        reply(errors.NonEmptyGroupError.code)
+        return
+    records: list[OffsetRecord | GroupRecord] = [
+        OffsetRecord(group_id, t, p, None) for (t, p) in sorted(group.offsets)
+    ]
+    records.append(GroupRecord(group_id, None))
+    group.protocol_type = None
+
+    def done(ok: bool) -> None:
+        reply(NONE if ok else errors.CoordinatorNotAvailableError.code)
+
+    shard.write(Write(records, replay=True, on_done=done))
+
+
+def expire_offsets(shard: GroupShard, now: int) -> None:
+    """Offsets of groups without members expire `offsets.retention.minutes` after the later
+    of their commit and the group becoming empty (or at an explicit expire timestamp); a
+    group left with nothing is deleted too."""
+    retention = shard.settings.offsets_retention_ms
+    for group in list(shard.groups.values()):
+        if not group.is_empty() or group.state not in (GroupState.EMPTY,):
+            continue
+        expired = []
+        for (topic, partition), value in group.offsets.items():
+            if value.expire_timestamp >= 0:
+                deadline = value.expire_timestamp
+            else:
+                deadline = max(value.commit_timestamp, group.state_timestamp) + retention
+            if deadline <= now:
+                expired.append(OffsetRecord(group.group_id, topic, partition, None))
+        if not expired:
+            continue
+        records: list[OffsetRecord | GroupRecord] = list(expired)
+        if len(expired) == len(group.offsets):
+            records.append(GroupRecord(group.group_id, None))
+            group.protocol_type = None
+        shard.write(Write(records, replay=True))
+
+
+def describe(group: Group | None, group_id: str) -> dict[str, Any]:
+    if group is None:
+        return {
+            "error_code": NONE,
+            "group_id": group_id,
+            "group_state": GroupState.DEAD.value,
+            "protocol_type": "",
+            "protocol_data": "",
+            "members": [],
+            "authorized_operations": -2147483648,
+        }
+    stable = group.state == GroupState.STABLE
+    members = [
+        {
+            "member_id": m.member_id,
+            "group_instance_id": m.group_instance_id,
+            "client_id": m.client_id,
+            "client_host": m.client_host,
+            "member_metadata": m.metadata(group.protocol) if stable else b"",
+            "member_assignment": m.assignment if stable else b"",
+        }
+        for m in group.members.values()
+    ]
+    return {
+        "error_code": NONE,
+        "group_id": group_id,
+        "group_state": group.state.value,
+        "protocol_type": group.protocol_type or "",
+        "protocol_data": (group.protocol or "") if stable else "",
+        "members": members,
+        "authorized_operations": -2147483648,
+    }
+
+
+def list_entry(group: Group) -> dict[str, Any]:
+    return {
+        "group_id": group.group_id,
+        "protocol_type": group.protocol_type or "",
+        "group_state": group.state.value,
+        "group_type": "classic",
+    }

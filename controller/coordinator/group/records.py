@@ -1,0 +1,246 @@
+"""The records of `__consumer_offsets`, in Kafka's own formats, so the partitions stay
+readable by Kafka's tools: a key is an int16 record type followed by the key struct (the key
+schema's version *is* the type), a value an int16 version followed by the value struct, and a
+null value is a tombstone.
+
+Written: OffsetCommitKey (type 1) with OffsetCommitValue v3 (v1 when the commit carries an
+explicit expire timestamp, the only version with that field), GroupMetadataKey (type 2) with
+GroupMetadataValue v3. Read: every version of both."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ferrolog.protocol import decode_data, encode_data
+
+OFFSET_COMMIT_KEY_TYPES = (0, 1)
+GROUP_METADATA_KEY_TYPE = 2
+OFFSET_COMMIT_KEY_WRITTEN = 1
+GROUP_METADATA_VALUE_WRITTEN = 3
+OFFSET_VALUE_WRITTEN = 3
+OFFSET_VALUE_WITH_EXPIRY = 1
+
+
+@dataclass(frozen=True)
+class OffsetRecord:
+    """A committed offset, or its tombstone (`value` None)."""
+
+    group: str
+    topic: str
+    partition: int
+    value: OffsetValue | None
+
+
+@dataclass(frozen=True)
+class OffsetValue:
+    offset: int
+    leader_epoch: int
+    metadata: str
+    commit_timestamp: int
+    expire_timestamp: int = -1
+
+
+@dataclass(frozen=True)
+class MemberValue:
+    member_id: str
+    group_instance_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    session_timeout_ms: int
+    subscription: bytes
+    assignment: bytes
+
+
+@dataclass(frozen=True)
+class GroupValue:
+    protocol_type: str
+    generation: int
+    protocol: str | None
+    leader: str | None
+    state_timestamp: int
+    members: tuple[MemberValue, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class GroupRecord:
+    """A classic group's membership after a rebalance, or its tombstone (`value` None)."""
+
+    group: str
+    value: GroupValue | None
+
+
+Record = OffsetRecord | GroupRecord
+
+
+def encode_key(record: Record) -> bytes:
+    if isinstance(record, OffsetRecord):
+        body = {"group": record.group, "topic": record.topic, "partition": record.partition}
+        version = OFFSET_COMMIT_KEY_WRITTEN
+        return struct.pack(">h", version) + encode_data("OffsetCommitKey", version, body)
+    return struct.pack(">h", GROUP_METADATA_KEY_TYPE) + encode_data(
+        "GroupMetadataKey", GROUP_METADATA_KEY_TYPE, {"group": record.group}
+    )
+
+
+def encode_value(record: Record) -> bytes | None:
+    if record.value is None:
+        return None
+    if isinstance(record, OffsetRecord):
+        v = record.value
+        version = OFFSET_VALUE_WITH_EXPIRY if v.expire_timestamp >= 0 else OFFSET_VALUE_WRITTEN
+        body: dict[str, Any] = {
+            "offset": v.offset,
+            "leader_epoch": v.leader_epoch,
+            "metadata": v.metadata,
+            "commit_timestamp": v.commit_timestamp,
+            "expire_timestamp": v.expire_timestamp,
+        }
+        return struct.pack(">h", version) + encode_data("OffsetCommitValue", version, body)
+    g = record.value
+    body = {
+        "protocol_type": g.protocol_type,
+        "generation": g.generation,
+        "protocol": g.protocol,
+        "leader": g.leader,
+        "current_state_timestamp": g.state_timestamp,
+        "members": [
+            {
+                "member_id": m.member_id,
+                "group_instance_id": m.group_instance_id,
+                "client_id": m.client_id,
+                "client_host": m.client_host,
+                "rebalance_timeout": m.rebalance_timeout_ms,
+                "session_timeout": m.session_timeout_ms,
+                "subscription": m.subscription,
+                "assignment": m.assignment,
+            }
+            for m in g.members
+        ],
+    }
+    version = GROUP_METADATA_VALUE_WRITTEN
+    return struct.pack(">h", version) + encode_data("GroupMetadataValue", version, body)
+
+
+def decode(key: bytes, value: bytes | None) -> Record | None:
+    """The record of a key/value pair; None for record types of other group protocols (the
+    KIP-848 consumer groups, share groups), which a classic coordinator skips."""
+    (key_type,) = struct.unpack_from(">h", key)
+    if key_type in OFFSET_COMMIT_KEY_TYPES:
+        k = decode_data("OffsetCommitKey", key_type, key[2:])
+        offset_value = None
+        if value is not None:
+            (version,) = struct.unpack_from(">h", value)
+            v = decode_data("OffsetCommitValue", version, value[2:])
+            offset_value = OffsetValue(
+                offset=v["offset"],
+                leader_epoch=v.get("leader_epoch", -1),
+                metadata=v["metadata"] or "",
+                commit_timestamp=v["commit_timestamp"],
+                expire_timestamp=v.get("expire_timestamp", -1),
+            )
+        return OffsetRecord(k["group"], k["topic"], k["partition"], offset_value)
+    if key_type == GROUP_METADATA_KEY_TYPE:
+        k = decode_data("GroupMetadataKey", key_type, key[2:])
+        if value is None:
+            return GroupRecord(k["group"], None)
+        (version,) = struct.unpack_from(">h", value)
+        g = decode_data("GroupMetadataValue", version, value[2:])
+        members = tuple(
+            MemberValue(
+                member_id=m["member_id"],
+                group_instance_id=m.get("group_instance_id"),
+                client_id=m["client_id"],
+                client_host=m["client_host"],
+                rebalance_timeout_ms=m.get("rebalance_timeout", -1),
+                session_timeout_ms=m["session_timeout"],
+                subscription=bytes(m["subscription"]),
+                assignment=bytes(m["assignment"]),
+            )
+            for m in g["members"]
+        )
+        return GroupRecord(
+            k["group"],
+            GroupValue(
+                protocol_type=g["protocol_type"],
+                generation=g["generation"],
+                protocol=g["protocol"],
+                leader=g["leader"],
+                state_timestamp=g.get("current_state_timestamp", -1),
+                members=members,
+            ),
+        )
+    return None
+
+
+def build_batch(records: list[Record], now_ms: int) -> bytes:
+    """One uncompressed RecordBatch v2 holding `records`, ready for `Server.append`."""
+    import ferrolog_native
+
+    return ferrolog_native.build_batch(
+        [(encode_key(r), encode_value(r), [], now_ms) for r in records]
+    )
+
+
+# Reading batches back (loading a partition)
+
+_HEADER = struct.Struct(">qiibIhiqqqhii")
+HEADER_SIZE = _HEADER.size  # 61
+_ATTR_CODEC = 0x07
+_ATTR_CONTROL = 0x20
+
+
+def _varint(buf: bytes | memoryview, pos: int) -> tuple[int, int]:
+    shift = 0
+    raw = 0
+    while True:
+        byte = buf[pos]
+        pos += 1
+        raw |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            break
+        shift += 7
+    return (raw >> 1) ^ -(raw & 1), pos
+
+
+def iter_batches(data: bytes) -> Iterator[tuple[int, int, int, bytes]]:
+    """(base offset, last offset, attributes, records section) of each whole batch in
+    `data`; a truncated batch at the end (a bounded read) is left out."""
+    pos = 0
+    while pos + HEADER_SIZE <= len(data):
+        fields = _HEADER.unpack_from(data, pos)
+        base_offset, length, attributes, last_delta = fields[0], fields[1], fields[5], fields[6]
+        end = pos + 12 + length
+        if end > len(data):
+            return
+        yield base_offset, base_offset + last_delta, attributes, data[pos + HEADER_SIZE : end]
+        pos = end
+
+
+def iter_key_values(attributes: int, section: bytes) -> Iterator[tuple[bytes | None, bytes | None]]:
+    """The (key, value) of each record of a batch's records section (data batches only)."""
+    if attributes & _ATTR_CONTROL:
+        return
+    codec = attributes & _ATTR_CODEC
+    if codec:
+        import ferrolog_native
+
+        section = ferrolog_native.decompress(codec, section)
+    buf = memoryview(section)
+    pos = 0
+    while pos < len(buf):
+        length, pos = _varint(buf, pos)
+        end = pos + length
+        pos += 1  # attributes
+        _, pos = _varint(buf, pos)  # timestamp delta
+        _, pos = _varint(buf, pos)  # offset delta
+        key_len, pos = _varint(buf, pos)
+        key = None if key_len < 0 else bytes(buf[pos : pos + key_len])
+        pos += max(key_len, 0)
+        value_len, pos = _varint(buf, pos)
+        value = None if value_len < 0 else bytes(buf[pos : pos + value_len])
+        yield key, value
+        pos = end

@@ -1,0 +1,145 @@
+"""The state machine of one `__consumer_offsets` partition: every group whose id hashes to
+it, and their committed offsets.
+
+Operations (in `membership` and `offsets`) take the decoded request, the current time and a
+`reply` callback, and never do I/O: what must be written goes to `outbox` as a `Write` (the
+records, whether they are replayed once appended, and what to do when the append is done).
+The I/O layer appends the outbox, replays, then calls `on_done`. Committed offsets change only
+in `replay`, so loading a partition is replaying it; membership is volatile (as in Kafka) and
+snapshotted by GroupMetadata records, which loading turns back into groups."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ferrolog.controller.coordinator.group.records import (
+    GroupRecord,
+    GroupValue,
+    MemberValue,
+    OffsetRecord,
+    Record,
+)
+from ferrolog.controller.coordinator.group.state import Group, GroupSettings, GroupState, Member
+
+
+def _no_op(ok: bool) -> None:
+    pass
+
+
+@dataclass
+class Write:
+    records: list[Record]
+    # Offsets and tombstones are replayed; a GroupMetadata snapshot of a live group is not
+    # (the in-memory group is already ahead of it, as with Kafka's classic groups).
+    replay: bool
+    on_done: Callable[[bool], None] = field(default=_no_op)
+
+
+class GroupShard:
+    def __init__(self, partition: int, settings: GroupSettings) -> None:
+        self.partition = partition
+        self.settings = settings
+        self.groups: dict[str, Group] = {}
+        self.outbox: list[Write] = []
+
+    def write(self, write: Write) -> None:
+        self.outbox.append(write)
+
+    def take_outbox(self) -> list[Write]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    def group(self, group_id: str) -> Group | None:
+        return self.groups.get(group_id)
+
+    def get_or_create(self, group_id: str, now: int) -> Group:
+        group = self.groups.get(group_id)
+        if group is None:
+            group = Group(group_id=group_id, state_timestamp=now)
+            self.groups[group_id] = group
+        return group
+
+    # Replay: the only place committed state changes.
+
+    def replay(self, record: Record, now: int) -> None:
+        if isinstance(record, OffsetRecord):
+            key = (record.topic, record.partition)
+            if record.value is None:
+                group = self.groups.get(record.group)
+                if group is not None:
+                    group.offsets.pop(key, None)
+                    self._drop_if_unused(group)
+            else:
+                self.get_or_create(record.group, now).offsets[key] = record.value
+            return
+        if record.value is None:
+            group = self.groups.get(record.group)
+            if group is not None and group.is_empty():
+                group.state = GroupState.DEAD
+                del self.groups[record.group]
+            return
+        self._load_group(record.group, record.value, now)
+
+    def _drop_if_unused(self, group: Group) -> None:
+        if group.is_empty() and not group.offsets and group.protocol_type is None:
+            group.state = GroupState.DEAD
+            self.groups.pop(group.group_id, None)
+
+    def _load_group(self, group_id: str, value: GroupValue, now: int) -> None:
+        """A group as its last snapshot left it: members resume (they keep heartbeating the
+        same generation), or an empty group."""
+        group = self.get_or_create(group_id, now)
+        group.protocol_type = value.protocol_type or None
+        group.protocol = value.protocol
+        group.generation = value.generation
+        group.leader = value.leader
+        group.state_timestamp = value.state_timestamp if value.state_timestamp >= 0 else now
+        group.members = {}
+        group.static_members = {}
+        group.pending_members = {}
+        group.rebalance_deadline = group.sync_deadline = None
+        for m in value.members:
+            member = Member(
+                member_id=m.member_id,
+                group_instance_id=m.group_instance_id,
+                client_id=m.client_id,
+                client_host=m.client_host,
+                rebalance_timeout_ms=m.rebalance_timeout_ms,
+                session_timeout_ms=m.session_timeout_ms,
+                protocol_type=value.protocol_type,
+                protocols=[(value.protocol or "", m.subscription)],
+                assignment=m.assignment,
+                heartbeat_deadline=now + m.session_timeout_ms,
+            )
+            group.members[m.member_id] = member
+            if m.group_instance_id is not None:
+                group.static_members[m.group_instance_id] = m.member_id
+        group.state = GroupState.STABLE if group.members else GroupState.EMPTY
+
+    def snapshot(self, group: Group, now: int) -> GroupRecord:
+        """The GroupMetadata record of `group` as it is now."""
+        members = tuple(
+            MemberValue(
+                member_id=m.member_id,
+                group_instance_id=m.group_instance_id,
+                client_id=m.client_id,
+                client_host=m.client_host,
+                rebalance_timeout_ms=m.rebalance_timeout_ms,
+                session_timeout_ms=m.session_timeout_ms,
+                subscription=m.metadata(group.protocol),
+                assignment=m.assignment,
+            )
+            for m in group.members.values()
+        )
+        return GroupRecord(
+            group.group_id,
+            GroupValue(
+                protocol_type=group.protocol_type or "",
+                generation=group.generation,
+                protocol=group.protocol,
+                leader=group.leader,
+                state_timestamp=now,
+                members=members,
+            ),
+        )

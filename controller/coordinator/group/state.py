@@ -1,0 +1,121 @@
+"""The in-memory model of classic groups: members and their protocols, the group's state,
+and the committed offsets of one `__consumer_offsets` partition.
+
+Membership is volatile, as in Kafka: joins, heartbeats and pending replies live only here, and
+a GroupMetadata record snapshots the group after each rebalance so a new coordinator can
+resume it. Committed offsets change only by replaying records."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ferrolog.controller.coordinator.group.records import OffsetValue
+
+Reply = Callable[[dict[str, Any]], None]
+
+
+class GroupState(enum.Enum):
+    EMPTY = "Empty"
+    PREPARING_REBALANCE = "PreparingRebalance"
+    COMPLETING_REBALANCE = "CompletingRebalance"
+    STABLE = "Stable"
+    DEAD = "Dead"
+
+
+@dataclass(frozen=True)
+class GroupSettings:
+    """The broker settings the coordinator applies (Kafka's names in the comments)."""
+
+    min_session_timeout_ms: int = 6000  # group.min.session.timeout.ms
+    max_session_timeout_ms: int = 1_800_000  # group.max.session.timeout.ms
+    initial_rebalance_delay_ms: int = 3000  # group.initial.rebalance.delay.ms
+    max_size: int = 2**31 - 1  # group.max.size
+    offset_metadata_max_bytes: int = 4096  # offset.metadata.max.bytes
+    offsets_retention_ms: int = 7 * 24 * 3600 * 1000  # offsets.retention.minutes
+
+
+@dataclass
+class Member:
+    member_id: str
+    group_instance_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    session_timeout_ms: int
+    protocol_type: str
+    protocols: list[tuple[str, bytes]]
+    assignment: bytes = b""
+    # The JoinGroup / SyncGroup answer owed to this member, while it waits for the rebalance.
+    join_reply: Reply | None = None
+    sync_reply: Reply | None = None
+    join_version: int = 0
+    heartbeat_deadline: int = 0
+
+    def metadata(self, protocol: str | None) -> bytes:
+        for name, metadata in self.protocols:
+            if name == protocol:
+                return metadata
+        return b""
+
+    def protocol_names(self) -> list[str]:
+        return [name for name, _ in self.protocols]
+
+
+@dataclass
+class Group:
+    group_id: str
+    state: GroupState = GroupState.EMPTY
+    protocol_type: str | None = None
+    protocol: str | None = None
+    generation: int = 0
+    leader: str | None = None
+    members: dict[str, Member] = field(default_factory=dict)
+    # member id -> deadline: ids handed out with MEMBER_ID_REQUIRED, not joined yet.
+    pending_members: dict[str, int] = field(default_factory=dict)
+    static_members: dict[str, str] = field(default_factory=dict)  # instance id -> member id
+    state_timestamp: int = -1
+    # When the join phase (PreparingRebalance) or the sync phase (CompletingRebalance) ends
+    # regardless of stragglers.
+    rebalance_deadline: int | None = None
+    sync_deadline: int | None = None
+    # The delayed first rebalance of an empty group (group.initial.rebalance.delay.ms): it is
+    # extended while new members keep arriving, up to the rebalance timeout.
+    initial_delay: bool = False
+    initial_remaining_ms: int = 0
+    new_member_added: bool = False
+    offsets: dict[tuple[str, int], OffsetValue] = field(default_factory=dict)
+
+    def is_empty(self) -> bool:
+        return not self.members
+
+    def all_joined(self) -> bool:
+        return not self.pending_members and all(
+            m.join_reply is not None for m in self.members.values()
+        )
+
+    def candidate_protocols(self) -> set[str] | None:
+        """Protocols every member supports; None for a group without members."""
+        result: set[str] | None = None
+        for m in self.members.values():
+            names = set(m.protocol_names())
+            result = names if result is None else result & names
+        return result
+
+    def select_protocol(self) -> str | None:
+        """Each member votes for its most preferred protocol that all support; the most
+        votes win (ties: the first in the leader's preference order)."""
+        candidates = self.candidate_protocols()
+        if not candidates:
+            return None
+        votes: dict[str, int] = {}
+        for m in self.members.values():
+            choice = next(n for n in m.protocol_names() if n in candidates)
+            votes[choice] = votes.get(choice, 0) + 1
+        order = self.members[self.leader].protocol_names() if self.leader else []
+        return max(votes, key=lambda n: (votes[n], -order.index(n) if n in order else -1))
+
+    def max_rebalance_timeout(self) -> int:
+        return max((m.rebalance_timeout_ms for m in self.members.values()), default=0)

@@ -1,0 +1,33 @@
+"""DeleteGroups (key 42), v0-2: removes empty groups and their committed offsets
+(tombstones in `__consumer_offsets`); a group with members gets NON_EMPTY_GROUP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog.controller.coordinator.group import offsets
+from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
+from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 42
+MIN_VERSION = 0
+MAX_VERSION = 2
+
+
+async def _delete(ctx: RequestContext, group_id: str) -> int:
+    try:
+        code: int = await coordinator(ctx).run(
+            group_id, lambda shard, reply: offsets.delete_group(shard, group_id, now_ms(), reply)
+        )
+    except CoordinatorError as exc:
+        code = exc.code
+    return code
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    results = [
+        {"group_id": group_id, "error_code": await _delete(ctx, group_id)}
+        for group_id in request.get("groups_names") or []
+    ]
+    return {"throttle_time_ms": 0, "results": results}

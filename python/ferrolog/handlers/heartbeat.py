@@ -1,0 +1,26 @@
+"""Heartbeat (key 12), v0-4: keeps a member's session alive and tells it when a rebalance
+started (REBALANCE_IN_PROGRESS) or it fell out of the group."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog.controller.coordinator.group import membership
+from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
+from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 12
+MIN_VERSION = 0
+MAX_VERSION = 4
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        code: int = await coordinator(ctx).run(
+            request["group_id"],
+            lambda shard, reply: reply(membership.heartbeat(shard, request, now_ms())),
+        )
+    except CoordinatorError as exc:
+        code = exc.code
+    return {"throttle_time_ms": 0, "error_code": code}

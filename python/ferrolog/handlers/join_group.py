@@ -1,0 +1,32 @@
+"""JoinGroup (key 11), v0-9: the classic group protocol's join phase. The answer waits for
+the rebalance (see `ferrolog.controller.coordinator.group.membership`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog.controller.coordinator.group import membership
+from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
+from ferrolog.handlers._groups import client_host, coordinator
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 11
+MIN_VERSION = 0
+MAX_VERSION = 9
+# v7 made the protocol name nullable; before, an error carries "".
+NULLABLE_PROTOCOL_VERSION = 7
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    req = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
+    host = client_host(ctx)
+    try:
+        response: dict[str, Any] = await coordinator(ctx).run(
+            request["group_id"],
+            lambda shard, reply: membership.join(shard, req, now_ms(), reply, host),
+        )
+    except CoordinatorError as exc:
+        response = membership.join_response(exc.code, request.get("member_id") or "")
+    if ctx.api_version < NULLABLE_PROTOCOL_VERSION and response["protocol_name"] is None:
+        response = {**response, "protocol_name": ""}
+    return response

@@ -1,0 +1,32 @@
+"""ListGroups (key 16), v0-5: the groups this broker coordinates, filtered by state (v4+)
+and type (v5+; every group here is "classic")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog import errors
+from ferrolog.controller.coordinator.group import offsets
+from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 16
+MIN_VERSION = 0
+MAX_VERSION = 5
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    group_coordinator = coordinator(ctx)
+    states = {s.lower() for s in request.get("states_filter") or []}
+    types = {t.lower() for t in request.get("types_filter") or []}
+    groups = []
+    for shard in group_coordinator.shards():
+        for group in shard.groups.values():
+            entry = offsets.list_entry(group)
+            if states and entry["group_state"].lower() not in states:
+                continue
+            if types and entry["group_type"] not in types:
+                continue
+            groups.append(entry)
+    code = errors.CoordinatorLoadInProgressError.code if group_coordinator.loading() else 0
+    return {"throttle_time_ms": 0, "error_code": code, "groups": groups}

@@ -1,0 +1,43 @@
+"""OffsetCommit (key 8), v2-9: commits offsets to `__consumer_offsets` (acks=all) for group
+members and for standalone consumers that only `assign` (generation -1, no member id). v9's
+KIP-848 member epoch is the generation for classic groups, as in Kafka."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog.controller.coordinator.group import offsets
+from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
+from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 8
+MIN_VERSION = 2
+MAX_VERSION = 9
+
+
+def _all_failed(request: dict[str, Any], code: int) -> dict[str, Any]:
+    return {
+        "throttle_time_ms": 0,
+        "topics": [
+            {
+                "name": t["name"],
+                "partitions": [
+                    {"partition_index": p["partition_index"], "error_code": code}
+                    for p in t["partitions"]
+                ],
+            }
+            for t in request.get("topics") or []
+        ],
+    }
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        response: dict[str, Any] = await coordinator(ctx).run(
+            request["group_id"],
+            lambda shard, reply: offsets.commit(shard, request, now_ms(), reply),
+        )
+    except CoordinatorError as exc:
+        response = _all_failed(request, exc.code)
+    return response

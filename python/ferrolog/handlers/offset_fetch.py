@@ -1,0 +1,56 @@
+"""OffsetFetch (key 9), v1-9: a group's committed offsets (all of them for a null topic
+list, v2+); v8+ asks for several groups at once. Offsets are replayed only once durable, so
+every answer is stable (`require_stable` needs no wait)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog.controller.coordinator.group import offsets
+from ferrolog.controller.coordinator.group.coordinator import CoordinatorError
+from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 9
+MIN_VERSION = 1
+MAX_VERSION = 9
+GROUPS_VERSION = 8
+LEADER_EPOCH_VERSION = 5
+
+
+def _fetch(
+    ctx: RequestContext, group_id: str, topics: list[dict[str, Any]] | None
+) -> tuple[int, list[dict[str, Any]]]:
+    try:
+        shard = coordinator(ctx).shard_for(group_id)
+    except CoordinatorError as exc:
+        return exc.code, []
+    return 0, offsets.fetch(shard, group_id, topics)
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    if ctx.api_version >= GROUPS_VERSION:
+        groups = []
+        for g in request.get("groups") or []:
+            code, topics = _fetch(ctx, g["group_id"], g.get("topics"))
+            groups.append({"group_id": g["group_id"], "topics": topics, "error_code": code})
+        return {"throttle_time_ms": 0, "groups": groups}
+    code, topics = _fetch(ctx, request["group_id"], request.get("topics"))
+    if code and ctx.api_version < 2:
+        # v0-1 have no top-level error: it goes on every partition asked for.
+        topics = [
+            {
+                "name": t["name"],
+                "partitions": [
+                    {
+                        "partition_index": p,
+                        "committed_offset": -1,
+                        "metadata": "",
+                        "error_code": code,
+                    }
+                    for p in t["partition_indexes"]
+                ],
+            }
+            for t in request.get("topics") or []
+        ]
+    return {"throttle_time_ms": 0, "topics": topics, "error_code": code}

@@ -1,0 +1,26 @@
+"""SyncGroup (key 14), v0-5: the leader hands out the assignment; every member waits for it
+(see `ferrolog.controller.coordinator.group.membership`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog.controller.coordinator.group import membership
+from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
+from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 14
+MIN_VERSION = 0
+MAX_VERSION = 5
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        response: dict[str, Any] = await coordinator(ctx).run(
+            request["group_id"],
+            lambda shard, reply: membership.sync(shard, request, now_ms(), reply),
+        )
+    except CoordinatorError as exc:
+        response = membership.sync_response(exc.code)
+    return response
