@@ -55,8 +55,37 @@ class PartitionState:
     def size_bytes(self) -> int:
         """Bytes of all segments."""
     @property
+    def role(self) -> str:
+        """``"leader"``, ``"follower"`` or ``"none"``."""
+    @property
+    def leader_id(self) -> int:
+        """The partition's leader as this broker knows it (-1: none)."""
+    @property
+    def isr(self) -> list[int]: ...
+    @property
+    def replicas(self) -> list[int]: ...
+    @property
+    def last_stable_offset(self) -> int: ...
+    @property
     def log_dir(self) -> str:
         """The log directory (one of ``log.dirs``) that holds the partition."""
+
+class ReplicaState:
+    """On a leader: what it knows of one follower of one partition (for the ISR policy)."""
+
+    @property
+    def topic(self) -> str: ...
+    @property
+    def partition(self) -> int: ...
+    @property
+    def replica_id(self) -> int: ...
+    @property
+    def log_end_offset(self) -> int:
+        """The follower's LEO as of its last fetch (-1: never fetched)."""
+    @property
+    def last_caught_up_ms(self) -> int:
+        """Wall-clock ms when the follower last fetched up to the leader's LEO of that time
+        (Kafka's lastCaughtUpTimeMs); the ISR policy compares it with replica.lag.time.max.ms."""
 
 class Server:
     """The native broker: listener, connections, partition logs.
@@ -110,6 +139,27 @@ class Server:
     ) -> None:
         """Makes this broker the partition's leader at ``leader_epoch`` (recorded in the
         leader-epoch checkpoint at the current log end offset)."""
+    def become_follower(
+        self,
+        topic: str,
+        partition: int,
+        leader_epoch: int,
+        leader_id: int,
+        leader_host: str,
+        leader_port: int,
+        replicas: list[int],
+    ) -> None:
+        """Makes this broker a follower of ``leader_id`` at ``leader_epoch``: it stops accepting
+        produces for the partition (NOT_LEADER_OR_FOLLOWER), truncates its log as KIP-101/279
+        say (OffsetForLeaderEpoch to the leader), then fetches from the leader with replica
+        Fetch requests and appends what it gets byte for byte. An older epoch than the current
+        one is refused (``KafkaNativeError`` FENCED_LEADER_EPOCH)."""
+    def set_isr(self, topic: str, partition: int, isr: list[int], leader_epoch: int) -> None:
+        """On the leader: replaces the ISR (after the control plane wrote it to the metadata
+        store); the high watermark is recomputed over the new ISR. Refused for a stale
+        ``leader_epoch``."""
+    def replica_states(self) -> list[ReplicaState]:
+        """Per follower of every partition this broker leads."""
     def update_topic_config(self, topic: str, config: dict[str, str]) -> None:
         """Replaces the resolved config of every local partition of ``topic``."""
     def partition_states(self) -> list[PartitionState]: ...
