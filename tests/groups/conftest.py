@@ -1,0 +1,87 @@
+"""Shared setup of the group tests: one broker per module with short group timeouts, fresh
+topics and group ids per test, and a helper that waits for a condition."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from confluent_kafka import Consumer, Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from ferrolog.embedded import EmbeddedBroker
+
+# Short timeouts so rebalances and expiry take well under a second or two.
+FAST_GROUPS = {
+    "group.initial.rebalance.delay.ms": "0",
+    "group.min.session.timeout.ms": "500",
+    "offsets.topic.num.partitions": "4",
+}
+SESSION_MS = 1500
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 15.0, step: float = 0.05) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(step)
+
+
+def create_topic(bootstrap: str, partitions: int = 1, **configs: str) -> str:
+    name = f"t-{uuid.uuid4().hex[:10]}"
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, partitions, 1, config=configs)])[name].result(20)
+    return name
+
+
+def produce(bootstrap: str, topic: str, per_partition: int, partitions: int) -> None:
+    producer = Producer({"bootstrap.servers": bootstrap})
+    for p in range(partitions):
+        for i in range(per_partition):
+            producer.produce(topic, value=f"{p}-{i}".encode(), key=f"k{i}".encode(), partition=p)
+    assert producer.flush(20) == 0
+
+
+def consumer_config(bootstrap: str, group: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "bootstrap.servers": bootstrap,
+        "group.id": group,
+        "auto.offset.reset": "earliest",
+        "enable.auto.commit": False,
+        "session.timeout.ms": SESSION_MS,
+        "heartbeat.interval.ms": 100,
+        **extra,
+    }
+
+
+def poll_all(consumers: list[Consumer], seconds: float = 0.05) -> list[Any]:
+    messages = []
+    for c in consumers:
+        m = c.poll(seconds)
+        if m is not None and m.error() is None:
+            messages.append(m)
+    return messages
+
+
+def assignments(consumers: list[Consumer]) -> list[list[int]]:
+    return [sorted(tp.partition for tp in c.assignment()) for c in consumers]
+
+
+@pytest.fixture(scope="module")
+def group_broker() -> Iterator[EmbeddedBroker]:
+    with EmbeddedBroker(overrides=FAST_GROUPS) as broker:
+        yield broker
+
+
+@pytest.fixture
+def bootstrap(group_broker: EmbeddedBroker) -> str:
+    return group_broker.bootstrap_servers
+
+
+@pytest.fixture
+def group_id() -> str:
+    return f"g-{uuid.uuid4().hex[:10]}"
