@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-
 from ferrolog.embedded import EmbeddedBroker
 
 # Short timeouts so rebalances and expiry take well under a second or two.

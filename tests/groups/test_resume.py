@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 from aiokafka import AIOKafkaConsumer
 from confluent_kafka import Consumer, TopicPartition
+from ferrolog.embedded import EmbeddedBroker
 from kafka import KafkaConsumer
 from kafka import TopicPartition as KafkaTopicPartition
 from kafka.structs import OffsetAndMetadata
 
-from ferrolog.embedded import EmbeddedBroker
 from tests.groups.conftest import FAST_GROUPS, SESSION_MS, consumer_config, create_topic, produce
 
 
