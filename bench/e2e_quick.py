@@ -16,7 +16,6 @@ import uuid
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-
 from ferrolog.embedded import EmbeddedBroker
 
 

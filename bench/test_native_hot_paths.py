@@ -18,8 +18,10 @@ TOPIC_CONFIG = {"max.message.bytes": str(16 * 1024 * 1024)}
 def payloads(size: int, count: int) -> list[tuple[bytes | None, bytes | None, list, int]]:
     # Half random, half repetitive: compressible like real JSON-ish payloads.
     half = size // 2
-    return [(f"key-{i}".encode(), os.urandom(half) + b"a" * (size - half), [], 1_700_000_000_000 + i)
-            for i in range(count)]
+    return [
+        (f"key-{i}".encode(), os.urandom(half) + b"a" * (size - half), [], 1_700_000_000_000 + i)
+        for i in range(count)
+    ]
 
 
 @pytest.mark.parametrize("size", [1024, 64 * 1024, 1024 * 1024])

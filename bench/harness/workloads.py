@@ -1,0 +1,172 @@
+"""The workloads: what each one drives, with which client, and how its output is read.
+
+Every workload runs against one live broker and returns the client's figures; the caller
+adds the broker's cost (CPU, peak RSS) measured over the same window. The Java tools are
+always Kafka 4.x's own (`kafka-tools`), whichever broker is under test, so both sides see
+the same client."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from bench.harness import kafka_dist
+
+TOOLS = "org.apache.kafka.tools."
+CLIENT_JVM = ["-Xmx512M", "-XX:+UseG1GC", "-Djava.awt.headless=true"]
+TIMEOUT = 240.0
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    tool: str  # java-produce, java-consume, java-e2e, rd-produce, rd-consume, rd-e2e
+    size: int = 1024
+    acks: str = "1"
+    partitions: int = 1
+    count: int = 0  # records (max-throughput and consume workloads)
+    source: str | None = None  # consume workloads read the topic this workload wrote
+    rate_of: str | None = None  # fixed-rate workloads run at half of Kafka's max of this one
+    seconds: float = 10.0  # fixed-rate workloads: how long
+
+    @property
+    def java(self) -> bool:
+        return self.tool.startswith("java")
+
+    @property
+    def describe(self) -> str:
+        what = {"java-produce": "ProducerPerformance", "java-consume": "ConsumerPerformance",
+                "java-e2e": "EndToEndLatency", "rd-produce": "librdkafka producer",
+                "rd-consume": "librdkafka consumer", "rd-e2e": "librdkafka e2e latency"}
+        mode = "fixed rate" if self.rate_of else ("from start" if self.source else "max")
+        return (f"{what[self.tool]}, {self.size} B, acks={self.acks}, "
+                f"{self.partitions} partition(s), {mode}")
+
+
+def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result(60)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # leaders elected before the clients arrive
+        meta = admin.list_topics(topic, timeout=10).topics.get(topic)
+        if meta is not None and meta.error is None and len(meta.partitions) == partitions \
+                and all(p.leader >= 0 for p in meta.partitions.values()):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"topic {topic} has no leaders after 60s")
+
+
+def _run(cmd: list[str], timeout: float = TIMEOUT) -> str:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-6:])
+        raise RuntimeError(f"{cmd[0]} exited {proc.returncode}: {tail}")
+    return proc.stdout
+
+
+def _java(main: str, *args: str) -> list[str]:
+    return ["java", *CLIENT_JVM, "-cp", kafka_dist.classpath(kafka_dist.KAFKA4),
+            TOOLS + main, *args]
+
+
+_PERF = re.compile(
+    r"(\d+) records sent, ([\d.]+) records/sec \([\d.]+ MB/sec\), ([\d.]+) ms avg latency, "
+    r"([\d.]+) ms max latency, (\d+) ms 50th, (\d+) ms 95th, (\d+) ms 99th, (\d+) ms 99.9th")
+
+
+def java_produce(w: Workload, bootstrap: str, topic: str, rate: float | None) -> dict[str, Any]:
+    count = int(rate * w.seconds) if rate else w.count
+    # Client defaults (linger.ms=5) in latency runs too: half the maximum rate is then the
+    # same kind of load as the maximum, only less of it.
+    props = [f"bootstrap.servers={bootstrap}", f"acks={w.acks}"]
+    out = _run(_java("ProducerPerformance", "--topic", topic, "--num-records", str(count),
+                     "--record-size", str(w.size), "--throughput", str(int(rate or -1)),
+                     "--producer-props", *props))
+    found = list(_PERF.finditer(out))  # the last line is the whole run's summary
+    if not found:
+        raise RuntimeError(f"no ProducerPerformance summary in: {out[-300:]}")
+    m = found[-1]
+    records, rps = int(m[1]), float(m[2])
+    return {"records": records, "seconds": records / rps if rps else float("nan"),
+            "p50_ms": float(m[5]), "p99_ms": float(m[7]), "p999_ms": float(m[8]),
+            "bytes_in": records * w.size}
+
+
+def java_consume(w: Workload, bootstrap: str, topic: str, count: int) -> dict[str, Any]:
+    out = _run(_java("ConsumerPerformance", "--bootstrap-server", bootstrap, "--topic", topic,
+                     "--messages", str(count), "--timeout", "60000"))
+    # start.time, end.time, MB, MB.sec, nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, ...
+    rows = [line.split(", ") for line in out.splitlines() if line.count(", ") >= 9]
+    if not rows:
+        raise RuntimeError(f"no ConsumerPerformance line in: {out[-300:]}")
+    row = rows[-1]
+    records, fetch_ms = int(row[4]), float(row[7])
+    if records < count:
+        raise RuntimeError(f"ConsumerPerformance read {records} of {count} records")
+    # fetch time excludes the group join (rebalance.time.ms): the data path is measured.
+    return {"records": records, "seconds": fetch_ms / 1000, "bytes_out": records * w.size,
+            "rebalance_ms": float(row[6])}
+
+
+def java_e2e(w: Workload, bootstrap: str, topic: str) -> dict[str, Any]:
+    out = _run(_java("EndToEndLatency", bootstrap, topic, str(w.count), w.acks, str(w.size)))
+    avg = re.search(r"Avg latency: ([\d.]+) ms", out)
+    pct = re.search(r"50th = (\d+), 99th = (\d+), 99.9th = (\d+)", out)
+    if avg is None or pct is None:
+        raise RuntimeError(f"no EndToEndLatency summary in: {out[-300:]}")
+    return {"records": w.count, "seconds": w.count * float(avg[1]) / 1000,
+            "p50_ms": float(pct[1]), "p99_ms": float(pct[2]), "p999_ms": float(pct[3]),
+            "bytes_in": w.count * w.size, "bytes_out": w.count * w.size}
+
+
+def _driver(*args: str) -> list[str]:
+    return [sys.executable, "-m", "bench.harness.rdkafka_driver", *args]
+
+
+def rd_produce(w: Workload, bootstrap: str, topic: str) -> dict[str, Any]:
+    out = json.loads(_run(_driver("produce", "--bootstrap", bootstrap, "--topic", topic,
+                                  "--count", str(w.count), "--size", str(w.size),
+                                  "--acks", w.acks)).strip().splitlines()[-1])
+    return {**out, "bytes_in": out["records"] * w.size}
+
+
+def rd_consume(w: Workload, bootstrap: str, topic: str, partitions: int,
+               count: int) -> dict[str, Any]:
+    out = json.loads(_run(_driver("consume", "--bootstrap", bootstrap, "--topic", topic,
+                                  "--partitions", str(partitions),
+                                  "--count", str(count))).strip().splitlines()[-1])
+    return {"records": out["records"], "seconds": out["seconds"], "bytes_out": out["bytes"]}
+
+
+def rd_e2e(w: Workload, bootstrap: str, topic: str, rate: float) -> dict[str, Any]:
+    count = int(rate * w.seconds)
+    consumer = subprocess.Popen(
+        _driver("consume-latency", "--bootstrap", bootstrap, "--topic", topic,
+                "--partitions", str(w.partitions), "--count", str(count),
+                "--warmup", str(int(rate))),  # the first second: connections, caches
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert consumer.stdout is not None
+        if consumer.stdout.readline().strip() != "READY":
+            raise RuntimeError(f"latency consumer failed: {consumer.stderr.read()[-300:]}")
+        _run(_driver("produce-rate", "--bootstrap", bootstrap, "--topic", topic,
+                     "--rate", str(rate), "--seconds", str(w.seconds), "--size", str(w.size),
+                     "--acks", w.acks))
+        out, err = consumer.communicate(timeout=TIMEOUT)
+    finally:
+        if consumer.poll() is None:
+            consumer.kill()
+            consumer.wait()
+    if consumer.returncode != 0:
+        raise RuntimeError(f"latency consumer exited {consumer.returncode}: {err[-300:]}")
+    res = json.loads(out.strip().splitlines()[-1])
+    return {"records": count, "seconds": w.seconds, "p50_ms": res["p50_ms"],
+            "p99_ms": res["p99_ms"], "p999_ms": res["p999_ms"],
+            "bytes_in": count * w.size, "bytes_out": count * w.size}

@@ -1,0 +1,138 @@
+"""ferrolog side by side with Apache Kafka on this machine.
+
+    python -m bench.run --mode quick            # a few minutes: ferrolog, Kafka 4 (KRaft)
+    python -m bench.run --mode full             # the whole matrix, three brokers, 3 rounds
+    python -m bench.run --mode smoke --brokers ferrolog --out /tmp/x   # CI: no Java needed
+
+Brokers alternate within every round; the figures reported are medians over the rounds,
+with ratios ferrolog/Kafka. Writes `<out>/run-<stamp>.json`, `<out>/latest.json`,
+`<out>/latest.md` and `<out>/plots/*.png` (default out: bench/results)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from bench.harness import kafka_dist, matrix, report, runner
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DEFAULTS = {"smoke": (["ferrolog"], 1, 5_000), "quick": (["ferrolog", "kafka4"], 2, 100_000),
+            "full": (["ferrolog", "kafka4", "kafka3zk"], 3, 200_000)}
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", choices=list(matrix.MATRICES), default="quick")
+    parser.add_argument("--brokers", help="comma-separated: ferrolog,kafka4,kafka3zk")
+    parser.add_argument("--rounds", type=int)
+    parser.add_argument("--only", help="comma-separated workload names to keep")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--no-plots", action="store_true")
+    args = parser.parse_args(argv)
+
+    names, rounds, warmup = DEFAULTS[args.mode]
+    if args.brokers:
+        names = args.brokers.split(",")
+    rounds = args.rounds or rounds
+    workloads = matrix.MATRICES[args.mode]()
+    if args.only:
+        keep = set(args.only.split(","))
+        workloads = [w for w in workloads if w.name in keep]
+    if any(n != "ferrolog" for n in names):
+        for version in (kafka_dist.KAFKA4, kafka_dist.KAFKA3):
+            kafka_dist.fetch(version)  # before the clock starts: Maven is slow
+    elif any(w.java for w in workloads):
+        kafka_dist.fetch(kafka_dist.KAFKA4)  # the Java tools are the client
+    m = runner.Matrix(workloads, names, rounds, warmup_records=warmup)
+
+    console = Console(stderr=True)
+    started = dt.datetime.now(dt.UTC)
+    load_before = _load()
+    t0 = time.monotonic()
+    with Progress(TextColumn("{task.description:<56}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=False) as progress:
+        task = progress.add_task("starting", total=m.steps())
+        first = [True]
+
+        def on_step(text: str) -> None:
+            if not first[0]:
+                progress.advance(task)
+            first[0] = False
+            progress.update(task, description=text)
+
+        runner.run(m, on_step)
+        progress.update(task, completed=m.steps(), description="done")
+
+    kafkas = [n for n in names if n != "ferrolog"]
+    entries = report.aggregate(m.samples, workloads, names)
+    rats = report.ratios(entries, kafkas)
+    tgts = [t for k in (kafkas or [None]) for t in report.targets(rats, entries, workloads, k)]
+    # One start-up target row is enough when several Kafkas are compared.
+    seen: set[str] = set()
+    tgts = [t for t in tgts if "vs" in t or not (t["target"] in seen or seen.add(t["target"]))]
+    doc: dict[str, Any] = {
+        "run": {
+            "mode": args.mode, "started": started.isoformat(timespec="seconds"),
+            "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "wall_s": round(time.monotonic() - t0, 1), "rounds": rounds, "brokers": names,
+            "order": [m.order(r) for r in range(rounds)],
+            "versions": {"kafka4": kafka_dist.KAFKA4, "kafka3zk": kafka_dist.KAFKA3,
+                         "zookeeper": "Debian zookeeper package",
+                         "java_tools": f"kafka-tools {kafka_dist.KAFKA4}"},
+            "machine": {"nproc": os.cpu_count(), "kernel": platform.release(),
+                        "python": sys.version.split()[0], "load_before": load_before,
+                        "load_after": _load()},
+            "rates": m.rates, "rate_basis": m.rate_basis, "warmup_records": warmup,
+        },
+        "workloads": {w.name: w.describe for w in workloads},
+        "results": entries,
+        "ratios": rats,
+        "targets": tgts,
+        "samples": m.samples,
+    }
+    stamp = started.strftime("%Y%m%dT%H%M%SZ")
+    path = report.write(doc, args.out, stamp, with_plots=not args.no_plots)
+    _print_summary(console, doc)
+    console.print(f"results: {path} ({doc['run']['wall_s']} s)")
+    return 0
+
+
+def _print_summary(console: Console, doc: dict[str, Any]) -> None:
+    table = Table(title="medians")
+    for col in ("workload", "broker", "records/s", "MB/s", "p99 ms", "CPU s/GB", "RSS MB", "ok"):
+        table.add_column(col)
+    for e in doc["results"]:
+        m = e["median"]
+        if e["workload"] == "startup":
+            table.add_row("startup", e["broker"], "", "", "", "",
+                          report._fmt(m.get("rss_after_start_mb")),
+                          f"{report._fmt(m.get('start_to_first_ack_s'))} s")
+            continue
+        table.add_row(e["workload"], e["broker"], report._fmt(m.get("records_s")),
+                      report._fmt(m.get("mb_s")), report._fmt(m.get("p99_ms")),
+                      report._fmt(m.get("cpu_s_per_gb")), report._fmt(m.get("peak_rss_mb")),
+                      f"{e['rounds_ok']}/{e['rounds_ok'] + e['rounds_failed']}")
+    console.print(table)
+    for t in doc["targets"]:
+        console.print(f"target {t['target']} vs {t.get('vs', '-')}: "
+                      f"{report._fmt(t.get('ratio', t.get('value')))} (goal {t['goal']}, "
+                      f"met: {t['met']})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
