@@ -205,3 +205,65 @@ def build_batch(
 def validate_batch(batch: bytes, config: dict[str, str], now_ms: int) -> bytes:
     """Runs produce validation with a topic config; returns the batch as it would be stored
     (before offsets are assigned). Raises ``KafkaNativeError``."""
+
+# Consumers: fetched records as Arrow-layout column buffers (the PySpark data source).
+
+class BinaryBuffers:
+    """A variable-width Arrow column: ``len + 1`` little-endian i32 offsets, the data, and a
+    validity bitmap (least significant bit first)."""
+
+    @property
+    def offsets(self) -> bytes: ...
+    @property
+    def data(self) -> bytes: ...
+    @property
+    def validity(self) -> bytes: ...
+    @property
+    def null_count(self) -> int: ...
+
+class DecodedColumns:
+    """The records of one partition's fetched bytes, column by column, little-endian."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def next_offset(self) -> int:
+        """Where the next fetch starts: past the last complete batch seen (kept or skipped)."""
+    @property
+    def offsets(self) -> bytes:
+        """i64 per record."""
+    @property
+    def timestamps(self) -> bytes:
+        """i64 microseconds per record (LogAppendTime batches: the batch's max timestamp)."""
+    @property
+    def timestamp_types(self) -> bytes:
+        """i32 per record: 0 CreateTime, 1 LogAppendTime."""
+    @property
+    def keys(self) -> BinaryBuffers: ...
+    @property
+    def values(self) -> BinaryBuffers: ...
+    @property
+    def header_offsets(self) -> bytes:
+        """``rows + 1`` i32 offsets into the header entries (empty without headers)."""
+    @property
+    def header_validity(self) -> bytes:
+        """A record without headers is null, as in Spark's Kafka source."""
+    @property
+    def header_null_count(self) -> int: ...
+    @property
+    def header_keys(self) -> BinaryBuffers: ...
+    @property
+    def header_values(self) -> BinaryBuffers: ...
+
+def decode_columns(
+    records: bytes,
+    start: int,
+    end: int,
+    include_headers: bool = False,
+    aborted: list[tuple[int, int]] | None = None,
+    verify_crc: bool = True,
+) -> DecodedColumns:
+    """Decodes a Fetch response's records (any codec) into columns, keeping the records with
+    ``start <= offset < end``. Control batches are skipped; with ``aborted`` (read_committed:
+    the response's ``(producer_id, first_offset)`` list) so are aborted transactions. A partial
+    last batch is left for the next fetch. Raises ``KafkaNativeError`` on corrupt data."""

@@ -2,6 +2,7 @@
 //! is `native/ferrolog_native.pyi`; errors cross in one place ([`to_pyerr`]) and every call
 //! that touches disk or waits releases the GIL through one helper ([`without_gil`]).
 
+mod columns;
 mod server;
 mod types;
 
@@ -176,5 +177,8 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decompress, m)?)?;
     m.add_function(wrap_pyfunction!(build_batch, m)?)?;
     m.add_function(wrap_pyfunction!(validate_batch, m)?)?;
+    m.add_class::<columns::PyDecodedColumns>()?;
+    m.add_class::<columns::PyBinaryBuffers>()?;
+    m.add_function(wrap_pyfunction!(columns::decode_columns, m)?)?;
     Ok(())
 }
