@@ -129,7 +129,8 @@ def test_initial_rebalance_waits_for_more_members_then_completes() -> None:
     assert not a.values, "the first join waits for the initial delay"
     b = join(shard, 200)
     tick(shard, 299)
-    assert not a.values and not b.values
+    assert not a.values
+    assert not b.values
     # A member arrived during the delay: it is extended once more.
     tick(shard, 300)
     assert not a.values
@@ -248,7 +249,8 @@ def test_offsets_of_empty_groups_expire_and_loading_rebuilds_the_rest() -> None:
     assert offsets.fetch(fresh, GROUP, None)[0]["partitions"][0]["committed_offset"] == 7
     offsets.expire_offsets(shard, 11_500)
     tombstones = apply_outbox(shard, 11_500)
-    assert GROUP not in shard.groups and "other" in shard.groups
+    assert GROUP not in shard.groups
+    assert "other" in shard.groups
     assert {type(r).__name__ for r in tombstones} == {"OffsetRecord", "GroupRecord"}
     assert all(r.value is None for r in tombstones)
 
