@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := kcat zookeeper
 
 .DEFAULT_GOAL := help
-.PHONY: help install broker test-deps test test-rust test-python lint fmt
+.PHONY: help install broker test-deps test test-rust test-python lint fmt bench-smoke bench-quick bench-full
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -20,9 +20,9 @@ test-deps: ## install what the tests use: Debian packages, the native wheel, fer
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $$missing; fi
 	$(PIP) install -q ./native
-	$(PIP) install -q -e '.[test]'
+	$(PIP) install -q -e '.[test,bench]'
 
-test: test-deps test-rust test-python ## install the test dependencies and run every test (Rust and Python)
+test: test-deps test-rust test-python bench-smoke ## install the test dependencies and run every test (Rust and Python)
 
 test-rust: ## Rust unit tests of the core, built without pyo3
 	cargo test --no-default-features
@@ -40,3 +40,13 @@ lint: ## ruff, mypy, clippy, rustfmt --check
 fmt: ## format Rust and Python
 	cargo fmt
 	$(PY) -m ruff format python controller spark tests bench
+
+bench-smoke: ## a tiny run of the benchmark harness against ferrolog alone (CI: no Kafka, no Java)
+	d=$$(mktemp -d); $(PY) -m bench.run --mode smoke --brokers ferrolog --out $$d --check; \
+	rc=$$?; rm -rf $$d; exit $$rc
+
+bench-quick: ## ferrolog vs Apache Kafka 4 (KRaft), a few minutes; results in bench/results/
+	$(PY) -m bench.run --mode quick
+
+bench-full: ## the full matrix, ferrolog vs Kafka 4 (KRaft) and 3.9 (ZooKeeper), ~25 minutes
+	$(PY) -m bench.run --mode full

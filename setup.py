@@ -72,6 +72,8 @@ setup(
             "mypy>=1.10",
         ],
         "spark": ["pyspark>=4.0", "pyarrow>=15"],
+        # bench/: plots of the side-by-side runs, and the profiler its README uses.
+        "bench": ["matplotlib>=3.8", "py-spy>=0.3.14"],
     },
     entry_points={
         "console_scripts": ["ferrolog = ferrolog.cli:main"],

@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated workload names to keep")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--no-plots", action="store_true")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if any workload failed or a figure is missing (CI)")
     args = parser.parse_args(argv)
 
     names, rounds, warmup = DEFAULTS[args.mode]
@@ -74,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
                 progress.advance(task)
             first[0] = False
             progress.update(task, description=text)
+            if not console.is_terminal:  # a log file gets one line per step instead of a bar
+                console.print(f"[{time.monotonic() - t0:6.0f}s] {text}", highlight=False)
 
         runner.run(m, on_step)
         progress.update(task, completed=m.steps(), description="done")
@@ -109,6 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     path = report.write(doc, args.out, stamp, with_plots=not args.no_plots)
     _print_summary(console, doc)
     console.print(f"results: {path} ({doc['run']['wall_s']} s)")
+    if args.check:
+        problems = report.problems(doc)
+        for p in problems:
+            console.print(f"[red]check failed:[/red] {p}")
+        return 1 if problems else 0
     return 0
 
 

@@ -108,6 +108,27 @@ def targets(rats: list[dict[str, Any]], entries: list[dict[str, Any]],
     return rows
 
 
+def problems(doc: dict[str, Any]) -> list[str]:
+    """What makes a run unusable: failed workloads, figures missing or not positive."""
+    out = []
+    for e in doc["results"]:
+        where = f"{e['workload']} on {e['broker']}"
+        if e["rounds_failed"] or not e["rounds_ok"]:
+            out.append(f"{where}: {'; '.join(e.get('errors', ['no result']))}")
+            continue
+        med = e["median"]
+        needed = (["start_to_first_ack_s", "rss_after_start_mb"] if e["workload"] == "startup"
+                  else ["records_s", "mb_s", "cpu_s", "peak_rss_mb"])
+        if "rate" in e:
+            needed += ["p50_ms", "p99_ms", "p999_ms"]
+        bad = [k for k in needed if not (med.get(k) or 0) > 0 and k != "cpu_s"]
+        if "cpu_s" not in med:
+            bad.append("cpu_s")
+        if bad:
+            out.append(f"{where}: missing or non-positive {', '.join(bad)}")
+    return out
+
+
 def _fmt(v: float | None, digits: int = 3) -> str:
     if v is None:
         return "-"

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from confluent_kafka.admin import AdminClient, NewTopic
@@ -22,6 +23,9 @@ from bench.harness import kafka_dist
 TOOLS = "org.apache.kafka.tools."
 CLIENT_JVM = ["-Xmx512M", "-XX:+UseG1GC", "-Djava.awt.headless=true"]
 TIMEOUT = 240.0
+# The drivers run as `python -m bench.harness...`: from the repository root, wherever the
+# harness was started.
+REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,8 @@ def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
 
 
 def _run(cmd: list[str], timeout: float = TIMEOUT) -> str:
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False,
+                          cwd=REPO)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-6:])
         raise RuntimeError(f"{cmd[0]} exited {proc.returncode}: {tail}")
@@ -89,41 +94,55 @@ def java_produce(w: Workload, bootstrap: str, topic: str, rate: float | None) ->
     out = _run(_java("ProducerPerformance", "--topic", topic, "--num-records", str(count),
                      "--record-size", str(w.size), "--throughput", str(int(rate or -1)),
                      "--producer-props", *props))
-    found = list(_PERF.finditer(out))  # the last line is the whole run's summary
+    res = parse_producer_performance(out)
+    return {**res, "bytes_in": res["records"] * w.size}
+
+
+def parse_producer_performance(out: str) -> dict[str, Any]:
+    found = list(_PERF.finditer(out))  # the last summary line is the whole run's
     if not found:
         raise RuntimeError(f"no ProducerPerformance summary in: {out[-300:]}")
     m = found[-1]
     records, rps = int(m[1]), float(m[2])
     return {"records": records, "seconds": records / rps if rps else float("nan"),
-            "p50_ms": float(m[5]), "p99_ms": float(m[7]), "p999_ms": float(m[8]),
-            "bytes_in": records * w.size}
+            "p50_ms": float(m[5]), "p99_ms": float(m[7]), "p999_ms": float(m[8])}
 
 
 def java_consume(w: Workload, bootstrap: str, topic: str, count: int) -> dict[str, Any]:
     out = _run(_java("ConsumerPerformance", "--bootstrap-server", bootstrap, "--topic", topic,
                      "--messages", str(count), "--timeout", "60000"))
+    res = parse_consumer_performance(out)
+    if res["records"] < count:
+        raise RuntimeError(f"ConsumerPerformance read {res['records']} of {count} records")
+    return {**res, "bytes_out": res["records"] * w.size}
+
+
+def parse_consumer_performance(out: str) -> dict[str, Any]:
     # start.time, end.time, MB, MB.sec, nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, ...
-    rows = [line.split(", ") for line in out.splitlines() if line.count(", ") >= 9]
+    rows = [line.split(", ") for line in out.splitlines()
+            if line.count(", ") >= 9 and not line.startswith("start.time")]
     if not rows:
         raise RuntimeError(f"no ConsumerPerformance line in: {out[-300:]}")
     row = rows[-1]
-    records, fetch_ms = int(row[4]), float(row[7])
-    if records < count:
-        raise RuntimeError(f"ConsumerPerformance read {records} of {count} records")
     # fetch time excludes the group join (rebalance.time.ms): the data path is measured.
-    return {"records": records, "seconds": fetch_ms / 1000, "bytes_out": records * w.size,
+    return {"records": int(row[4]), "seconds": float(row[7]) / 1000,
             "rebalance_ms": float(row[6])}
 
 
 def java_e2e(w: Workload, bootstrap: str, topic: str) -> dict[str, Any]:
     out = _run(_java("EndToEndLatency", bootstrap, topic, str(w.count), w.acks, str(w.size)))
+    res = parse_end_to_end_latency(out, w.count)
+    return {**res, "bytes_in": w.count * w.size, "bytes_out": w.count * w.size}
+
+
+def parse_end_to_end_latency(out: str, count: int) -> dict[str, Any]:
     avg = re.search(r"Avg latency: ([\d.]+) ms", out)
     pct = re.search(r"50th = (\d+), 99th = (\d+), 99.9th = (\d+)", out)
     if avg is None or pct is None:
         raise RuntimeError(f"no EndToEndLatency summary in: {out[-300:]}")
-    return {"records": w.count, "seconds": w.count * float(avg[1]) / 1000,
-            "p50_ms": float(pct[1]), "p99_ms": float(pct[2]), "p999_ms": float(pct[3]),
-            "bytes_in": w.count * w.size, "bytes_out": w.count * w.size}
+    # One record in flight at a time: the run lasts count round trips.
+    return {"records": count, "seconds": count * float(avg[1]) / 1000,
+            "p50_ms": float(pct[1]), "p99_ms": float(pct[2]), "p999_ms": float(pct[3])}
 
 
 def _driver(*args: str) -> list[str]:
@@ -151,7 +170,7 @@ def rd_e2e(w: Workload, bootstrap: str, topic: str, rate: float) -> dict[str, An
         _driver("consume-latency", "--bootstrap", bootstrap, "--topic", topic,
                 "--partitions", str(w.partitions), "--count", str(count),
                 "--warmup", str(int(rate))),  # the first second: connections, caches
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     try:
         assert consumer.stdout is not None
         if consumer.stdout.readline().strip() != "READY":

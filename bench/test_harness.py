@@ -1,0 +1,192 @@
+"""Unit tests of the side-by-side harness (no broker, no Java): /proc accounting, the tools'
+output parsers, round alternation and fixed rates, aggregation, ratios, targets and the
+report files. The end-to-end smoke run is `make bench-smoke`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.harness import procstat, report, runner, workloads
+from bench.harness.matrix import MATRICES
+from bench.harness.workloads import Workload
+
+
+def _reap(child: subprocess.Popen[str]) -> None:
+    child.kill()
+    child.communicate()  # closes the pipes too: pytest turns unclosed files into errors
+
+
+def test_cpu_seconds_counts_threads_and_reaped_children() -> None:
+    # The child burns CPU on two threads and in a grandchild it waits for, then reports its
+    # own CPU clock (all its threads) and its reaped children's; /proc must account for both.
+    code = (
+        "import os, subprocess, sys, threading, time\n"
+        "def spin():\n    while time.process_time() < 0.4: pass\n"
+        "t = threading.Thread(target=spin); t.start(); spin(); t.join()\n"
+        "subprocess.run([sys.executable, '-c', "
+        "'import time\\nwhile time.process_time() < 0.3: pass'])\n"
+        "c = os.times()\n"
+        "print(c.user + c.system, c.children_user + c.children_system, flush=True)\n"
+        "sys.stdin.readline()"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        own, reaped = (float(x) for x in child.stdout.readline().split())
+        assert own >= 0.35  # os.times() counts in 10 ms ticks
+        assert reaped >= 0.25
+        measured = procstat.cpu_seconds(child.pid)
+        assert own + reaped - 0.05 <= measured <= own + reaped + 0.1
+    finally:
+        _reap(child)
+
+
+def test_peak_rss_window_resets() -> None:
+    code = ("import sys, time\nb = bytearray(150_000_000)\n"
+            "for i in range(0, len(b), 4096): b[i] = 1\n"
+            "del b\nprint('freed', flush=True)\nsys.stdin.readline()")
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "freed"
+        assert procstat.peak_rss_bytes(child.pid) > 150_000_000
+        meter = procstat.Meter(child.pid)
+        assert meter.windowed_peak
+        _, peak = meter.read()
+        assert peak < 100_000_000  # the 150 MB buffer is gone and the window is new
+    finally:
+        _reap(child)
+
+
+def test_tree_includes_grandchildren() -> None:
+    code = ("import subprocess, sys\n"
+            "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+            "print(c.pid, flush=True); c.wait()")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        grandchild = int(child.stdout.readline())
+        assert grandchild in procstat.tree(child.pid)
+    finally:
+        subprocess.run(["kill", str(grandchild)], check=False)
+        _reap(child)
+
+
+def test_parse_producer_performance_takes_the_final_summary() -> None:
+    out = ("50001 records sent, 10000.2 records/sec (0.95 MB/sec), 3.1 ms avg latency, "
+           "40.0 ms max latency.\n"
+           "100000 records sent, 19950.1 records/sec (1.90 MB/sec), 2.50 ms avg latency, "
+           "41.00 ms max latency, 2 ms 50th, 6 ms 95th, 12 ms 99th, 33 ms 99.9th.\n")
+    res = workloads.parse_producer_performance(out)
+    assert res["records"] == 100000
+    assert res["seconds"] == pytest.approx(100000 / 19950.1)
+    assert (res["p50_ms"], res["p99_ms"], res["p999_ms"]) == (2, 12, 33)
+    with pytest.raises(RuntimeError):
+        workloads.parse_producer_performance("Exception in thread main")
+
+
+def test_parse_consumer_performance_uses_fetch_time() -> None:
+    out = ("start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, "
+           "nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec\n"
+           "2026-01-01 10:00:00:000, 2026-01-01 10:00:05:000, 95.3, 19.0, 1000000, 200000.0, "
+           "3000, 2000, 47.6, 500000.0\n")
+    res = workloads.parse_consumer_performance(out)
+    assert res == {"records": 1000000, "seconds": 2.0, "rebalance_ms": 3000.0}
+
+
+def test_parse_end_to_end_latency() -> None:
+    out = "0\t2.1\nAvg latency: 1.5000 ms\nPercentiles: 50th = 1, 99th = 4, 99.9th = 9\n"
+    res = workloads.parse_end_to_end_latency(out, 1000)
+    assert res["seconds"] == pytest.approx(1.5)
+    assert (res["p50_ms"], res["p99_ms"], res["p999_ms"]) == (1, 4, 9)
+
+
+def test_rounds_alternate_and_kafka_goes_first() -> None:
+    m = runner.Matrix([], ["ferrolog", "kafka4", "kafka3zk"], 3)
+    orders = [m.order(r) for r in range(3)]
+    assert orders[0][0] == "kafka4"  # the rate reference runs first
+    assert all(sorted(o) == sorted(m.broker_names) for o in orders)
+    assert [o[0] for o in orders] == ["kafka4", "ferrolog", "kafka3zk"]
+
+
+def test_fixed_rate_is_set_once_from_the_reference() -> None:
+    ws = [Workload("max", "java-produce", count=10),
+          Workload("lat", "java-produce", rate_of="max"),
+          Workload("e2e", "rd-e2e", rate_of="max")]
+    m = runner.Matrix(ws, ["ferrolog", "kafka4"], 2)
+    runner._set_rates(m, "max", 1_000_000.0, "kafka4")
+    runner._set_rates(m, "max", 10.0, "kafka4")  # a later round does not move the rate
+    assert m.rates["lat"] == 500_000
+    assert m.rates["e2e"] == runner.RD_E2E_MAX_RATE  # the Python driver's cap, recorded
+    assert "capped" in m.rate_basis["e2e"]
+
+
+def test_matrices_are_consistent() -> None:
+    for make in MATRICES.values():
+        ws = make()
+        names = [w.name for w in ws]
+        assert len(names) == len(set(names))
+        for w in ws:
+            # Sources and rate references run earlier in the same broker run.
+            for dep in (w.source, w.rate_of):
+                assert dep is None or names.index(dep) < names.index(w.name)
+    assert not any(w.java for w in MATRICES["smoke"]())  # CI has no Kafka jars
+
+
+def _samples() -> list[dict]:
+    out = []
+    for rnd, (f, k) in enumerate([(300.0, 100.0), (200.0, 120.0), (250.0, 80.0)]):
+        out.append({"workload": "startup", "broker": "ferrolog", "round": rnd,
+                    "metrics": {"start_to_first_ack_s": 0.3, "prepare_s": 0.0,
+                                "rss_after_start_mb": 35.0}})
+        out.append({"workload": "startup", "broker": "kafka4", "round": rnd,
+                    "metrics": {"start_to_first_ack_s": 3.0, "prepare_s": 1.5,
+                                "rss_after_start_mb": 400.0}})
+        for broker, rps, cpu, rss in (("ferrolog", f, 1.0, 40.0), ("kafka4", k, 10.0, 500.0)):
+            out.append({"workload": "max", "broker": broker, "round": rnd,
+                        "metrics": {"records_s": rps, "mb_s": rps / 1000, "cpu_s": cpu,
+                                    "cpu_s_per_gb": cpu * 2, "peak_rss_mb": rss}})
+    out.append({"workload": "lat", "broker": "ferrolog", "round": 0, "error": "boom\nmore"})
+    return out
+
+
+def test_aggregate_ratios_targets_and_report(tmp_path: Path) -> None:
+    ws = [Workload("max", "java-produce", count=10),
+          Workload("lat", "java-produce", rate_of="max")]
+    entries = report.aggregate(_samples(), ws, ["ferrolog", "kafka4"])
+    by = {(e["workload"], e["broker"]): e for e in entries}
+    assert by["max", "ferrolog"]["median"]["records_s"] == 250.0
+    assert by["max", "kafka4"]["median"]["records_s"] == 100.0
+    assert by["lat", "ferrolog"]["errors"] == ["boom"]
+    rats = report.ratios(entries, ["kafka4"])
+    max_ratio = next(r for r in rats if r["workload"] == "max")["ferrolog_over_kafka"]
+    assert max_ratio["records_s"] == pytest.approx(2.5)
+    assert max_ratio["cpu_s_per_gb"] == pytest.approx(0.1)
+    tg = {t["target"]: t for t in report.targets(rats, entries, ws, "kafka4")}
+    assert tg["produce throughput (records/s)"]["met"] is True
+    assert tg["broker CPU s per GB"]["met"] is True
+    assert tg["peak broker RSS"]["ratio"] == pytest.approx(0.08)
+    assert tg["p99 latency at the same rate"]["met"] is None  # no data is not a pass
+    assert tg["ferrolog start to first acknowledged produce (s)"]["met"] is True
+
+    doc = {"run": {"mode": "test", "finished": "now", "brokers": ["ferrolog", "kafka4"],
+                   "rounds": 3, "machine": {"nproc": 2, "load_before": "1", "load_after": "1"},
+                   "rates": {}, "rate_basis": {}},
+           "workloads": {w.name: w.describe for w in ws}, "results": entries,
+           "ratios": rats, "targets": list(tg.values())}
+    assert any("lat on ferrolog" in p for p in report.problems(doc))
+    path = report.write(doc, tmp_path, "stamp")
+    assert json.loads(path.read_text())["ratios"] == rats
+    md = (tmp_path / "latest.md").read_text()
+    assert "| max | ferrolog | 250 |" in md
+    assert "| lat on ferrolog" not in md
+    assert "- lat on ferrolog: boom" in md
+    for png in ("throughput.png", "cpu_per_gb.png", "peak_rss.png"):
+        assert (tmp_path / "plots" / png).read_bytes().startswith(b"\x89PNG")
