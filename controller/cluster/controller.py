@@ -33,6 +33,7 @@ from ferrolog.controller.store.base import (
     TopicExistsError,
     TopicRecord,
 )
+from ferrolog.controller.store.view import ClusterView
 from ferrolog.errors import (
     InvalidPartitionsError,
     InvalidReplicaAssignmentError,
@@ -79,11 +80,31 @@ class Controller:
         self._states: dict[str, dict[int, PartitionState]] = {}
         self._brokers: dict[int, BrokerRegistration] = {}
         self._listeners: dict[str, list[LeadershipListener]] = {}
+        self._controller_id: int | None = None
 
     @property
     def controller_id(self) -> int:
-        """The active controller's broker id: this broker, in single-node mode."""
-        return self.node_id
+        """The active controller's broker id: this broker in single-node mode; in cluster mode
+        the one `/controller` names (-1 during an election)."""
+        return self.node_id if self._controller_id is None else self._controller_id
+
+    def replace_view(self, view: ClusterView) -> None:
+        """Cluster mode: the cache becomes `view` (read from the store after a change)."""
+        self._topics = dict(view.topics)
+        self._states = {name: dict(states) for name, states in view.states.items()}
+        self._brokers = dict(view.brokers)
+        self._controller_id = view.controller_id
+
+    def notify_leadership(self, topic: str, partition: int, leader_epoch: int, leads: bool) -> None:
+        """Tells the listeners of `topic` (coordinators) that this broker now leads
+        `partition` or no longer does."""
+        record = self._topics.get(topic)
+        count = len(record.assignment) if record is not None else 0
+        for listener in self._listeners.get(topic, []):
+            if leads:
+                listener.on_become_leader(partition, leader_epoch, count)
+            else:
+                listener.on_resign(partition)
 
     async def start(self, registration: BrokerRegistration) -> None:
         """Registers this broker, then begins a new leadership term for every partition it
@@ -328,12 +349,10 @@ class Controller:
             return
         replicas = self._replicas
         await asyncio.gather(*(replicas.apply(topic, p, s) for p, s in sorted(states.items())))
-        for listener in self._listeners.get(topic.name, []):
-            for partition, state in sorted(states.items()):
-                if state.leader == self.node_id:
-                    listener.on_become_leader(partition, state.leader_epoch, len(topic.assignment))
-                else:
-                    listener.on_resign(partition)
+        for partition, state in sorted(states.items()):
+            self.notify_leadership(
+                topic.name, partition, state.leader_epoch, state.leader == self.node_id
+            )
 
 
 def _index_of(brokers: Sequence[int], broker: int) -> int | None:

@@ -77,3 +77,114 @@ def restart_term(
     if state.leader == NO_LEADER and node_id in replicas and node_id in state.isr:
         return with_leader(state, node_id, replicas)
     return None
+
+
+def failover(
+    state: PartitionState,
+    replicas: Sequence[int],
+    live: Collection[int],
+    *,
+    avoid: Collection[int] = (),
+    bounced: Collection[int] = (),
+    unclean_allowed: bool = False,
+    controller_epoch: int = 0,
+) -> PartitionState | None:
+    """The cluster controller's decision for one partition, or None to leave it alone.
+
+    The leader must change when it is not alive, when it asks to shut down (`avoid`: moved
+    only if another in-sync replica can take over), or when it restarted since the state was
+    written (`bounced`: its new process must not inherit the old term, so the partition gets a
+    new epoch even if it keeps the same leader). The new leader is the first live in-sync
+    replica in assignment order, preferring ones not in `avoid`/`bounced`; the ISR keeps only
+    live members (a dead replica must catch up again before it counts). With no live in-sync
+    replica the partition goes offline (leader -1, ISR untouched so that its last members can
+    lead again when they return) unless unclean election is allowed, in which case the first
+    live replica leads with an ISR of itself and whatever it lacks is lost."""
+    leader = state.leader
+    must_move = leader == NO_LEADER or leader not in live
+    is_bounced = leader in bounced and not must_move
+    moving_off = leader in avoid and not must_move
+    if not (must_move or is_bounced or moving_off):
+        return None
+    live_isr = [b for b in replicas if b in state.isr and b in live]
+    good = [b for b in live_isr if b not in avoid and b not in bounced]
+    if good:
+        new_leader = good[0]
+    elif moving_off and not is_bounced:
+        return None  # nowhere better to go: keep leading rather than go offline
+    elif live_isr:
+        new_leader = live_isr[0]
+    elif unclean_allowed and any(b in live for b in replicas):
+        first = next(b for b in replicas if b in live)
+        return replace(
+            state,
+            leader=first,
+            leader_epoch=state.leader_epoch + 1,
+            isr=[first],
+            controller_epoch=controller_epoch,
+        )
+    else:
+        if leader == NO_LEADER:
+            return None
+        return replace(
+            state,
+            leader=NO_LEADER,
+            leader_epoch=state.leader_epoch + 1,
+            controller_epoch=controller_epoch,
+        )
+    isr = [b for b in live_isr if b == new_leader or b not in bounced]
+    return replace(
+        state,
+        leader=new_leader,
+        leader_epoch=state.leader_epoch + 1,
+        isr=isr,
+        controller_epoch=controller_epoch,
+    )
+
+
+def preferred(
+    state: PartitionState, replicas: Sequence[int], live: Collection[int], controller_epoch: int
+) -> PartitionState | None:
+    """Preferred-leader election: the first assigned replica takes over if it is alive, in
+    sync and not already leading; else None."""
+    if not replicas:
+        return None
+    first = replicas[0]
+    if first == state.leader or first not in live or first not in state.isr:
+        return None
+    return replace(
+        state, leader=first, leader_epoch=state.leader_epoch + 1, controller_epoch=controller_epoch
+    )
+
+
+def reassignment_step(
+    current: Sequence[int],
+    target: Sequence[int],
+    state: PartitionState,
+    live: Collection[int],
+    controller_epoch: int,
+) -> tuple[list[int] | None, PartitionState | None, bool]:
+    """One step of moving a partition from replicas `current` to `target` (Kafka's ZK-mode
+    scheme): first the assignment grows to target + old replicas, so the new ones start
+    following; once every target replica is in the ISR, leadership and ISR move inside the
+    target (new epoch) and the assignment shrinks to the target. Returns (new assignment or
+    None, new state or None, finished)."""
+    target = list(target)
+    if list(current) == target:
+        return None, None, True
+    union = target + [b for b in current if b not in target]
+    if not all(b in state.isr for b in target):
+        return (union if list(current) != union else None), None, False
+    isr = [b for b in target if b in state.isr]
+    if state.leader in target and state.leader in live:
+        leader = state.leader
+    else:
+        leader = next((b for b in target if b in isr and b in live), NO_LEADER)
+    moved = replace(
+        state,
+        leader=leader,
+        leader_epoch=state.leader_epoch + 1,
+        isr=isr,
+        controller_epoch=controller_epoch,
+    )
+    return target, moved, True

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from ferrolog.config import BrokerConfig
 from ferrolog.controller.cluster.controller import Controller
+from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.store.base import BrokerRegistration, MetadataStore
 from ferrolog.controller.store.local import LocalStore
+from ferrolog.controller.store.zookeeper import ZkStore
 from ferrolog.dispatcher import Dispatcher
 from ferrolog.handlers.context import BrokerServices
 
@@ -38,6 +40,7 @@ class Broker:
         self.group_coordinator: GroupCoordinator | None = None
         self.services: BrokerServices | None = None
         self._dispatcher: Dispatcher | None = None
+        self.member: ClusterMember | None = None
         self._host = ""
         self._port = 0
 
@@ -66,11 +69,6 @@ class Broker:
         from ferrolog.api_versions import advertised
         from ferrolog.handlers import handlers
 
-        if self.config.zookeeper_connect:
-            raise NotImplementedError(
-                "cluster mode (zookeeper.connect) is not implemented yet; unset it for a "
-                "single-node broker"
-            )
         config = self.config
         for directory in config.log_dirs:
             await asyncio.to_thread(_mkdir, directory)
@@ -79,22 +77,25 @@ class Broker:
         self.native = native
         try:
             self._host, self._port = self._advertised(native.port)
-            store = LocalStore(config.data_dir)
-            await store.start()
-            self.store = store
-            replicas = ReplicaManager(native, config, config.node_id)
-            controller = Controller(store, config, replicas)
-            self.group_coordinator = GroupCoordinator(native, config)
-            controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
-            self.group_coordinator.start()
-            await controller.start(
-                BrokerRegistration(
-                    node_id=config.node_id,
-                    host=self._host,
-                    port=self._port,
-                    rack=config.get("broker.rack"),
-                )
+            registration = BrokerRegistration(
+                node_id=config.node_id,
+                host=self._host,
+                port=self._port,
+                rack=config.get("broker.rack"),
             )
+            replicas = ReplicaManager(native, config, config.node_id)
+            self.group_coordinator = GroupCoordinator(native, config)
+            store: MetadataStore
+            if config.zookeeper_connect:
+                store, controller = await self._start_cluster(native, replicas, registration)
+            else:
+                store = LocalStore(config.data_dir)
+                await store.start()
+                self.store = store
+                controller = Controller(store, config, replicas)
+                controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
+                self.group_coordinator.start()
+                await controller.start(registration)
             self.controller = controller
             self.services = BrokerServices(
                 node_id=config.node_id,
@@ -119,6 +120,34 @@ class Broker:
             self.services.cluster_id,
         )
 
+    async def _start_cluster(
+        self,
+        native: ferrolog_native.Server,
+        replicas: ReplicaManager,
+        registration: BrokerRegistration,
+    ) -> tuple[MetadataStore, Controller]:
+        """Cluster mode: the ZooKeeper store, and the controller cache kept by the cluster
+        member (which applies roles to the local replicas itself)."""
+        config = self.config
+        assert config.zookeeper_connect is not None
+        store = ZkStore(
+            config.zookeeper_connect,
+            config.get_int("zookeeper.session.timeout.ms"),
+            config.get_int("zookeeper.connection.timeout.ms")
+            if config.is_set("zookeeper.connection.timeout.ms")
+            else None,
+        )
+        await store.start()
+        self.store = store
+        controller = Controller(store, config, None)
+        assert self.group_coordinator is not None
+        controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
+        self.group_coordinator.start()
+        member = ClusterMember(store, config, controller, replicas, native, registration)
+        self.member = member
+        await member.start()
+        return store, controller
+
     def _advertised(self, bound_port: int) -> tuple[str, int]:
         """The advertised listener, with port 0 (pick a free one) replaced by the bound port."""
         listener = self.config.advertised_listeners[0]
@@ -127,9 +156,22 @@ class Broker:
             port = bound_port
         return listener.host, port
 
-    async def stop(self) -> None:
+    async def stop(self, graceful: bool = False) -> None:
         """Controlled shutdown: stop taking requests, let handlers in flight finish, then the
-        native core closes connections, flushes and checkpoints. Idempotent."""
+        native core closes connections, flushes and checkpoints. Idempotent.
+
+        In cluster mode the broker first asks the controller to move its leaderships away
+        (bounded by `controlled.shutdown.timeout.ms`), so producers switch to other replicas
+        before this one goes."""
+        if self.member is not None:
+            member, self.member = self.member, None
+            if graceful and self.config.get_bool("controlled.shutdown.enable"):
+                timeout = self.config.get_int("controlled.shutdown.timeout.ms") / 1000
+                try:
+                    await member.controlled_shutdown(timeout)
+                except Exception as exc:
+                    log.warning("controlled shutdown failed: %r", exc)
+            await member.stop()
         if self._dispatcher is not None:
             await self._dispatcher.stop()
             self._dispatcher = None
@@ -167,6 +209,7 @@ async def serve(
             on_ready(broker)
         await stop.wait()
         log.info("shutting down")
+        await broker.stop(graceful=True)
     finally:
         await broker.stop()
         for sig in installed:

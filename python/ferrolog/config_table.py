@@ -188,6 +188,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=1),
         _b("zookeeper.connection.timeout.ms", _I, None, "Maximum time to wait for ZooKeeper; "
            "defaults to the session timeout."),
+        _b("controlled.shutdown.enable", _B, "true", "On SIGTERM in cluster mode, move this "
+           "broker's leaderships to other in-sync replicas before stopping."),
+        _b("controlled.shutdown.timeout.ms", _L, "30000", "Longest wait for leaderships to "
+           "move away during controlled shutdown.", minimum=0),
         # Coordinators
         _b("offsets.topic.num.partitions", _I, "50", "Partitions of __consumer_offsets.",
            minimum=1),

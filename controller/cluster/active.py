@@ -1,0 +1,134 @@
+"""The active controller: runs on the one broker that holds `/controller`.
+
+It is level-triggered: `reconcile(view)` looks at the whole cluster view and writes whatever
+state should differ (failed or bounced leaders, controlled shutdowns, preferred-leader
+elections, reassignments). It runs after every change the broker sees and periodically, so a
+coalesced watch or a failed write is retried by the next pass rather than remembered.
+
+Every write is fenced by the controller epoch (`ZkStore.update_partition_state_fenced`); a
+fenced write means another controller was elected, and this one stops acting.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from ferrolog.controller.cluster import election
+from ferrolog.controller.store.base import BadVersionError, PartitionState
+from ferrolog.controller.store.zookeeper import ControllerFencedError
+
+if TYPE_CHECKING:
+    from ferrolog.config import BrokerConfig
+    from ferrolog.controller.store.view import ClusterView, TopicPartition
+    from ferrolog.controller.store.zookeeper import ZkStore
+
+log = logging.getLogger(__name__)
+
+
+class ActiveController:
+    def __init__(self, store: ZkStore, config: BrokerConfig, node_id: int, epoch: int) -> None:
+        self._store = store
+        self._config = config
+        self.node_id = node_id
+        self.epoch = epoch
+        self.fenced = False
+
+    async def reconcile(self, view: ClusterView) -> bool:
+        """One pass; returns True if it wrote anything (the caller reads the view again)."""
+        try:
+            wrote = await self._elections(view)
+            wrote = await self._preferred(view) or wrote
+            wrote = await self._reassign(view) or wrote
+            return wrote
+        except ControllerFencedError:
+            log.warning("controller fenced node_id=%d epoch=%d", self.node_id, self.epoch)
+            self.fenced = True
+            return False
+
+    async def _write(self, topic: str, partition: int, state: PartitionState, old: int) -> bool:
+        try:
+            await self._store.update_partition_state_fenced(topic, partition, state, old)
+        except BadVersionError:
+            return True  # changed under us: the next pass sees the new state
+        log.info(
+            "controller elected topic=%s partition=%d leader=%d epoch=%d isr=%s",
+            topic,
+            partition,
+            state.leader,
+            state.leader_epoch,
+            state.isr,
+        )
+        return True
+
+    def _unclean(self, configs: dict[str, str]) -> bool:
+        value = self._config.topic_config(configs)["unclean.leader.election.enable"]
+        return value.lower() == "true"
+
+    async def _elections(self, view: ClusterView) -> bool:
+        live = set(view.brokers)
+        wrote = False
+        for topic, partition, replicas, state in view.partitions():
+            zxid = view.state_zxids.get((topic.name, partition), 0)
+            # A leader whose registration is newer than the state restarted since: its
+            # leadership belongs to the previous process.
+            bounced = [
+                b for b in (state.leader,) if b in live and view.broker_epochs.get(b, 0) > zxid
+            ]
+            decided = election.failover(
+                state,
+                replicas,
+                live,
+                avoid=view.shutting_down,
+                bounced=bounced,
+                unclean_allowed=self._unclean(topic.configs),
+                controller_epoch=self.epoch,
+            )
+            if decided is not None:
+                wrote = await self._write(topic.name, partition, decided, state.version) or wrote
+        return wrote
+
+    async def _preferred(self, view: ClusterView) -> bool:
+        if not view.preferred_elections:
+            return False
+        live = set(view.brokers) - set(view.shutting_down)
+        for name, partition in sorted(view.preferred_elections):
+            topic = view.topics.get(name)
+            state = view.state(name, partition)
+            if topic is None or state is None or partition not in topic.assignment:
+                continue
+            decided = election.preferred(state, topic.assignment[partition], live, self.epoch)
+            if decided is not None:
+                await self._write(name, partition, decided, state.version)
+        await self._store.write_preferred_elections(set())
+        return True
+
+    async def _reassign(self, view: ClusterView) -> bool:
+        if not view.reassignments:
+            return False
+        live = set(view.brokers)
+        remaining: dict[TopicPartition, list[int]] = {}
+        layouts: dict[str, dict[int, list[int]]] = {}
+        wrote = False
+        for (name, partition), target in sorted(view.reassignments.items()):
+            topic = view.topics.get(name)
+            state = view.state(name, partition)
+            if topic is None or state is None or partition not in topic.assignment:
+                continue
+            current = topic.assignment[partition]
+            assignment, moved, done = election.reassignment_step(
+                current, target, state, live, self.epoch
+            )
+            if moved is not None:
+                await self._write(name, partition, moved, state.version)
+            if assignment is not None:
+                layouts.setdefault(name, dict(topic.assignment))[partition] = assignment
+            wrote = wrote or moved is not None or assignment is not None
+            if not done:
+                remaining[(name, partition)] = target
+        for name, layout in sorted(layouts.items()):
+            await self._store.set_assignment(name, layout)
+        if remaining != view.reassignments:
+            await self._store.write_reassignments(remaining)
+            wrote = True
+        return wrote

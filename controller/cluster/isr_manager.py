@@ -1,0 +1,134 @@
+"""The ISR manager: on a partition leader, shrinks and expands the ISR by the
+`replica.lag.time.max.ms` rule (`isr.next_isr`).
+
+A change is written to the state znode first, compare-and-set on its version and only while
+the state still names this broker leader at the epoch it leads with (as Kafka's ZK-mode
+leaders did); only then does the native core get the new ISR (`set_isr`), so the high
+watermark never advances over an ISR the store does not hold. A failed compare-and-set means
+someone else (the controller) changed the partition: the broker reads the view again, and if
+it was deposed it becomes a follower there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol
+
+from ferrolog.controller.cluster.isr import FollowerProgress, next_isr
+from ferrolog.controller.store.base import BadVersionError
+
+if TYPE_CHECKING:
+    import ferrolog_native
+    from ferrolog.config import BrokerConfig
+    from ferrolog.controller.cluster.replica_manager import ReplicaManager
+    from ferrolog.controller.store.view import ClusterView
+    from ferrolog.controller.store.zookeeper import ZkStore
+
+log = logging.getLogger(__name__)
+
+
+class ViewHolder(Protocol):
+    view: ClusterView
+
+    def mark_dirty(self) -> None: ...
+
+
+class IsrManager:
+    def __init__(
+        self,
+        store: ZkStore,
+        config: BrokerConfig,
+        replicas: ReplicaManager,
+        native: ferrolog_native.Server,
+        node_id: int,
+        holder: ViewHolder,
+    ) -> None:
+        self._store = store
+        self._replicas = replicas
+        self._native = native
+        self._node_id = node_id
+        self._holder = holder
+        self._lag_ms = config.get_int("replica.lag.time.max.ms")
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="isr-manager")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        # Checked several times per lag period so a change lands well within it.
+        interval = max(0.05, min(self._lag_ms / 4000, 1.0))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("ISR check failed node_id=%d: %r", self._node_id, exc)
+
+    async def tick(self) -> None:
+        led = self._replicas.leader_since_ms
+        if not led:
+            return
+        view = self._holder.view
+        partitions = await asyncio.to_thread(self._native.partition_states)
+        progress = await asyncio.to_thread(self._native.replica_states)
+        followers: dict[tuple[str, int], dict[int, FollowerProgress]] = {}
+        for r in progress:
+            followers.setdefault((r.topic, r.partition), {})[r.replica_id] = FollowerProgress(
+                r.log_end_offset, r.last_caught_up_ms
+            )
+        now = int(time.time() * 1000)
+        for ps in partitions:
+            key = (ps.topic, ps.partition)
+            since = led.get(key)
+            state = view.state(ps.topic, ps.partition)
+            topic = view.topics.get(ps.topic)
+            if since is None or state is None or topic is None or ps.role != "leader":
+                continue
+            if state.leader != self._node_id or state.leader_epoch != ps.leader_epoch:
+                continue
+            wanted = next_isr(
+                state.isr,
+                topic.assignment.get(ps.partition, []),
+                self._node_id,
+                followers.get(key, {}),
+                ps.high_watermark,
+                now,
+                self._lag_ms,
+                since,
+            )
+            if wanted == list(state.isr):
+                continue
+            try:
+                written = await self._store.update_partition_state(
+                    ps.topic, ps.partition, replace(state, isr=wanted), state.version
+                )
+            except BadVersionError:
+                self._holder.mark_dirty()
+                continue
+            # The next view read would bring it too; patching now keeps the next tick from
+            # writing against a stale version.
+            view.states.setdefault(ps.topic, {})[ps.partition] = written
+            await asyncio.to_thread(
+                self._native.set_isr, ps.topic, ps.partition, wanted, state.leader_epoch
+            )
+            self._replicas.note_isr(ps.topic, ps.partition, wanted)
+            log.info(
+                "ISR changed topic=%s partition=%d isr=%s -> %s",
+                ps.topic,
+                ps.partition,
+                state.isr,
+                wanted,
+            )

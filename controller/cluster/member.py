@@ -1,0 +1,178 @@
+"""`ClusterMember`: what every broker does in cluster mode (ZooKeeper).
+
+- keeps its ephemeral registration `/brokers/ids/<id>` (again after a session expiry);
+- reads the cluster view after every watched change (and every `RESYNC_S` as a backstop),
+  hands it to the `Controller` cache (Metadata, admin checks) and to the `ReplicaManager`
+  (leader and follower roles of local replicas), and tells coordinators about leadership;
+- competes for `/controller` and, while it holds it, runs the `ActiveController`;
+- runs the ISR manager for the partitions it leads;
+- on shutdown, asks the controller to move its leaderships away first (controlled shutdown).
+
+How a broker learns leadership: from the partition state znodes it watches (the controller
+sends no requests). A broker that lost its session (paused past the session timeout) keeps
+its native roles until it reads the new states, but by then its followers follow the new
+leader: its high watermark cannot advance, its ISR writes fail compare-and-set (which makes it
+read the view and step down), so acks=all writes it takes are never acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from ferrolog.controller.cluster.active import ActiveController
+from ferrolog.controller.cluster.isr_manager import IsrManager
+from ferrolog.controller.store.view import ClusterView
+from ferrolog.controller.store.zookeeper import BrokerIdInUseError
+
+if TYPE_CHECKING:
+    import ferrolog_native
+    from ferrolog.config import BrokerConfig
+    from ferrolog.controller.cluster.controller import Controller
+    from ferrolog.controller.cluster.replica_manager import ReplicaManager
+    from ferrolog.controller.store.base import BrokerRegistration
+    from ferrolog.controller.store.zookeeper import ZkStore
+
+log = logging.getLogger(__name__)
+
+RESYNC_S = 1.0
+# Pause between two reads of the view, so a burst of watch events costs one read.
+COALESCE_S = 0.02
+
+
+class ClusterMember:
+    def __init__(
+        self,
+        store: ZkStore,
+        config: BrokerConfig,
+        controller: Controller,
+        replicas: ReplicaManager,
+        native: ferrolog_native.Server,
+        registration: BrokerRegistration,
+    ) -> None:
+        self._store = store
+        self._config = config
+        self._controller = controller
+        self._replicas = replicas
+        self._registration = registration
+        self.node_id = registration.node_id
+        self.view = ClusterView()
+        self.active: ActiveController | None = None
+        self._registered = False
+        self._dirty = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._isr = IsrManager(store, config, replicas, native, self.node_id, self)
+
+    async def start(self) -> None:
+        self._store.set_callbacks(self.mark_dirty, self._on_session)
+        deadline = time.monotonic() + self._config.get_int("zookeeper.session.timeout.ms") / 500
+        while True:
+            try:
+                await self._store.register_broker(self._registration)
+                break
+            except BrokerIdInUseError:
+                # Our previous process's registration lives until its session times out.
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.25)
+        self._registered = True
+        log.info("registered broker node_id=%d", self.node_id)
+        await self.sync()
+        self._task = asyncio.create_task(self._run(), name="cluster-member")
+        self._isr.start()
+
+    def mark_dirty(self) -> None:
+        self._dirty.set()
+
+    def _on_session(self, state: str) -> None:
+        log.info("zookeeper session state=%s node_id=%d", state, self.node_id)
+        if state == "LOST":
+            # Ephemeral nodes are gone: registration and controllership must be redone.
+            self._registered = False
+            if self.active is not None:
+                self.active.fenced = True
+        self._dirty.set()
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._dirty.wait(), RESYNC_S)
+            await asyncio.sleep(COALESCE_S)
+            self._dirty.clear()
+            try:
+                await self.sync()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # ZooKeeper unreachable for now: retry next round
+                log.warning("cluster sync failed node_id=%d: %r", self.node_id, exc)
+                await asyncio.sleep(0.2)
+                self._dirty.set()
+
+    async def sync(self) -> None:
+        """Reads the view and acts on it (re-registration, roles, controller duties)."""
+        if not self._registered:
+            try:
+                await self._store.register_broker(self._registration)
+                self._registered = True
+                log.info("re-registered broker node_id=%d", self.node_id)
+            except BrokerIdInUseError:
+                self._dirty.set()
+        view = await self._store.read_view()
+        self.view = view
+        self._controller.replace_view(view)
+        registered = view.broker_epochs.get(self.node_id) if self._registered else None
+        changes = await self._replicas.sync(view, registered)
+        for change in changes:
+            self._controller.notify_leadership(
+                change.topic, change.partition, change.leader_epoch, change.leader
+            )
+        await self._controller_duties(view)
+
+    async def _controller_duties(self, view: ClusterView) -> None:
+        if self.active is not None and (self.active.fenced or view.controller_id != self.node_id):
+            log.info("no longer controller node_id=%d", self.node_id)
+            self.active = None
+        if self.active is None and view.controller_id == -1 and self._registered:
+            epoch = await self._store.try_become_controller(self.node_id)
+            if epoch is not None:
+                log.info("became controller node_id=%d epoch=%d", self.node_id, epoch)
+                self.active = ActiveController(self._store, self._config, self.node_id, epoch)
+                self._dirty.set()  # read the view that names us, then reconcile
+            return
+        if self.active is not None and await self.active.reconcile(view):
+            self._dirty.set()
+
+    async def controlled_shutdown(self, timeout_s: float) -> None:
+        """Asks the controller to move this broker's leaderships to other in-sync replicas and
+        waits (at most `timeout_s`) until it leads nothing another replica could lead."""
+        await self._store.request_controlled_shutdown(self.node_id)
+        self._dirty.set()
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            view = self.view
+            movable = [
+                (t.name, p)
+                for t, p, _, s in view.partitions()
+                if s.leader == self.node_id
+                and any(b != self.node_id for b in s.isr)
+                and any(b in view.brokers for b in s.isr if b != self.node_id)
+            ]
+            if not movable:
+                return
+            await asyncio.sleep(0.1)
+        log.warning("controlled shutdown timed out node_id=%d", self.node_id)
+
+    async def stop(self) -> None:
+        await self._isr.stop()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self.active is not None:
+            self.active = None
+            with contextlib.suppress(Exception):
+                await self._store.resign_controller(self.node_id)

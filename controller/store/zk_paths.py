@@ -1,0 +1,251 @@
+"""Every ZooKeeper path ferrolog uses and its JSON encoding, in one place.
+
+The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `zkCli.sh`:
+
+- `/cluster/id` (persistent): `{"version":"1","id":<cluster id>}`
+- `/brokers/ids/<id>` (ephemeral): host, port, endpoints, rack, timestamp
+- `/brokers/topics/<t>` (persistent): `{"version":3,"topic_id":<base64>,"partitions":{...}}`
+  where partitions maps `"0"` to the replica list, preferred leader first
+- `/brokers/topics/<t>/partitions/<p>/state` (persistent): leader, leader_epoch, isr,
+  controller_epoch
+- `/config/topics/<t>` (persistent): `{"version":1,"config":{...}}`, the topic overrides
+- `/controller` (ephemeral): `{"version":1,"brokerid":<id>,"timestamp":...}`
+- `/controller_epoch` (persistent): the epoch as a decimal string
+- `/admin/reassign_partitions` (persistent): `{"version":1,"partitions":[{topic, partition,
+  replicas}]}`, the pending reassignments
+- `/admin/preferred_replica_election` (persistent): `{"version":1,"partitions":[{topic,
+  partition}]}`
+- `/latest_producer_id_block` (persistent): `{"version":1,"broker","block_start","block_end"}`
+- `/ferrolog/controlled_shutdown/<id>` (ephemeral, empty): broker `<id>` asks to lose its
+  leaderships
+
+The state znode's own ZooKeeper version (its `Stat.version`) is the compare-and-set token
+exposed as `PartitionState.version`; the `"version"` key inside the JSON is the format version,
+as in Kafka. Controlled shutdown is ferrolog's own (Kafka used a broker-to-controller RPC).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from typing import Any
+
+from .base import BrokerRegistration, PartitionState, TopicRecord
+
+CLUSTER_ID = "/cluster/id"
+BROKER_IDS = "/brokers/ids"
+TOPICS = "/brokers/topics"
+TOPIC_CONFIGS = "/config/topics"
+CONTROLLER = "/controller"
+CONTROLLER_EPOCH = "/controller_epoch"
+REASSIGN = "/admin/reassign_partitions"
+PREFERRED_ELECTION = "/admin/preferred_replica_election"
+PRODUCER_ID_BLOCK = "/latest_producer_id_block"
+CONTROLLED_SHUTDOWN = "/ferrolog/controlled_shutdown"
+
+# Created at startup so that children watches and creates below them never miss a parent.
+PERSISTENT_ROOTS = (BROKER_IDS, TOPICS, TOPIC_CONFIGS, "/admin", "/cluster", CONTROLLED_SHUTDOWN)
+
+
+def broker_path(node_id: int) -> str:
+    return f"{BROKER_IDS}/{node_id}"
+
+
+def topic_path(topic: str) -> str:
+    return f"{TOPICS}/{topic}"
+
+
+def partitions_path(topic: str) -> str:
+    return f"{TOPICS}/{topic}/partitions"
+
+
+def partition_path(topic: str, partition: int) -> str:
+    return f"{TOPICS}/{topic}/partitions/{partition}"
+
+
+def state_path(topic: str, partition: int) -> str:
+    return f"{TOPICS}/{topic}/partitions/{partition}/state"
+
+
+def topic_config_path(topic: str) -> str:
+    return f"{TOPIC_CONFIGS}/{topic}"
+
+
+def shutdown_path(node_id: int) -> str:
+    return f"{CONTROLLED_SHUTDOWN}/{node_id}"
+
+
+def _dumps(value: dict[str, Any]) -> bytes:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
+
+
+def _loads(data: bytes) -> dict[str, Any]:
+    value = json.loads(data.decode())
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, got {data[:80]!r}")
+    return value
+
+
+# /cluster/id
+
+
+def encode_cluster_id(cluster_id: str) -> bytes:
+    return _dumps({"version": "1", "id": cluster_id})
+
+
+def decode_cluster_id(data: bytes) -> str:
+    return str(_loads(data)["id"])
+
+
+# /brokers/ids/<id>
+
+
+def encode_broker(registration: BrokerRegistration) -> bytes:
+    return _dumps(
+        {
+            "version": 5,
+            "host": registration.host,
+            "port": registration.port,
+            "endpoints": [f"PLAINTEXT://{registration.host}:{registration.port}"],
+            "rack": registration.rack,
+            "jmx_port": -1,
+            "timestamp": str(int(time.time() * 1000)),
+        }
+    )
+
+
+def decode_broker(node_id: int, data: bytes) -> BrokerRegistration:
+    raw = _loads(data)
+    rack = raw.get("rack")
+    return BrokerRegistration(
+        node_id=node_id, host=str(raw["host"]), port=int(raw["port"]), rack=rack
+    )
+
+
+# /brokers/topics/<t> and /config/topics/<t>
+
+
+def encode_topic(topic: TopicRecord) -> bytes:
+    return _dumps(
+        {
+            "version": 3,
+            "topic_id": base64.urlsafe_b64encode(topic.topic_id).rstrip(b"=").decode(),
+            "partitions": {str(p): list(r) for p, r in sorted(topic.assignment.items())},
+            "adding_replicas": {},
+            "removing_replicas": {},
+        }
+    )
+
+
+def decode_topic(name: str, data: bytes, configs: dict[str, str]) -> TopicRecord:
+    raw = _loads(data)
+    encoded = str(raw["topic_id"])
+    topic_id = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+    return TopicRecord(
+        name=name,
+        topic_id=topic_id,
+        assignment={int(p): [int(b) for b in r] for p, r in raw["partitions"].items()},
+        configs=configs,
+    )
+
+
+def encode_topic_config(configs: dict[str, str]) -> bytes:
+    return _dumps({"version": 1, "config": dict(configs)})
+
+
+def decode_topic_config(data: bytes) -> dict[str, str]:
+    return {str(k): str(v) for k, v in _loads(data).get("config", {}).items()}
+
+
+# /brokers/topics/<t>/partitions/<p>/state
+
+
+def encode_state(state: PartitionState) -> bytes:
+    return _dumps(
+        {
+            "version": 1,
+            "leader": state.leader,
+            "leader_epoch": state.leader_epoch,
+            "isr": list(state.isr),
+            "controller_epoch": state.controller_epoch,
+        }
+    )
+
+
+def decode_state(data: bytes, zk_version: int) -> PartitionState:
+    raw = _loads(data)
+    return PartitionState(
+        leader=int(raw["leader"]),
+        leader_epoch=int(raw["leader_epoch"]),
+        isr=[int(b) for b in raw["isr"]],
+        controller_epoch=int(raw["controller_epoch"]),
+        version=zk_version,
+    )
+
+
+# /controller and /controller_epoch
+
+
+def encode_controller(node_id: int) -> bytes:
+    return _dumps({"version": 1, "brokerid": node_id, "timestamp": str(int(time.time() * 1000))})
+
+
+def decode_controller(data: bytes) -> int:
+    return int(_loads(data)["brokerid"])
+
+
+def encode_controller_epoch(epoch: int) -> bytes:
+    return str(epoch).encode()
+
+
+def decode_controller_epoch(data: bytes) -> int:
+    return int(data.decode() or "0")
+
+
+# /admin/reassign_partitions and /admin/preferred_replica_election
+
+
+def encode_reassignments(targets: dict[tuple[str, int], list[int]]) -> bytes:
+    return _dumps(
+        {
+            "version": 1,
+            "partitions": [
+                {"topic": t, "partition": p, "replicas": list(r)}
+                for (t, p), r in sorted(targets.items())
+            ],
+        }
+    )
+
+
+def decode_reassignments(data: bytes) -> dict[tuple[str, int], list[int]]:
+    return {
+        (str(e["topic"]), int(e["partition"])): [int(b) for b in e["replicas"]]
+        for e in _loads(data).get("partitions", [])
+    }
+
+
+def encode_preferred(partitions: set[tuple[str, int]]) -> bytes:
+    return _dumps(
+        {"version": 1, "partitions": [{"topic": t, "partition": p} for t, p in sorted(partitions)]}
+    )
+
+
+def decode_preferred(data: bytes) -> set[tuple[str, int]]:
+    return {(str(e["topic"]), int(e["partition"])) for e in _loads(data).get("partitions", [])}
+
+
+# /latest_producer_id_block
+
+
+def encode_producer_id_block(node_id: int, start: int, end: int) -> bytes:
+    return _dumps(
+        {"version": 1, "broker": node_id, "block_start": str(start), "block_end": str(end)}
+    )
+
+
+def decode_producer_id_block_end(data: bytes) -> int:
+    """The last id handed out so far (-1: none)."""
+    if not data:
+        return -1
+    return int(_loads(data)["block_end"])

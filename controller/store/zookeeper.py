@@ -1,0 +1,487 @@
+"""`ZkStore`: the cluster-mode metadata store over ZooKeeper (kazoo), plus the primitives the
+cluster needs beyond `MetadataStore`: ephemeral broker registration, controller election with
+an epoch that fences a deposed controller, whole-cluster reads that re-arm watches, and the
+admin request znodes.
+
+Threading: kazoo runs its own threads. Blocking kazoo calls run in `asyncio.to_thread`; kazoo
+callbacks (watches, session state) never touch our state themselves, they hop onto the event
+loop with `loop.call_soon_threadsafe`.
+
+Watches are one-shot in ZooKeeper. `read_view` passes one watcher function to every read, so
+each full read re-arms a watch on everything it looked at; any change fires the watcher, which
+calls the `on_change` callback (the broker then reads the view again). Kazoo keeps watchers in
+a set per path, so re-arming with the same function does not multiply them.
+
+Fencing: the controller's state writes are multi-ops that also check the version of
+`/controller_epoch` as it was when this broker won the election (Kafka's ZK-mode controller
+did the same): a controller that was paused while another one was elected fails every write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from kazoo.client import KazooClient, KazooState
+from kazoo.exceptions import BadVersionError as ZkBadVersionError
+from kazoo.exceptions import NodeExistsError, NoNodeError
+from kazoo.protocol.states import WatchedEvent
+
+from . import zk_paths as paths
+from .base import (
+    BadVersionError,
+    BrokerRegistration,
+    MetadataStore,
+    PartitionState,
+    TopicExistsError,
+    TopicRecord,
+)
+from .local import new_cluster_id
+from .view import ClusterView, TopicPartition
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class ControllerFencedError(Exception):
+    """A controller write failed because another controller was elected since."""
+
+
+class BrokerIdInUseError(Exception):
+    """`/brokers/ids/<id>` belongs to another session (often: this broker's previous process,
+    until its session times out)."""
+
+
+class ZkStore(MetadataStore):
+    def __init__(
+        self,
+        connect: str,
+        session_timeout_ms: int = 18000,
+        connection_timeout_ms: int | None = None,
+    ) -> None:
+        self._connect = connect
+        self._session_timeout = session_timeout_ms / 1000
+        self._connection_timeout = (connection_timeout_ms or session_timeout_ms) / 1000
+        self._client: KazooClient | None = None
+        self._cluster_id = ""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._on_change: Callable[[], None] | None = None
+        self._on_session: Callable[[str], None] | None = None
+        # Version of /controller_epoch written by our own election: the fencing token.
+        self.controller_epoch_zk_version: int | None = None
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="zk")
+
+    @property
+    def client(self) -> KazooClient:
+        if self._client is None:
+            raise RuntimeError("ZkStore is not started")
+        return self._client
+
+    def session_id(self) -> int:
+        sid = self.client.client_id
+        return int(sid[0]) if sid else 0
+
+    def set_callbacks(
+        self, on_change: Callable[[], None], on_session: Callable[[str], None]
+    ) -> None:
+        """`on_change()` after any watched znode changes; `on_session(state)` on session state
+        changes ("LOST", "SUSPENDED", "CONNECTED"). Both run on the event loop."""
+        self._on_change = on_change
+        self._on_session = on_session
+
+    def _watcher(self, event: WatchedEvent | None = None) -> None:
+        if self._loop is not None and self._on_change is not None:
+            self._loop.call_soon_threadsafe(self._on_change)
+
+    def _state_listener(self, state: str) -> None:
+        if self._loop is not None and self._on_session is not None:
+            self._loop.call_soon_threadsafe(self._on_session, str(state))
+        if state == KazooState.CONNECTED:
+            self._watcher()
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        client = KazooClient(hosts=self._connect, timeout=self._session_timeout)
+        client.add_listener(self._state_listener)
+        self._client = client
+        await self._call(
+            lambda: client.start(self._connection_timeout), self._connection_timeout + 1
+        )
+        await self._call(self._init_tree)
+
+    def _init_tree(self) -> None:
+        client = self.client
+        for root in paths.PERSISTENT_ROOTS:
+            client.ensure_path(root)
+        with contextlib.suppress(NodeExistsError):
+            client.create(paths.CLUSTER_ID, paths.encode_cluster_id(new_cluster_id()))
+        data, _ = client.get(paths.CLUSTER_ID)
+        self._cluster_id = paths.decode_cluster_id(data)
+
+    async def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            # Not through `_call`: the pool may be stuck in calls waiting for a lost server;
+            # stopping the client fails them.
+            await asyncio.to_thread(client.stop)
+            await asyncio.to_thread(client.close)
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def cluster_id(self) -> str:
+        return self._cluster_id
+
+    async def _call(self, fn: Callable[[], T], limit_s: float | None = None) -> T:
+        """Runs a blocking kazoo call on the store's own threads, bounded in time: kazoo waits
+        forever for a server that is gone, and that must neither stall the caller nor take
+        the threads the native partition commands run on."""
+        loop = asyncio.get_running_loop()
+        return await asyncio.wait_for(
+            loop.run_in_executor(self._pool, fn), timeout=limit_s or self._session_timeout
+        )
+
+    # Reads
+
+    async def topics(self) -> dict[str, TopicRecord]:
+        return (await self.read_view(watch=False)).topics
+
+    async def partition_states(self, name: str) -> dict[int, PartitionState]:
+        return (await self.read_view(watch=False)).states.get(name, {})
+
+    async def brokers(self) -> dict[int, BrokerRegistration]:
+        return (await self.read_view(watch=False)).brokers
+
+    async def read_view(self, watch: bool = True) -> ClusterView:
+        return await self._call(lambda: self._read_view(watch))
+
+    def _read_view(self, watch: bool) -> ClusterView:
+        client = self.client
+        w = self._watcher if watch else None
+        brokers: dict[int, BrokerRegistration] = {}
+        broker_epochs: dict[int, int] = {}
+        for child in client.get_children(paths.BROKER_IDS, watch=w):
+            try:
+                data, stat = client.get(paths.broker_path(int(child)), watch=w)
+            except NoNodeError:
+                continue
+            brokers[int(child)] = paths.decode_broker(int(child), data)
+            broker_epochs[int(child)] = stat.czxid
+        topics: dict[str, TopicRecord] = {}
+        states: dict[str, dict[int, PartitionState]] = {}
+        zxids: dict[TopicPartition, int] = {}
+        for name in client.get_children(paths.TOPICS, watch=w):
+            try:
+                data, _ = client.get(paths.topic_path(name), watch=w)
+                configs = self._configs(name, w)
+            except NoNodeError:
+                continue
+            topic = paths.decode_topic(name, data, configs)
+            topics[name] = topic
+            states[name] = {}
+            for partition in topic.assignment:
+                try:
+                    raw, stat = client.get(paths.state_path(name, partition), watch=w)
+                except NoNodeError:
+                    continue
+                states[name][partition] = paths.decode_state(raw, stat.version)
+                zxids[(name, partition)] = stat.mzxid
+        controller_id = -1
+        if client.exists(paths.CONTROLLER, watch=w):
+            with contextlib.suppress(NoNodeError):
+                controller_id = paths.decode_controller(client.get(paths.CONTROLLER)[0])
+        epoch = 0
+        if client.exists(paths.CONTROLLER_EPOCH):
+            epoch = paths.decode_controller_epoch(client.get(paths.CONTROLLER_EPOCH)[0])
+        shutting = frozenset(
+            int(c) for c in client.get_children(paths.CONTROLLED_SHUTDOWN, watch=w)
+        )
+        reassignments: dict[TopicPartition, list[int]] = {}
+        if client.exists(paths.REASSIGN, watch=w):
+            with contextlib.suppress(NoNodeError):
+                reassignments = paths.decode_reassignments(client.get(paths.REASSIGN)[0])
+        preferred: set[TopicPartition] = set()
+        if client.exists(paths.PREFERRED_ELECTION, watch=w):
+            with contextlib.suppress(NoNodeError):
+                preferred = paths.decode_preferred(client.get(paths.PREFERRED_ELECTION)[0])
+        return ClusterView(
+            brokers=brokers,
+            broker_epochs=broker_epochs,
+            topics=topics,
+            states=states,
+            state_zxids=zxids,
+            controller_id=controller_id,
+            controller_epoch=epoch,
+            shutting_down=shutting,
+            reassignments=reassignments,
+            preferred_elections=frozenset(preferred),
+        )
+
+    def _configs(self, name: str, watch: Callable[[WatchedEvent], None] | None) -> dict[str, str]:
+        path = paths.topic_config_path(name)
+        if not self.client.exists(path, watch=watch):
+            return {}
+        try:
+            return paths.decode_topic_config(self.client.get(path)[0])
+        except NoNodeError:
+            return {}
+
+    # Topic writes (any broker: the broker that takes CreateTopics writes the topic)
+
+    async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
+        def create() -> None:
+            client = self.client
+            if client.exists(paths.topic_path(topic.name)):
+                raise TopicExistsError(topic.name)
+            tx = client.transaction()
+            tx.create(paths.topic_path(topic.name), paths.encode_topic(topic))
+            tx.create(paths.partitions_path(topic.name), b"")
+            for partition, state in sorted(states.items()):
+                tx.create(paths.partition_path(topic.name, partition), b"")
+                tx.create(paths.state_path(topic.name, partition), paths.encode_state(state))
+            results = tx.commit()
+            if any(isinstance(r, NodeExistsError) for r in results):
+                raise TopicExistsError(topic.name)
+            _raise_first(results)
+            self._write_config(topic.name, topic.configs)
+
+        await self._call(create)
+
+    def _write_config(self, name: str, configs: dict[str, str]) -> None:
+        path = paths.topic_config_path(name)
+        data = paths.encode_topic_config(configs)
+        try:
+            self.client.set(path, data)
+        except NoNodeError:
+            self.client.create(path, data, makepath=True)
+
+    async def delete_topic(self, name: str) -> None:
+        def delete() -> None:
+            # Assignment first: brokers that see the topic vanish delete their replicas.
+            self.client.delete(paths.topic_path(name), recursive=True)
+            with contextlib.suppress(NoNodeError):
+                self.client.delete(paths.topic_config_path(name))
+
+        await self._call(delete)
+
+    async def add_partitions(
+        self, name: str, assignment: dict[int, list[int]], states: dict[int, PartitionState]
+    ) -> None:
+        def add() -> None:
+            client = self.client
+            data, stat = client.get(paths.topic_path(name))
+            current = paths.decode_topic(name, data, {})
+            for partition in assignment:
+                if partition in current.assignment:
+                    raise ValueError(f"{name}-{partition} already exists")
+            grown = TopicRecord(
+                name=name,
+                topic_id=current.topic_id,
+                assignment={**current.assignment, **assignment},
+            )
+            tx = client.transaction()
+            tx.set_data(paths.topic_path(name), paths.encode_topic(grown), stat.version)
+            for partition, state in sorted(states.items()):
+                tx.create(paths.partition_path(name, partition), b"")
+                tx.create(paths.state_path(name, partition), paths.encode_state(state))
+            _raise_first(tx.commit())
+
+        await self._call(add)
+
+    async def set_assignment(self, name: str, assignment: dict[int, list[int]]) -> None:
+        """Replaces the topic's replica lists (reassignment; controller only)."""
+
+        def write() -> None:
+            data, stat = self.client.get(paths.topic_path(name))
+            current = paths.decode_topic(name, data, {})
+            changed = TopicRecord(name=name, topic_id=current.topic_id, assignment=assignment)
+            self._fenced(
+                lambda tx: tx.set_data(
+                    paths.topic_path(name), paths.encode_topic(changed), stat.version
+                )
+            )
+
+        await self._call(write)
+
+    async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
+        await self._call(lambda: self._write_config(name, configs))
+
+    # Partition state writes
+
+    async def update_partition_state(
+        self, name: str, partition: int, state: PartitionState, expected_version: int
+    ) -> PartitionState:
+        """Plain compare-and-set on the state znode: a partition leader's ISR change."""
+
+        def write() -> PartitionState:
+            try:
+                stat = self.client.set(
+                    paths.state_path(name, partition), paths.encode_state(state), expected_version
+                )
+            except ZkBadVersionError:
+                raise BadVersionError(
+                    f"{name}-{partition}: not version {expected_version}"
+                ) from None
+            return _with_version(state, stat.version)
+
+        return await self._call(write)
+
+    async def update_partition_state_fenced(
+        self, name: str, partition: int, state: PartitionState, expected_version: int
+    ) -> PartitionState:
+        """The controller's write: compare-and-set that also fails once another controller has
+        been elected (ControllerFencedError)."""
+
+        def write() -> PartitionState:
+            path = paths.state_path(name, partition)
+            self._fenced(lambda tx: tx.set_data(path, paths.encode_state(state), expected_version))
+            return _with_version(state, self.client.get(path)[1].version)
+
+        return await self._call(write)
+
+    def _fenced(self, op: Callable[[Any], object]) -> None:
+        version = self.controller_epoch_zk_version
+        if version is None:
+            raise ControllerFencedError("this broker is not the controller")
+        tx = self.client.transaction()
+        tx.check(paths.CONTROLLER_EPOCH, version)
+        op(tx)
+        results = tx.commit()
+        if isinstance(results[0], Exception):
+            raise ControllerFencedError("another controller was elected")
+        if isinstance(results[1], ZkBadVersionError):
+            raise BadVersionError("state changed since it was read")
+        _raise_first(results)
+
+    # Brokers and the controller
+
+    async def register_broker(self, registration: BrokerRegistration) -> None:
+        def register() -> None:
+            path = paths.broker_path(registration.node_id)
+            try:
+                self.client.create(path, paths.encode_broker(registration), ephemeral=True)
+                return
+            except NodeExistsError:
+                pass
+            try:
+                _, stat = self.client.get(path)
+            except NoNodeError:
+                raise BrokerIdInUseError(f"{path} vanished; retry") from None
+            if stat.ephemeralOwner != self.session_id():
+                raise BrokerIdInUseError(f"{path} is held by another ZooKeeper session")
+
+        await self._call(register)
+
+    async def try_become_controller(self, node_id: int) -> int | None:
+        """Creates the ephemeral `/controller` node and bumps `/controller_epoch`; returns the
+        new controller epoch, or None if another broker is the controller."""
+
+        def elect() -> int | None:
+            client = self.client
+            try:
+                client.create(paths.CONTROLLER, paths.encode_controller(node_id), ephemeral=True)
+            except NodeExistsError:
+                return None
+            with contextlib.suppress(NodeExistsError):
+                client.create(paths.CONTROLLER_EPOCH, paths.encode_controller_epoch(0))
+            data, stat = client.get(paths.CONTROLLER_EPOCH)
+            epoch = paths.decode_controller_epoch(data) + 1
+            try:
+                written = client.set(
+                    paths.CONTROLLER_EPOCH, paths.encode_controller_epoch(epoch), stat.version
+                )
+            except ZkBadVersionError:
+                client.delete(paths.CONTROLLER)
+                return None
+            self.controller_epoch_zk_version = written.version
+            return epoch
+
+        return await self._call(elect)
+
+    async def resign_controller(self, node_id: int) -> None:
+        def resign() -> None:
+            self.controller_epoch_zk_version = None
+            try:
+                data, stat = self.client.get(paths.CONTROLLER)
+                if paths.decode_controller(data) == node_id:
+                    self.client.delete(paths.CONTROLLER, stat.version)
+            except (NoNodeError, ZkBadVersionError):
+                pass
+
+        await self._call(resign)
+
+    async def request_controlled_shutdown(self, node_id: int) -> None:
+        def create() -> None:
+            with contextlib.suppress(NodeExistsError):
+                self.client.create(paths.shutdown_path(node_id), b"", ephemeral=True)
+
+        await self._call(create)
+
+    # Admin requests
+
+    async def write_reassignments(self, targets: dict[TopicPartition, list[int]]) -> None:
+        """Replaces the pending reassignments (an empty dict removes the znode)."""
+
+        def write() -> None:
+            if not targets:
+                with contextlib.suppress(NoNodeError):
+                    self.client.delete(paths.REASSIGN)
+                return
+            data = paths.encode_reassignments(targets)
+            try:
+                self.client.set(paths.REASSIGN, data)
+            except NoNodeError:
+                self.client.create(paths.REASSIGN, data, makepath=True)
+
+        await self._call(write)
+
+    async def write_preferred_elections(self, partitions: set[TopicPartition]) -> None:
+        def write() -> None:
+            if not partitions:
+                with contextlib.suppress(NoNodeError):
+                    self.client.delete(paths.PREFERRED_ELECTION)
+                return
+            data = paths.encode_preferred(partitions)
+            try:
+                self.client.set(paths.PREFERRED_ELECTION, data)
+            except NoNodeError:
+                self.client.create(paths.PREFERRED_ELECTION, data, makepath=True)
+
+        await self._call(write)
+
+    async def allocate_producer_ids(self, count: int) -> int:
+        if count < 1:
+            raise ValueError("count must be positive")
+
+        def allocate() -> int:
+            client = self.client
+            client.ensure_path(paths.PRODUCER_ID_BLOCK)
+            while True:
+                data, stat = client.get(paths.PRODUCER_ID_BLOCK)
+                first = paths.decode_producer_id_block_end(data) + 1
+                block = paths.encode_producer_id_block(0, first, first + count - 1)
+                try:
+                    client.set(paths.PRODUCER_ID_BLOCK, block, stat.version)
+                    return first
+                except ZkBadVersionError:
+                    continue
+
+        return await self._call(allocate)
+
+
+def _with_version(state: PartitionState, version: int) -> PartitionState:
+    return PartitionState(
+        leader=state.leader,
+        leader_epoch=state.leader_epoch,
+        isr=list(state.isr),
+        controller_epoch=state.controller_epoch,
+        version=version,
+    )
+
+
+def _raise_first(results: list[Any]) -> None:
+    for result in results:
+        if isinstance(result, Exception):
+            raise result
