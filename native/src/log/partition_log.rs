@@ -86,6 +86,9 @@ pub struct Log {
     pub(crate) truncations: u64,
     /// Compaction: offsets below this were cleaned in this run (`min.cleanable.dirty.ratio`).
     pub(crate) cleaned_through: i64,
+    /// Compaction: the earliest delete horizon of a tombstone still in the log (i64::MAX:
+    /// none known), so its expiry triggers a cleaning even without new dirty bytes.
+    pub(crate) tombstone_horizon: i64,
     /// Closed logs refuse appends: their indexes are trimmed and a snapshot is written.
     pub(crate) closed: bool,
 }

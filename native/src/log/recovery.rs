@@ -17,6 +17,7 @@ use crate::record::producer::ProducerStateManager;
 /// Base offsets of the segments in `dir`, sorted; removes leftovers of interrupted work
 /// (`.deleted`, `.cleaned`, `.swap`, temp files) and indexes without a log.
 fn list_segments(dir: &Path) -> io::Result<Vec<i64>> {
+    super::cleaner::finish_interrupted_swaps(dir)?;
     let mut bases = Vec::new();
     let mut indexes = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -147,6 +148,7 @@ pub(crate) fn open(
         dir_synced: 0,
         truncations: 0,
         cleaned_through: 0,
+        tombstone_horizon: i64::MAX,
         closed: false,
     };
     // Segments wholly below the log start (a crash after DeleteRecords was checkpointed but

@@ -3,6 +3,7 @@ use std::collections::HashMap;
 use tempfile::tempdir;
 
 use super::*;
+use crate::log::cleaner::{SwapStep, FAIL_AFTER};
 use crate::record::records::decode_batch;
 
 fn compacted() -> LogConfig {
@@ -255,5 +256,149 @@ fn segments_emptied_by_compaction_are_skipped_by_reads_and_dropped_at_open() {
             .unwrap()
             .base_offset,
         80
+    );
+}
+
+/// A log with shadowed values and a tombstone below the active segment, ready to clean.
+fn dirty_log(dir: &Path) -> Log {
+    let mut log = open(dir, compacted());
+    for round in 0..30 {
+        let v = format!("v{round}");
+        let k = format!("key{}", round % 4);
+        log.append_as_leader(
+            keyed(Codec::None, &[(k.as_str(), Some(v.as_str()))], NOW),
+            0,
+            NOW,
+        )
+        .unwrap();
+    }
+    log.append_as_leader(keyed(Codec::None, &[("key1", None)], NOW), 0, NOW)
+        .unwrap();
+    log.roll().unwrap();
+    log.append_as_leader(keyed(Codec::None, &[("tail", Some("t"))], NOW), 0, NOW)
+        .unwrap();
+    log.set_high_watermark(log.log_end_offset());
+    log
+}
+
+/// Every offset reads the batch that holds it or the next one (indexes match the data).
+fn assert_reads_line_up(log: &Log) {
+    for offset in 0..log.log_end_offset() {
+        let got = batches_in(&log.read(offset, 1, i64::MAX, true).unwrap());
+        assert!(got[0].last_offset() >= offset, "read at {offset} went back");
+        assert!(
+            got[0].base_offset <= offset || !records(log).iter().any(|r| r.0 == offset),
+            "read at {offset} skipped a record"
+        );
+    }
+}
+
+#[test]
+fn a_crash_at_any_step_of_the_swap_loses_nothing() {
+    for step in [
+        SwapStep::CleanedWritten,
+        SwapStep::Swapped,
+        SwapStep::IndexesRemoved,
+        SwapStep::Renamed,
+    ] {
+        let dir = tempdir().unwrap();
+        let mut log = dirty_log(dir.path());
+        let before = records(&log);
+        let reference = {
+            let copy = tempdir().unwrap();
+            let mut l = dirty_log(copy.path());
+            l.compact(NOW).unwrap();
+            (records(&l), copy)
+        };
+        FAIL_AFTER.with(|f| f.set(Some(step)));
+        let result = log.compact(NOW);
+        FAIL_AFTER.with(|f| f.set(None));
+        assert!(result.is_err(), "{step:?}: the injected crash happened");
+        // The process dies here: the files stay as they are. Everything was flushed, so the
+        // recovery point is the log end and no segment is rescanned unless open must.
+        let end = log.log_end_offset();
+        drop(log);
+        let mut log = Log::open(dir.path(), compacted(), end, 0, 0).unwrap();
+        let reopened = records(&log);
+        // Segments cleaned before the crash stay cleaned, the one being swapped is either old
+        // or new: every record is an original at its offset, and every survivor of a full
+        // cleaning is there.
+        assert!(
+            reopened.iter().all(|r| before.contains(r)),
+            "{step:?}: a record changed"
+        );
+        assert!(
+            reference.0.iter().all(|r| reopened.contains(r)),
+            "{step:?}: a record that compaction keeps was lost"
+        );
+        assert_reads_line_up(&log);
+        let leftovers: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".cleaned") || n.ends_with(".swap"))
+            .collect();
+        assert!(leftovers.is_empty(), "{step:?}: {leftovers:?} left behind");
+        // Cleaning again from there reaches the same state as an uninterrupted cleaning.
+        log.set_high_watermark(log.log_end_offset());
+        log.compact(NOW).unwrap();
+        assert_eq!(records(&log), reference.0, "{step:?}");
+        assert_reads_line_up(&log);
+        reference.1.close().unwrap();
+    }
+}
+
+#[test]
+fn tombstones_count_their_retention_from_the_first_cleaning_not_their_timestamp() {
+    let dir = tempdir().unwrap();
+    let config = LogConfig {
+        delete_retention_ms: 1000,
+        ..compacted()
+    };
+    let mut log = open(dir.path(), config);
+    let day_old = NOW - 86_400_000;
+    for _ in 0..10 {
+        log.append_as_leader(keyed(Codec::None, &[("a", Some("1"))], day_old), 0, NOW)
+            .unwrap();
+    }
+    log.append_as_leader(
+        keyed(Codec::Gzip, &[("b", Some("2")), ("a", None)], day_old),
+        0,
+        NOW,
+    )
+    .unwrap();
+    log.roll().unwrap();
+    log.append_as_leader(keyed(Codec::None, &[("c", Some("3"))], NOW), 0, NOW)
+        .unwrap();
+    log.set_high_watermark(log.log_end_offset());
+    // A day-old tombstone is kept by its first cleaning: retention starts now.
+    log.compact(NOW).unwrap();
+    let keys = |log: &Log| -> Vec<(i64, String, Option<String>)> { records(log) };
+    assert_eq!(
+        keys(&log),
+        vec![
+            (10, "b".into(), Some("2".into())),
+            (11, "a".into(), None),
+            (12, "c".into(), Some("3".into()))
+        ]
+    );
+    // The stamped batch keeps its records' timestamps.
+    let slice = log.read(10, 1 << 20, i64::MAX, true).unwrap();
+    let bytes = slice_bytes(&slice);
+    let (h, b) = iter_batches(&bytes).next().unwrap().unwrap();
+    assert_ne!(h.attributes & crate::record::batch::ATTR_DELETE_HORIZON, 0);
+    assert_eq!(h.base_timestamp, NOW + 1000);
+    let (_, recs) = decode_batch(b, 1 << 24).unwrap();
+    for r in recs {
+        assert_eq!(r.timestamp, day_old);
+    }
+    // Nothing new was written, yet the passing horizon makes the log cleanable again.
+    assert!(log.maybe_compact(NOW + 999).unwrap().is_none());
+    assert!(log.maybe_compact(NOW + 1000).unwrap().is_some());
+    assert_eq!(
+        keys(&log),
+        vec![
+            (10, "b".into(), Some("2".into())),
+            (12, "c".into(), Some("3".into()))
+        ]
     );
 }
