@@ -1,0 +1,182 @@
+"""Bad group requests over raw sockets get Kafka's error codes, and the group is not left
+stuck: a real consumer joins it afterwards."""
+
+from __future__ import annotations
+
+import socket
+import struct
+from typing import Any
+
+from confluent_kafka import Consumer
+from ferrolog.protocol import decode_response, encode_request
+
+from tests.groups.conftest import consumer_config, create_topic, wait_until
+
+FIND_COORDINATOR, JOIN, HEARTBEAT, SYNC, COMMIT, DESCRIBE, LEAVE = 10, 11, 12, 14, 8, 15, 13
+ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 22, 25, 23
+INVALID_SESSION_TIMEOUT, OFFSET_METADATA_TOO_LARGE, COORDINATOR_NOT_AVAILABLE = 26, 12, 15
+MEMBER_ID_REQUIRED, REBALANCE_IN_PROGRESS = 79, 27
+
+
+class Client:
+    """One connection; requests in order, like a real client's coordinator connection."""
+
+    def __init__(self, bootstrap: str) -> None:
+        host, port = bootstrap.rsplit(":", 1)
+        self.sock = socket.create_connection((host, int(port)), timeout=15)
+        self.correlation = 0
+
+    def call(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
+        self.correlation += 1
+        payload = encode_request(api_key, version, self.correlation, "raw-groups", body)
+        self.sock.sendall(struct.pack(">i", len(payload)) + payload)
+        size = struct.unpack(">i", self._exactly(4))[0]
+        correlation, response = decode_response(api_key, version, self._exactly(size))
+        assert correlation == self.correlation
+        return response
+
+    def _exactly(self, n: int) -> bytes:
+        buf = b""
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            assert chunk, "the broker closed the connection"
+            buf += chunk
+        return buf
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def subscription(topic: str) -> bytes:
+    """A ConsumerProtocolSubscription v0 for one topic."""
+    name = topic.encode()
+    return struct.pack(">hih", 0, 1, len(name)) + name + struct.pack(">i", -1)
+
+
+def join_body(group: str, topic: str, member_id: str = "", **kw: Any) -> dict[str, Any]:
+    return {
+        "group_id": group,
+        "session_timeout_ms": kw.get("session", 6000),
+        "rebalance_timeout_ms": 3000,
+        "member_id": member_id,
+        "group_instance_id": None,
+        "protocol_type": kw.get("protocol_type", "consumer"),
+        "protocols": [{"name": "range", "metadata": subscription(topic)}],
+        "reason": None,
+    }
+
+
+def test_bad_group_requests_get_kafka_errors_and_leave_no_stuck_group(
+    bootstrap: str, group_id: str
+) -> None:
+    topic = create_topic(bootstrap, partitions=2)
+    client = Client(bootstrap)
+    try:
+        found = client.call(FIND_COORDINATOR, 4, {"key_type": 0, "coordinator_keys": [group_id]})
+        assert found["coordinators"][0]["error_code"] == 0
+        txn = client.call(FIND_COORDINATOR, 3, {"key": "tx", "key_type": 1})
+        assert txn["error_code"] == COORDINATOR_NOT_AVAILABLE
+
+        assert client.call(JOIN, 5, join_body(group_id, topic, protocol_type=""))["error_code"] == (
+            INCONSISTENT_GROUP_PROTOCOL
+        )
+        assert client.call(JOIN, 5, join_body(group_id, topic, session=10))["error_code"] == (
+            INVALID_SESSION_TIMEOUT
+        )
+        assert client.call(JOIN, 5, join_body(group_id, topic, member_id="made-up"))[
+            "error_code"
+        ] == (UNKNOWN_MEMBER_ID)
+        first = client.call(JOIN, 5, join_body(group_id, topic))
+        assert first["error_code"] == MEMBER_ID_REQUIRED
+        member = first["member_id"]
+        joined = client.call(JOIN, 5, join_body(group_id, topic, member_id=member))
+        assert joined["error_code"] == 0
+        assert joined["leader"] == member
+        generation = joined["generation_id"]
+        # A different protocol type cannot join a group of consumers.
+        assert client.call(JOIN, 5, join_body(group_id, topic, protocol_type="connect"))[
+            "error_code"
+        ] == (INCONSISTENT_GROUP_PROTOCOL)
+        stale_sync = {
+            "group_id": group_id,
+            "generation_id": generation - 1,
+            "member_id": member,
+            "group_instance_id": None,
+            "assignments": [],
+        }
+        assert client.call(SYNC, 3, stale_sync)["error_code"] == ILLEGAL_GENERATION
+        synced = client.call(
+            SYNC,
+            3,
+            {
+                **stale_sync,
+                "generation_id": generation,
+                "assignments": [{"member_id": member, "assignment": b""}],
+            },
+        )
+        assert synced["error_code"] == 0
+        beat = {
+            "group_id": group_id,
+            "generation_id": generation,
+            "member_id": "nobody",
+            "group_instance_id": None,
+        }
+        assert client.call(HEARTBEAT, 3, beat)["error_code"] == UNKNOWN_MEMBER_ID
+        beat.update(member_id=member, generation_id=generation + 5)
+        assert client.call(HEARTBEAT, 3, beat)["error_code"] == ILLEGAL_GENERATION
+
+        def commit(metadata: str, generation_id: int) -> int:
+            body = {
+                "group_id": group_id,
+                "generation_id_or_member_epoch": generation_id,
+                "member_id": member,
+                "group_instance_id": None,
+                "topics": [
+                    {
+                        "name": topic,
+                        "partitions": [
+                            {
+                                "partition_index": 0,
+                                "committed_offset": 1,
+                                "committed_leader_epoch": -1,
+                                "committed_metadata": metadata,
+                            }
+                        ],
+                    }
+                ],
+            }
+            code: int = client.call(COMMIT, 8, body)["topics"][0]["partitions"][0]["error_code"]
+            return code
+
+        assert commit("m" * 5000, generation) == OFFSET_METADATA_TOO_LARGE
+        assert commit("ok", generation - 1) == ILLEGAL_GENERATION
+        assert commit("ok", generation) == 0
+
+        described = client.call(
+            DESCRIBE,
+            5,
+            {"groups": [group_id, "no-such-group"], "include_authorized_operations": False},
+        )
+        states = {g["group_id"]: g["group_state"] for g in described["groups"]}
+        assert states == {group_id: "Stable", "no-such-group": "Dead"}
+        # The raw member leaves; a real consumer then gets the whole topic.
+        left = client.call(
+            LEAVE,
+            4,
+            {"group_id": group_id, "members": [{"member_id": member, "group_instance_id": None}]},
+        )
+        assert left["error_code"] == 0
+        assert left["members"][0]["error_code"] == 0
+    finally:
+        client.close()
+    consumer = Consumer(consumer_config(bootstrap, group_id))
+    try:
+        consumer.subscribe([topic])
+
+        def owns_all() -> bool:
+            consumer.poll(0.1)
+            return len(consumer.assignment()) == 2
+
+        wait_until(owns_all)
+    finally:
+        consumer.close()
