@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import click
 
+from ferrolog.cli_cluster import verify_replicas
 from ferrolog.cli_console import consume, produce
 from ferrolog.cli_groups import groups
 from ferrolog.cli_topics import topics
 
-__all__ = ["consume", "groups", "produce", "register", "topics"]
+__all__ = ["consume", "groups", "produce", "register", "topics", "verify_replicas"]
 
 
 def register(group: click.Group) -> None:
@@ -24,3 +25,4 @@ def register(group: click.Group) -> None:
     group.add_command(produce)
     group.add_command(consume)
     group.add_command(groups)
+    group.add_command(verify_replicas)

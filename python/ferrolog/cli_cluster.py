@@ -1,0 +1,237 @@
+"""`ferrolog verify-replicas`: proves the replicas of every partition are byte-identical.
+
+For each partition it reads every replica directly from its broker with Fetch
+`replica_id = -2` (Kafka's debugging consumer: a broker serves it from its local log whatever
+its role) from the log start up to the leader's high watermark, splits the records into
+batches and compares them batch by batch. It reports the first differing batch of each
+partition, and replicas that do not hold everything up to the high watermark. Exit code 0:
+identical; 1: a difference or a replica that could not be read.
+
+Only committed data (below the high watermark) must agree: past it a follower may still be
+fetching, and an old leader's uncommitted tail is truncated when it follows again.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from ferrolog.protocol import decode_response, encode_request
+
+FETCH = 1
+FETCH_VERSION = 12
+DEBUG_REPLICA_ID = -2
+MAX_BYTES = 4 * 1024 * 1024
+
+
+@dataclass
+class ReplicaLog:
+    broker: int
+    high_watermark: int
+    log_start_offset: int
+    batches: list[tuple[int, bytes]]  # (base offset, whole batch)
+    error: str | None = None
+
+
+class _Connection:
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self._sock = socket.create_connection((host, port), timeout=timeout)
+        self._correlation = 0
+
+    def fetch(self, topic: str, partition: int, offset: int) -> dict[str, Any]:
+        self._correlation += 1
+        body = {
+            "replica_id": DEBUG_REPLICA_ID,
+            "max_wait_ms": 0,
+            "min_bytes": 0,
+            "max_bytes": MAX_BYTES,
+            "isolation_level": 0,
+            "session_id": 0,
+            "session_epoch": -1,
+            "topics": [
+                {
+                    "topic": topic,
+                    "partitions": [
+                        {
+                            "partition": partition,
+                            "current_leader_epoch": -1,
+                            "fetch_offset": offset,
+                            "last_fetched_epoch": -1,
+                            "log_start_offset": -1,
+                            "partition_max_bytes": MAX_BYTES,
+                        }
+                    ],
+                }
+            ],
+            "forgotten_topics_data": [],
+            "rack_id": "",
+        }
+        frame = encode_request(FETCH, FETCH_VERSION, self._correlation, "verify-replicas", body)
+        self._sock.sendall(struct.pack(">i", len(frame)) + frame)
+        size = struct.unpack(">i", self._recv(4))[0]
+        _, response = decode_response(FETCH, FETCH_VERSION, self._recv(size))
+        result: dict[str, Any] = response["responses"][0]["partitions"][0]
+        if response.get("error_code"):
+            result["error_code"] = response["error_code"]
+        return result
+
+    def _recv(self, n: int) -> bytes:
+        out = bytearray()
+        while len(out) < n:
+            chunk = self._sock.recv(n - len(out))
+            if not chunk:
+                raise ConnectionError("broker closed the connection")
+            out += chunk
+        return bytes(out)
+
+    def close(self) -> None:
+        self._sock.close()
+
+
+def split_batches(records: bytes) -> list[tuple[int, bytes]]:
+    """Whole batches of a Fetch response's records (a truncated last batch is dropped)."""
+    out = []
+    pos = 0
+    while pos + 12 <= len(records):
+        base, length = struct.unpack_from(">qi", records, pos)
+        end = pos + 12 + length
+        if end > len(records):
+            break
+        out.append((base, records[pos:end]))
+        pos = end
+    return out
+
+
+def batch_end(batch: bytes) -> int:
+    """The offset after the batch's last record (base offset + last offset delta + 1)."""
+    base = struct.unpack_from(">q", batch, 0)[0]
+    delta = struct.unpack_from(">i", batch, 23)[0]
+    return int(base) + int(delta) + 1
+
+
+def read_replica(
+    host: str, port: int, broker: int, topic: str, partition: int, until: int | None, timeout: float
+) -> ReplicaLog:
+    """Reads the replica from its log start up to `until` (None: its own high watermark)."""
+    conn = _Connection(host, port, timeout)
+    try:
+        first = conn.fetch(topic, partition, 0)
+        if first["error_code"] == 1:  # OFFSET_OUT_OF_RANGE: the log starts later
+            first = conn.fetch(topic, partition, max(0, int(first["log_start_offset"])))
+        if first["error_code"]:
+            return ReplicaLog(broker, -1, -1, [], f"error code {first['error_code']}")
+        hw = int(first["high_watermark"])
+        log_start = int(first["log_start_offset"])
+        target = hw if until is None else until
+        batches: list[tuple[int, bytes]] = []
+        response = first
+        while True:
+            got = split_batches(response.get("records") or b"")
+            batches.extend(b for b in got if b[0] < target)
+            if not got or batch_end(got[-1][1]) >= target:
+                break
+            response = conn.fetch(topic, partition, batch_end(got[-1][1]))
+            if response["error_code"]:
+                return ReplicaLog(broker, hw, log_start, batches, f"error {response['error_code']}")
+        return ReplicaLog(broker, hw, log_start, batches)
+    finally:
+        conn.close()
+
+
+def compare(topic: str, partition: int, leader: ReplicaLog, others: list[ReplicaLog]) -> list[str]:
+    """Differences between the leader's batches (up to its high watermark) and each other
+    replica's, as human-readable lines (empty: identical)."""
+    problems = []
+    reference = {base: batch for base, batch in leader.batches}
+    for replica in others:
+        if replica.error is not None:
+            problems.append(f"{topic}-{partition}: replica {replica.broker}: {replica.error}")
+            continue
+        theirs = {base: batch for base, batch in replica.batches}
+        start = max(leader.log_start_offset, replica.log_start_offset)
+        for base, batch in sorted(reference.items()):
+            if batch_end(batch) <= start:
+                continue
+            other = theirs.get(base)
+            if other is None:
+                problems.append(
+                    f"{topic}-{partition}: replica {replica.broker} lacks the batch at offset "
+                    f"{base} (leader {leader.broker} high watermark {leader.high_watermark})"
+                )
+                break
+            if other != batch:
+                problems.append(
+                    f"{topic}-{partition}: replica {replica.broker} differs from leader "
+                    f"{leader.broker} at the batch with base offset {base}"
+                )
+                break
+        extra = [b for b in theirs if b not in reference and b < leader.high_watermark]
+        if extra:
+            problems.append(
+                f"{topic}-{partition}: replica {replica.broker} has a batch at offset "
+                f"{min(extra)} the leader does not"
+            )
+    return problems
+
+
+@click.command("verify-replicas")
+@click.option("--bootstrap-server", "bootstrap", default="127.0.0.1:9092", show_default=True)
+@click.option("--topic", "topics", multiple=True, help="Only these topics (default: all).")
+@click.option("--timeout", default=10.0, show_default=True, help="Socket timeout, seconds.")
+def verify_replicas(bootstrap: str, topics: tuple[str, ...], timeout: float) -> None:
+    """Compare every partition's replicas batch by batch up to the high watermark."""
+    from confluent_kafka.admin import AdminClient
+
+    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=timeout)
+    brokers = {b.id: (str(b.host), int(b.port)) for b in md.brokers.values()}
+    problems: list[str] = []
+    checked = 0
+    for name in sorted(topics or md.topics):
+        topic = md.topics.get(name)
+        if topic is None or topic.error is not None:
+            problems.append(f"{name}: not found")
+            continue
+        for index, p in sorted(topic.partitions.items()):
+            if p.leader not in brokers:
+                problems.append(f"{name}-{index}: no leader")
+                continue
+            host, port = brokers[p.leader]
+            try:
+                leader = read_replica(host, port, p.leader, name, index, None, timeout)
+            except OSError as exc:
+                problems.append(f"{name}-{index}: leader {p.leader}: {exc}")
+                continue
+            if leader.error is not None:
+                problems.append(f"{name}-{index}: leader {p.leader}: {leader.error}")
+                continue
+            others = []
+            for replica in p.replicas:
+                if replica == p.leader:
+                    continue
+                if replica not in brokers:
+                    problems.append(f"{name}-{index}: replica {replica} is offline")
+                    continue
+                rhost, rport = brokers[replica]
+                try:
+                    others.append(
+                        read_replica(
+                            rhost, rport, replica, name, index, leader.high_watermark, timeout
+                        )
+                    )
+                except OSError as exc:
+                    problems.append(f"{name}-{index}: replica {replica}: {exc}")
+            problems.extend(compare(name, index, leader, others))
+            checked += 1
+            click.echo(
+                f"{name}-{index}: leader {p.leader} high watermark {leader.high_watermark} "
+                f"batches {len(leader.batches)} replicas {list(p.replicas)}"
+            )
+    for line in problems:
+        click.echo(f"DIFFERENCE {line}", err=True)
+    if problems:
+        raise SystemExit(1)
+    click.echo(f"{checked} partitions: replicas identical")

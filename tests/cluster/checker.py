@@ -1,0 +1,139 @@
+"""The durability checker: a background producer (acks=all) that remembers the offset of
+every acknowledged record, and a reader that proves each of them is still there, at the same
+offset with the same value, with offsets strictly increasing."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from typing import Any
+
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+
+
+class AckedProducer:
+    """Produces `<tag>-<n>` values round-robin over partitions until stopped."""
+
+    def __init__(self, bootstrap: str, topic: str, partitions: int, acks: str = "all") -> None:
+        self.topic = topic
+        self.partitions = partitions
+        self.acked: dict[tuple[int, int], bytes] = {}
+        self.errors: list[str] = []
+        self.sent = 0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._producer = Producer(
+            {
+                "bootstrap.servers": bootstrap,
+                "acks": acks,
+                "linger.ms": 5,
+                "message.timeout.ms": 60000,
+                "request.timeout.ms": 5000,
+                "retry.backoff.ms": 100,
+                "topic.metadata.refresh.interval.ms": 1000,
+            }
+        )
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _on_delivery(self, err: KafkaError | None, msg: Any) -> None:
+        with self._lock:
+            if err is not None:
+                self.errors.append(str(err))
+            else:
+                self.acked[(msg.partition(), msg.offset())] = msg.value()
+
+    def produce(self, count: int) -> None:
+        for _ in range(count):
+            n = self.sent
+            self.sent += 1
+            self._producer.produce(
+                self.topic,
+                value=f"v-{n}".encode(),
+                partition=n % self.partitions,
+                on_delivery=self._on_delivery,
+            )
+            self._producer.poll(0)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(BufferError):
+                self.produce(10)
+            self._producer.poll(0.02)
+
+    def start(self) -> AckedProducer:
+        self._thread.start()
+        return self
+
+    def acked_count(self) -> int:
+        with self._lock:
+            return len(self.acked)
+
+    def wait_acked(self, more: int, timeout: float = 60.0) -> None:
+        target = self.acked_count() + more
+        deadline = time.monotonic() + timeout
+        while self.acked_count() < target:
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"only {self.acked_count()} of {target} acknowledged; errors {self.errors[-3:]}"
+                )
+            time.sleep(0.05)
+
+    def stop(self, flush_timeout: float = 60.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(10)
+        self._producer.flush(flush_timeout)
+
+
+def read_all(
+    bootstrap: str, topic: str, partitions: int, timeout: float = 60.0
+) -> dict[int, list[tuple[int, bytes]]]:
+    """Every record up to each partition's high watermark, in order: {partition: [(offset,
+    value)]}."""
+    consumer = Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": "checker",
+            "enable.auto.commit": False,
+            "auto.offset.reset": "earliest",
+            "topic.metadata.refresh.interval.ms": 1000,
+        }
+    )
+    try:
+        ends = {}
+        for p in range(partitions):
+            _, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)
+            ends[p] = high
+        consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
+        out: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
+        deadline = time.monotonic() + timeout
+
+        def done() -> bool:
+            return all((out[p][-1][0] + 1 if out[p] else 0) >= ends[p] for p in out)
+
+        while not done():
+            if time.monotonic() > deadline:
+                got = {p: (out[p][-1][0] if out[p] else None) for p in out}
+                raise AssertionError(f"read only up to {got} of {ends}")
+            msg = consumer.poll(0.5)
+            if msg is None or msg.error() is not None:
+                continue
+            out[msg.partition()].append((msg.offset(), msg.value()))
+        return out
+    finally:
+        consumer.close()
+
+
+def check_no_loss(
+    acked: dict[tuple[int, int], bytes], records: dict[int, list[tuple[int, bytes]]]
+) -> None:
+    """Every acknowledged record is at its offset with its value; offsets strictly increase."""
+    by_offset = {}
+    for partition, rows in records.items():
+        offsets = [o for o, _ in rows]
+        assert offsets == sorted(set(offsets)), f"partition {partition}: offsets not monotonic"
+        for offset, value in rows:
+            by_offset[(partition, offset)] = value
+    missing = [(k, v) for k, v in acked.items() if by_offset.get(k) != v]
+    assert not missing, f"{len(missing)} acknowledged records lost or changed, e.g. {missing[:5]}"

@@ -1,0 +1,328 @@
+"""Fault-test harness: a real ZooKeeper (Debian's package) and real broker processes
+(`python -m ferrolog broker --override ...`) on loopback, which tests kill -9, pause, resume,
+stop and restart.
+
+Every broker keeps its port and data directory across restarts, so clients' bootstrap lists
+stay valid. Each cluster lives under its own ZooKeeper chroot, so one ZooKeeper serves a whole
+test session."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from confluent_kafka.admin import AdminClient, NewTopic
+from kazoo.client import KazooClient
+
+ZK_JARS = "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar"
+ZK_SESSION_MS = 4000
+LAG_MS = 2000
+
+# Short timeouts keep each failure scenario within seconds.
+BROKER_DEFAULTS = {
+    "zookeeper.session.timeout.ms": str(ZK_SESSION_MS),
+    "replica.lag.time.max.ms": str(LAG_MS),
+    "default.replication.factor": "3",
+    "min.insync.replicas": "2",
+    "offsets.topic.num.partitions": "3",
+    "offsets.topic.replication.factor": "3",
+    "group.initial.rebalance.delay.ms": "0",
+    "controlled.shutdown.timeout.ms": "10000",
+    "auto.create.topics.enable": "false",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until(
+    condition: Callable[[], Any], timeout: float = 30.0, step: float = 0.1, what: str = ""
+) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        time.sleep(step)
+
+
+class ZooKeeper:
+    """A standalone ZooKeeper server in a temporary directory (tickTime 500 ms, so sessions
+    as short as 1 s are allowed)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.dir = workdir
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def connect(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "zoo.cfg").write_text(
+            f"tickTime=500\ndataDir={self.dir / 'data'}\nclientPort={self.port}\n"
+            "clientPortAddress=127.0.0.1\nadmin.enableServer=false\nmaxSessionTimeout=20000\n"
+        )
+        log = open(self.dir / "zk.log", "wb")  # noqa: SIM115 - handed to the child
+        self.proc = subprocess.Popen(
+            [
+                "java",
+                "-Xmx256m",
+                "-cp",
+                ZK_JARS,
+                "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+                str(self.dir / "zoo.cfg"),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=self.dir,
+        )
+        log.close()
+        client = KazooClient(self.connect)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                client.start(timeout=2)
+                break
+            except Exception:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError(f"ZooKeeper did not start: {self.dir / 'zk.log'}") from None
+        client.stop()
+        client.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+    def client(self, chroot: str = "") -> KazooClient:
+        client = KazooClient(self.connect + chroot)
+        client.start(timeout=10)
+        return client
+
+
+class BrokerProcess:
+    def __init__(
+        self, node_id: int, port: int, data: Path, zk_connect: str, overrides: dict[str, str]
+    ) -> None:
+        self.node_id = node_id
+        self.port = port
+        self.data = data
+        self.zk_connect = zk_connect
+        self.overrides = overrides
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = data.parent / f"broker-{node_id}.log"
+        self.paused = False
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> None:
+        settings = {
+            **BROKER_DEFAULTS,
+            "broker.id": str(self.node_id),
+            "zookeeper.connect": self.zk_connect,
+            "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
+            "log.dirs": str(self.data),
+            **self.overrides,
+        }
+        args = [sys.executable, "-m", "ferrolog", "broker"]
+        for key, value in settings.items():
+            args += ["--override", f"{key}={value}"]
+        self.data.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
+        self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        self.paused = False
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        def ready() -> bool:
+            if not self.running:
+                raise RuntimeError(f"broker {self.node_id} exited: {self.log_tail()}")
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+        wait_until(ready, timeout, what=f"broker {self.node_id} to listen")
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            if self.paused:
+                self.proc.send_signal(signal.SIGCONT)
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+    def pause(self) -> None:
+        self.signal(signal.SIGSTOP)
+        self.paused = True
+
+    def resume(self) -> None:
+        self.signal(signal.SIGCONT)
+        self.paused = False
+
+    def terminate(self, timeout: float = 30.0) -> int:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout)
+        self.proc = None
+        return code
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+class Cluster:
+    def __init__(self, zk: ZooKeeper, workdir: Path, size: int = 3, **overrides: str) -> None:
+        self.zk = zk
+        self.chroot = f"/ferrolog-{uuid.uuid4().hex[:8]}"
+        self.workdir = workdir
+        self.brokers: dict[int, BrokerProcess] = {}
+        for node_id in range(1, size + 1):
+            self.brokers[node_id] = BrokerProcess(
+                node_id,
+                free_port(),
+                workdir / f"data-{node_id}",
+                zk.connect + self.chroot,
+                dict(overrides),
+            )
+
+    @property
+    def bootstrap(self) -> str:
+        return ",".join(b.bootstrap for b in self.brokers.values())
+
+    def start(self) -> Cluster:
+        client = self.zk.client()
+        client.ensure_path(self.chroot)
+        client.stop()
+        client.close()
+        for broker in self.brokers.values():
+            broker.start()
+        for broker in self.brokers.values():
+            broker.wait_ready()
+        self.wait_for_brokers(set(self.brokers))
+        return self
+
+    def stop(self) -> None:
+        for broker in self.brokers.values():
+            broker.kill()
+
+    def zk_client(self) -> KazooClient:
+        return self.zk.client(self.chroot)
+
+    def admin(self, bootstrap: str | None = None) -> AdminClient:
+        return AdminClient({"bootstrap.servers": bootstrap or self.live_bootstrap()})
+
+    def live_bootstrap(self) -> str:
+        return ",".join(b.bootstrap for b in self.brokers.values() if b.running and not b.paused)
+
+    def metadata(self, bootstrap: str | None = None) -> Any:
+        return self.admin(bootstrap).list_topics(timeout=10)
+
+    def wait_for_brokers(self, ids: set[int], timeout: float = 30.0) -> None:
+        def registered() -> bool:
+            md = self.metadata()
+            return set(md.brokers) == ids and md.controller_id in ids
+
+        wait_until(registered, timeout, what=f"brokers {ids} registered with a controller")
+
+    def create_topic(
+        self, name: str, partitions: int = 1, replication: int = 3, **configs: str
+    ) -> None:
+        admin = self.admin()  # must outlive the futures
+        futures = admin.create_topics([NewTopic(name, partitions, replication, config=configs)])
+        futures[name].result(20)
+        self.wait_for_leaders(name, partitions)
+
+    def partition(self, topic: str, partition: int = 0, bootstrap: str | None = None) -> Any:
+        md = self.metadata(bootstrap)
+        t = md.topics.get(topic)
+        if t is None or t.error is not None or partition not in t.partitions:
+            return None
+        return t.partitions[partition]
+
+    def leader(self, topic: str, partition: int = 0) -> int:
+        p = self.partition(topic, partition)
+        return -1 if p is None else int(p.leader)
+
+    def isr(self, topic: str, partition: int = 0) -> list[int]:
+        p = self.partition(topic, partition)
+        return [] if p is None else sorted(p.isrs)
+
+    def controller(self) -> int:
+        return int(self.metadata().controller_id)
+
+    def wait_for_leaders(self, topic: str, partitions: int, timeout: float = 30.0) -> None:
+        def led() -> bool:
+            live = {b.node_id for b in self.brokers.values() if b.running and not b.paused}
+            return all(self.leader(topic, p) in live for p in range(partitions))
+
+        wait_until(led, timeout, what=f"leaders of {topic}")
+
+    def wait_for_isr(
+        self, topic: str, partition: int, isr: list[int], timeout: float = 30.0
+    ) -> None:
+        wait_until(
+            lambda: self.isr(topic, partition) == sorted(isr),
+            timeout,
+            what=f"ISR of {topic}-{partition} to be {isr}",
+        )
+
+    def state(self, topic: str, partition: int = 0) -> dict[str, Any]:
+        """The partition state znode as ZooKeeper holds it."""
+        import json
+
+        client = self.zk_client()
+        try:
+            data, stat = client.get(f"/brokers/topics/{topic}/partitions/{partition}/state")
+        finally:
+            client.stop()
+            client.close()
+        return dict(json.loads(data), zk_version=stat.version)
+
+    def verify_replicas(self, topic: str | None = None) -> subprocess.CompletedProcess[str]:
+        args = [
+            sys.executable,
+            "-m",
+            "ferrolog",
+            "verify-replicas",
+            "--bootstrap-server",
+            self.live_bootstrap(),
+        ]
+        if topic is not None:
+            args += ["--topic", topic]
+        return subprocess.run(
+            args, capture_output=True, text=True, timeout=60, env=os.environ.copy()
+        )
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
