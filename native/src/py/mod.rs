@@ -168,6 +168,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<server::PyServer>()?;
     m.add_class::<types::PyControlRequest>()?;
     m.add_class::<types::PyPartitionState>()?;
+    m.add_class::<types::PyReplicaState>()?;
     m.add("KafkaNativeError", m.py().get_type::<KafkaNativeError>())?;
     m.add_function(wrap_pyfunction!(native_api_versions, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;

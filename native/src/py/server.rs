@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::types::{PyControlRequest, PyPartitionState};
+use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::{to_pyerr, without_gil};
 use crate::control::ControlReply;
 use crate::server::{CommandError, Server};
@@ -107,6 +107,53 @@ impl PyServer {
                 .become_leader(topic, partition, leader_epoch, isr, replicas)
         })
         .map_err(to_pyerr)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn become_follower(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+        leader_epoch: i32,
+        leader_id: i32,
+        leader_host: &str,
+        leader_port: u16,
+        replicas: Vec<i32>,
+    ) -> PyResult<()> {
+        without_gil(py, || {
+            self.inner.become_follower(
+                topic,
+                partition,
+                leader_epoch,
+                leader_id,
+                leader_host,
+                leader_port,
+                replicas,
+            )
+        })
+        .map_err(to_pyerr)
+    }
+
+    fn set_isr(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+        isr: Vec<i32>,
+        leader_epoch: i32,
+    ) -> PyResult<()> {
+        without_gil(py, || {
+            self.inner.set_isr(topic, partition, isr, leader_epoch)
+        })
+        .map_err(to_pyerr)
+    }
+
+    fn replica_states(&self, py: Python<'_>) -> Vec<PyReplicaState> {
+        without_gil(py, || self.inner.replica_states())
+            .into_iter()
+            .map(|inner| PyReplicaState { inner })
+            .collect()
     }
 
     fn update_topic_config(

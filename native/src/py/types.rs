@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::control::ControlRequest;
-use crate::server::PartitionState;
+use crate::server::{PartitionState, ReplicaState};
 
 #[pyclass(frozen, subclass, name = "ControlRequest", module = "ferrolog_native")]
 pub struct PyControlRequest {
@@ -98,20 +98,78 @@ impl PyPartitionState {
         self.inner.size_bytes
     }
     #[getter]
+    fn role(&self) -> &str {
+        self.inner.role
+    }
+    #[getter]
+    fn leader_id(&self) -> i32 {
+        self.inner.leader_id
+    }
+    #[getter]
+    fn isr(&self) -> Vec<i32> {
+        self.inner.isr.clone()
+    }
+    #[getter]
+    fn replicas(&self) -> Vec<i32> {
+        self.inner.replicas.clone()
+    }
+    #[getter]
+    fn last_stable_offset(&self) -> i64 {
+        self.inner.last_stable_offset
+    }
+    #[getter]
     fn log_dir(&self) -> &str {
         &self.inner.log_dir
     }
     fn __repr__(&self) -> String {
         let s = &self.inner;
         format!(
-            "PartitionState({}-{}, leader={}, epoch={}, start={}, hw={}, end={})",
+            "PartitionState({}-{}, role={}, leader={}, epoch={}, isr={:?}, start={}, hw={}, end={})",
             s.topic,
             s.partition,
-            s.is_leader,
+            s.role,
+            s.leader_id,
             s.leader_epoch,
+            s.isr,
             s.log_start_offset,
             s.high_watermark,
             s.log_end_offset
+        )
+    }
+}
+
+#[pyclass(frozen, subclass, name = "ReplicaState", module = "ferrolog_native")]
+pub struct PyReplicaState {
+    pub(crate) inner: ReplicaState,
+}
+
+#[pymethods]
+impl PyReplicaState {
+    #[getter]
+    fn topic(&self) -> &str {
+        &self.inner.topic
+    }
+    #[getter]
+    fn partition(&self) -> i32 {
+        self.inner.partition
+    }
+    #[getter]
+    fn replica_id(&self) -> i32 {
+        self.inner.replica_id
+    }
+    #[getter]
+    fn log_end_offset(&self) -> i64 {
+        self.inner.log_end_offset
+    }
+    #[getter]
+    fn last_caught_up_ms(&self) -> i64 {
+        self.inner.last_caught_up_ms
+    }
+    fn __repr__(&self) -> String {
+        let s = &self.inner;
+        format!(
+            "ReplicaState({}-{}, replica={}, end={}, caught_up_ms={})",
+            s.topic, s.partition, s.replica_id, s.log_end_offset, s.last_caught_up_ms
         )
     }
 }

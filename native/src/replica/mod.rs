@@ -1,7 +1,12 @@
 //! The native partition state: each local replica's log, role, leader epoch, ISR and the
 //! replicas' log end offsets, from which the high watermark follows. Python decides roles and
-//! ISRs (`become_leader`, ...); this module applies them and serves the data path from them.
+//! ISRs (`become_leader`, `become_follower`, `set_isr`); this module applies them and serves
+//! the data path from them: `leader` tracks followers and the high watermark, `follower`
+//! applies what a leader sends, and `fetcher` runs the replica fetchers that pull it.
 
+pub mod fetcher;
+mod follower;
+mod leader;
 mod partition;
 
 use std::collections::HashMap;
@@ -9,7 +14,9 @@ use std::sync::Arc;
 
 use parking_lot::RwLock;
 
-pub use partition::{Partition, Progress, Role};
+pub use follower::FollowerPosition;
+pub use leader::FollowerState;
+pub use partition::{Partition, Progress, Role, RoleError};
 
 /// All local replicas, `topic -> partition -> Partition`, swapped entry by entry by the
 /// control plane's commands and read by every request.

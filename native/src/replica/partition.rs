@@ -1,4 +1,5 @@
-//! One local replica: its log handle and replication state.
+//! One local replica: its log handle and replication state. The leader's bookkeeping of its
+//! followers is in `leader.rs`, the follower's appends and truncations in `follower.rs`.
 
 use std::collections::HashMap;
 
@@ -6,6 +7,7 @@ use bytes::BytesMut;
 use parking_lot::RwLock;
 use tokio::sync::watch;
 
+use super::leader::FollowerProgress;
 use crate::error::ErrorCode;
 use crate::log::manager::LogHandle;
 use crate::log::{FetchSlice, LeaderAppend};
@@ -18,6 +20,16 @@ pub enum Role {
     Follower,
 }
 
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::None => "none",
+            Role::Leader => "leader",
+            Role::Follower => "follower",
+        }
+    }
+}
+
 /// The offsets waiters care about: acks=all waits on the high watermark, consumer long polls
 /// on the high watermark, follower long polls on the log end offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,15 +38,29 @@ pub struct Progress {
     pub log_end_offset: i64,
 }
 
+/// A role change the replica refused.
+#[derive(Debug, thiserror::Error)]
+pub enum RoleError {
+    /// KIP-320: a command from an older leadership (delayed or replayed) must not roll the
+    /// epoch back, or requests would pass the fencing they should fail.
+    #[error("leader epoch {requested} is older than {current}")]
+    StaleEpoch { requested: i32, current: i32 },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// Role, epoch and membership: what the control plane decided, plus what the leader learns
+/// from its followers' fetches.
 #[derive(Debug)]
-struct ReplicaState {
-    role: Role,
-    leader_epoch: i32,
-    isr: Vec<i32>,
-    replicas: Vec<i32>,
-    /// Log end offset of each replica as last seen (self: the log's own); the high watermark is
-    /// the minimum over the ISR. Followers' entries arrive with replication.
-    leo: HashMap<i32, i64>,
+pub(super) struct RoleState {
+    pub(super) role: Role,
+    pub(super) leader_epoch: i32,
+    /// -1 while no leader is known.
+    pub(super) leader_id: i32,
+    pub(super) isr: Vec<i32>,
+    pub(super) replicas: Vec<i32>,
+    /// On a leader: every other replica's fetch progress.
+    pub(super) followers: HashMap<i32, FollowerProgress>,
 }
 
 #[derive(Debug)]
@@ -42,12 +68,12 @@ pub struct Partition {
     topic: String,
     index: i32,
     topic_id: [u8; 16],
-    node_id: i32,
-    log: LogHandle,
+    pub(super) node_id: i32,
+    pub(super) log: LogHandle,
     /// Lock order: `state` before `log`, everywhere (appends and role changes hold both).
-    state: RwLock<ReplicaState>,
+    pub(super) state: RwLock<RoleState>,
     /// Wakes delayed produces and long-poll fetches whenever the HW or LEO moves (purgatory).
-    progress: watch::Sender<Progress>,
+    pub(super) progress: watch::Sender<Progress>,
 }
 
 impl Partition {
@@ -65,12 +91,13 @@ impl Partition {
             topic_id,
             node_id,
             log,
-            state: RwLock::new(ReplicaState {
+            state: RwLock::new(RoleState {
                 role: Role::None,
                 leader_epoch: -1,
+                leader_id: -1,
                 isr: Vec::new(),
                 replicas: Vec::new(),
-                leo: HashMap::new(),
+                followers: HashMap::new(),
             }),
             progress: watch::channel(progress).0,
         }
@@ -94,6 +121,9 @@ impl Partition {
     pub fn leader_epoch(&self) -> i32 {
         self.state.read().leader_epoch
     }
+    pub fn leader_id(&self) -> i32 {
+        self.state.read().leader_id
+    }
     pub fn isr(&self) -> Vec<i32> {
         self.state.read().isr.clone()
     }
@@ -109,6 +139,15 @@ impl Partition {
         self.progress.subscribe()
     }
 
+    /// Publishes `progress`, waking waiters only when it changed.
+    pub(super) fn publish(&self, progress: Progress) {
+        self.progress.send_if_modified(|p| {
+            let changed = *p != progress;
+            *p = progress;
+            changed
+        });
+    }
+
     /// The leader epoch if this replica leads, else NOT_LEADER_OR_FOLLOWER.
     pub fn leader_epoch_if_leader(&self) -> Result<i32, ErrorCode> {
         let st = self.state.read();
@@ -122,101 +161,108 @@ impl Partition {
     /// KIP-320: a request's view of the leader epoch against ours (-1: the client does not
     /// know it, no check). Returns our epoch when this replica leads.
     pub fn check_leader_epoch(&self, requested: i32) -> Result<i32, ErrorCode> {
-        let ours = self.leader_epoch_if_leader()?;
-        if requested < 0 || requested == ours {
-            Ok(ours)
-        } else if requested < ours {
-            Err(ErrorCode::FencedLeaderEpoch)
-        } else {
-            Err(ErrorCode::UnknownLeaderEpoch)
-        }
+        compare_epochs(requested, self.leader_epoch_if_leader()?)
     }
 
-    /// Makes this replica the leader at `epoch`, recording where the epoch starts.
+    /// As [`Partition::check_leader_epoch`] for readers that may use any replica (Kafka's
+    /// debugging consumer, replica id -2): a follower answers too.
+    pub fn check_epoch_any_replica(&self, requested: i32) -> Result<i32, ErrorCode> {
+        let ours = {
+            let st = self.state.read();
+            if st.role == Role::None {
+                return Err(ErrorCode::NotLeaderOrFollower);
+            }
+            st.leader_epoch
+        };
+        compare_epochs(requested, ours)
+    }
+
+    /// Refuses an epoch older than the current one.
+    fn check_not_stale(st: &RoleState, requested: i32) -> Result<(), RoleError> {
+        if requested < st.leader_epoch {
+            return Err(RoleError::StaleEpoch {
+                requested,
+                current: st.leader_epoch,
+            });
+        }
+        Ok(())
+    }
+
+    /// Makes this replica the leader at `epoch`, recording where the epoch starts. The high
+    /// watermark starts where it was (the checkpointed one after a restart) and only advances
+    /// as the ISR's followers fetch.
     pub fn become_leader(
         &self,
         epoch: i32,
         isr: Vec<i32>,
         replicas: Vec<i32>,
-    ) -> std::io::Result<()> {
+        now_ms: i64,
+    ) -> Result<(), RoleError> {
         let mut st = self.state.write();
+        Self::check_not_stale(&st, epoch)?;
         let mut log = self.log.write();
         if log.latest_epoch().is_none_or(|latest| latest < epoch) {
             log.assign_epoch_start(epoch)?;
         }
+        let was_leader = st.role == Role::Leader;
         st.role = Role::Leader;
         st.leader_epoch = epoch;
+        st.leader_id = self.node_id;
         st.isr = isr;
         st.replicas = replicas;
-        st.leo.clear();
-        st.leo.insert(self.node_id, log.log_end_offset());
-        let progress = Self::advance_hw(&st, self.node_id, &mut log);
+        self.reset_followers(&mut st, was_leader, now_ms);
+        let progress = self.advance_hw(&st, &mut log);
         drop(log);
         drop(st);
         self.progress.send_replace(progress);
         Ok(())
     }
 
-    /// Sets the ISR (the control plane's ISR policy); the high watermark may move.
-    pub fn set_isr(&self, isr: Vec<i32>) {
+    /// Makes this replica a follower of `leader_id` at `epoch`: produces are refused from now
+    /// on and waiting acks=all produces fail. The log is left as it is; the fetcher truncates
+    /// it by epoch before fetching.
+    pub fn become_follower(
+        &self,
+        epoch: i32,
+        leader_id: i32,
+        replicas: Vec<i32>,
+    ) -> Result<(), RoleError> {
         let mut st = self.state.write();
-        st.isr = isr;
-        if st.role != Role::Leader {
-            return;
-        }
-        let mut log = self.log.write();
-        let progress = Self::advance_hw(&st, self.node_id, &mut log);
-        drop(log);
+        Self::check_not_stale(&st, epoch)?;
+        st.role = Role::Follower;
+        st.leader_epoch = epoch;
+        st.leader_id = leader_id;
+        st.isr.clear();
+        st.replicas = replicas;
+        st.followers.clear();
         drop(st);
-        self.progress.send_replace(progress);
+        // Wakes acks=all waiters so they see NOT_LEADER_OR_FOLLOWER now.
+        self.progress.send_modify(|_| {});
+        Ok(())
     }
 
-    /// A follower fetched from `fetch_offset`: everything before it is on that replica, so it
-    /// is the replica's log end offset, and the high watermark may advance.
-    pub fn record_follower_fetch(&self, replica: i32, fetch_offset: i64) {
+    /// Sets the ISR (the control plane's ISR policy, after it stored it) and recomputes the
+    /// high watermark. Only the leader of `epoch` takes it.
+    pub fn set_isr(&self, isr: Vec<i32>, epoch: i32) -> Result<(), ErrorCode> {
         let mut st = self.state.write();
-        if st.role != Role::Leader || replica == self.node_id || !st.replicas.contains(&replica) {
-            return;
+        if st.role != Role::Leader {
+            return Err(ErrorCode::NotLeaderOrFollower);
         }
-        st.leo.insert(replica, fetch_offset);
+        compare_epochs(epoch, st.leader_epoch)?;
+        st.isr = isr;
         let mut log = self.log.write();
-        let progress = Self::advance_hw(&st, self.node_id, &mut log);
+        let progress = self.advance_hw(&st, &mut log);
         drop(log);
         drop(st);
-        self.progress.send_if_modified(|p| {
-            let changed = *p != progress;
-            *p = progress;
-            changed
-        });
+        // Always wakes: a smaller ISR changes what waiting acks=all produces answer.
+        self.progress.send_replace(progress);
+        Ok(())
     }
 
     /// Stops serving: waiters see NOT_LEADER_OR_FOLLOWER on their next check.
     pub fn make_inactive(&self) {
         self.state.write().role = Role::None;
         self.progress.send_modify(|_| {});
-    }
-
-    /// HW = min LEO over the ISR; members whose LEO is not known yet hold it where it is, and
-    /// it never moves backwards on the leader.
-    fn advance_hw(st: &ReplicaState, node_id: i32, log: &mut crate::log::Log) -> Progress {
-        let leo = log.log_end_offset();
-        let current = log.high_watermark();
-        let mut min = leo;
-        for replica in &st.isr {
-            let their = if *replica == node_id {
-                Some(leo)
-            } else {
-                st.leo.get(replica).copied()
-            };
-            min = min.min(their.unwrap_or(current));
-        }
-        if min > current {
-            log.set_high_watermark(min);
-        }
-        Progress {
-            high_watermark: log.high_watermark(),
-            log_end_offset: leo,
-        }
     }
 
     /// Appends one producer batch as leader and advances the high watermark. `acks == -1`
@@ -260,7 +306,7 @@ impl Partition {
     where
         F: FnOnce(&mut crate::log::Log, i32) -> Result<LeaderAppend, ErrorCode>,
     {
-        let mut st = self.state.write();
+        let st = self.state.write();
         if st.role != Role::Leader {
             return Err(ErrorCode::NotLeaderOrFollower);
         }
@@ -269,16 +315,10 @@ impl Partition {
             return Err(ErrorCode::NotEnoughReplicas);
         }
         let appended = append(&mut log, st.leader_epoch)?;
-        let leo = log.log_end_offset();
-        st.leo.insert(self.node_id, leo);
-        let progress = Self::advance_hw(&st, self.node_id, &mut log);
+        let progress = self.advance_hw(&st, &mut log);
         drop(log);
         drop(st);
-        self.progress.send_if_modified(|p| {
-            let changed = *p != progress;
-            *p = progress;
-            changed
-        });
+        self.publish(progress);
         Ok(appended)
     }
 
@@ -293,8 +333,10 @@ impl Partition {
         self.log.read().read(offset, max_bytes, max_offset, min_one)
     }
 
-    /// Waits until the high watermark passes `offset` (the batch is committed), the replica
-    /// stops leading, or `deadline`. Returns whether it was committed.
+    /// Waits until the high watermark passes `last_offset` (the batch is committed), the
+    /// replica stops leading, or `deadline`. As Kafka's delayed produce, a batch committed by
+    /// an ISR smaller than `min.insync.replicas` (it shrank during the wait) answers
+    /// NOT_ENOUGH_REPLICAS_AFTER_APPEND: it is stored but not as safely as asked.
     pub async fn wait_committed(
         &self,
         last_offset: i64,
@@ -302,14 +344,37 @@ impl Partition {
     ) -> Result<(), ErrorCode> {
         let mut rx = self.subscribe();
         loop {
-            if rx.borrow_and_update().high_watermark > last_offset {
-                return Ok(());
+            let committed = rx.borrow_and_update().high_watermark > last_offset;
+            let (isr, min_isr) = {
+                let st = self.state.read();
+                if st.role != Role::Leader {
+                    return Err(ErrorCode::NotLeaderOrFollower);
+                }
+                let min_isr = self.log.read().config().min_insync_replicas;
+                (st.isr.len() as i32, min_isr)
+            };
+            if committed {
+                return if isr < min_isr {
+                    Err(ErrorCode::NotEnoughReplicasAfterAppend)
+                } else {
+                    Ok(())
+                };
             }
-            self.leader_epoch_if_leader()?;
             match tokio::time::timeout_at(deadline, rx.changed()).await {
                 Ok(Ok(())) => continue,
                 _ => return Err(ErrorCode::RequestTimedOut),
             }
         }
+    }
+}
+
+/// `requested` (-1: unknown to the requester, no check) against `ours`.
+fn compare_epochs(requested: i32, ours: i32) -> Result<i32, ErrorCode> {
+    if requested < 0 || requested == ours {
+        Ok(ours)
+    } else if requested < ours {
+        Err(ErrorCode::FencedLeaderEpoch)
+    } else {
+        Err(ErrorCode::UnknownLeaderEpoch)
     }
 }

@@ -36,7 +36,14 @@ pub struct PartitionState {
     pub partition: i32,
     pub topic_id: [u8; 16],
     pub is_leader: bool,
+    /// "leader", "follower" or "none".
+    pub role: &'static str,
     pub leader_epoch: i32,
+    /// -1: no leader known.
+    pub leader_id: i32,
+    pub isr: Vec<i32>,
+    pub replicas: Vec<i32>,
+    pub last_stable_offset: i64,
     pub log_start_offset: i64,
     pub log_end_offset: i64,
     pub high_watermark: i64,
@@ -48,7 +55,7 @@ pub struct PartitionState {
 const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl Server {
-    fn partition(
+    pub(super) fn partition(
         &self,
         topic: &str,
         partition: i32,
@@ -90,34 +97,11 @@ impl Server {
     pub fn delete_partition(&self, topic: &str, partition: i32) -> Result<(), CommandError> {
         self.ensure_running()?;
         let broker = self.broker();
+        broker.fetchers.remove(topic, partition);
         if let Some(p) = broker.partitions.remove(topic, partition) {
             p.make_inactive();
         }
         broker.logs.delete(topic, partition)?;
-        Ok(())
-    }
-
-    pub fn become_leader(
-        &self,
-        topic: &str,
-        partition: i32,
-        leader_epoch: i32,
-        isr: Vec<i32>,
-        replicas: Vec<i32>,
-    ) -> Result<(), CommandError> {
-        let p = self.partition(topic, partition)?;
-        // A command from an older leadership (a delayed or replayed one) must not roll the
-        // epoch back: requests would then pass the KIP-320 fencing they should fail.
-        if leader_epoch < p.leader_epoch() {
-            return Err(CommandError::Kafka(
-                ErrorCode::FencedLeaderEpoch,
-                format!(
-                    "leader epoch {leader_epoch} is older than {}",
-                    p.leader_epoch()
-                ),
-            ));
-        }
-        p.become_leader(leader_epoch, isr, replicas)?;
         Ok(())
     }
 
@@ -151,15 +135,21 @@ impl Server {
                     .unwrap_or_default();
                 // Replica state before the log lock: the partition's lock order is state,
                 // then log (appends hold both), so taking them the other way round deadlocks.
-                let is_leader = p.role() == Role::Leader;
-                let leader_epoch = p.leader_epoch();
+                let role = p.role();
+                let (leader_epoch, leader_id, isr, replicas) =
+                    (p.leader_epoch(), p.leader_id(), p.isr(), p.replicas());
                 let log = p.log().read();
                 PartitionState {
                     topic: p.topic().to_string(),
                     partition: p.index(),
                     topic_id: p.topic_id(),
-                    is_leader,
+                    is_leader: role == Role::Leader,
+                    role: role.name(),
                     leader_epoch,
+                    leader_id,
+                    isr,
+                    replicas,
+                    last_stable_offset: log.last_stable_offset(),
                     log_start_offset: log.log_start_offset(),
                     log_end_offset: log.log_end_offset(),
                     high_watermark: log.high_watermark(),

@@ -18,6 +18,11 @@ pub struct ServerConfig {
     pub io_threads: usize,
     pub checkpoint_interval: Duration,
     pub replica_fetch_max_bytes: i32,
+    pub replica_fetch_response_max_bytes: i32,
+    pub replica_fetch_wait_max: Duration,
+    pub replica_fetch_min_bytes: i32,
+    pub replica_fetch_backoff: Duration,
+    pub replica_socket_timeout: Duration,
     pub control_queue_size: usize,
 }
 
@@ -34,6 +39,11 @@ impl Default for ServerConfig {
             io_threads: 2,
             checkpoint_interval: Duration::from_millis(60_000),
             replica_fetch_max_bytes: 1_048_576,
+            replica_fetch_response_max_bytes: 10_485_760,
+            replica_fetch_wait_max: Duration::from_millis(500),
+            replica_fetch_min_bytes: 1,
+            replica_fetch_backoff: Duration::from_millis(1000),
+            replica_socket_timeout: Duration::from_millis(30_000),
             control_queue_size: 512,
         }
     }
@@ -92,6 +102,9 @@ impl ServerConfig {
         let idle_ms: i64 = num(map, "connections.max.idle.ms", 600_000)?;
         let idle_ms = u64::try_from(idle_ms).unwrap_or(u64::MAX / 4);
         let checkpoint_ms: u64 = num(map, "log.flush.offset.checkpoint.interval.ms", 60_000)?;
+        let millis = |key: &str, default: u64| -> Result<Duration, String> {
+            Ok(Duration::from_millis(num(map, key, default)?))
+        };
         let config = ServerConfig {
             node_id: num(map, "node.id", num(map, "broker.id", d.node_id)?)?,
             host,
@@ -107,12 +120,34 @@ impl ServerConfig {
                 "replica.fetch.max.bytes",
                 d.replica_fetch_max_bytes,
             )?,
+            replica_fetch_response_max_bytes: num(
+                map,
+                "replica.fetch.response.max.bytes",
+                d.replica_fetch_response_max_bytes,
+            )?,
+            replica_fetch_wait_max: millis("replica.fetch.wait.max.ms", 500)?,
+            replica_fetch_min_bytes: num(map, "replica.fetch.min.bytes", 1)?,
+            replica_fetch_backoff: millis("replica.fetch.backoff.ms", 1000)?,
+            replica_socket_timeout: millis("replica.socket.timeout.ms", 30_000)?,
             control_queue_size: num(map, "control.queue.size", d.control_queue_size)?.max(1),
         };
         if config.log_dirs.is_empty() {
             return Err("log.dirs is empty".into());
         }
         Ok(config)
+    }
+
+    /// The settings the replica fetchers use.
+    pub fn fetcher_config(&self) -> crate::replica::fetcher::FetcherConfig {
+        crate::replica::fetcher::FetcherConfig {
+            node_id: self.node_id,
+            max_bytes: self.replica_fetch_max_bytes,
+            response_max_bytes: self.replica_fetch_response_max_bytes,
+            wait_max: self.replica_fetch_wait_max,
+            min_bytes: self.replica_fetch_min_bytes,
+            backoff: self.replica_fetch_backoff,
+            socket_timeout: self.replica_socket_timeout,
+        }
     }
 }
 

@@ -5,6 +5,7 @@ pub mod api;
 pub mod commands;
 pub mod config;
 mod connection;
+pub mod replication;
 mod sendfile;
 
 use std::collections::HashMap;
@@ -19,10 +20,12 @@ use tokio::sync::watch;
 
 use crate::control::ControlBridge;
 use crate::log::LogManager;
+use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 
 pub use commands::{CommandError, PartitionState};
 pub use config::ServerConfig;
+pub use replication::ReplicaState;
 
 /// Milliseconds since the epoch (timestamps, LogAppendTime).
 pub fn now_ms() -> i64 {
@@ -38,6 +41,8 @@ pub struct Broker {
     pub config: ServerConfig,
     pub logs: Arc<LogManager>,
     pub partitions: Registry,
+    /// The replica fetchers of the partitions this broker follows.
+    pub fetchers: FetcherManager,
     pub control: Arc<ControlBridge>,
     connections: AtomicUsize,
     next_connection_id: AtomicU64,
@@ -76,16 +81,20 @@ impl Server {
             .build()?;
         let logs = Arc::new(LogManager::new(config.log_dirs.clone())?);
         let control = ControlBridge::new(config.control_queue_size)?;
+        let handle = runtime.handle().clone();
+        let shutdown = watch::channel(false).0;
+        let fetchers =
+            FetcherManager::new(config.fetcher_config(), handle.clone(), shutdown.subscribe());
         let broker = Arc::new(Broker {
             config,
             logs,
             partitions: Registry::new(),
+            fetchers,
             control,
             connections: AtomicUsize::new(0),
             next_connection_id: AtomicU64::new(1),
-            shutdown: watch::channel(false).0,
+            shutdown,
         });
-        let handle = runtime.handle().clone();
         handle.spawn(periodic_tasks(Arc::clone(&broker)));
         Ok(Server {
             broker,
@@ -138,6 +147,7 @@ impl Server {
             return Ok(());
         }
         self.broker.shutdown.send_replace(true);
+        self.broker.fetchers.stop_all();
         // Give connection tasks a moment to see the signal and drop their sockets.
         let deadline = std::time::Instant::now() + Duration::from_secs(2);
         while self.broker.open_connections() > 0 && std::time::Instant::now() < deadline {

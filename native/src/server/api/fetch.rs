@@ -1,6 +1,11 @@
 //! Fetch (v4-12) for consumers and followers, with long polling: when fewer than `min_bytes`
 //! are available the request waits on the partitions' progress watches until enough arrive or
 //! `max_wait_ms` passes. Record data is answered as file regions (sendfile).
+//!
+//! Who fetches decides what is read: followers (replica id >= 0) read the leader up to its log
+//! end and their fetch offset is their log end offset; consumers read the leader up to the high
+//! watermark (or the last stable offset); Kafka's debugging consumer (replica id -2, used by
+//! `ferrolog verify-replicas`) reads any replica, leader or follower, up to its high watermark.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -19,9 +24,11 @@ use crate::protocol::fetch_writer::{
 };
 use crate::protocol::{decode_request, Chunk, HeaderPeek};
 use crate::replica::{Partition, Progress};
-use crate::server::Broker;
+use crate::server::{now_ms, Broker};
 
 const READ_COMMITTED: i8 = 1;
+/// Kafka's `DEBUGGING_CONSUMER_ID`: a consumer allowed to read from followers.
+const DEBUGGING_CONSUMER: i32 = -2;
 
 struct Wanted {
     partition: i32,
@@ -40,6 +47,8 @@ struct Plan {
     version: i16,
     /// The fetching replica's id for follower fetches; None for consumers.
     follower: Option<i32>,
+    /// Replica id -2: any replica answers, not only the leader.
+    any_replica: bool,
     read_committed: bool,
     max_bytes: i32,
     topics: Vec<(String, Vec<Target>)>,
@@ -47,7 +56,8 @@ struct Plan {
 
 impl Plan {
     /// One pass over every partition: the response and how many record bytes it carries.
-    fn read_all(&self) -> (FetchResponseOut, usize, bool) {
+    /// `first` is the request's first pass: only it records a follower's fetch offset.
+    fn read_all(&self, first: bool) -> (FetchResponseOut, usize, bool) {
         let mut total = 0usize;
         let mut any_error = false;
         let mut topics = Vec::with_capacity(self.topics.len());
@@ -60,7 +70,7 @@ impl Plan {
                         wanted.partition,
                         ErrorCode::UnknownTopicOrPartition.code(),
                     ),
-                    Some(p) => self.read_one(p, wanted, remaining, total == 0),
+                    Some(p) => self.read_one(p, wanted, remaining, total == 0, first),
                 };
                 total += out.records.as_ref().map_or(0, Chunk::len);
                 any_error |= out.error_code != 0;
@@ -87,17 +97,20 @@ impl Plan {
         w: &Wanted,
         remaining: usize,
         min_one: bool,
+        first: bool,
     ) -> FetchPartitionOut {
-        let epoch_check = if self.version >= 9 {
-            p.check_leader_epoch(w.current_leader_epoch)
+        let requested_epoch = if self.version >= 9 {
+            w.current_leader_epoch
         } else {
-            p.leader_epoch_if_leader()
+            -1
+        };
+        let epoch_check = if self.any_replica {
+            p.check_epoch_any_replica(requested_epoch)
+        } else {
+            p.check_leader_epoch(requested_epoch)
         };
         if let Err(e) = epoch_check {
             return FetchPartitionOut::error(w.partition, e.code());
-        }
-        if let Some(replica) = self.follower {
-            p.record_follower_fetch(replica, w.fetch_offset);
         }
         let (log_start, leo, hw, lso) = {
             let log = p.log().read();
@@ -141,6 +154,11 @@ impl Plan {
             out.error_code = ErrorCode::OffsetOutOfRange.code();
             return out;
         }
+        if let (Some(replica), true) = (self.follower, first) {
+            // Only a fetch that agrees with our log says where the follower's log ends.
+            p.record_follower_fetch(replica, w.fetch_offset, now_ms());
+            out.high_watermark = p.log().read().high_watermark();
+        }
         if w.fetch_offset >= max_offset {
             return out;
         }
@@ -183,6 +201,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     let plan = Plan {
         version: peek.api_version,
         follower: (request.replica_id.0 >= 0).then_some(request.replica_id.0),
+        any_replica: request.replica_id.0 == DEBUGGING_CONSUMER,
         read_committed: request.isolation_level == READ_COMMITTED,
         max_bytes: request.max_bytes,
         topics: request
@@ -222,11 +241,13 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
                 .filter_map(|(_, p)| p.as_ref().map(|p| p.subscribe()))
         })
         .collect();
+    let mut first = true;
     let response = loop {
         for w in watches.iter_mut() {
             w.mark_unchanged();
         }
-        let (response, bytes, any_error) = plan.read_all();
+        let (response, bytes, any_error) = plan.read_all(first);
+        first = false;
         if bytes >= min_bytes
             || any_error
             || watches.is_empty()
@@ -238,7 +259,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
             .await
             .is_err()
         {
-            break plan.read_all().0;
+            break plan.read_all(false).0;
         }
     };
     Reply::Send(write_fetch_response(

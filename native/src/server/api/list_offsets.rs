@@ -1,5 +1,7 @@
 //! ListOffsets (v1-7): earliest, latest (HW, or LSO for read_committed), max timestamp (v7)
-//! and by timestamp, only ever answering offsets consumers may read.
+//! and by timestamp, only ever answering offsets consumers may read. Only the leader answers
+//! (NOT_LEADER_OR_FOLLOWER elsewhere), except to Kafka's debugging consumer (replica id -2),
+//! which any replica answers from its own log.
 
 use std::sync::Arc;
 
@@ -22,15 +24,21 @@ const MAX_TIMESTAMP: i64 = -3;
 /// `(offset, timestamp, leader_epoch)` for one partition.
 fn lookup(
     p: &Partition,
+    any_replica: bool,
     version: i16,
     read_committed: bool,
     current_leader_epoch: i32,
     timestamp: i64,
 ) -> Result<(i64, i64, i32), ErrorCode> {
-    let epoch = if version >= 4 {
-        p.check_leader_epoch(current_leader_epoch)?
+    let requested = if version >= 4 {
+        current_leader_epoch
     } else {
-        p.leader_epoch_if_leader()?
+        -1
+    };
+    let epoch = if any_replica {
+        p.check_epoch_any_replica(requested)?
+    } else {
+        p.check_leader_epoch(requested)?
     };
     let log = p.log().read();
     // Only offsets the asking consumer could fetch: below the HW, or below the last stable
@@ -78,6 +86,7 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
         Err(_) => return Reply::Close,
     };
     let read_committed = version >= 2 && request.isolation_level == 1;
+    let any_replica = request.replica_id.0 == -2;
     let topics = request
         .topics
         .into_iter()
@@ -92,6 +101,7 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
                         None => Err(ErrorCode::UnknownTopicOrPartition),
                         Some(p) => lookup(
                             &p,
+                            any_replica,
                             version,
                             read_committed,
                             lp.current_leader_epoch,

@@ -1,6 +1,7 @@
 //! End-to-end tests of the server through its public surface: a real listener on a temp dir,
 //! requests built with kafka-protocol and `BatchBuilder`, responses decoded the same way.
 
+mod cluster;
 mod concurrency;
 mod control_bridge;
 mod framing;
@@ -8,6 +9,7 @@ mod mutations;
 mod offsets;
 mod produce_fetch;
 mod replication;
+mod replication_cluster;
 mod transactions;
 
 use std::collections::HashMap;
@@ -84,6 +86,13 @@ pub(super) struct Client {
 }
 
 impl Client {
+    pub fn new(stream: TcpStream) -> Client {
+        Client {
+            stream,
+            next_correlation: 1,
+        }
+    }
+
     pub fn send_raw(&mut self, bytes: &[u8]) {
         self.stream.write_all(bytes).expect("write");
     }

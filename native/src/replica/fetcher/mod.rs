@@ -1,0 +1,290 @@
+//! Replica fetchers: one tokio task per leader broker (as Kafka's ReplicaFetcherThread) serving
+//! every local partition that follows that leader. A partition joining a fetcher first
+//! truncates its log by epoch (OffsetForLeaderEpoch, KIP-101/279), then fetches with ordinary
+//! Fetch requests (replica id = our node id) and appends what it gets byte for byte.
+//!
+//! The control plane moves partitions between fetchers (`become_follower`, `become_leader`);
+//! the task picks changes up at its next round. Every write a task makes names the leader
+//! epoch it fetched for, and the partition refuses it once that epoch is over, so a response
+//! in flight from a former leader is dropped rather than appended.
+
+mod client;
+mod task;
+pub mod truncation;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use tokio::runtime::Handle;
+use tokio::sync::{watch, Notify};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::Partition;
+
+/// The replica.* broker settings the fetchers use.
+#[derive(Debug, Clone)]
+pub struct FetcherConfig {
+    pub node_id: i32,
+    /// `replica.fetch.max.bytes`: per partition.
+    pub max_bytes: i32,
+    /// `replica.fetch.response.max.bytes`: per request.
+    pub response_max_bytes: i32,
+    /// `replica.fetch.wait.max.ms`: the long poll on the leader.
+    pub wait_max: Duration,
+    /// `replica.fetch.min.bytes`.
+    pub min_bytes: i32,
+    /// `replica.fetch.backoff.ms`: after an error, before retrying a partition or reconnecting.
+    pub backoff: Duration,
+    /// `replica.socket.timeout.ms`: connect, and answer beyond the long poll.
+    pub socket_timeout: Duration,
+}
+
+impl Default for FetcherConfig {
+    fn default() -> Self {
+        FetcherConfig {
+            node_id: 0,
+            max_bytes: 1_048_576,
+            response_max_bytes: 10_485_760,
+            wait_max: Duration::from_millis(500),
+            min_bytes: 1,
+            backoff: Duration::from_millis(1000),
+            socket_timeout: Duration::from_millis(30_000),
+        }
+    }
+}
+
+/// What a partition's fetcher does next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Ask the leader where our log may diverge from its log, truncate there.
+    Truncating(Ask),
+    /// Fetch from our log end offset.
+    Fetching,
+}
+
+/// Which epoch a truncation round asks the leader about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// Our latest epoch: where does it end in the leader's log?
+    LatestEpoch,
+    /// The leader's own epoch: its log end offset, after it called our fetch offset out of
+    /// range (our log is longer than the leader's).
+    LeaderEnd,
+}
+
+type Key = (String, i32);
+
+#[derive(Debug, Clone)]
+struct Entry {
+    partition: Arc<Partition>,
+    /// The leader epoch this partition follows at.
+    epoch: i32,
+    phase: Phase,
+    /// Backing off after an error until then.
+    retry_at: Option<Instant>,
+}
+
+/// The partitions of one fetcher, shared between the manager and the task.
+#[derive(Debug, Default)]
+struct Shared {
+    partitions: Mutex<HashMap<Key, Entry>>,
+    changed: Notify,
+}
+
+/// The partitions ready for each kind of round, and when the next backed-off one is due.
+struct Ready {
+    truncating: Vec<(Key, Entry)>,
+    fetching: Vec<(Key, Entry)>,
+    next_retry: Option<Instant>,
+}
+
+impl Shared {
+    fn ready(&self, now: Instant) -> Ready {
+        let mut ready = Ready {
+            truncating: Vec::new(),
+            fetching: Vec::new(),
+            next_retry: None,
+        };
+        for (key, entry) in self.partitions.lock().iter() {
+            if let Some(at) = entry.retry_at.filter(|at| *at > now) {
+                ready.next_retry = Some(ready.next_retry.map_or(at, |n| n.min(at)));
+                continue;
+            }
+            let item = (key.clone(), entry.clone());
+            match entry.phase {
+                Phase::Truncating(_) => ready.truncating.push(item),
+                Phase::Fetching => ready.fetching.push(item),
+            }
+        }
+        ready
+    }
+
+    /// Changes the entry for `key` if it still follows at `epoch` (the manager may have
+    /// replaced or removed it meanwhile).
+    fn update(&self, key: &Key, epoch: i32, f: impl FnOnce(&mut Entry)) {
+        if let Some(entry) = self.partitions.lock().get_mut(key) {
+            if entry.epoch == epoch {
+                f(entry);
+            }
+        }
+    }
+
+    fn set_phase(&self, key: &Key, epoch: i32, phase: Phase) {
+        self.update(key, epoch, |e| {
+            e.phase = phase;
+            e.retry_at = None;
+        });
+    }
+
+    fn retry_later(&self, key: &Key, epoch: i32, backoff: Duration) {
+        self.update(key, epoch, |e| e.retry_at = Some(Instant::now() + backoff));
+    }
+
+    /// Whether `key` still follows at `epoch` in `phase`.
+    fn is(&self, key: &Key, epoch: i32, phase: Phase) -> bool {
+        self.partitions
+            .lock()
+            .get(key)
+            .is_some_and(|e| e.epoch == epoch && e.phase == phase)
+    }
+}
+
+#[derive(Debug)]
+struct Fetcher {
+    host: String,
+    port: u16,
+    shared: Arc<Shared>,
+    task: JoinHandle<()>,
+}
+
+/// Every fetcher of the broker, by leader id.
+#[derive(Debug)]
+pub struct FetcherManager {
+    config: FetcherConfig,
+    runtime: Handle,
+    shutdown: watch::Receiver<bool>,
+    fetchers: Mutex<HashMap<i32, Fetcher>>,
+}
+
+impl FetcherManager {
+    pub fn new(config: FetcherConfig, runtime: Handle, shutdown: watch::Receiver<bool>) -> Self {
+        FetcherManager {
+            config,
+            runtime,
+            shutdown,
+            fetchers: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Makes `partition` fetch from `leader_id` at `host:port` for `epoch`, starting with a
+    /// truncation round; it leaves whatever fetcher served it before.
+    pub fn add(
+        &self,
+        leader_id: i32,
+        host: &str,
+        port: u16,
+        partition: Arc<Partition>,
+        epoch: i32,
+    ) {
+        let key = (partition.topic().to_string(), partition.index());
+        let mut fetchers = self.fetchers.lock();
+        for f in fetchers.values() {
+            f.shared.partitions.lock().remove(&key);
+        }
+        let moved = fetchers
+            .get(&leader_id)
+            .is_some_and(|f| f.host != host || f.port != port);
+        let mut carried = HashMap::new();
+        if moved {
+            // The leader broker moved: its partitions follow it to the new address, and start
+            // over with truncation since their connection is new.
+            let old = fetchers.remove(&leader_id).expect("checked");
+            old.task.abort();
+            carried = std::mem::take(&mut *old.shared.partitions.lock());
+            for entry in carried.values_mut() {
+                entry.phase = Phase::Truncating(Ask::LatestEpoch);
+                entry.retry_at = None;
+            }
+        }
+        let fetcher = fetchers
+            .entry(leader_id)
+            .or_insert_with(|| self.spawn(leader_id, host, port));
+        {
+            let mut partitions = fetcher.shared.partitions.lock();
+            partitions.extend(carried);
+            partitions.insert(
+                key,
+                Entry {
+                    partition,
+                    epoch,
+                    phase: Phase::Truncating(Ask::LatestEpoch),
+                    retry_at: None,
+                },
+            );
+        }
+        fetcher.shared.changed.notify_one();
+        Self::reap_idle(&mut fetchers);
+    }
+
+    /// Stops fetching for the partition (it leads now, or was deleted).
+    pub fn remove(&self, topic: &str, partition: i32) {
+        let key = (topic.to_string(), partition);
+        let mut fetchers = self.fetchers.lock();
+        for f in fetchers.values() {
+            f.shared.partitions.lock().remove(&key);
+        }
+        Self::reap_idle(&mut fetchers);
+    }
+
+    /// The leader a partition fetches from and its phase, if it fetches.
+    pub fn state_of(&self, topic: &str, partition: i32) -> Option<(i32, Phase)> {
+        let key = (topic.to_string(), partition);
+        self.fetchers.lock().iter().find_map(|(leader, f)| {
+            f.shared
+                .partitions
+                .lock()
+                .get(&key)
+                .map(|e| (*leader, e.phase))
+        })
+    }
+
+    /// Stops every fetcher (shutdown).
+    pub fn stop_all(&self) {
+        for (_, f) in self.fetchers.lock().drain() {
+            f.task.abort();
+        }
+    }
+
+    fn spawn(&self, leader_id: i32, host: &str, port: u16) -> Fetcher {
+        let shared = Arc::new(Shared::default());
+        let task = self.runtime.spawn(task::run(
+            Arc::clone(&shared),
+            task::Leader {
+                id: leader_id,
+                host: host.to_string(),
+                port,
+            },
+            self.config.clone(),
+            self.shutdown.clone(),
+        ));
+        Fetcher {
+            host: host.to_string(),
+            port,
+            shared,
+            task,
+        }
+    }
+
+    fn reap_idle(fetchers: &mut HashMap<i32, Fetcher>) {
+        fetchers.retain(|_, f| {
+            let idle = f.shared.partitions.lock().is_empty();
+            if idle {
+                f.task.abort();
+            }
+            !idle
+        });
+    }
+}
