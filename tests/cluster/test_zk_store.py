@@ -1,0 +1,156 @@
+"""`ZkStore` against a real ZooKeeper: topics and states in Kafka's layout, compare-and-set,
+controller election with epoch fencing, ephemeral registration, producer id blocks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
+from ferrolog.controller.store.base import (
+    BadVersionError,
+    BrokerRegistration,
+    PartitionState,
+    TopicExistsError,
+    TopicRecord,
+)
+from ferrolog.controller.store.zookeeper import (
+    BrokerIdInUseError,
+    ControllerFencedError,
+    ZkStore,
+)
+
+from tests.cluster.harness import ZooKeeper
+
+T = TypeVar("T")
+
+
+def run(make: Callable[[str], Awaitable[T]], zookeeper: ZooKeeper) -> T:
+    chroot = f"/store-{uuid.uuid4().hex[:8]}"
+    client = zookeeper.client()
+    client.ensure_path(chroot)
+    client.stop()
+    client.close()
+    return asyncio.run(make(zookeeper.connect + chroot))
+
+
+async def started(connect: str) -> ZkStore:
+    store = ZkStore(connect, session_timeout_ms=4000)
+    await store.start()
+    return store
+
+
+TOPIC = TopicRecord("orders", b"\x01" * 16, {0: [1, 2, 3], 1: [2, 3, 1]}, {"retention.ms": "1000"})
+STATES = {0: PartitionState(1, 0, [1, 2, 3]), 1: PartitionState(2, 0, [2, 3, 1])}
+
+
+def test_topics_and_states_round_trip(zookeeper: ZooKeeper) -> None:
+    async def scenario(connect: str) -> None:
+        store = await started(connect)
+        try:
+            await store.create_topic(TOPIC, STATES)
+            with pytest.raises(TopicExistsError):
+                await store.create_topic(TOPIC, STATES)
+            assert (await store.topics())["orders"] == TOPIC
+            states = await store.partition_states("orders")
+            assert states[0].leader == 1
+            assert states[0].isr == [1, 2, 3]
+            raw = json.loads(store.client.get("/brokers/topics/orders/partitions/0/state")[0])
+            assert raw["leader_epoch"] == 0
+            assert raw["isr"] == [1, 2, 3]
+            assert json.loads(store.client.get("/brokers/topics/orders")[0])["partitions"] == {
+                "0": [1, 2, 3],
+                "1": [2, 3, 1],
+            }
+            await store.add_partitions("orders", {2: [3, 1, 2]}, {2: PartitionState(3, 0, [3])})
+            assert (await store.topics())["orders"].assignment[2] == [3, 1, 2]
+            await store.set_topic_configs("orders", {"cleanup.policy": "compact"})
+            assert (await store.topics())["orders"].configs == {"cleanup.policy": "compact"}
+            await store.delete_topic("orders")
+            assert await store.topics() == {}
+        finally:
+            await store.close()
+
+    run(scenario, zookeeper)
+
+
+def test_state_compare_and_set(zookeeper: ZooKeeper) -> None:
+    async def scenario(connect: str) -> None:
+        store = await started(connect)
+        try:
+            await store.create_topic(TOPIC, STATES)
+            current = (await store.partition_states("orders"))[0]
+            shrunk = PartitionState(1, 0, [1, 2])
+            written = await store.update_partition_state("orders", 0, shrunk, current.version)
+            assert written.version == current.version + 1
+            with pytest.raises(BadVersionError):
+                await store.update_partition_state("orders", 0, shrunk, current.version)
+        finally:
+            await store.close()
+
+    run(scenario, zookeeper)
+
+
+def test_a_deposed_controller_is_fenced(zookeeper: ZooKeeper) -> None:
+    async def scenario(connect: str) -> None:
+        old, new = await started(connect), await started(connect)
+        try:
+            await old.create_topic(TOPIC, STATES)
+            assert await old.try_become_controller(1) == 1
+            assert await new.try_become_controller(2) is None  # /controller is taken
+            state = (await old.partition_states("orders"))[0]
+            moved = PartitionState(2, 1, [2, 3], controller_epoch=1)
+            state = await old.update_partition_state_fenced("orders", 0, moved, state.version)
+            # The old controller's session ends (as after a long pause); another is elected.
+            await old.close()
+            old = await started(connect)
+            old.controller_epoch_zk_version = 1  # what it held when it was controller
+            assert await new.try_become_controller(2) == 2
+            stale = PartitionState(3, 2, [3], controller_epoch=1)
+            with pytest.raises(ControllerFencedError):
+                await old.update_partition_state_fenced("orders", 0, stale, state.version)
+            assert (await new.partition_states("orders"))[0].leader == 2
+            fresh = PartitionState(3, 2, [3], controller_epoch=2)
+            assert (
+                await new.update_partition_state_fenced("orders", 0, fresh, state.version)
+            ).leader == 3
+        finally:
+            await old.close()
+            await new.close()
+
+    run(scenario, zookeeper)
+
+
+def test_registration_is_ephemeral_and_exclusive(zookeeper: ZooKeeper) -> None:
+    async def scenario(connect: str) -> None:
+        a, b = await started(connect), await started(connect)
+        try:
+            await a.register_broker(BrokerRegistration(1, "127.0.0.1", 9092))
+            await a.register_broker(BrokerRegistration(1, "127.0.0.1", 9092))  # idempotent
+            with pytest.raises(BrokerIdInUseError):
+                await b.register_broker(BrokerRegistration(1, "127.0.0.1", 9093))
+            assert (await b.brokers())[1].port == 9092
+            await a.close()
+            assert await b.brokers() == {}  # closed session: the ephemeral node is gone
+            await b.register_broker(BrokerRegistration(1, "127.0.0.1", 9093))
+        finally:
+            await a.close()
+            await b.close()
+
+    run(scenario, zookeeper)
+
+
+def test_producer_id_blocks_never_overlap(zookeeper: ZooKeeper) -> None:
+    async def scenario(connect: str) -> list[int]:
+        a, b = await started(connect), await started(connect)
+        try:
+            firsts = await asyncio.gather(*(s.allocate_producer_ids(10) for s in (a, b, a, b)))
+        finally:
+            await a.close()
+            await b.close()
+        return sorted(firsts)
+
+    assert run(scenario, zookeeper) == [0, 10, 20, 30]
