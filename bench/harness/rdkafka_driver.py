@@ -47,11 +47,12 @@ def produce_max(bootstrap: str, topic: str, count: int, size: int, acks: str) ->
     produce = producer.produce
     start = time.perf_counter()
     for _ in range(count):
-        try:
-            produce(topic, value, on_delivery=on_delivery)
-        except BufferError:
-            producer.poll(0.005)
-            produce(topic, value, on_delivery=on_delivery)
+        while True:
+            try:
+                produce(topic, value, on_delivery=on_delivery)
+                break
+            except BufferError:  # librdkafka's queue is full: wait for acknowledgements
+                producer.poll(0.005)
     left = producer.flush(300)
     elapsed = time.perf_counter() - start
     if failed or left:
