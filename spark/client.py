@@ -1,0 +1,273 @@
+"""A small blocking Kafka-protocol client: what the Spark data source needs to plan and read
+(Metadata, ListOffsets, Fetch), built on `ferrolog.protocol`.
+
+It is blocking on purpose: Spark calls the data source from plain threads (the driver's
+planning worker, one executor task per partition), so there is no event loop to share.
+Versions are fixed to ones that ferrolog and Apache Kafka 2.1 and later all serve (KIP-896
+kept them in 4.x): Metadata v9, ListOffsets v4, Fetch v11 (the last version that names topics
+rather than topic ids). Python runs once per response, never once per record.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ferrolog.protocol import decode_response, encode_request
+
+METADATA, METADATA_VERSION = 3, 9
+LIST_OFFSETS, LIST_OFFSETS_VERSION = 2, 4
+FETCH, FETCH_VERSION = 1, 11
+
+EARLIEST = -2
+LATEST = -1
+
+# Errors that mean "ask the cluster again": the leader moved or metadata is not there yet.
+RETRIABLE = {
+    3,  # UNKNOWN_TOPIC_OR_PARTITION
+    5,  # LEADER_NOT_AVAILABLE
+    6,  # NOT_LEADER_OR_FOLLOWER
+    74,  # FENCED_LEADER_EPOCH
+    75,  # UNKNOWN_LEADER_EPOCH
+}
+OFFSET_OUT_OF_RANGE = 1
+CLIENT_ID = "ferrolog-spark"
+
+
+class KafkaError(Exception):
+    """A Kafka error code answered for one partition, or a failed request."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(f"{message} (error code {code})")
+        self.code = code
+
+
+@dataclass(frozen=True)
+class PartitionInfo:
+    topic: str
+    partition: int
+    leader: int
+
+
+class Connection:
+    """One TCP connection; requests go out one at a time and wait for their response."""
+
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self.address = f"{host}:{port}"
+        self._sock = socket.create_connection((host, port), timeout=timeout)
+        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._correlation = 0
+
+    def request(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
+        self._correlation += 1
+        frame = encode_request(api_key, version, self._correlation, CLIENT_ID, body)
+        self._sock.sendall(struct.pack(">i", len(frame)) + frame)
+        (size,) = struct.unpack(">i", self._recv(4))
+        correlation, response = decode_response(api_key, version, self._recv(size))
+        if correlation != self._correlation:
+            raise KafkaError(-1, f"{self.address}: response for another request")
+        return response
+
+    def _recv(self, n: int) -> bytes:
+        buf = bytearray(n)
+        view = memoryview(buf)
+        got = 0
+        while got < n:
+            read = self._sock.recv_into(view[got:], n - got)
+            if read == 0:
+                raise ConnectionError(f"{self.address} closed the connection")
+            got += read
+        return bytes(buf)
+
+    def close(self) -> None:
+        self._sock.close()
+
+
+def parse_servers(bootstrap: str) -> list[tuple[str, int]]:
+    servers = []
+    for item in bootstrap.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, _, port = item.rpartition(":")
+        servers.append((host.strip("[]"), int(port)))
+    if not servers:
+        raise ValueError("kafka.bootstrap.servers is empty")
+    return servers
+
+
+class Cluster:
+    """Connections to a cluster's brokers, found from the bootstrap servers."""
+
+    def __init__(self, bootstrap: str, timeout: float = 30.0) -> None:
+        self._bootstrap = parse_servers(bootstrap)
+        self._timeout = timeout
+        self._brokers: dict[int, tuple[str, int]] = {}
+        self._connections: dict[tuple[str, int], Connection] = {}
+        self._leaders: dict[tuple[str, int], int] = {}
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for conn in self._connections.values():
+            conn.close()
+        self._connections.clear()
+
+    def _connect(self, address: tuple[str, int]) -> Connection:
+        conn = self._connections.get(address)
+        if conn is None:
+            conn = Connection(address[0], address[1], self._timeout)
+            self._connections[address] = conn
+        return conn
+
+    def _any(self) -> Connection:
+        errors = []
+        for address in [*self._connections, *self._brokers.values(), *self._bootstrap]:
+            try:
+                return self._connect(address)
+            except OSError as e:
+                errors.append(f"{address[0]}:{address[1]}: {e}")
+        raise ConnectionError("no broker reachable: " + "; ".join(errors))
+
+    def _request(self, conn: Connection, api: int, version: int, body: dict[str, Any]) -> Any:
+        try:
+            return conn.request(api, version, body)
+        except OSError:
+            # A broken connection is dropped so that the next request reconnects.
+            self._connections = {a: c for a, c in self._connections.items() if c is not conn}
+            conn.close()
+            raise
+
+    def metadata(self, topics: Iterable[str] | None = None) -> dict[str, list[PartitionInfo]]:
+        """Topic -> partitions (sorted), for `topics` or every topic (internal ones excluded)."""
+        body = {
+            "topics": None if topics is None else [{"name": t} for t in topics],
+            "allow_auto_topic_creation": False,
+        }
+        response = self._request(self._any(), METADATA, METADATA_VERSION, body)
+        self._brokers = {b["node_id"]: (b["host"], b["port"]) for b in response["brokers"]}
+        result: dict[str, list[PartitionInfo]] = {}
+        for t in response["topics"]:
+            if t["error_code"] != 0 or t["is_internal"]:
+                continue
+            parts = sorted(
+                (PartitionInfo(t["name"], p["partition_index"], p["leader_id"])
+                 for p in t["partitions"]),
+                key=lambda p: p.partition,
+            )
+            result[t["name"]] = parts
+            for p in parts:
+                self._leaders[(p.topic, p.partition)] = p.leader
+        return result
+
+    def leader(self, topic: str, partition: int) -> Connection:
+        """The connection to the partition's leader, asking for metadata when unknown."""
+        node = self._leaders.get((topic, partition), -1)
+        if node < 0 or node not in self._brokers:
+            self.metadata([topic])
+            node = self._leaders.get((topic, partition), -1)
+        if node < 0 or node not in self._brokers:
+            raise KafkaError(5, f"no leader for {topic}-{partition}")
+        return self._connect(self._brokers[node])
+
+    def forget_leader(self, topic: str, partition: int) -> None:
+        self._leaders.pop((topic, partition), None)
+
+    def list_offsets(
+        self,
+        queries: dict[tuple[str, int], int],
+        isolation_level: int = 0,
+        retries: int = 10,
+    ) -> dict[tuple[str, int], int]:
+        """(topic, partition) -> timestamp (or EARLIEST/LATEST) in, -> offset out; -1 when no
+        record has a timestamp at or after the one asked for. LATEST under read_committed is
+        the last stable offset."""
+        result: dict[tuple[str, int], int] = {}
+        pending = dict(queries)
+        for attempt in range(retries + 1):
+            by_leader: dict[Connection, dict[tuple[str, int], int]] = {}
+            for (topic, partition), ts in pending.items():
+                by_leader.setdefault(self.leader(topic, partition), {})[(topic, partition)] = ts
+            failed: dict[tuple[str, int], int] = {}
+            for conn, group in by_leader.items():
+                topics: dict[str, list[dict[str, Any]]] = {}
+                for (topic, partition), ts in group.items():
+                    topics.setdefault(topic, []).append(
+                        {"partition_index": partition, "current_leader_epoch": -1, "timestamp": ts}
+                    )
+                body = {
+                    "replica_id": -1,
+                    "isolation_level": isolation_level,
+                    "topics": [{"name": t, "partitions": ps} for t, ps in topics.items()],
+                }
+                response = self._request(conn, LIST_OFFSETS, LIST_OFFSETS_VERSION, body)
+                for t in response["topics"]:
+                    for p in t["partitions"]:
+                        key = (t["name"], p["partition_index"])
+                        if p["error_code"] == 0:
+                            result[key] = p["offset"]
+                        elif p["error_code"] in RETRIABLE and attempt < retries:
+                            self.forget_leader(*key)
+                            failed[key] = group[key]
+                        else:
+                            raise KafkaError(p["error_code"], f"ListOffsets {key[0]}-{key[1]}")
+            if not failed:
+                return result
+            pending = failed
+            time.sleep(min(0.05 * 2**attempt, 1.0))
+        raise KafkaError(5, "ListOffsets: no leader")
+
+    def fetch(
+        self,
+        topic: str,
+        partition: int,
+        offset: int,
+        *,
+        max_bytes: int,
+        max_wait_ms: int,
+        isolation_level: int,
+    ) -> dict[str, Any]:
+        """One Fetch for one partition; returns the partition's response (error code,
+        high watermark, last stable offset, log start offset, aborted transactions, records)."""
+        body = {
+            "replica_id": -1,
+            "max_wait_ms": max_wait_ms,
+            "min_bytes": 1,
+            "max_bytes": max_bytes,
+            "isolation_level": isolation_level,
+            "session_id": 0,
+            "session_epoch": -1,
+            "topics": [
+                {
+                    "topic": topic,
+                    "partitions": [
+                        {
+                            "partition": partition,
+                            "current_leader_epoch": -1,
+                            "fetch_offset": offset,
+                            "log_start_offset": -1,
+                            "partition_max_bytes": max_bytes,
+                        }
+                    ],
+                }
+            ],
+            "forgotten_topics_data": [],
+            "rack_id": "",
+        }
+        conn = self.leader(topic, partition)
+        response = self._request(conn, FETCH, FETCH_VERSION, body)
+        if response["error_code"] != 0:
+            raise KafkaError(response["error_code"], f"Fetch {topic}-{partition}")
+        for t in response["responses"]:
+            for p in t["partitions"]:
+                if t["topic"] == topic and p["partition_index"] == partition:
+                    return p  # type: ignore[no-any-return]
+        raise KafkaError(-1, f"Fetch {topic}-{partition}: partition missing from the response")
