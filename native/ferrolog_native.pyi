@@ -130,7 +130,7 @@ class Server:
         ``retention.bytes``, ``max.message.bytes``, ``message.timestamp.type``,
         ``message.timestamp.before.max.ms``, ``message.timestamp.after.max.ms``,
         ``compression.type``, ``cleanup.policy``, ``flush.messages``, ``flush.ms``,
-        ``min.insync.replicas``. A partition starts with no role; it serves no traffic until
+        ``min.insync.replicas``, ``delete.retention.ms``, ``min.cleanable.dirty.ratio``. A partition starts with no role; it serves no traffic until
         ``become_leader``."""
     def delete_partition(self, topic: str, partition: int) -> None:
         """Stops serving the partition and deletes its directory."""

@@ -304,6 +304,7 @@ NATIVE_TOPIC_KEYS = (
     "retention.ms", "retention.bytes", "max.message.bytes", "message.timestamp.type",
     "message.timestamp.before.max.ms", "message.timestamp.after.max.ms", "compression.type",
     "cleanup.policy", "flush.messages", "flush.ms", "min.insync.replicas",
+    "delete.retention.ms", "min.cleanable.dirty.ratio",
 )  # fmt: skip
 
 # The broker keys the native `Server(config)` takes.
