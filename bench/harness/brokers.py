@@ -89,6 +89,10 @@ class Broker:
         return self.proc.pid
 
     @property
+    def aux_pids(self) -> list[int]:
+        return [p.pid for p in self._aux if p.poll() is None]
+
+    @property
     def data_dir(self) -> Path:
         return self.workdir / "data"
 

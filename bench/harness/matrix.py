@@ -18,11 +18,11 @@ def _produce(size: int, acks: str, parts: int, count: int) -> W:
 
 def full() -> list[W]:
     # Every combination of record size, acks and partition count at maximum throughput.
-    produce = [_produce(size, acks, parts, 2_000_000 if size == 100 else 400_000)
+    produce = [_produce(size, acks, parts, 1_500_000 if size == 100 else 300_000)
                for size in (100, 1024) for acks in ("1", "all") for parts in (1, 6)]
     return [
         *produce,
-        W("rd-produce-1k-acks1-p6", "rd-produce", 1024, "1", 6, 400_000),
+        W("rd-produce-1k-acks1-p6", "rd-produce", 1024, "1", 6, 300_000),
         W("consume-100-p1", "java-consume", 100, partitions=1, source="produce-100-acks1-p1"),
         W("consume-1k-p6", "java-consume", 1024, partitions=6, source="produce-1k-acks1-p6"),
         W("rd-consume-100-p1", "rd-consume", 100, partitions=1, source="produce-100-acks1-p1"),

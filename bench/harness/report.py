@@ -13,7 +13,8 @@ from bench.harness.workloads import Workload
 
 METRICS = ["records_s", "mb_s", "p50_ms", "p99_ms", "p999_ms", "cpu_s_per_gb", "cpu_s",
            "peak_rss_mb"]
-START_METRICS = ["start_to_first_ack_s", "prepare_s", "rss_after_start_mb"]
+START_METRICS = ["start_to_first_ack_s", "prepare_s", "rss_after_start_mb",
+                 "aux_rss_after_start_mb"]
 
 
 def _median(values: list[float]) -> float | None:
