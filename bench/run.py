@@ -14,6 +14,7 @@ import argparse
 import datetime as dt
 import os
 import platform
+import signal
 import sys
 import time
 from pathlib import Path
@@ -47,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="exit 1 if any workload failed or a figure is missing (CI)")
     args = parser.parse_args(argv)
 
+    signal.signal(signal.SIGTERM, _interrupt)
     names, rounds, warmup = DEFAULTS[args.mode]
     if args.brokers:
         names = args.brokers.split(",")
@@ -79,7 +81,13 @@ def main(argv: list[str] | None = None) -> int:
             if not console.is_terminal:  # a log file gets one line per step instead of a bar
                 console.print(f"[{time.monotonic() - t0:6.0f}s] {text}", highlight=False)
 
-        runner.run(m, on_step)
+        interrupted = False
+        try:
+            runner.run(m, on_step)
+        except KeyboardInterrupt:
+            # Stopped (Ctrl-C or SIGTERM): the brokers are down (finally blocks); what was
+            # measured so far is still written, marked as interrupted.
+            interrupted = True
         progress.update(task, completed=m.steps(), description="done")
 
     kafkas = [n for n in names if n != "ferrolog"]
@@ -102,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                         "python": sys.version.split()[0], "load_before": load_before,
                         "load_after": _load()},
             "rates": m.rates, "rate_basis": m.rate_basis, "warmup_records": warmup,
+            "interrupted": interrupted,
         },
         "workloads": {w.name: w.describe for w in workloads},
         "results": entries,
@@ -117,8 +126,12 @@ def main(argv: list[str] | None = None) -> int:
         problems = report.problems(doc)
         for p in problems:
             console.print(f"[red]check failed:[/red] {p}")
-        return 1 if problems else 0
+        return 1 if problems or interrupted else 0
     return 0
+
+
+def _interrupt(_signo: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _print_summary(console: Console, doc: dict[str, Any]) -> None:
