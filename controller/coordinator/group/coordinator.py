@@ -225,7 +225,7 @@ class GroupCoordinator:
         started = time.monotonic()
         count = 0
         try:
-            offset = 0
+            offset = await asyncio.to_thread(self._log_start, partition)
             while True:
                 data = await asyncio.to_thread(
                     self._native.read, CONSUMER_OFFSETS, partition, offset, READ_CHUNK
@@ -256,6 +256,12 @@ class GroupCoordinator:
             count,
             time.monotonic() - started,
         )
+
+    def _log_start(self, partition: int) -> int:
+        for state in self._native.partition_states():
+            if state.topic == CONSUMER_OFFSETS and state.partition == partition:
+                return state.log_start_offset
+        return 0
 
     # Timers
 
