@@ -208,3 +208,48 @@ def test_commits_resume_and_standalone_commits(bootstrap: str, group_id: str) ->
         assert standalone.committed([TopicPartition(topic, 1)], timeout=10)[0].offset == 6
     finally:
         standalone.close()
+
+
+def test_static_member_restart_keeps_its_partitions_without_a_rebalance(
+    bootstrap: str, group_id: str
+) -> None:
+    topic = create_topic(bootstrap, partitions=4)
+    revoked: list[int] = []
+
+    def static(instance: str) -> Consumer:
+        return Consumer(
+            consumer_config(
+                bootstrap, group_id, **{"group.instance.id": instance, "session.timeout.ms": 6000}
+            )
+        )
+
+    steady = static("steady")
+    bounced = static("bounced")
+    try:
+        steady.subscribe(
+            [topic], on_revoke=lambda c, parts: revoked.extend(p.partition for p in parts)
+        )
+        bounced.subscribe([topic])
+
+        def shared() -> bool:
+            poll_all([steady, bounced])
+            return sorted(len(a) for a in assignments([steady, bounced])) == [2, 2]
+
+        wait_until(shared)
+        before = assignments([steady, bounced])
+        revoked.clear()
+        # A static member leaves no LeaveGroup behind: its place waits for it.
+        bounced.close()
+        bounced = static("bounced")
+        bounced.subscribe([topic])
+
+        def back() -> bool:
+            poll_all([steady, bounced])
+            return len(bounced.assignment()) == 2
+
+        wait_until(back)
+        assert assignments([steady, bounced]) == before
+        assert revoked == [], "the other member never had to give anything up"
+    finally:
+        steady.close()
+        bounced.close()

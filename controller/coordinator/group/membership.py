@@ -232,7 +232,9 @@ def _replace_static(
     shard: GroupShard, group: Group, member: Member, now: int, reply: Reply
 ) -> None:
     """A static member back with a new process: it takes over its old id's place (the old
-    process is fenced) without a rebalance when the group is stable and nothing changed."""
+    process is fenced) without a rebalance when the group is stable and its protocol holds.
+    A returning leader gets the member list and syncs, but a stable group keeps the
+    assignment it has."""
     assert member.group_instance_id is not None
     old_id = group.static_members[member.group_instance_id]
     old = group.members.pop(old_id)
@@ -247,11 +249,13 @@ def _replace_static(
     group.static_members[member.group_instance_id] = member.member_id
     if group.leader == old_id:
         group.leader = member.member_id
-    same = old.protocols == member.protocols
     member.heartbeat_deadline = now + member.session_timeout_ms
-    if group.state == GroupState.STABLE and same and group.leader != member.member_id:
+    # As Kafka: a stable group only rebalances if the protocol the group would select
+    # changes; new metadata alone (a fresh process's subscription) does not.
+    if group.state == GroupState.STABLE and group.select_protocol() == group.protocol:
         shard.write(Write([shard.snapshot(group, now)], replay=False))
-        reply(join_response(NONE, member.member_id, group, []))
+        members = _member_list(group) if group.leader == member.member_id else []
+        reply(join_response(NONE, member.member_id, group, members))
         return
     member.join_reply = reply
     if group.state == GroupState.PREPARING_REBALANCE:
