@@ -189,9 +189,10 @@ pub(super) fn produce_request(records: usize, acks: i16, timeout_ms: i32) -> Pro
             .with_name(TopicName(StrBytes::from_static_str(T)))
             .with_partition_data(vec![PartitionProduceData::default()
                 .with_index(0)
+                // Current timestamps: with older ones retention would delete rolled segments.
                 .with_records(Some(Bytes::from(batch(
                     records,
-                    1_700_000_000_000,
+                    crate::server::now_ms(),
                 ))))])])
 }
 

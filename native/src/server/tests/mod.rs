@@ -10,6 +10,8 @@ mod offsets;
 mod produce_fetch;
 mod replication;
 mod replication_cluster;
+mod replication_faults;
+mod replication_isr;
 mod transactions;
 
 use std::collections::HashMap;
