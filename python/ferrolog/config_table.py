@@ -188,6 +188,15 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=1),
         _b("zookeeper.connection.timeout.ms", _I, None, "Maximum time to wait for ZooKeeper; "
            "defaults to the session timeout."),
+        _b("replica.fetch.wait.max.ms", _I, "500", "Longest a follower's fetch waits at the "
+           "leader for new data.", minimum=0),
+        _b("replica.fetch.min.bytes", _I, "1", "Bytes a follower's fetch waits for.", minimum=1),
+        _b("replica.fetch.response.max.bytes", _I, "10485760", "Bytes of one follower fetch "
+           "response.", minimum=0),
+        _b("replica.fetch.backoff.ms", _I, "1000", "Pause of a follower after a failed fetch.",
+           minimum=0),
+        _b("replica.socket.timeout.ms", _I, "30000", "Socket timeout of follower fetches.",
+           minimum=1),
         _b("controlled.shutdown.enable", _B, "true", "On SIGTERM in cluster mode, move this "
            "broker's leaderships to other in-sync replicas before stopping."),
         _b("controlled.shutdown.timeout.ms", _L, "30000", "Longest wait for leaderships to "
@@ -313,4 +322,6 @@ NATIVE_SERVER_KEYS = (
     "socket.request.max.bytes", "num.io.threads", "log.flush.interval.messages",
     "log.flush.interval.ms", "log.flush.offset.checkpoint.interval.ms",
     "log.retention.check.interval.ms", "replica.fetch.max.bytes", "control.queue.size",
+    "replica.fetch.wait.max.ms", "replica.fetch.min.bytes", "replica.fetch.response.max.bytes",
+    "replica.fetch.backoff.ms", "replica.socket.timeout.ms",
 )  # fmt: skip

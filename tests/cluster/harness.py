@@ -38,6 +38,9 @@ BROKER_DEFAULTS = {
     "group.initial.rebalance.delay.ms": "0",
     "controlled.shutdown.timeout.ms": "10000",
     "auto.create.topics.enable": "false",
+    "replica.fetch.wait.max.ms": "200",
+    "replica.fetch.backoff.ms": "200",
+    "replica.socket.timeout.ms": "3000",
 }
 
 

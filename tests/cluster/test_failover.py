@@ -1,0 +1,64 @@
+"""Hard bounces while producing with acks=all (RF 3, min.insync.replicas=2): SIGKILL of a
+partition leader, five times, then the same for the controller. No acknowledged record may be
+lost, consumers read every one at its offset from the new leaders, and the replicas end up
+byte-identical."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.harness import Cluster, wait_until
+
+pytestmark = [pytest.mark.native, pytest.mark.slow]
+
+PARTITIONS = 3
+ROUNDS = 5
+
+
+def _hard_bounces(cluster: Cluster, victim: Callable[[], int]) -> None:
+    cluster.create_topic("orders", PARTITIONS, 3, **{"min.insync.replicas": "2"})
+    producer = AckedProducer(cluster.bootstrap, "orders", PARTITIONS).start()
+    try:
+        producer.wait_acked(200)
+        for _ in range(ROUNDS):
+            node = victim()
+            epochs = [cluster.state("orders", p)["leader_epoch"] for p in range(PARTITIONS)]
+            cluster.brokers[node].kill()
+            # The survivors take over and keep acknowledging (two of three: min.insync holds).
+            wait_until(
+                lambda node=node: all(  # type: ignore[misc]
+                    cluster.leader("orders", p) not in (node, -1) for p in range(PARTITIONS)
+                ),
+                timeout=30,
+                what="leaders away from the killed broker",
+            )
+            producer.wait_acked(100)
+            cluster.brokers[node].start()
+            cluster.brokers[node].wait_ready()
+            cluster.wait_for_brokers({1, 2, 3})
+            for p in range(PARTITIONS):
+                cluster.wait_for_isr("orders", p, [1, 2, 3])
+            producer.wait_acked(100)
+            moved = [cluster.state("orders", p)["leader_epoch"] for p in range(PARTITIONS)]
+            assert any(after > before for before, after in zip(epochs, moved, strict=True))
+    finally:
+        producer.stop()
+    assert producer.acked_count() >= 200 + ROUNDS * 200
+    check_no_loss(producer.acked, read_all(cluster.bootstrap, "orders", PARTITIONS))
+    result = wait_until(
+        lambda: (r := cluster.verify_replicas("orders")).returncode == 0 and r,
+        timeout=30,
+        what="identical replicas",
+    )
+    assert "replicas identical" in result.stdout
+
+
+def test_sigkill_of_partition_leader_five_times(cluster: Cluster) -> None:
+    _hard_bounces(cluster, lambda: cluster.leader("orders", 0))
+
+
+def test_sigkill_of_controller_five_times(cluster: Cluster) -> None:
+    _hard_bounces(cluster, cluster.controller)
