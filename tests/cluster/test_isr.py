@@ -1,0 +1,89 @@
+"""The ISR follows replica.lag.time.max.ms: a paused follower leaves it and rejoins once it
+has caught up; with the ISR below min.insync.replicas acks=all writes are refused while acks=1
+writes still succeed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from confluent_kafka import KafkaError, Producer
+
+from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.harness import Cluster, wait_until
+
+pytestmark = [pytest.mark.native, pytest.mark.slow]
+
+# The session outlives the pauses below: these tests are about lag, not broker death.
+SLOW_SESSION = {"zookeeper.session.timeout.ms": "12000", "replica.lag.time.max.ms": "1500"}
+
+
+def test_paused_follower_leaves_and_rejoins_the_isr(
+    cluster_factory: Callable[..., Cluster],
+) -> None:
+    cluster: Cluster = cluster_factory(**SLOW_SESSION)
+    cluster.create_topic("lag", 1, 3, **{"min.insync.replicas": "2"})
+    leader = cluster.leader("lag")
+    follower, other = (b for b in (1, 2, 3) if b != leader)
+    producer = AckedProducer(cluster.bootstrap, "lag", 1).start()
+    try:
+        producer.wait_acked(100)
+        cluster.brokers[follower].pause()
+        cluster.wait_for_isr("lag", 0, [leader, other], timeout=8)
+        assert sorted(cluster.state("lag")["isr"]) == sorted([leader, other])
+        producer.wait_acked(100)  # two in sync still satisfy min.insync.replicas=2
+        cluster.brokers[follower].resume()
+        cluster.wait_for_isr("lag", 0, [1, 2, 3], timeout=20)
+        producer.wait_acked(50)
+    finally:
+        if cluster.brokers[follower].paused:
+            cluster.brokers[follower].resume()
+        producer.stop()
+    assert cluster.leader("lag") == leader  # lag never moves leadership
+    check_no_loss(producer.acked, read_all(cluster.bootstrap, "lag", 1))
+    wait_until(lambda: cluster.verify_replicas("lag").returncode == 0, 20, what="identical")
+
+
+def _produce_one(bootstrap: str, acks: str) -> KafkaError | None:
+    results: list[KafkaError | None] = []
+    producer = Producer(
+        {
+            "bootstrap.servers": bootstrap,
+            "acks": acks,
+            "retries": 0,
+            "message.timeout.ms": 10000,
+            "request.timeout.ms": 8000,
+        }
+    )
+    producer.produce("minisr", value=b"x", on_delivery=lambda err, _msg: results.append(err))
+    producer.flush(15)
+    assert len(results) == 1
+    return results[0]
+
+
+def test_isr_below_min_insync_refuses_acks_all_but_not_acks_1(
+    cluster_factory: Callable[..., Cluster],
+) -> None:
+    cluster: Cluster = cluster_factory(**SLOW_SESSION)
+    cluster.create_topic("minisr", 1, 3, **{"min.insync.replicas": "2"})
+    leader = cluster.leader("minisr")
+    followers = [b for b in (1, 2, 3) if b != leader]
+    bootstrap = cluster.brokers[leader].bootstrap
+    assert _produce_one(bootstrap, "all") is None
+    for b in followers:
+        cluster.brokers[b].pause()
+    try:
+        cluster.wait_for_isr("minisr", 0, [leader], timeout=8)
+        err = _produce_one(bootstrap, "all")
+        assert err is not None
+        assert err.code() in (
+            KafkaError.NOT_ENOUGH_REPLICAS,
+            KafkaError.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+        )
+        assert _produce_one(bootstrap, "1") is None
+    finally:
+        for b in followers:
+            cluster.brokers[b].resume()
+    cluster.wait_for_isr("minisr", 0, [1, 2, 3], timeout=20)
+    assert _produce_one(bootstrap, "all") is None
+    wait_until(lambda: cluster.verify_replicas("minisr").returncode == 0, 20, what="identical")
