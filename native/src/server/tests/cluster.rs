@@ -221,14 +221,26 @@ pub(super) fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
     }
 }
 
-/// Waits until `follower` holds exactly the leader's log and high watermark.
+/// Waits until `follower` holds exactly the leader's log and high watermark (equal offsets
+/// alone prove nothing: diverged replicas can have them too).
 pub(super) fn wait_in_sync(leader: &Node, follower: &Node) {
-    wait_until("the follower caught up", || {
-        follower.offsets() == leader.offsets()
-    });
-    assert_eq!(
-        follower.log_bytes(),
-        leader.log_bytes(),
-        "replicas byte for byte"
-    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let offsets = (leader.offsets(), follower.offsets());
+        if offsets.0 == offsets.1 && leader.log_bytes() == follower.log_bytes() {
+            return;
+        }
+        if Instant::now() >= deadline {
+            assert_eq!(
+                follower.log_bytes(),
+                leader.log_bytes(),
+                "replicas byte for byte"
+            );
+            panic!(
+                "offsets differ: leader {:?}, follower {:?}",
+                offsets.0, offsets.1
+            );
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

@@ -12,6 +12,7 @@ mod replication;
 mod replication_cluster;
 mod replication_faults;
 mod replication_isr;
+mod replication_truncation;
 mod transactions;
 
 use std::collections::HashMap;

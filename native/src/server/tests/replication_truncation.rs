@@ -1,0 +1,66 @@
+//! Follower truncation beyond the simple case: KIP-279's walk back over epochs the leader
+//! never had, and a follower that fell behind the leader's log start.
+
+use super::cluster::{produce, wait_in_sync, Node, T};
+
+#[test]
+fn kip279_a_follower_walks_back_over_epochs_the_leader_never_had() {
+    let (mut a, mut b) = (Node::start(1), Node::start(2));
+    a.open(&[]);
+    b.open(&[]);
+    a.lead(1, &[1, 2], &[1, 2]);
+    b.follow(&a, 1, &[1, 2]);
+    assert_eq!(produce(&mut a.connect(), 1, -1, 10_000), (0, 0));
+    wait_in_sync(&a, &b);
+    // 2 goes down; 1 leads on alone at epoch 3 and writes offsets 1-2, then goes down
+    b.stop();
+    a.lead(3, &[1], &[1, 2]);
+    let mut producer = a.connect();
+    assert_eq!(produce(&mut producer, 1, 1, 10_000), (0, 1));
+    assert_eq!(produce(&mut producer, 1, 1, 10_000), (0, 2));
+    drop(producer);
+    a.stop();
+    // 2 comes back and leads at epochs 2 then 4, writing other records at offsets 1-2
+    b.restart();
+    b.open(&[]);
+    b.lead(2, &[2], &[1, 2]);
+    assert_eq!(produce(&mut b.connect(), 1, 1, 10_000), (0, 1));
+    b.lead(4, &[2], &[1, 2]);
+    assert_eq!(produce(&mut b.connect(), 1, 1, 10_000), (0, 2));
+    assert_eq!(b.epochs(), vec![(1, 0), (2, 1), (4, 2)]);
+    // 1 follows 2: asked about its epoch 3, 2 answers "epoch 2 ends at 2"; 1 has no epoch
+    // 2, its epoch 1 ends at 1, so it cuts there and asks about epoch 1: "ends at 1". Cutting
+    // only to 2 would keep 1's epoch-3 record at offset 1 and leave the replicas diverged.
+    a.restart();
+    a.open(&[]);
+    assert_eq!(a.epochs(), vec![(1, 0), (3, 1)]);
+    a.follow(&b, 4, &[1, 2]);
+    wait_in_sync(&b, &a);
+    assert_eq!(a.epochs(), vec![(1, 0), (2, 1), (4, 2)]);
+}
+
+#[test]
+fn a_follower_behind_the_leaders_log_start_starts_over_there() {
+    let (a, mut b) = (Node::start(1), Node::start(2));
+    a.open(&[]);
+    b.open(&[]);
+    a.lead(1, &[1, 2], &[1, 2]);
+    b.follow(&a, 1, &[1, 2]);
+    let mut producer = a.connect();
+    for offset in 0..3 {
+        assert_eq!(produce(&mut producer, 1, -1, 10_000), (0, offset));
+    }
+    wait_in_sync(&a, &b);
+    b.stop();
+    a.server().set_isr(T, 0, vec![1], 1).expect("set isr");
+    for offset in 3..6 {
+        assert_eq!(produce(&mut producer, 1, -1, 10_000), (0, offset));
+    }
+    assert_eq!(a.server().delete_records(T, 0, 5).expect("delete"), 5);
+    b.restart();
+    b.open(&[]);
+    b.follow(&a, 1, &[1, 2]);
+    wait_in_sync(&a, &b);
+    assert_eq!(b.state().log_start_offset, 5);
+    assert_eq!(b.offsets(), (6, 6));
+}
