@@ -96,6 +96,11 @@ class Server:
     ``log.flush.interval.messages``, ``log.flush.interval.ms``,
     ``log.flush.offset.checkpoint.interval.ms``, ``log.retention.check.interval.ms``,
     ``replica.fetch.max.bytes``, ``control.queue.size``.
+
+    Replica fetchers (one per leader broker this broker follows) also read
+    ``replica.fetch.wait.max.ms`` (500), ``replica.fetch.min.bytes`` (1),
+    ``replica.fetch.response.max.bytes`` (10485760), ``replica.fetch.backoff.ms`` (1000) and
+    ``replica.socket.timeout.ms`` (30000).
     """
 
     def __init__(self, config: dict[str, str]) -> None: ...
