@@ -174,7 +174,7 @@ def _join_known(shard: GroupShard, group: Group, member: Member, now: int, reply
     existing = group.members[member_id]
     same = existing.protocols == member.protocols
     if group.state == GroupState.PREPARING_REBALANCE:
-        _update_member(existing, member, reply, now)
+        _update_member(group, existing, member, reply, now)
         _maybe_complete_join(shard, group, now)
     elif group.state == GroupState.COMPLETING_REBALANCE:
         if same:
@@ -182,12 +182,12 @@ def _join_known(shard: GroupShard, group: Group, member: Member, now: int, reply
             members = _member_list(group) if group.leader == member_id else []
             reply(join_response(NONE, member_id, group, members))
         else:
-            _update_member(existing, member, reply, now)
+            _update_member(group, existing, member, reply, now)
             _prepare_rebalance(shard, group, now)
     elif group.state == GroupState.STABLE:
         if group.leader == member_id or not same:
             # The leader rejoining means it wants a new assignment (new topics, say).
-            _update_member(existing, member, reply, now)
+            _update_member(group, existing, member, reply, now)
             _prepare_rebalance(shard, group, now)
         else:
             existing.heartbeat_deadline = now + existing.session_timeout_ms
@@ -197,10 +197,10 @@ def _join_known(shard: GroupShard, group: Group, member: Member, now: int, reply
     return None
 
 
-def _update_member(existing: Member, new: Member, reply: Reply, now: int) -> None:
+def _update_member(group: Group, existing: Member, new: Member, reply: Reply, now: int) -> None:
     if existing.join_reply is not None and existing.join_reply is not reply:
         existing.join_reply(join_response(errors.RebalanceInProgressError.code, new.member_id))
-    existing.protocols = new.protocols
+    group.set_protocols(existing, new.protocols)
     existing.protocol_type = new.protocol_type
     existing.rebalance_timeout_ms = new.rebalance_timeout_ms
     existing.session_timeout_ms = new.session_timeout_ms
@@ -216,9 +216,7 @@ def _add_member(shard: GroupShard, group: Group, member: Member, now: int, reply
         group.protocol_type = member.protocol_type
     member.join_reply = reply
     member.heartbeat_deadline = now + member.session_timeout_ms
-    group.members[member.member_id] = member
-    if member.group_instance_id is not None:
-        group.static_members[member.group_instance_id] = member.member_id
+    group.add(member)
     if group.leader is None:
         group.leader = member.member_id
     group.new_member_added = True
@@ -237,7 +235,8 @@ def _replace_static(
     assignment it has."""
     assert member.group_instance_id is not None
     old_id = group.static_members[member.group_instance_id]
-    old = group.members.pop(old_id)
+    old = group.members[old_id]
+    group.discard(old_id)
     fenced = errors.FencedInstanceIdError.code
     if old.join_reply is not None:
         old.join_reply(join_response(fenced, old_id))
@@ -245,8 +244,7 @@ def _replace_static(
         old.sync_reply(sync_response(fenced))
     member.member_id = _new_member_id(member)
     member.assignment = old.assignment
-    group.members[member.member_id] = member
-    group.static_members[member.group_instance_id] = member.member_id
+    group.add(member)
     if group.leader == old_id:
         group.leader = member.member_id
     member.heartbeat_deadline = now + member.session_timeout_ms
@@ -331,9 +329,7 @@ def _complete_join(shard: GroupShard, group: Group, now: int) -> None:
 
 def _remove(group: Group, member: Member) -> None:
     gone = errors.UnknownMemberIdError.code
-    del group.members[member.member_id]
-    if member.group_instance_id is not None:
-        group.static_members.pop(member.group_instance_id, None)
+    group.discard(member.member_id)
     if member.join_reply is not None:
         member.join_reply(join_response(gone, member.member_id))
         member.join_reply = None

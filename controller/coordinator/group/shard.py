@@ -95,7 +95,8 @@ class GroupShard:
         group.generation = value.generation
         group.leader = value.leader
         group.state_timestamp = value.state_timestamp if value.state_timestamp >= 0 else now
-        group.members = {}
+        for member_id in list(group.members):
+            group.discard(member_id)
         group.static_members = {}
         group.pending_members = {}
         group.rebalance_deadline = group.sync_deadline = None
@@ -112,9 +113,7 @@ class GroupShard:
                 assignment=m.assignment,
                 heartbeat_deadline=now + m.session_timeout_ms,
             )
-            group.members[m.member_id] = member
-            if m.group_instance_id is not None:
-                group.static_members[m.group_instance_id] = m.member_id
+            group.add(member)
         group.state = GroupState.STABLE if group.members else GroupState.EMPTY
 
     def snapshot(self, group: Group, now: int) -> GroupRecord:

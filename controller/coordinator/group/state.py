@@ -87,6 +87,41 @@ class Group:
     initial_remaining_ms: int = 0
     new_member_added: bool = False
     offsets: dict[tuple[str, int], OffsetValue] = field(default_factory=dict)
+    # How many members support each protocol name: the protocols all members support are
+    # those counted len(members) times, found without a pass over every member (a join to a
+    # big group would otherwise cost O(members)).
+    protocol_counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, member: Member) -> None:
+        """Adds (or replaces) a member; every change of `members` goes through here or
+        `discard`, which keep `protocol_counts` and `static_members` in step."""
+        self.discard(member.member_id)
+        self.members[member.member_id] = member
+        if member.group_instance_id is not None:
+            self.static_members[member.group_instance_id] = member.member_id
+        self._count(member.protocols, 1)
+
+    def discard(self, member_id: str) -> Member | None:
+        member = self.members.pop(member_id, None)
+        if member is not None:
+            self._count(member.protocols, -1)
+            instance = member.group_instance_id
+            if instance is not None and self.static_members.get(instance) == member_id:
+                del self.static_members[instance]
+        return member
+
+    def set_protocols(self, member: Member, protocols: list[tuple[str, bytes]]) -> None:
+        self._count(member.protocols, -1)
+        member.protocols = protocols
+        self._count(protocols, 1)
+
+    def _count(self, protocols: list[tuple[str, bytes]], delta: int) -> None:
+        for name in {n for n, _ in protocols}:
+            count = self.protocol_counts.get(name, 0) + delta
+            if count:
+                self.protocol_counts[name] = count
+            else:
+                self.protocol_counts.pop(name, None)
 
     def is_empty(self) -> bool:
         return not self.members
@@ -98,11 +133,10 @@ class Group:
 
     def candidate_protocols(self) -> set[str] | None:
         """Protocols every member supports; None for a group without members."""
-        result: set[str] | None = None
-        for m in self.members.values():
-            names = set(m.protocol_names())
-            result = names if result is None else result & names
-        return result
+        if not self.members:
+            return None
+        size = len(self.members)
+        return {name for name, count in self.protocol_counts.items() if count == size}
 
     def select_protocol(self) -> str | None:
         """Each member votes for its most preferred protocol that all support; the most
