@@ -8,11 +8,10 @@ import time
 from collections.abc import Iterator
 
 import pyarrow as pa
-from ferrolog_native import BinaryBuffers, DecodedColumns, decode_columns
-
 from ferrolog.spark.client import EARLIEST, OFFSET_OUT_OF_RANGE, RETRIABLE, Cluster, KafkaError
 from ferrolog.spark.options import Options
 from ferrolog.spark.planning import OffsetRange
+from ferrolog_native import BinaryBuffers, DecodedColumns, decode_columns
 
 # The list's item is named "element", as Spark's own conversion names it: Spark compares the
 # whole Arrow schema of what `read()` yields with the one it expects.

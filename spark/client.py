@@ -159,8 +159,10 @@ class Cluster:
             if t["error_code"] != 0 or t["is_internal"]:
                 continue
             parts = sorted(
-                (PartitionInfo(t["name"], p["partition_index"], p["leader_id"])
-                 for p in t["partitions"]),
+                (
+                    PartitionInfo(t["name"], p["partition_index"], p["leader_id"])
+                    for p in t["partitions"]
+                ),
                 key=lambda p: p.partition,
             )
             result[t["name"]] = parts

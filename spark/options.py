@@ -65,7 +65,7 @@ def parse_partition_json(text: str, what: str) -> dict[TopicPartition, int]:
             for partition, value in partitions.items()
         }
     except (ValueError, AttributeError, TypeError) as e:
-        raise ValueError(f"{what}: expected JSON like {{\"topic\":{{\"0\":23}}}}: {e}") from e
+        raise ValueError(f'{what}: expected JSON like {{"topic":{{"0":23}}}}: {e}') from e
 
 
 def offsets_json(offsets: Mapping[TopicPartition, int]) -> dict[str, dict[str, int]]:
@@ -77,9 +77,7 @@ def offsets_json(offsets: Mapping[TopicPartition, int]) -> dict[str, dict[str, i
 
 def from_offsets_json(data: Mapping[str, Any]) -> dict[TopicPartition, int]:
     """The inverse of `offsets_json`; keys come back as strings after a JSON round trip."""
-    return {
-        (topic, int(p)): int(o) for topic, parts in data.items() for p, o in parts.items()
-    }
+    return {(topic, int(p)): int(o) for topic, parts in data.items() for p, o in parts.items()}
 
 
 @dataclass(frozen=True)
@@ -145,12 +143,25 @@ def parse_options(raw: Mapping[str, str], *, for_read: bool = True) -> Options:
     canon = {
         name: lower[name.lower()]
         for name in (
-            "kafka.bootstrap.servers", "subscribe", "subscribePattern", "assign",
-            "startingOffsets", "endingOffsets", "startingTimestamp", "endingTimestamp",
-            "startingOffsetsByTimestamp", "endingOffsetsByTimestamp",
-            "startingOffsetsByTimestampStrategy", "includeHeaders", "failOnDataLoss",
-            "kafka.isolation.level", "maxOffsetsPerTrigger", "minPartitions",
-            "maxRecordsPerPartition", "fetch.max.bytes", "kafkaConsumer.pollTimeoutMs",
+            "kafka.bootstrap.servers",
+            "subscribe",
+            "subscribePattern",
+            "assign",
+            "startingOffsets",
+            "endingOffsets",
+            "startingTimestamp",
+            "endingTimestamp",
+            "startingOffsetsByTimestamp",
+            "endingOffsetsByTimestamp",
+            "startingOffsetsByTimestampStrategy",
+            "includeHeaders",
+            "failOnDataLoss",
+            "kafka.isolation.level",
+            "maxOffsetsPerTrigger",
+            "minPartitions",
+            "maxRecordsPerPartition",
+            "fetch.max.bytes",
+            "kafkaConsumer.pollTimeoutMs",
         )
         if name.lower() in lower
     }
@@ -174,20 +185,21 @@ def parse_options(raw: Mapping[str, str], *, for_read: bool = True) -> Options:
         else:
             try:
                 assigned = json.loads(canon["assign"])
-                assign = tuple(
-                    sorted((t, int(p)) for t, ps in assigned.items() for p in ps)
-                )
+                assign = tuple(sorted((t, int(p)) for t, ps in assigned.items() for p in ps))
             except (ValueError, AttributeError, TypeError) as e:
                 raise ValueError(f'assign: expected JSON like {{"topic":[0,1]}}: {e}') from e
     ending = _starting(canon, "ending")
     if ending is not None and ending.kind == "earliest":
         raise ValueError("endingOffsets cannot be earliest")
-    if ending is not None and any(v == EARLIEST for v in ending.per_partition.values()):
-        if ending.kind == "offsets":
-            raise ValueError("endingOffsets cannot use -2 (earliest)")
+    if (
+        ending is not None
+        and ending.kind == "offsets"
+        and any(v == EARLIEST for v in ending.per_partition.values())
+    ):
+        raise ValueError("endingOffsets cannot use -2 (earliest)")
     isolation = canon.get("kafka.isolation.level", "read_uncommitted").strip().lower()
     if isolation not in ("read_uncommitted", "read_committed"):
-        raise ValueError(f"kafka.isolation.level must be read_committed or read_uncommitted")
+        raise ValueError("kafka.isolation.level must be read_committed or read_uncommitted")
     strategy = canon.get("startingOffsetsByTimestampStrategy", "error").strip().lower()
     if strategy not in ("error", "latest"):
         raise ValueError("startingOffsetsByTimestampStrategy must be error or latest")

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-from pyspark.sql.datasource import InputPartition
+from itertools import pairwise
 
 from ferrolog.spark.client import EARLIEST, LATEST, Cluster
 from ferrolog.spark.options import OffsetSpec, Options, TopicPartition
+from pyspark.sql.datasource import InputPartition
 
 
 @dataclass(frozen=True)
-class OffsetRange(InputPartition):  # type: ignore[misc]
+class OffsetRange(InputPartition):
     """One Spark partition: offsets [start, end) of one Kafka partition."""
 
     topic: str
@@ -65,12 +65,13 @@ def resolve(
                     f"no offset matches the timestamp for {names} "
                     "(startingOffsetsByTimestampStrategy=error)"
                 )
-            found.update(cluster.list_offsets({tp: LATEST for tp in missing},
-                                              opts.isolation_level))
+            found.update(cluster.list_offsets({tp: LATEST for tp in missing}, opts.isolation_level))
     return found
 
 
-def earliest(cluster: Cluster, opts: Options, tps: list[TopicPartition]) -> dict[TopicPartition, int]:
+def earliest(
+    cluster: Cluster, opts: Options, tps: list[TopicPartition]
+) -> dict[TopicPartition, int]:
     return cluster.list_offsets({tp: EARLIEST for tp in tps}, opts.isolation_level)
 
 
@@ -103,7 +104,7 @@ def split_ranges(
 def _cut(r: OffsetRange, parts: int) -> list[OffsetRange]:
     parts = max(1, min(parts, r.size))
     edges = [r.start + r.size * i // parts for i in range(parts + 1)]
-    return [OffsetRange(r.topic, r.partition, a, b) for a, b in zip(edges, edges[1:]) if b > a]
+    return [OffsetRange(r.topic, r.partition, a, b) for a, b in pairwise(edges) if b > a]
 
 
 def apportion(

@@ -6,22 +6,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
-from pyspark.sql.datasource import (
-    DataSource,
-    DataSourceReader,
-    DataSourceStreamReader,
-    DataSourceStreamWriter,
-    DataSourceWriter,
-    InputPartition,
-)
-from pyspark.sql.streaming.datasource import (
-    ReadAllAvailable,
-    ReadLimit,
-    ReadMaxRows,
-    SupportsTriggerAvailableNow,
-)
-from pyspark.sql.types import StructType
-
 from ferrolog.spark.arrow import read_range
 from ferrolog.spark.client import LATEST, Cluster
 from ferrolog.spark.options import (
@@ -41,9 +25,24 @@ from ferrolog.spark.planning import (
     split_ranges,
     topic_partitions,
 )
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceReader,
+    DataSourceStreamReader,
+    DataSourceStreamWriter,
+    DataSourceWriter,
+    InputPartition,
+)
+from pyspark.sql.streaming.datasource import (
+    ReadAllAvailable,
+    ReadLimit,
+    ReadMaxRows,
+    SupportsTriggerAvailableNow,
+)
+from pyspark.sql.types import StructType
 
 
-class FerrologDataSource(DataSource):  # type: ignore[misc]
+class FerrologDataSource(DataSource):
     """Kafka topics as a table or a stream, over the Kafka protocol (ferrolog or Kafka)."""
 
     @classmethod
@@ -83,7 +82,7 @@ def _read(opts: Options, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         yield from read_range(opts, partition)
 
 
-class FerrologBatchReader(DataSourceReader):  # type: ignore[misc]
+class FerrologBatchReader(DataSourceReader):
     def __init__(self, opts: Options) -> None:
         self.opts = opts
 
@@ -100,7 +99,7 @@ class FerrologBatchReader(DataSourceReader):  # type: ignore[misc]
         return _read(self.opts, partition)
 
 
-class FerrologStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):  # type: ignore[misc]
+class FerrologStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     """Micro-batches over per-partition offsets, `{"topic":{"0":123}}` as in Spark's Kafka
     source. Offsets are end-exclusive: a batch reads [previous end, new end).
 
@@ -145,7 +144,9 @@ class FerrologStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         latest = self._latest()
         if self._target is not None:
             # availableNow: never past what existed when the run started.
-            latest = {tp: min(o, self._target.get(tp, begin.get(tp, o))) for tp, o in latest.items()}
+            latest = {
+                tp: min(o, self._target.get(tp, begin.get(tp, o))) for tp, o in latest.items()
+            }
         new = [tp for tp in latest if tp not in begin]
         if new:
             # Partitions added since the last batch are read from their beginning, as Spark's
@@ -179,9 +180,7 @@ class FerrologStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                     )
                 continue
             bounds[tp] = (begin[tp], stop)
-        return split_ranges(
-            bounds, self.opts.min_partitions, self.opts.max_records_per_partition
-        )
+        return split_ranges(bounds, self.opts.min_partitions, self.opts.max_records_per_partition)
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         return _read(self.opts, partition)

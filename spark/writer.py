@@ -26,7 +26,7 @@ _NOT_FOR_PRODUCER = {"isolation.level", "key.serializer", "value.serializer"}
 
 
 @dataclass(frozen=True)
-class Produced(WriterCommitMessage):  # type: ignore[misc]
+class Produced(WriterCommitMessage):
     records: int
 
 
@@ -118,7 +118,7 @@ def produce_batches(options: dict[str, str], batches: Iterator[pa.RecordBatch]) 
     return count
 
 
-class FerrologWriter(DataSourceArrowWriter):  # type: ignore[misc]
+class FerrologWriter(DataSourceArrowWriter):
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
         self.options = options
         check_schema(schema, {k.lower(): v for k, v in options.items()}.get("topic"))
@@ -127,7 +127,7 @@ class FerrologWriter(DataSourceArrowWriter):  # type: ignore[misc]
         return Produced(produce_batches(self.options, iterator))
 
 
-class FerrologStreamWriter(DataSourceStreamArrowWriter):  # type: ignore[misc]
+class FerrologStreamWriter(DataSourceStreamArrowWriter):
     def __init__(self, options: dict[str, str], schema: StructType) -> None:
         self.options = options
         check_schema(schema, {k.lower(): v for k, v in options.items()}.get("topic"))

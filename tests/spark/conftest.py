@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-from pyspark.sql import SparkSession
-
 from ferrolog.spark import register
+from pyspark.sql import SparkSession
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +80,17 @@ def new_topic(bootstrap: str) -> Callable[..., str]:
     return make
 
 
-def produce(
+@pytest.fixture
+def produce(bootstrap: str) -> Callable[..., None]:
+    """`produce(topic, records, partition=None, headers=False, **producer_config)`."""
+
+    def run(topic: str, records: list[tuple[bytes | None, bytes, int | None]], **kw: Any) -> None:
+        produce_records(bootstrap, topic, records, **kw)
+
+    return run
+
+
+def produce_records(
     bootstrap: str,
     topic: str,
     records: list[tuple[bytes | None, bytes, int | None]],

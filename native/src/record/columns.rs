@@ -39,7 +39,7 @@ impl BinaryColumn {
     }
 
     fn push(&mut self, value: Option<&[u8]>) -> Result<(), ErrorCode> {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.validity.push(0);
         }
         match value {
@@ -253,7 +253,7 @@ fn append_batch(
 }
 
 fn push_headers(out: &mut Columns, headers: &[(String, Option<Vec<u8>>)]) -> Result<(), ErrorCode> {
-    if out.rows % 8 == 0 {
+    if out.rows.is_multiple_of(8) {
         out.header_validity.push(0);
     }
     if headers.is_empty() {
