@@ -5,9 +5,11 @@
 
 Speaks the group protocol directly (asyncio, the `ferrolog.protocol` codec), so the client
 does no more than a real consumer's coordinator connection would, and measures:
-- one big group: N members join (JoinGroup v5 with MEMBER_ID_REQUIRED, as real clients do),
-  the leader assigns, everyone syncs; members/s = N / time until the last SyncGroup answer;
-- many small groups: G groups of 3 members rebalancing at once; members/s likewise;
+- one big group: N members join at once as real clients do (JoinGroup v5 with
+  MEMBER_ID_REQUIRED, SyncGroup, heartbeats, rejoining on REBALANCE_IN_PROGRESS) with no
+  initial rebalance delay, so the group goes through as many rebalances as the arrivals
+  cause; members/s = N / time until one generation holds all N members, synced;
+- many small groups: G groups of 3 members forming at once; members/s likewise;
 - offset commits: C connections commit in a loop (standalone commits, each of P partitions,
   acks=all into `__consumer_offsets`); commits/s and partition offsets/s.
 Prints a small table. The broker is a fresh embedded one (child process) on this machine."""
@@ -24,8 +26,8 @@ from typing import Any
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
 
-FIND_COORDINATOR, JOIN, SYNC, COMMIT, LIST_GROUPS = 10, 11, 14, 8, 16
-MEMBER_ID_REQUIRED = 79
+FIND_COORDINATOR, JOIN, SYNC, HEARTBEAT, COMMIT, LIST_GROUPS = 10, 11, 14, 12, 8, 16
+MEMBER_ID_REQUIRED, REBALANCE_IN_PROGRESS = 79, 27
 
 
 class Connection:
@@ -63,25 +65,65 @@ def _join_body(group: str, member_id: str) -> dict[str, Any]:
     }
 
 
-async def _member(conn: Connection, group: str) -> None:
-    first = await conn.call(JOIN, 5, _join_body(group, ""))
-    assert first["error_code"] == MEMBER_ID_REQUIRED, first
-    joined = await conn.call(JOIN, 5, _join_body(group, first["member_id"]))
-    assert joined["error_code"] == 0, joined
-    me = joined["member_id"]
-    assignments = [{"member_id": m["member_id"], "assignment": b""} for m in joined["members"]]
-    synced = await conn.call(
-        SYNC,
-        3,
-        {
-            "group_id": group,
-            "generation_id": joined["generation_id"],
-            "member_id": me,
-            "group_instance_id": None,
-            "assignments": assignments,
-        },
-    )
-    assert synced["error_code"] == 0, synced
+class Progress:
+    """Which members of each group completed SyncGroup in which generation: a group is done
+    when one generation holds all of its members."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.synced: dict[str, dict[int, set[str]]] = {}
+
+    def record(self, group: str, generation: int, member: str) -> None:
+        self.synced.setdefault(group, {}).setdefault(generation, set()).add(member)
+
+    def done(self, group: str) -> bool:
+        return any(len(m) == self.size for m in self.synced.get(group, {}).values())
+
+
+async def _member(conn: Connection, group: str, progress: Progress) -> None:
+    """A member as a client runs it: join (twice, for the member id), sync, heartbeat, and
+    rejoin whenever the coordinator says a rebalance is in progress."""
+    member_id = ""
+    while True:
+        joined = await conn.call(JOIN, 5, _join_body(group, member_id))
+        member_id = joined["member_id"]
+        if joined["error_code"] == MEMBER_ID_REQUIRED:
+            continue
+        assert joined["error_code"] == 0, joined
+        generation = joined["generation_id"]
+        assignments = [{"member_id": m["member_id"], "assignment": b""} for m in joined["members"]]
+        synced = await conn.call(
+            SYNC,
+            3,
+            {
+                "group_id": group,
+                "generation_id": generation,
+                "member_id": member_id,
+                "group_instance_id": None,
+                "assignments": assignments,
+            },
+        )
+        if synced["error_code"] == REBALANCE_IN_PROGRESS:
+            continue
+        assert synced["error_code"] == 0, synced
+        progress.record(group, generation, member_id)
+        while not progress.done(group):
+            await asyncio.sleep(0.05)
+            beat = await conn.call(
+                HEARTBEAT,
+                3,
+                {
+                    "group_id": group,
+                    "generation_id": generation,
+                    "member_id": member_id,
+                    "group_instance_id": None,
+                },
+            )
+            if beat["error_code"] == REBALANCE_IN_PROGRESS:
+                break
+            assert beat["error_code"] == 0, beat
+        else:
+            return
 
 
 async def rebalance(bootstrap: str, groups: int, size: int) -> float:
@@ -91,9 +133,14 @@ async def rebalance(bootstrap: str, groups: int, size: int) -> float:
     try:
         # The coordinator's partitions exist before the clock starts.
         await conns[0].call(FIND_COORDINATOR, 3, {"key": names[0], "key_type": 0})
+        progress = Progress(size)
         start = time.perf_counter()
         await asyncio.gather(
-            *(_member(conns[g * size + i], names[g]) for g in range(groups) for i in range(size))
+            *(
+                _member(conns[g * size + i], names[g], progress)
+                for g in range(groups)
+                for i in range(size)
+            )
         )
         elapsed = time.perf_counter() - start
     finally:
@@ -153,8 +200,11 @@ async def coordinator_ready(bootstrap: str) -> None:
     conn = await Connection.open(bootstrap)
     try:
         await conn.call(FIND_COORDINATOR, 3, {"key": "warm-up", "key_type": 0})
-        while (await conn.call(LIST_GROUPS, 4, {"states_filter": []}))["error_code"]:
+        for _ in range(600):
+            if not (await conn.call(LIST_GROUPS, 4, {"states_filter": []}))["error_code"]:
+                return
             await asyncio.sleep(0.05)
+        raise RuntimeError("the group coordinator did not load in 30 s")
     finally:
         await conn.close()
 
