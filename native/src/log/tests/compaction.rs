@@ -402,3 +402,44 @@ fn tombstones_count_their_retention_from_the_first_cleaning_not_their_timestamp(
         ]
     );
 }
+
+#[test]
+fn compact_delete_both_expires_old_segments_and_compacts_the_rest() {
+    let dir = tempdir().unwrap();
+    let config = LogConfig {
+        delete: true,
+        retention_ms: 60_000,
+        ..compacted()
+    };
+    let mut log = open(dir.path(), config);
+    let old = NOW - 3_600_000;
+    for i in 0..20 {
+        let v = format!("old{i}");
+        log.append_as_leader(keyed(Codec::None, &[("a", Some(v.as_str()))], old), 0, NOW)
+            .unwrap();
+    }
+    log.roll().unwrap();
+    let first_new = log.log_end_offset();
+    for i in 0..40 {
+        let v = format!("new{i}");
+        let k = if i % 2 == 0 { "b" } else { "c" };
+        log.append_as_leader(keyed(Codec::None, &[(k, Some(v.as_str()))], NOW), 0, NOW)
+            .unwrap();
+    }
+    log.roll().unwrap();
+    log.set_high_watermark(log.log_end_offset());
+    assert!(log.apply_retention(NOW).unwrap() > 0);
+    assert_eq!(
+        log.log_start_offset(),
+        first_new,
+        "retention deleted the old segments"
+    );
+    log.compact(NOW).unwrap();
+    assert_eq!(
+        records(&log),
+        vec![
+            (first_new + 38, "b".to_owned(), Some("new38".to_owned())),
+            (first_new + 39, "c".to_owned(), Some("new39".to_owned()))
+        ]
+    );
+}
