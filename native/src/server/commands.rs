@@ -231,7 +231,7 @@ impl Server {
         Ok(out)
     }
 
-    /// Moves the log start offset to `offset` (-1: the high watermark).
+    /// On the leader: moves the log start offset to `offset` (-1: the high watermark).
     pub fn delete_records(
         &self,
         topic: &str,
@@ -239,6 +239,8 @@ impl Server {
         offset: i64,
     ) -> Result<i64, CommandError> {
         let p = self.partition(topic, partition)?;
+        // Followers take their log start offset from the leader's fetch responses.
+        p.leader_epoch_if_leader()?;
         let mut log = p.log().write();
         let target = if offset == -1 {
             log.high_watermark()

@@ -64,3 +64,25 @@ fn a_follower_behind_the_leaders_log_start_starts_over_there() {
     assert_eq!(b.state().log_start_offset, 5);
     assert_eq!(b.offsets(), (6, 6));
 }
+
+#[test]
+fn a_follower_told_of_a_diverging_epoch_in_a_fetch_truncates_and_continues() {
+    let (a, b) = (Node::start(1), Node::start(2));
+    a.open(&[]);
+    b.open(&[]);
+    a.lead(1, &[1, 2], &[1, 2]);
+    b.follow(&a, 1, &[1, 2]);
+    let mut producer = a.connect();
+    for offset in 0..5 {
+        assert_eq!(produce(&mut producer, 1, -1, 10_000), (0, offset));
+    }
+    wait_in_sync(&a, &b);
+    // the leader loses its last two records (as an unflushed tail lost to a power cut): the
+    // follower's next fetch, at 5 with last epoch 1, hears that epoch 1 ends at 3
+    let p = a.server().broker().partitions.get(T, 0).expect("open");
+    p.log().write().truncate_to(3).expect("truncate");
+    super::cluster::wait_until("the follower truncated", || b.offsets().0 == 3);
+    assert_eq!(produce(&mut producer, 2, 1, 10_000), (0, 3));
+    wait_in_sync(&a, &b);
+    assert_eq!(b.offsets().0, 5);
+}
