@@ -108,3 +108,36 @@ fn fetches_carrying_another_leader_epoch_are_fenced() {
     assert_eq!(ask(5), 0);
     assert_eq!(follower_leo(), 0);
 }
+
+#[test]
+fn a_new_leader_advances_its_high_watermark_only_as_followers_confirm() {
+    let mut a = Node::start(1);
+    a.open(&[]);
+    a.lead(1, &[1], &[1, 2]);
+    let mut producer = a.connect();
+    assert_eq!(produce(&mut producer, 2, 1, 1000), (0, 0));
+    assert_eq!(
+        a.offsets(),
+        (2, 2),
+        "alone in the ISR, the leader commits by itself"
+    );
+    a.lead(2, &[1, 2], &[1, 2]);
+    assert_eq!(produce(&mut producer, 1, 1, 1000), (0, 2));
+    assert_eq!(a.offsets(), (3, 2), "2 has confirmed nothing");
+    drop(producer);
+    a.restart();
+    a.open(&[]);
+    a.lead(3, &[1, 2], &[1, 2]);
+    assert_eq!(
+        a.offsets(),
+        (3, 2),
+        "the checkpointed high watermark, not the log end"
+    );
+    let mut follower = a.connect();
+    let mut r = fetch_request(T, 3, 0, 1);
+    r.replica_id = BrokerId(2);
+    r.topics[0].partitions[0].current_leader_epoch = 3;
+    let f: FetchResponse = follower.call(ApiKey::Fetch, 12, &r);
+    assert_eq!(f.responses[0].partitions[0].high_watermark, 3);
+    assert_eq!(a.offsets(), (3, 3));
+}
