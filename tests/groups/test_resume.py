@@ -5,6 +5,7 @@ exactly where each left off."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 from aiokafka import AIOKafkaConsumer
@@ -14,7 +15,16 @@ from kafka import KafkaConsumer
 from kafka import TopicPartition as KafkaTopicPartition
 from kafka.structs import OffsetAndMetadata
 
-from tests.groups.conftest import FAST_GROUPS, SESSION_MS, consumer_config, create_topic, produce
+from tests.groups.conftest import (
+    FAST_GROUPS,
+    SESSION_MS,
+    assignments,
+    consumer_config,
+    create_topic,
+    poll_all,
+    produce,
+    wait_until,
+)
 
 
 def kafka_python_resume(bootstrap: str, group: str, topic: str) -> dict[int, int]:
@@ -103,3 +113,40 @@ def test_offsets_survive_restart_and_cross_clients(
     broker.start()
     bootstrap = broker.bootstrap_servers
     assert asyncio.run(aiokafka_first_offsets(bootstrap, group, topic)) == {0: 10, 1: 7}
+
+
+def test_a_stable_group_rides_through_a_broker_restart_without_rebalancing(
+    ferrolog_broker_factory: Callable[..., EmbeddedBroker],
+) -> None:
+    broker = ferrolog_broker_factory(overrides=FAST_GROUPS)
+    bootstrap = broker.bootstrap_servers
+    topic = create_topic(bootstrap, partitions=4)
+    revoked: list[int] = []
+    consumers = [
+        Consumer(consumer_config(bootstrap, "live", **{"session.timeout.ms": 6000}))
+        for _ in range(2)
+    ]
+    try:
+        for c in consumers:
+            c.subscribe(
+                [topic], on_revoke=lambda _, parts: revoked.extend(p.partition for p in parts)
+            )
+
+        def balanced() -> bool:
+            poll_all(consumers)
+            return sorted(len(a) for a in assignments(consumers)) == [2, 2]
+
+        wait_until(balanced)
+        before = assignments(consumers)
+        revoked.clear()
+        # The new coordinator loads the group's last GroupMetadata record: the members keep
+        # their generation and go on heartbeating.
+        broker.restart()
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            poll_all(consumers)
+        assert assignments(consumers) == before
+        assert revoked == []
+    finally:
+        for c in consumers:
+            c.close()
