@@ -1,0 +1,123 @@
+"""Streaming reads: checkpointed restarts while records arrive, and admission control."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.streaming import StreamingQuery
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def _wait_for(query: StreamingQuery, rows: int, timeout: float = 120) -> None:
+    """Until the query has taken at least `rows` rows in all."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if query.exception() is not None:
+            raise AssertionError(str(query.exception()))
+        if sum(p["numInputRows"] for p in query.recentProgress) >= rows:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the query took fewer than {rows} rows in {timeout} s")
+
+
+def test_restarted_query_writes_every_record_exactly_once(
+    spark: SparkSession,
+    bootstrap: str,
+    new_topic: Callable[..., str],
+    produce: Callable[..., None],
+    tmp_path: Path,
+) -> None:
+    topic = new_topic(partitions=2)
+    total, chunk = 12_000, 400
+    produce(topic, [(None, b"v%d" % i, None) for i in range(chunk)])
+    producing = threading.Thread(
+        target=lambda: [
+            (
+                produce(topic, [(None, b"v%d" % i, None) for i in range(s, s + chunk)]),
+                time.sleep(0.05),
+            )
+            for s in range(chunk, total, chunk)
+        ],
+        daemon=True,
+    )
+
+    def start() -> StreamingQuery:
+        stream = (
+            spark.readStream.format("ferrolog")
+            .option("kafka.bootstrap.servers", bootstrap)
+            .option("subscribe", topic)
+            .option("startingOffsets", "earliest")
+            .option("maxOffsetsPerTrigger", "3000")
+            .load()
+            .select(F.col("value").cast("string").alias("value"), "partition", "offset")
+        )
+        return (
+            stream.writeStream.format("parquet")
+            .option("path", str(tmp_path / "out"))
+            .option("checkpointLocation", str(tmp_path / "checkpoint"))
+            .trigger(processingTime="500 milliseconds")
+            .start()
+        )
+
+    producing.start()
+    first = start()
+    try:
+        _wait_for(first, 1)
+    finally:
+        first.stop()
+    assert producing.is_alive(), "the producer finished before the restart: make it longer"
+    second = start()
+    try:
+        _wait_for(second, 1)
+        producing.join(timeout=120)
+        assert not producing.is_alive()
+        second.processAllAvailable()
+    finally:
+        second.stop()
+
+    out = spark.read.parquet(str(tmp_path / "out"))
+    stats = out.agg(
+        F.count("*").alias("rows"),
+        F.countDistinct("value").alias("values"),
+        F.countDistinct("partition", "offset").alias("positions"),
+    ).first()
+    assert stats is not None
+    assert stats.asDict() == {"rows": total, "values": total, "positions": total}
+
+
+def test_max_offsets_per_trigger_bounds_each_micro_batch(
+    spark: SparkSession,
+    bootstrap: str,
+    new_topic: Callable[..., str],
+    produce: Callable[..., None],
+    tmp_path: Path,
+) -> None:
+    topic = new_topic(partitions=3)
+    produce(topic, [(None, b"%d" % i, None) for i in range(5_000)])
+    query = (
+        spark.readStream.format("ferrolog")
+        .option("kafka.bootstrap.servers", bootstrap)
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .option("maxOffsetsPerTrigger", "700")
+        .load()
+        .writeStream.format("noop")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    try:
+        query.awaitTermination(240)
+    finally:
+        query.stop()
+    rows = [p["numInputRows"] for p in query.recentProgress if p["numInputRows"]]
+    assert sum(rows) == 5_000
+    assert max(rows) <= 700
+    assert len(rows) >= 8  # ceil(5000 / 700)
