@@ -1,2 +1,17 @@
-"""The group coordinator (classic protocol): `shard` is the pure state machine of one
-`__consumer_offsets` partition, `coordinator` its I/O (appends, loading, timers)."""
+"""The group coordinator (Kafka's classic group protocol), a replicated state machine over
+the compacted internal topic `__consumer_offsets`.
+
+- `records`: the topic's record formats (Kafka's OffsetCommit and GroupMetadata key/value
+  schemas with their int16 type/version prefixes), batch building and reading.
+- `state`: groups, members, settings. `shard`: one partition's groups, `replay` (the only way
+  committed state changes) and the outbox of records to append.
+- `membership`: JoinGroup, SyncGroup, Heartbeat, LeaveGroup and the timers; `offsets`:
+  OffsetCommit/Fetch/Delete, DeleteGroups, DescribeGroups, ListGroups, offset retention.
+  Both are pure: request and time in, replies and records out.
+- `coordinator`: the I/O (acks=all appends in a worker thread, batched per partition;
+  loading a partition by replaying it; the timer tick) and the leadership hooks
+  `on_become_leader` / `on_resign` the controller calls.
+
+Not here yet: transactional offset commits (TxnOffsetCommit, pending offsets for
+`require_stable`) and KIP-848 consumer groups (ConsumerGroupHeartbeat); their records in the
+topic are skipped when loading."""
