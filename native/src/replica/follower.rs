@@ -5,6 +5,7 @@
 
 use super::partition::{Partition, Progress, Role};
 use crate::error::ErrorCode;
+use crate::record::batch::iter_batches;
 
 /// Where a follower's log stands, for building its next request to the leader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +67,16 @@ impl Partition {
         now_ms: i64,
     ) -> Result<i64, ErrorCode> {
         self.as_follower(epoch, |log| {
+            if let Some(Ok((first, _))) = iter_batches(records).next() {
+                // A log restarted at the leader's log start inside a batch gets that whole
+                // batch back, starting below our end: with nothing written yet, start the
+                // log at the batch instead (Kafka's UnexpectedAppendOffsetException case).
+                let leo = log.log_end_offset();
+                if log.size_bytes() == 0 && first.base_offset < leo && first.last_offset() >= leo {
+                    log.truncate_fully_and_start_at(first.base_offset)
+                        .map_err(crate::log::partition_log::storage_error)?;
+                }
+            }
             if !records.is_empty() {
                 log.append_as_follower(records, now_ms)?;
             }

@@ -86,3 +86,24 @@ fn a_follower_told_of_a_diverging_epoch_in_a_fetch_truncates_and_continues() {
     wait_in_sync(&a, &b);
     assert_eq!(b.offsets().0, 5);
 }
+
+#[test]
+fn a_follower_restarting_at_a_log_start_inside_a_batch_takes_the_whole_batch() {
+    let (a, b) = (Node::start(1), Node::start(2));
+    a.open(&[]);
+    b.open(&[]);
+    a.lead(1, &[1], &[1, 2]);
+    let mut producer = a.connect();
+    for offset in [0, 3, 6] {
+        assert_eq!(produce(&mut producer, 3, -1, 10_000), (0, offset));
+    }
+    // the leader's log starts at 4, inside the batch 3-5; 2 has nothing and must start there
+    assert_eq!(a.server().delete_records(T, 0, 4).expect("delete"), 4);
+    b.follow(&a, 1, &[1, 2]);
+    super::cluster::wait_until("2 caught up", || b.offsets() == (9, 9));
+    let state = b.state();
+    assert_eq!(
+        state.log_start_offset, 4,
+        "the leader's log start, once committed"
+    );
+}
