@@ -1,5 +1,6 @@
 //! The native broker server: a tokio runtime it owns, the listener, one task per connection,
-//! the periodic log tasks, and the partition commands the control plane calls.
+//! the periodic log tasks, the replica fetchers (`crate::replica::fetcher`), and the partition
+//! commands the control plane calls (`commands`, and `replication` for roles and the ISR).
 
 pub mod api;
 pub mod commands;
