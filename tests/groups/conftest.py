@@ -3,6 +3,7 @@ topics and group ids per test, and a helper that waits for a condition."""
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -77,8 +78,15 @@ def group_broker() -> Iterator[EmbeddedBroker]:
 
 
 @pytest.fixture
-def bootstrap(group_broker: EmbeddedBroker) -> str:
-    return group_broker.bootstrap_servers
+def bootstrap(request: pytest.FixtureRequest) -> str:
+    """The module's broker; FERROLOG_GROUPS_BOOTSTRAP=host:port runs the same tests against
+    another cluster (Apache Kafka, with group.min.session.timeout.ms at most 500 and no
+    initial rebalance delay) to check that ferrolog and Kafka agree."""
+    external = os.environ.get("FERROLOG_GROUPS_BOOTSTRAP")
+    if external:
+        return external
+    broker: EmbeddedBroker = request.getfixturevalue("group_broker")
+    return broker.bootstrap_servers
 
 
 @pytest.fixture
