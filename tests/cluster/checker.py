@@ -30,6 +30,9 @@ class AckedProducer:
                 "linger.ms": 5,
                 "message.timeout.ms": 60000,
                 "request.timeout.ms": 5000,
+                # A paused broker keeps its TCP connections open: without a short socket
+                # timeout librdkafka waits 60 s for a metadata answer from it.
+                "socket.timeout.ms": 5000,
                 "retry.backoff.ms": 100,
                 "topic.metadata.refresh.interval.ms": 1000,
             }
