@@ -15,7 +15,7 @@ from tests.groups.conftest import consumer_config, create_topic, wait_until
 FIND_COORDINATOR, JOIN, HEARTBEAT, SYNC, COMMIT, DESCRIBE, LEAVE = 10, 11, 12, 14, 8, 15, 13
 ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 22, 25, 23
 INVALID_SESSION_TIMEOUT, OFFSET_METADATA_TOO_LARGE, COORDINATOR_NOT_AVAILABLE = 26, 12, 15
-MEMBER_ID_REQUIRED, REBALANCE_IN_PROGRESS = 79, 27
+MEMBER_ID_REQUIRED, REBALANCE_IN_PROGRESS, UNKNOWN_TOPIC_OR_PARTITION = 79, 27, 3
 
 
 class Client:
@@ -125,7 +125,7 @@ def test_bad_group_requests_get_kafka_errors_and_leave_no_stuck_group(
         beat.update(member_id=member, generation_id=generation + 5)
         assert client.call(HEARTBEAT, 3, beat)["error_code"] == ILLEGAL_GENERATION
 
-        def commit(metadata: str, generation_id: int) -> int:
+        def commit(metadata: str, generation_id: int, name: str = topic) -> int:
             body = {
                 "group_id": group_id,
                 "generation_id_or_member_epoch": generation_id,
@@ -133,7 +133,7 @@ def test_bad_group_requests_get_kafka_errors_and_leave_no_stuck_group(
                 "group_instance_id": None,
                 "topics": [
                     {
-                        "name": topic,
+                        "name": name,
                         "partitions": [
                             {
                                 "partition_index": 0,
@@ -150,6 +150,7 @@ def test_bad_group_requests_get_kafka_errors_and_leave_no_stuck_group(
 
         assert commit("m" * 5000, generation) == OFFSET_METADATA_TOO_LARGE
         assert commit("ok", generation - 1) == ILLEGAL_GENERATION
+        assert commit("ok", generation, name="no-such-topic") == UNKNOWN_TOPIC_OR_PARTITION
         assert commit("ok", generation) == 0
 
         described = client.call(

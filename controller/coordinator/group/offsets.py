@@ -48,7 +48,10 @@ def commit(
     req: dict[str, Any],
     now: int,
     reply: Callable[[dict[str, Any]], None],
+    exists: Callable[[str, int], bool] = lambda topic, partition: True,
 ) -> None:
+    """Commits what passes the checks; a partition that does not exist gets
+    UNKNOWN_TOPIC_OR_PARTITION, as in Kafka."""
     group_id: str = req["group_id"]
     group = shard.group(group_id)
     generation = req.get("generation_id_or_member_epoch", -1)
@@ -61,7 +64,10 @@ def commit(
     for topic in req.get("topics") or []:
         partitions = []
         for p in topic["partitions"]:
+            # As Kafka: partitions that do not exist are refused before the group is asked.
             code = error
+            if not exists(topic["name"], p["partition_index"]):
+                code = errors.UnknownTopicOrPartitionError.code
             metadata = p.get("committed_metadata") or ""
             if not code and len(metadata.encode()) > shard.settings.offset_metadata_max_bytes:
                 code = errors.OffsetMetadataTooLargeError.code

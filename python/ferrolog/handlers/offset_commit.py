@@ -1,6 +1,7 @@
 """OffsetCommit (key 8), v2-9: commits offsets to `__consumer_offsets` (acks=all) for group
 members and for standalone consumers that only `assign` (generation -1, no member id). v9's
-KIP-848 member epoch is the generation for classic groups, as in Kafka."""
+KIP-848 member epoch is the generation for classic groups, as in Kafka. Offsets of partitions
+that do not exist are refused (UNKNOWN_TOPIC_OR_PARTITION), as Kafka does."""
 
 from __future__ import annotations
 
@@ -33,10 +34,16 @@ def _all_failed(request: dict[str, Any], code: int) -> dict[str, Any]:
 
 
 async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    controller = ctx.broker.controller
+
+    def exists(topic: str, partition: int) -> bool:
+        record = controller.topic(topic)
+        return record is not None and partition in record.assignment
+
     try:
         response: dict[str, Any] = await coordinator(ctx).run(
             request["group_id"],
-            lambda shard, reply: offsets.commit(shard, request, now_ms(), reply),
+            lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists),
         )
     except CoordinatorError as exc:
         response = _all_failed(request, exc.code)
