@@ -175,11 +175,11 @@ class BrokerProcess:
 
     def kill(self) -> None:
         if self.proc is not None:
-            if self.paused:
-                self.proc.send_signal(signal.SIGCONT)
+            # SIGKILL ends a stopped process too; a SIGCONT first would let it run a moment.
             self.proc.kill()
             self.proc.wait(10)
         self.proc = None
+        self.paused = False
 
     def pause(self) -> None:
         self.signal(signal.SIGSTOP)

@@ -1,0 +1,93 @@
+"""The two failure scenarios of KIP-101 (leader epochs instead of the high watermark for
+truncation), reproduced with real processes on a two-replica partition (`[1, 2]`, leader 1):
+
+1. A follower restarts (its high watermark checkpoint may be stale) and, before it has fetched
+   again, the leader dies: the follower becomes leader. Truncating to the stale high watermark
+   would lose committed records.
+2. Leader and follower both go down with different tails; the follower comes back first,
+   leads, takes new writes at the offsets of the old leader's unreplicated tail; then the old
+   leader returns. Without epochs the replicas would silently diverge.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from confluent_kafka import Producer
+from confluent_kafka.admin import NewTopic
+
+from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.harness import Cluster, wait_until
+
+pytestmark = [pytest.mark.native, pytest.mark.slow]
+
+
+def _two_replica_topic(cluster: Cluster, name: str) -> None:
+    admin = cluster.admin()
+    topic = NewTopic(
+        name, num_partitions=1, replica_assignment=[[1, 2]], config={"min.insync.replicas": "1"}
+    )
+    admin.create_topics([topic])[name].result(20)
+    cluster.wait_for_leaders(name, 1)
+    assert cluster.leader(name) == 1
+
+
+def _acked_batch(bootstrap: str, topic: str, count: int) -> dict[tuple[int, int], bytes]:
+    producer = AckedProducer(bootstrap, topic, 1)
+    producer.produce(count)
+    producer.stop()
+    assert producer.acked_count() == count, producer.errors[:3]
+    return producer.acked
+
+
+def test_follower_restart_then_leader_death_loses_nothing(cluster: Cluster) -> None:
+    _two_replica_topic(cluster, "kip101a")
+    acked = _acked_batch(cluster.bootstrap, "kip101a", 300)
+    cluster.wait_for_isr("kip101a", 0, [1, 2])
+    # Follower 2 restarts; as soon as it is back (registered again), leader 1 dies.
+    cluster.brokers[2].kill()
+    cluster.brokers[2].start()
+    cluster.brokers[2].wait_ready()
+    cluster.brokers[1].kill()
+    wait_until(lambda: cluster.leader("kip101a") == 2, 30, what="broker 2 to lead")
+    acked.update(_acked_batch(cluster.brokers[2].bootstrap, "kip101a", 50))
+    check_no_loss(acked, read_all(cluster.brokers[2].bootstrap, "kip101a", 1))
+    cluster.brokers[1].start()
+    cluster.brokers[1].wait_ready()
+    cluster.wait_for_isr("kip101a", 0, [1, 2], timeout=30)
+    wait_until(lambda: cluster.verify_replicas("kip101a").returncode == 0, 30, what="identical")
+
+
+def test_replicas_restarting_with_different_tails_converge(
+    cluster_factory: Callable[..., Cluster],
+) -> None:
+    # A lag limit well above the few hundred ms of the setup keeps 2 in the ISR throughout.
+    cluster = cluster_factory(**{"replica.lag.time.max.ms": "8000"})
+    _two_replica_topic(cluster, "kip101b")
+    acked = _acked_batch(cluster.bootstrap, "kip101b", 200)
+    cluster.wait_for_isr("kip101b", 0, [1, 2])
+    # Follower 2 stops fetching; leader 1 takes a tail (acks=1) that 2 never sees; both die.
+    cluster.brokers[2].pause()
+    leader_only = Producer({"bootstrap.servers": cluster.brokers[1].bootstrap, "acks": "1"})
+    for i in range(20):
+        leader_only.produce("kip101b", value=f"old-tail-{i}".encode(), partition=0)
+    assert leader_only.flush(10) == 0
+    cluster.brokers[1].kill()
+    cluster.brokers[2].kill()
+    # 2 comes back first and, still in the ISR, leads under a new epoch; it takes new writes
+    # at the offsets where 1 holds its old tail.
+    cluster.brokers[2].start()
+    cluster.brokers[2].wait_ready()
+    wait_until(lambda: cluster.leader("kip101b") == 2, 40, what="broker 2 to lead")
+    acked.update(_acked_batch(cluster.brokers[2].bootstrap, "kip101b", 50))
+    cluster.brokers[1].start()
+    cluster.brokers[1].wait_ready()
+    cluster.wait_for_isr("kip101b", 0, [1, 2], timeout=40)
+    time.sleep(0.5)
+    records = read_all(cluster.bootstrap, "kip101b", 1)
+    check_no_loss(acked, records)
+    # The old tail was never committed: 1 truncated it rather than keep a diverged log.
+    assert not any(v.startswith(b"old-tail-") for _, v in records[0])
+    wait_until(lambda: cluster.verify_replicas("kip101b").returncode == 0, 30, what="identical")
