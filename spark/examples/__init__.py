@@ -1,0 +1,1 @@
+"""Runnable examples of the Spark data source (`python -m ferrolog.spark.examples.<name>`)."""
