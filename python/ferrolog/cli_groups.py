@@ -46,10 +46,14 @@ def _admin(bootstrap: str, properties: tuple[str, ...]) -> AdminClient:
 
 
 def _wait(future: Any, timeout: float, what: str) -> Any:
+    # librdkafka fails the request itself at its request timeout; the margin is for that
+    # answer to arrive.
     try:
-        return future.result(timeout=timeout)
+        return future.result(timeout=timeout + 5)
     except KafkaException as exc:
         raise click.ClickException(f"{what}: {_kafka_message(exc)}") from exc
+    except TimeoutError as exc:
+        raise click.ClickException(f"{what}: no answer in {timeout:g} s") from exc
 
 
 def _name(value: Any) -> str:
@@ -66,6 +70,10 @@ def groups_list(bootstrap_server: str, properties: tuple[str, ...], timeout: flo
     result = _wait(
         admin.list_consumer_groups(request_timeout=timeout), timeout, "cannot list groups"
     )
+    if result.errors and not result.valid:
+        # librdkafka reports an unreachable cluster as a per-broker error, not an exception.
+        problems = "; ".join(str(e.str()) if hasattr(e, "str") else str(e) for e in result.errors)
+        raise click.ClickException(f"cannot list groups: {problems}")
     table = _table("GROUP", "STATE", "SIMPLE")
     for listing in sorted(result.valid, key=lambda g: g.group_id):
         table.add_row(

@@ -3,6 +3,8 @@ live broker and real confluent-kafka consumers."""
 
 from __future__ import annotations
 
+import socket
+
 import click
 import pytest
 from click.testing import CliRunner, Result
@@ -93,3 +95,12 @@ def test_list_describe_reset_and_delete(cli: click.Group, bootstrap: str, group_
     again = run(cli, bootstrap, "delete", group_id)
     assert again.exit_code != 0
     assert "GROUP_ID_NOT_FOUND" in again.output or "not" in again.output.lower()
+
+
+def test_unreachable_cluster_is_a_clear_failure(cli: click.Group) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"127.0.0.1:{s.getsockname()[1]}"
+    result = CliRunner().invoke(cli, ["groups", "list", "-b", dead, "--timeout", "1"])
+    assert result.exit_code == 1
+    assert "cannot list groups" in result.output
