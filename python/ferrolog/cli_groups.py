@@ -59,7 +59,11 @@ def _wait(future: Any, timeout: float, what: str) -> Any:
 def _name(value: Any) -> str:
     """An enum of confluent-kafka (state, type) as Kafka's tools print it."""
     text = str(getattr(value, "name", value))
-    return {"PREPARING_REBALANCING": "PreparingRebalance"}.get(text, text.title().replace("_", ""))
+    kafka_names = {
+        "PREPARING_REBALANCING": "PreparingRebalance",
+        "COMPLETING_REBALANCING": "CompletingRebalance",
+    }
+    return kafka_names.get(text, text.title().replace("_", ""))
 
 
 @groups.command("list")
