@@ -210,6 +210,9 @@ class Controller:
         check_collision(name, self._topics)
         overrides = {k: v for k, v in configs.items() if v is not None}
         self.config.topic_config(overrides)  # validates: raises InvalidConfigError
+        # Placement uses the store's live brokers, not the cache: in cluster mode the cache
+        # may not have seen a broker that registered a moment ago.
+        self._brokers = await self.store.brokers()
         brokers = sorted(self._brokers)
         if assignment:
             if num_partitions != -1 or replication_factor != -1:
@@ -287,6 +290,7 @@ class Controller:
             if total_count == current:
                 raise InvalidPartitionsError(f"topic already has {current} partitions")
             factor = len(topic.assignment[0])
+            self._brokers = await self.store.brokers()
             brokers = sorted(self._brokers)
             if assignment is not None:
                 if len(assignment) != total_count - current:

@@ -15,8 +15,11 @@ from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 class AckedProducer:
     """Produces `<tag>-<n>` values round-robin over partitions until stopped."""
 
-    def __init__(self, bootstrap: str, topic: str, partitions: int, acks: str = "all") -> None:
+    def __init__(
+        self, bootstrap: str, topic: str, partitions: int, acks: str = "all", tag: str = "v"
+    ) -> None:
         self.topic = topic
+        self.tag = tag
         self.partitions = partitions
         self.acked: dict[tuple[int, int], bytes] = {}
         self.errors: list[str] = []
@@ -52,7 +55,7 @@ class AckedProducer:
             self.sent += 1
             self._producer.produce(
                 self.topic,
-                value=f"v-{n}".encode(),
+                value=f"{self.tag}-{n}".encode(),
                 partition=n % self.partitions,
                 on_delivery=self._on_delivery,
             )

@@ -252,8 +252,11 @@ class Cluster:
 
     def wait_for_brokers(self, ids: set[int], timeout: float = 30.0) -> None:
         def registered() -> bool:
-            md = self.metadata()
-            return set(md.brokers) == ids and md.controller_id in ids
+            for node_id in ids:
+                md = self.metadata(self.brokers[node_id].bootstrap)
+                if set(md.brokers) != ids or md.controller_id not in ids:
+                    return False
+            return True
 
         wait_until(registered, timeout, what=f"brokers {ids} registered with a controller")
 

@@ -1,0 +1,73 @@
+"""`unclean.leader.election.enable`: off (the default), a partition whose whole ISR is gone
+stays offline rather than lose data; on, it comes back with an out-of-sync replica as leader,
+losing what only the ISR had (as documented), and the replicas converge on the new leader."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from confluent_kafka.admin import NewTopic
+
+from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.harness import Cluster, wait_until
+
+pytestmark = [pytest.mark.native, pytest.mark.slow]
+
+
+def _isr_of_one(cluster: Cluster, name: str, unclean: bool) -> dict[tuple[int, int], bytes]:
+    """Topic `[1, 2]`; 2 dies and leaves the ISR; records acknowledged by 1 alone; then 1
+    dies too. Returns the records only 1 had."""
+    configs = {"min.insync.replicas": "1", "unclean.leader.election.enable": str(unclean).lower()}
+    admin = cluster.admin()
+    topic = NewTopic(name, num_partitions=1, replica_assignment=[[1, 2]], config=configs)
+    admin.create_topics([topic])[name].result(20)
+    cluster.wait_for_leaders(name, 1)
+    before = AckedProducer(cluster.bootstrap, name, 1)
+    before.produce(100)
+    before.stop()
+    cluster.wait_for_isr(name, 0, [1, 2])
+    cluster.brokers[2].kill()
+    cluster.wait_for_isr(name, 0, [1], timeout=30)
+    only_on_1 = AckedProducer(cluster.brokers[1].bootstrap, name, 1, tag="only-on-1")
+    only_on_1.produce(50)
+    only_on_1.stop()
+    assert only_on_1.acked_count() == 50
+    cluster.brokers[1].kill()
+    wait_until(lambda: cluster.leader(name) == -1, 30, what="the partition to go offline")
+    cluster.brokers[2].start()
+    cluster.brokers[2].wait_ready()
+    cluster.wait_for_brokers({2, 3})
+    return {**before.acked, **only_on_1.acked}
+
+
+def test_unclean_off_keeps_the_partition_offline(cluster: Cluster) -> None:
+    acked = _isr_of_one(cluster, "clean", unclean=False)
+    time.sleep(3)  # several controller passes with 2 alive but out of sync
+    assert cluster.leader("clean") == -1
+    assert cluster.state("clean")["isr"] == [1]
+    cluster.brokers[1].start()
+    cluster.brokers[1].wait_ready()
+    wait_until(lambda: cluster.leader("clean") == 1, 30, what="1 to lead again")
+    check_no_loss(acked, read_all(cluster.bootstrap, "clean", 1))
+    cluster.wait_for_isr("clean", 0, [1, 2], timeout=30)
+    wait_until(lambda: cluster.verify_replicas("clean").returncode == 0, 30, what="identical")
+
+
+def test_unclean_on_elects_an_out_of_sync_replica(cluster: Cluster) -> None:
+    acked = _isr_of_one(cluster, "unclean", unclean=True)
+    wait_until(lambda: cluster.leader("unclean") == 2, 30, what="2 to lead uncleanly")
+    assert cluster.state("unclean")["isr"] == [2]
+    after = AckedProducer(cluster.brokers[2].bootstrap, "unclean", 1, tag="after")
+    after.produce(20)
+    after.stop()
+    cluster.brokers[1].start()
+    cluster.brokers[1].wait_ready()
+    cluster.wait_for_isr("unclean", 0, [1, 2], timeout=30)
+    records = read_all(cluster.bootstrap, "unclean", 1)
+    # What 2 had is kept, and what it took afterwards; the records only 1 had are gone.
+    check_no_loss(after.acked, records)
+    values = {v for _, v in records[0]}
+    assert not any(v.startswith(b"only-on-1-") for v in values)
+    assert all(v in values for v in acked.values() if v.startswith(b"v-"))
+    wait_until(lambda: cluster.verify_replicas("unclean").returncode == 0, 30, what="identical")
