@@ -2,10 +2,10 @@
 PY ?= python3
 PIP := $(PY) -m pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := kcat zookeeper
+APT_PACKAGES := kcat zookeeper maven
 
 .DEFAULT_GOAL := help
-.PHONY: help install broker test-deps test test-rust test-python lint fmt bench-smoke bench-quick bench-full
+.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars bench-smoke bench-quick bench-full
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -20,7 +20,17 @@ test-deps: ## install what the tests use: Debian packages, the native wheel, fer
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $$missing; fi
 	$(PIP) install -q ./native
-	$(PIP) install -q -e '.[test,bench]'
+	$(PIP) install -q -e '.[test,bench,spark]'
+	$(MAKE) spark-jars
+
+# Spark's own Kafka connector for the format("kafka") tests and bench, matching the installed
+# pyspark, from Maven Central. Mirrors without spark-token-provider-kafka-0-10 past 4.0.0 get
+# that small helper module at 4.0.0 (see spark/connector/pom.xml).
+spark-jars: ## Spark's Kafka connector jars (for the installed pyspark) into build/spark-jars
+	@v=$$($(PY) -c 'import pyspark; print(pyspark.__version__)'); \
+	mvn='mvn -q -B -f spark/connector/pom.xml -s spark/connector/settings.xml'; \
+	$$mvn -Dspark.version=$$v dependency:copy-dependencies >/dev/null 2>&1 || \
+	$$mvn -Dspark.version=$$v -Dtoken.provider.version=4.0.0 dependency:copy-dependencies
 
 test: test-deps test-rust test-python bench-smoke ## install the test dependencies and run every test (Rust and Python)
 

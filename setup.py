@@ -71,7 +71,10 @@ setup(
             "ruff>=0.6",
             "mypy>=1.10",
         ],
-        "spark": ["pyspark>=4.0", "pyarrow>=15"],
+        # Spark 4.2 brought the read-limit API (maxOffsetsPerTrigger). Pinned to the newest
+        # release whose spark-sql-kafka connector is on Maven Central, so that the
+        # format("kafka") tests find a matching connector.
+        "spark": ["pyspark==4.2.0", "pyarrow>=15"],
         # bench/: plots of the side-by-side runs, and the profiler its README uses.
         "bench": ["matplotlib>=3.8", "py-spy>=0.3.14"],
     },
