@@ -130,14 +130,19 @@ async fn truncate_round(
     for (key, entry) in entries {
         let asked = match entry.phase {
             Phase::Truncating(Ask::LeaderEnd) => entry.epoch,
-            _ => match entry.partition.follower_position().latest_epoch {
-                Some(epoch) => epoch,
-                None => {
-                    // Nothing we hold carries an epoch (an empty log): nothing can diverge.
-                    shared.set_phase(&key, entry.epoch, Phase::Fetching);
-                    continue;
+            _ => {
+                let pos = entry.partition.follower_position();
+                match pos.latest_epoch {
+                    Some(epoch) => epoch,
+                    None => {
+                        // No epoch to ask about (an empty log, or a lost epoch checkpoint):
+                        // Kafka's fallback, keep only what is known to be committed.
+                        let hw = pos.high_watermark;
+                        apply_truncation(shared, &key, &entry, hw, true, config);
+                        continue;
+                    }
                 }
-            },
+            }
         };
         asks.insert(key, (entry, asked));
     }

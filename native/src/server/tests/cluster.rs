@@ -168,6 +168,11 @@ impl Node {
         out
     }
 
+    /// The partition's own directory (inside the log directory).
+    pub fn partition_dir(&self) -> std::path::PathBuf {
+        self.dir.path().join(format!("{T}-0"))
+    }
+
     pub fn epochs(&self) -> Vec<(i32, i64)> {
         let p = self.server().broker().partitions.get(T, 0).expect("open");
         let entries = p.log().read().epoch_entries();

@@ -107,3 +107,34 @@ fn a_follower_restarting_at_a_log_start_inside_a_batch_takes_the_whole_batch() {
         "the leader's log start, once committed"
     );
 }
+
+#[test]
+fn a_follower_without_epochs_past_its_leaders_end_truncates_to_the_leaders_end() {
+    let (a, mut b) = (Node::start(1), Node::start(2));
+    a.open(&[]);
+    b.open(&[]);
+    a.lead(1, &[1, 2], &[1, 2]);
+    b.follow(&a, 1, &[1, 2]);
+    let mut producer = a.connect();
+    for offset in 0..5 {
+        assert_eq!(produce(&mut producer, 1, -1, 10_000), (0, offset));
+    }
+    wait_in_sync(&a, &b);
+    // 2 loses its leader-epoch checkpoint; 1 loses its last two records (as a lost unflushed
+    // tail) but keeps leading
+    b.stop();
+    let p = a.server().broker().partitions.get(T, 0).expect("open");
+    p.log().write().truncate_to(3).expect("truncate");
+    drop(p);
+    let dir = b.partition_dir();
+    std::fs::remove_file(dir.join("leader-epoch-checkpoint")).expect("remove");
+    b.restart();
+    b.open(&[]);
+    assert_eq!((b.offsets(), b.epochs()), ((5, 5), vec![]));
+    // with no epoch to compare, 2 fetches at 5: out of range on the leader, whose end it
+    // then asks for (OffsetForLeaderEpoch of the leader's epoch), and cuts its log there
+    b.follow(&a, 1, &[1, 2]);
+    super::cluster::wait_until("2 truncated", || b.offsets().0 == 3);
+    assert_eq!(produce(&mut producer, 1, 1, 10_000), (0, 3));
+    wait_in_sync(&a, &b);
+}
