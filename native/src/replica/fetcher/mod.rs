@@ -288,3 +288,64 @@ impl FetcherManager {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use parking_lot::RwLock;
+    use tokio::sync::watch;
+
+    use super::{Ask, FetcherConfig, FetcherManager, Phase};
+    use crate::log::{Log, LogConfig};
+    use crate::replica::Partition;
+
+    fn partition(dir: &std::path::Path, topic: &str) -> Arc<Partition> {
+        let path = dir.join(format!("{topic}-0"));
+        std::fs::create_dir_all(&path).expect("dir");
+        let log = Log::open(&path, LogConfig::default(), 0, 0, 0).expect("log");
+        Arc::new(Partition::new(
+            topic,
+            0,
+            [1; 16],
+            1,
+            Arc::new(RwLock::new(log)),
+        ))
+    }
+
+    #[test]
+    fn partitions_move_between_fetchers_and_idle_fetchers_go() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let (_stop, shutdown) = watch::channel(false);
+        let manager =
+            FetcherManager::new(FetcherConfig::default(), runtime.handle().clone(), shutdown);
+        let (a, b) = (partition(dir.path(), "a"), partition(dir.path(), "b"));
+        let starting = Phase::Truncating(Ask::LatestEpoch);
+        // nothing listens on port 1: the task only ever retries its connection
+        manager.add(7, "127.0.0.1", 1, Arc::clone(&a), 1);
+        manager.add(7, "127.0.0.1", 1, Arc::clone(&b), 1);
+        assert_eq!(manager.state_of("a", 0), Some((7, starting)));
+        assert_eq!(manager.fetchers.lock().len(), 1, "one fetcher per leader");
+        // a new leader for a: it leaves 7's fetcher for 8's
+        manager.add(8, "127.0.0.1", 2, Arc::clone(&a), 2);
+        assert_eq!(manager.state_of("a", 0), Some((8, starting)));
+        assert_eq!(manager.fetchers.lock().len(), 2);
+        // leader 7 moved to another address: b follows it there
+        manager.add(7, "127.0.0.1", 3, Arc::clone(&a), 3);
+        assert_eq!(manager.state_of("b", 0), Some((7, starting)));
+        assert_eq!(manager.state_of("a", 0), Some((7, starting)));
+        {
+            let fetchers = manager.fetchers.lock();
+            assert_eq!(fetchers.len(), 1, "8 had nothing left to fetch");
+            assert_eq!(fetchers[&7].port, 3);
+        }
+        manager.remove("a", 0);
+        manager.remove("b", 0);
+        assert_eq!(manager.state_of("b", 0), None);
+        assert!(manager.fetchers.lock().is_empty());
+    }
+}
