@@ -22,7 +22,7 @@ use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::Partition;
+use super::{Partition, Role};
 
 /// The replica.* broker settings the fetchers use.
 #[derive(Debug, Clone)]
@@ -191,6 +191,11 @@ impl FetcherManager {
     ) {
         let key = (partition.topic().to_string(), partition.index());
         let mut fetchers = self.fetchers.lock();
+        // Checked under the lock that `remove` also takes: a concurrent newer command (a
+        // later epoch, or leadership) must not be undone by this one arriving last.
+        if partition.role() != Role::Follower || partition.leader_epoch() != epoch {
+            return;
+        }
         for f in fetchers.values() {
             f.shared.partitions.lock().remove(&key);
         }
@@ -325,16 +330,27 @@ mod tests {
             FetcherManager::new(FetcherConfig::default(), runtime.handle().clone(), shutdown);
         let (a, b) = (partition(dir.path(), "a"), partition(dir.path(), "b"));
         let starting = Phase::Truncating(Ask::LatestEpoch);
+        let follow = |p: &Partition, epoch: i32, leader: i32| {
+            p.become_follower(epoch, leader, vec![1, 7, 8])
+                .expect("follow");
+        };
+        follow(&a, 1, 7);
+        follow(&b, 1, 7);
         // nothing listens on port 1: the task only ever retries its connection
         manager.add(7, "127.0.0.1", 1, Arc::clone(&a), 1);
         manager.add(7, "127.0.0.1", 1, Arc::clone(&b), 1);
         assert_eq!(manager.state_of("a", 0), Some((7, starting)));
         assert_eq!(manager.fetchers.lock().len(), 1, "one fetcher per leader");
+        // a command for an older epoch than the partition's is ignored
+        follow(&a, 2, 8);
+        manager.add(7, "127.0.0.1", 5, Arc::clone(&a), 1);
+        assert_eq!(manager.fetchers.lock()[&7].port, 1, "unchanged");
         // a new leader for a: it leaves 7's fetcher for 8's
         manager.add(8, "127.0.0.1", 2, Arc::clone(&a), 2);
         assert_eq!(manager.state_of("a", 0), Some((8, starting)));
         assert_eq!(manager.fetchers.lock().len(), 2);
         // leader 7 moved to another address: b follows it there
+        follow(&a, 3, 7);
         manager.add(7, "127.0.0.1", 3, Arc::clone(&a), 3);
         assert_eq!(manager.state_of("b", 0), Some((7, starting)));
         assert_eq!(manager.state_of("a", 0), Some((7, starting)));
