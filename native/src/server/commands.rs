@@ -97,10 +97,11 @@ impl Server {
     pub fn delete_partition(&self, topic: &str, partition: i32) -> Result<(), CommandError> {
         self.ensure_running()?;
         let broker = self.broker();
-        broker.fetchers.remove(topic, partition);
         if let Some(p) = broker.partitions.remove(topic, partition) {
             p.make_inactive();
         }
+        // After the role is gone, so a concurrent become_follower cannot re-add a fetch.
+        broker.fetchers.remove(topic, partition);
         broker.logs.delete(topic, partition)?;
         Ok(())
     }
