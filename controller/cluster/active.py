@@ -119,6 +119,15 @@ class ActiveController:
             assignment, moved, done = election.reassignment_step(
                 current, target, state, live, self.epoch
             )
+            if assignment is not None and not done:
+                # Growing: the replicas first, then the epoch that makes brokers act on them.
+                await self._store.set_assignment(name, {**topic.assignment, partition: assignment})
+                if moved is not None:
+                    await self._write(name, partition, moved, state.version)
+                wrote = True
+                remaining[(name, partition)] = target
+                continue
+            # Cutting over: leadership and ISR inside the target first, then the replicas.
             if moved is not None:
                 await self._write(name, partition, moved, state.version)
             if assignment is not None:

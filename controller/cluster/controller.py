@@ -81,6 +81,7 @@ class Controller:
         self._brokers: dict[int, BrokerRegistration] = {}
         self._listeners: dict[str, list[LeadershipListener]] = {}
         self._controller_id: int | None = None
+        self._reassignments: dict[tuple[str, int], list[int]] = {}
 
     @property
     def controller_id(self) -> int:
@@ -94,6 +95,11 @@ class Controller:
         self._states = {name: dict(states) for name, states in view.states.items()}
         self._brokers = dict(view.brokers)
         self._controller_id = view.controller_id
+        self._reassignments = dict(view.reassignments)
+
+    def reassignments(self) -> dict[tuple[str, int], list[int]]:
+        """Pending partition reassignments (cluster mode): partition -> target replicas."""
+        return dict(self._reassignments)
 
     def notify_leadership(self, topic: str, partition: int, leader_epoch: int, leads: bool) -> None:
         """Tells the listeners of `topic` (coordinators) that this broker now leads

@@ -165,16 +165,23 @@ def reassignment_step(
     controller_epoch: int,
 ) -> tuple[list[int] | None, PartitionState | None, bool]:
     """One step of moving a partition from replicas `current` to `target` (Kafka's ZK-mode
-    scheme): first the assignment grows to target + old replicas, so the new ones start
-    following; once every target replica is in the ISR, leadership and ISR move inside the
-    target (new epoch) and the assignment shrinks to the target. Returns (new assignment or
-    None, new state or None, finished)."""
+    scheme): first the assignment grows to target + old replicas under a new leader epoch,
+    so the new ones start following; once every target replica is in the ISR, leadership and
+    ISR move inside the target (new epoch) and the assignment shrinks to the target.
+    Returns (new assignment or None, new state or None, finished)."""
     target = list(target)
     if list(current) == target:
         return None, None, True
     union = target + [b for b in current if b not in target]
     if not all(b in state.isr for b in target):
-        return (union if list(current) != union else None), None, False
+        if list(current) == union:
+            return None, None, False
+        # A new epoch tells the leader its replica set grew (it must accept the new
+        # replicas' fetches) and the new replicas whom to follow.
+        grown = replace(
+            state, leader_epoch=state.leader_epoch + 1, controller_epoch=controller_epoch
+        )
+        return union, grown, False
     isr = [b for b in target if b in state.isr]
     if state.leader in target and state.leader in live:
         leader = state.leader

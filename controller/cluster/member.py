@@ -161,6 +161,11 @@ class ClusterMember:
                 and any(b in view.brokers for b in s.isr if b != self.node_id)
             ]
             if not movable:
+                log.info(
+                    "controlled shutdown: leaderships moved node_id=%d in %.1fs",
+                    self.node_id,
+                    timeout_s - (deadline - time.monotonic()),
+                )
                 return
             await asyncio.sleep(0.1)
         log.warning("controlled shutdown timed out node_id=%d", self.node_id)

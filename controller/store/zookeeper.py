@@ -451,6 +451,48 @@ class ZkStore(MetadataStore):
 
         await self._call(write)
 
+    async def merge_reassignments(
+        self, changes: dict[TopicPartition, list[int] | None]
+    ) -> dict[TopicPartition, list[int]]:
+        """Adds targets to the pending reassignments (None cancels one), compare-and-set on
+        the znode so concurrent requests do not drop each other's; returns what is pending."""
+        return await self._call(lambda: self._merge(paths.REASSIGN, changes))
+
+    async def request_preferred_elections(self, partitions: set[TopicPartition]) -> None:
+        await self._call(lambda: self._merge(paths.PREFERRED_ELECTION, dict.fromkeys(partitions)))
+
+    def _merge(
+        self, path: str, changes: dict[TopicPartition, list[int] | None]
+    ) -> dict[TopicPartition, list[int]]:
+        client = self.client
+        reassign = path == paths.REASSIGN
+        while True:
+            try:
+                data, stat = client.get(path)
+                version: int | None = stat.version
+            except NoNodeError:
+                data, version = b"", None
+            if reassign:
+                pending = paths.decode_reassignments(data) if data else {}
+                for key, target in changes.items():
+                    if target is None:
+                        pending.pop(key, None)
+                    else:
+                        pending[key] = list(target)
+                encoded = paths.encode_reassignments(pending)
+            else:
+                wanted = (paths.decode_preferred(data) if data else set()) | set(changes)
+                pending = {key: [] for key in wanted}
+                encoded = paths.encode_preferred(wanted)
+            try:
+                if version is None:
+                    client.create(path, encoded, makepath=True)
+                else:
+                    client.set(path, encoded, version)
+                return pending
+            except (NodeExistsError, ZkBadVersionError):
+                continue
+
     async def allocate_producer_ids(self, count: int) -> int:
         if count < 1:
             raise ValueError("count must be positive")

@@ -64,11 +64,13 @@ def test_preferred_leader_election() -> None:
 
 
 def test_reassignment_steps() -> None:
-    # 1: grow to target + old replicas; nothing else yet
+    # 1: grow to target + old replicas under a new epoch (same leader and ISR)
     grown, moved, done = election.reassignment_step(
         [1, 2, 3], [2, 3, 4], st(1, 0, R), {1, 2, 3, 4}, 1
     )
-    assert (grown, moved, done) == ([2, 3, 4, 1], None, False)
+    assert (grown, done) == ([2, 3, 4, 1], False)
+    assert moved is not None
+    assert (moved.leader, moved.leader_epoch, moved.isr) == (1, 1, R)
     # 2: waiting for replica 4 to join the ISR
     assert election.reassignment_step([2, 3, 4, 1], [2, 3, 4], st(1, 0, R), {1, 2, 3, 4}, 1) == (
         None,
