@@ -12,6 +12,8 @@ use super::cluster::{produce, produce_request, wait_in_sync, wait_until, Node, T
 use super::produce_fetch::fetch_request;
 use super::Client;
 use crate::error::ErrorCode;
+use crate::record::builder::{BatchBuilder, Record};
+use crate::record::compression::Codec;
 use crate::replica::fetcher::Phase;
 
 /// (error, high watermark, records) of a Fetch v12 as `replica_id`.
@@ -189,4 +191,46 @@ fn a_new_leader_replaces_the_old_one_for_its_followers() {
     wait_in_sync(&b, &a);
     wait_in_sync(&b, &c);
     assert_eq!(a.epochs(), vec![(1, 0), (2, 2)]);
+}
+
+#[test]
+fn followers_keep_the_transaction_state_of_what_they_replicate() {
+    let (a, b, _c) = three_nodes();
+    let mut batch = BatchBuilder::new(Codec::Zstd);
+    batch.producer_id = 7;
+    batch.producer_epoch = 0;
+    batch.base_sequence = 0;
+    batch.transactional = true;
+    batch.records = (0..3)
+        .map(|i| Record {
+            key: None,
+            value: Some(vec![i; 100]),
+            headers: vec![],
+            timestamp: crate::server::now_ms(),
+        })
+        .collect();
+    assert_eq!(a.server().append(T, 0, &batch.build()).expect("append"), 0);
+    wait_in_sync(&a, &b);
+    assert_eq!(
+        b.state().last_stable_offset,
+        0,
+        "the open transaction holds the LSO"
+    );
+    a.server()
+        .write_marker(T, 0, 7, 0, 0, false)
+        .expect("abort marker");
+    assert_eq!(produce(&mut a.connect(), 1, -1, 10_000), (0, 4));
+    wait_in_sync(&a, &b);
+    let aborted = |n: &Node| {
+        let p = n.server().broker().partitions.get(T, 0).expect("open");
+        let log = p.log().read();
+        let list: Vec<(i64, i64)> = log
+            .aborted_transactions(0, log.log_end_offset())
+            .iter()
+            .map(|t| (t.producer_id, t.first_offset))
+            .collect();
+        (list, log.last_stable_offset())
+    };
+    assert_eq!(aborted(&b), (vec![(7, 0)], 5));
+    assert_eq!(aborted(&b), aborted(&a));
 }
