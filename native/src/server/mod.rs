@@ -84,8 +84,11 @@ impl Server {
         let control = ControlBridge::new(config.control_queue_size)?;
         let handle = runtime.handle().clone();
         let shutdown = watch::channel(false).0;
-        let fetchers =
-            FetcherManager::new(config.fetcher_config(), handle.clone(), shutdown.subscribe());
+        let fetchers = FetcherManager::new(
+            config.fetcher_config(),
+            handle.clone(),
+            shutdown.subscribe(),
+        );
         let broker = Arc::new(Broker {
             config,
             logs,
