@@ -43,6 +43,9 @@ pub(super) async fn run(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut conn: Option<LeaderConnection> = None;
+    // Consecutive failed rounds: a leader down for long is reported now and then, not at
+    // every retry.
+    let mut failures = 0u32;
     loop {
         if *shutdown.borrow() {
             return;
@@ -86,13 +89,19 @@ pub(super) async fn run(
             _ = stopped(&mut shutdown) => return,
             result = round => result,
         };
+        if result.is_ok() {
+            failures = 0;
+        }
         if let Err(e) = result {
-            log::warn!(
-                "replica fetcher for leader {} at {}:{}: {e}; retrying",
-                leader.id,
-                leader.host,
-                leader.port
-            );
+            if failures.is_multiple_of(60) {
+                log::warn!(
+                    "replica fetcher for leader {} at {}:{}: {e}; retrying ({failures} failed before)",
+                    leader.id,
+                    leader.host,
+                    leader.port
+                );
+            }
+            failures = failures.saturating_add(1);
             conn = None;
             tokio::select! {
                 _ = stopped(&mut shutdown) => return,
