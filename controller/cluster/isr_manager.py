@@ -124,7 +124,7 @@ class IsrManager:
             await asyncio.to_thread(
                 self._native.set_isr, ps.topic, ps.partition, wanted, state.leader_epoch
             )
-            self._replicas.note_isr(ps.topic, ps.partition, wanted)
+            self._replicas.note_isr(ps.topic, ps.partition, wanted, written.version)
             log.info(
                 "ISR changed topic=%s partition=%d isr=%s -> %s",
                 ps.topic,

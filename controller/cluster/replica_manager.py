@@ -41,7 +41,10 @@ class ReplicaManager:
         self.brokers: dict[int, BrokerRegistration] = {}
         self._opened: dict[tuple[str, int], bytes] = {}  # -> topic id
         self._roles: dict[tuple[str, int], tuple[int, int]] = {}  # -> (leader, leader epoch)
-        self._isrs: dict[tuple[str, int], list[int]] = {}  # ISR given to native, when leading
+        # ISR given to native when leading, with the state version it came from: views are
+        # read concurrently with the ISR manager's writes, so an older view must not undo a
+        # newer ISR.
+        self._isrs: dict[tuple[str, int], tuple[int, list[int]]] = {}
         self._configs: dict[str, dict[str, str]] = {}
         self.leader_since_ms: dict[tuple[str, int], int] = {}
 
@@ -144,11 +147,12 @@ class ReplicaManager:
         name, partition = key
         applied = self._roles.get(key)
         if applied == (state.leader, state.leader_epoch):
-            if state.leader == self._node_id and self._isrs.get(key) != state.isr:
+            version, isr = self._isrs.get(key, (-1, []))
+            if state.leader == self._node_id and state.version > version and isr != state.isr:
                 await asyncio.to_thread(
                     self._native.set_isr, name, partition, list(state.isr), state.leader_epoch
                 )
-                self._isrs[key] = list(state.isr)
+                self._isrs[key] = (state.version, list(state.isr))
             return
         if applied is not None and applied[1] > state.leader_epoch:
             return  # an older view than one already applied
@@ -164,7 +168,7 @@ class ReplicaManager:
                 list(replicas),
             )
             self.leader_since_ms[key] = int(time.time() * 1000)
-            self._isrs[key] = list(state.isr)
+            self._isrs[key] = (state.version, list(state.isr))
             changes.append(RoleChange(name, partition, True, state.leader_epoch))
         elif state.leader != NO_LEADER and state.leader in self.brokers:
             leader = self.brokers[state.leader]
@@ -210,6 +214,6 @@ class ReplicaManager:
         self._isrs.pop(key, None)
         self.leader_since_ms.pop(key, None)
 
-    def note_isr(self, topic: str, partition: int, isr: list[int]) -> None:
+    def note_isr(self, topic: str, partition: int, isr: list[int], version: int) -> None:
         """The ISR manager changed the ISR of a partition led here (store, then native)."""
-        self._isrs[(topic, partition)] = list(isr)
+        self._isrs[(topic, partition)] = (version, list(isr))

@@ -97,15 +97,17 @@ class ZooKeeper:
             cwd=self.dir,
         )
         log.close()
-        client = KazooClient(self.connect)
+        # Wait for the port with plain sockets: kazoo leaks a socket per refused connect.
         deadline = time.monotonic() + 30
         while True:
-            try:
-                client.start(timeout=2)
-                break
-            except Exception:
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError(f"ZooKeeper did not start: {self.dir / 'zk.log'}") from None
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    break
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError(f"ZooKeeper did not start: {self.dir / 'zk.log'}")
+            time.sleep(0.1)
+        client = KazooClient(self.connect)
+        client.start(timeout=20)
         client.stop()
         client.close()
 

@@ -12,61 +12,18 @@ import uuid
 from typing import Any
 
 from ferrolog import errors
+from ferrolog.controller.coordinator.group.responses import (
+    join_response,
+    member_list,
+    reply_join,
+    sync_response,
+)
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
 from ferrolog.controller.coordinator.group.state import Group, GroupState, Member, Reply
 
 NONE = 0
 # JoinGroup v4+ asks a new member to come back with the id it is given (KIP-394).
 MEMBER_ID_REQUIRED_VERSION = 4
-
-
-def join_response(
-    error: int,
-    member_id: str = "",
-    group: Group | None = None,
-    members: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    return {
-        "throttle_time_ms": 0,
-        "error_code": error,
-        "generation_id": group.generation if group is not None and error == NONE else -1,
-        "protocol_type": group.protocol_type if group is not None else None,
-        "protocol_name": group.protocol if group is not None and error == NONE else None,
-        "leader": (group.leader or "") if group is not None and error == NONE else "",
-        "skip_assignment": False,
-        "member_id": member_id,
-        "members": members or [],
-    }
-
-
-def _member_list(group: Group) -> list[dict[str, Any]]:
-    return [
-        {
-            "member_id": m.member_id,
-            "group_instance_id": m.group_instance_id,
-            "metadata": m.metadata(group.protocol),
-        }
-        for m in group.members.values()
-    ]
-
-
-def _reply_join(group: Group, member: Member) -> None:
-    reply, member.join_reply = member.join_reply, None
-    if reply is not None:
-        members = _member_list(group) if group.leader == member.member_id else []
-        reply(join_response(NONE, member.member_id, group, members))
-
-
-def sync_response(
-    error: int, group: Group | None = None, assignment: bytes = b""
-) -> dict[str, Any]:
-    return {
-        "throttle_time_ms": 0,
-        "error_code": error,
-        "protocol_type": group.protocol_type if group is not None else None,
-        "protocol_name": group.protocol if group is not None else None,
-        "assignment": assignment,
-    }
 
 
 def _check_instance(group: Group, member_id: str, instance_id: str | None) -> int:
@@ -179,7 +136,7 @@ def _join_known(shard: GroupShard, group: Group, member: Member, now: int, reply
     elif group.state == GroupState.COMPLETING_REBALANCE:
         if same:
             # A resent join: the rebalance it asked for has already happened.
-            members = _member_list(group) if group.leader == member_id else []
+            members = member_list(group) if group.leader == member_id else []
             reply(join_response(NONE, member_id, group, members))
         else:
             _update_member(group, existing, member, reply, now)
@@ -252,7 +209,7 @@ def _replace_static(
     # changes; new metadata alone (a fresh process's subscription) does not.
     if group.state == GroupState.STABLE and group.select_protocol() == group.protocol:
         shard.write(Write([shard.snapshot(group, now)], replay=False))
-        members = _member_list(group) if group.leader == member.member_id else []
+        members = member_list(group) if group.leader == member.member_id else []
         reply(join_response(NONE, member.member_id, group, members))
         return
     member.join_reply = reply
@@ -324,7 +281,7 @@ def _complete_join(shard: GroupShard, group: Group, now: int) -> None:
     group.sync_deadline = now + group.max_rebalance_timeout()
     for m in group.members.values():
         m.heartbeat_deadline = now + m.session_timeout_ms
-        _reply_join(group, m)
+        reply_join(group, m)
 
 
 def _remove(group: Group, member: Member) -> None:

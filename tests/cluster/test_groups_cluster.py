@@ -1,0 +1,68 @@
+"""Consumer groups in cluster mode: `__consumer_offsets` is replicated (RF 3), its leaders are
+the group coordinators, and when the coordinator's broker dies the group's committed offsets
+are served by the new coordinator."""
+
+from __future__ import annotations
+
+import pytest
+from confluent_kafka import Consumer, Producer
+from confluent_kafka import TopicPartition as CTopicPartition
+from ferrolog.controller.coordinator.group.coordinator import partition_for
+
+from tests.cluster.harness import Cluster, wait_until
+
+pytestmark = [pytest.mark.native, pytest.mark.slow]
+
+
+def _consumer(cluster: Cluster) -> Consumer:
+    return Consumer(
+        {
+            "bootstrap.servers": cluster.bootstrap,
+            "group.id": "g-cluster",
+            "enable.auto.commit": False,
+            "auto.offset.reset": "earliest",
+            "session.timeout.ms": 6000,
+            "socket.timeout.ms": 5000,
+            "topic.metadata.refresh.interval.ms": 1000,
+        }
+    )
+
+
+def test_committed_offsets_survive_the_coordinator_broker(cluster: Cluster) -> None:
+    cluster.create_topic("grp", 1, 3)
+    producer = Producer({"bootstrap.servers": cluster.bootstrap, "acks": "all"})
+    for i in range(40):
+        producer.produce("grp", value=f"m-{i}".encode())
+    assert producer.flush(20) == 0
+    consumer = _consumer(cluster)
+    consumer.subscribe(["grp"])
+    got = []
+    wait_until(
+        lambda: (
+            ((m := consumer.poll(0.5)) is not None and m.error() is None and got.append(m))
+            or len(got) >= 20
+        ),
+        30,
+        what="20 records",
+    )
+    consumer.commit(offsets=[CTopicPartition("grp", 0, 20)], asynchronous=False)
+    consumer.close()
+    cluster.wait_for_leaders("__consumer_offsets", 3)
+    # The coordinator is the leader of the group's partition of __consumer_offsets.
+    victim = cluster.leader("__consumer_offsets", partition_for("g-cluster", 3))
+    cluster.brokers[victim].kill()
+    cluster.wait_for_leaders("__consumer_offsets", 3)
+    fresh = _consumer(cluster)
+    try:
+        committed = wait_until(
+            lambda: (
+                (c := fresh.committed([CTopicPartition("grp", 0)], timeout=5))
+                and c[0].offset >= 0
+                and c
+            ),
+            40,
+            what="the committed offset from the new coordinator",
+        )
+        assert committed[0].offset == 20
+    finally:
+        fresh.close()
