@@ -138,6 +138,10 @@ def test_starting_offsets_by_timestamp(
     for fmt in ("ferrolog", "kafka"):
         assert first_offsets(fmt, startingOffsetsByTimestamp=by_partition) == {0: 50, 1: 20}
         assert first_offsets(fmt, startingTimestamp=str(base + 300)) == {0: 30, 1: 30}
+        # Ends are exclusive: the first record at or after the ending timestamp is not read.
+        ending = _read(spark, fmt, bootstrap, topic, endingTimestamp=str(base + 300))
+        last = ending.groupBy("partition").agg(F.max("offset").alias("last")).collect()
+        assert {r.partition: r.last for r in last} == {0: 29, 1: 29}
     ts = _read(spark, "ferrolog", bootstrap, topic, startingTimestamp=str(base + 990))
     assert {(r.partition, r.offset, r.timestamp.timestamp()) for r in ts.collect()} == {
         (0, 99, (base + 990) / 1000),

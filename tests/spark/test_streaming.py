@@ -92,7 +92,9 @@ def test_restarted_query_writes_every_record_exactly_once(
     assert stats.asDict() == {"rows": total, "values": total, "positions": total}
 
 
+@pytest.mark.parametrize("fmt", ["ferrolog", "kafka"])
 def test_max_offsets_per_trigger_bounds_each_micro_batch(
+    fmt: str,
     spark: SparkSession,
     bootstrap: str,
     new_topic: Callable[..., str],
@@ -102,7 +104,7 @@ def test_max_offsets_per_trigger_bounds_each_micro_batch(
     topic = new_topic(partitions=3)
     produce(topic, [(None, b"%d" % i, None) for i in range(5_000)])
     query = (
-        spark.readStream.format("ferrolog")
+        spark.readStream.format(fmt)
         .option("kafka.bootstrap.servers", bootstrap)
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
