@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrolog.controller.coordinator.group import membership
+from ferrolog.controller.coordinator.group import membership, responses
 from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import client_host, coordinator
 from ferrolog.handlers.context import RequestContext
@@ -26,7 +26,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             lambda shard, reply: membership.join(shard, req, now_ms(), reply, host),
         )
     except CoordinatorError as exc:
-        response = membership.join_response(exc.code, request.get("member_id") or "")
+        response = responses.join_response(exc.code, request.get("member_id") or "")
     if ctx.api_version < NULLABLE_PROTOCOL_VERSION and response["protocol_name"] is None:
         response = {**response, "protocol_name": ""}
     return response

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ferrolog.controller.coordinator.group import membership
+from ferrolog.controller.coordinator.group import membership, responses
 from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
@@ -22,5 +22,5 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             lambda shard, reply: membership.sync(shard, request, now_ms(), reply),
         )
     except CoordinatorError as exc:
-        response = membership.sync_response(exc.code)
+        response = responses.sync_response(exc.code)
     return response
