@@ -5,7 +5,8 @@ the compacted internal topic `__consumer_offsets`.
   schemas with their int16 type/version prefixes), batch building and reading.
 - `state`: groups, members, settings. `shard`: one partition's groups, `replay` (the only way
   committed state changes) and the outbox of records to append.
-- `membership`: JoinGroup, SyncGroup, Heartbeat, LeaveGroup and the timers; `offsets`:
+- `membership`: JoinGroup, SyncGroup, Heartbeat, LeaveGroup and the timers (`responses`
+  builds their answers); `offsets`:
   OffsetCommit/Fetch/Delete, DeleteGroups, DescribeGroups, ListGroups, offset retention.
   Both are pure: request and time in, replies and records out.
 - `coordinator`: the I/O (acks=all appends in a worker thread, batched per partition;
