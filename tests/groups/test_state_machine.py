@@ -35,7 +35,7 @@ class Box:
         return self.values[-1]
 
 
-def apply_outbox(shard: GroupShard, now: int, ok: bool = True) -> list[records.Record]:
+def apply_outbox(shard: GroupShard, now: int, error: int = 0) -> list[records.Record]:
     """What the I/O layer does: append (succeeds or fails), replay, call back; the records
     round-trip through Kafka's encoding, as loading would read them."""
     written = []
@@ -46,9 +46,9 @@ def apply_outbox(shard: GroupShard, now: int, ok: bool = True) -> list[records.R
                 assert decoded == r
                 written.append(r)
                 WRITTEN.setdefault(id(shard), []).append(r)
-                if ok and write.replay:
+                if not error and write.replay:
                     shard.replay(r, now)
-            write.on_done(ok)
+            write.on_done(error)
     return written
 
 
@@ -271,3 +271,32 @@ def test_delete_groups_refuses_live_groups() -> None:
     assert GROUP not in shard.groups
     offsets.delete_group(shard, GROUP, 4, codes)
     assert codes.last == errors.GroupIdNotFoundError.code
+
+
+def test_a_failed_append_answers_with_its_error_and_changes_nothing() -> None:
+    shard = GroupShard(0, GroupSettings(min_session_timeout_ms=100, initial_rebalance_delay_ms=0))
+    box = Box()
+    request = {
+        "group_id": GROUP,
+        "generation_id_or_member_epoch": -1,
+        "member_id": "",
+        "topics": [{"name": "t", "partitions": [{"partition_index": 0, "committed_offset": 9}]}],
+    }
+    offsets.commit(shard, request, 0, box)
+    apply_outbox(shard, 0, error=errors.NotCoordinatorError.code)
+    assert box.last["topics"][0]["partitions"][0]["error_code"] == errors.NotCoordinatorError.code
+    assert offsets.fetch(shard, GROUP, None) == []
+    # A leader's SyncGroup whose snapshot cannot be stored: everyone waiting hears the error
+    # and the group rebalances rather than hanging.
+    a = join(shard, 1)
+    a_id = a.last["member_id"]
+    waiting = Box()
+    membership.sync(
+        shard,
+        {"group_id": GROUP, "generation_id": 1, "member_id": a_id, "assignments": []},
+        2,
+        waiting,
+    )
+    apply_outbox(shard, 2, error=errors.CoordinatorNotAvailableError.code)
+    assert waiting.last["error_code"] == errors.CoordinatorNotAvailableError.code
+    assert shard.groups[GROUP].state == GroupState.PREPARING_REBALANCE

@@ -180,7 +180,7 @@ class GroupCoordinator:
         entry = self._partitions.get(shard.partition)
         if entry is None or entry.shard is not shard:
             for w in writes:
-                w.on_done(False)
+                w.on_done(errors.NotCoordinatorError.code)
             return
         entry.pending.extend(writes)
         if not entry.writing:
@@ -204,18 +204,19 @@ class GroupCoordinator:
         shard = entry.shard
         now = now_ms()
         batch = records.build_batch([r for w in writes for r in w.records], now)
+        error = 0
         try:
             await asyncio.to_thread(self._native.append, CONSUMER_OFFSETS, shard.partition, batch)
-            ok = True
         except Exception as exc:
             log.warning("append to %s-%d failed: %s", CONSUMER_OFFSETS, shard.partition, exc)
-            ok = False
-        ok = ok and self._partitions.get(shard.partition) is entry
+            error = append_error(exc)
+        if not error and self._partitions.get(shard.partition) is not entry:
+            error = errors.NotCoordinatorError.code  # resigned while appending
         for w in writes:
-            if ok and w.replay:
+            if not error and w.replay:
                 for r in w.records:
                     shard.replay(r, now)
-            w.on_done(ok)
+            w.on_done(error)
         self.flush(shard)
 
     # Loading
@@ -283,6 +284,22 @@ class GroupCoordinator:
             if expire:
                 offsets.expire_offsets(shard, now)
             self.flush(shard)
+
+
+# Kafka's translation of a failed append into what a group client understands: it looks for
+# the coordinator again (NOT_COORDINATOR), retries (COORDINATOR_NOT_AVAILABLE), or learns that
+# the commit is too big (INVALID_COMMIT_OFFSET_SIZE).
+_APPEND_ERRORS = {
+    errors.NotLeaderOrFollowerError.code: errors.NotCoordinatorError.code,
+    errors.KafkaStorageError.code: errors.NotCoordinatorError.code,
+    errors.MessageTooLargeError.code: errors.InvalidCommitOffsetSizeError.code,
+    errors.RecordListTooLargeError.code: errors.InvalidCommitOffsetSizeError.code,
+}
+
+
+def append_error(exc: BaseException) -> int:
+    code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else -1
+    return _APPEND_ERRORS.get(code, errors.CoordinatorNotAvailableError.code)
 
 
 def _estimate(record: records.Record) -> int:

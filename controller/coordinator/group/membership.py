@@ -348,11 +348,11 @@ def sync(shard: GroupShard, req: dict[str, Any], now: int, reply: Reply) -> None
             m.assignment = assignments.get(m.member_id, b"")
         generation = group.generation
 
-        def stored(ok: bool) -> None:
+        def stored(error: int) -> None:
             if group.state != GroupState.COMPLETING_REBALANCE or group.generation != generation:
                 return
-            if not ok:
-                _reset_syncs(group, errors.CoordinatorNotAvailableError.code)
+            if error:
+                _reset_syncs(group, error)
                 _prepare_rebalance(shard, group, now)
                 return
             group.state = GroupState.STABLE

@@ -91,12 +91,11 @@ def commit(
     if group is None:
         shard.get_or_create(group_id, now)
 
-    def done(ok: bool) -> None:
-        if not ok:
-            failed = errors.CoordinatorNotAvailableError.code
+    def done(error: int) -> None:
+        if error:
             for t in topics:
                 for p in t["partitions"]:
-                    p["error_code"] = p["error_code"] or failed
+                    p["error_code"] = p["error_code"] or error
         reply(response)
 
     shard.write(Write(list(records), replay=True, on_done=done))
@@ -191,10 +190,8 @@ def offset_delete(
         reply(response)
         return
 
-    def done(ok: bool) -> None:
-        reply(
-            response if ok else {**response, "error_code": errors.CoordinatorNotAvailableError.code}
-        )
+    def done(error: int) -> None:
+        reply({**response, "error_code": error} if error else response)
 
     shard.write(Write(list(records), replay=True, on_done=done))
 
@@ -213,8 +210,8 @@ def delete_group(shard: GroupShard, group_id: str, now: int, reply: Callable[[in
     records.append(GroupRecord(group_id, None))
     group.protocol_type = None
 
-    def done(ok: bool) -> None:
-        reply(NONE if ok else errors.CoordinatorNotAvailableError.code)
+    def done(error: int) -> None:
+        reply(error)
 
     shard.write(Write(records, replay=True, on_done=done))
 

@@ -23,7 +23,7 @@ from ferrolog.controller.coordinator.group.records import (
 from ferrolog.controller.coordinator.group.state import Group, GroupSettings, GroupState, Member
 
 
-def _no_op(ok: bool) -> None:
+def _no_op(error: int) -> None:
     pass
 
 
@@ -33,7 +33,9 @@ class Write:
     # Offsets and tombstones are replayed; a GroupMetadata snapshot of a live group is not
     # (the in-memory group is already ahead of it, as with Kafka's classic groups).
     replay: bool
-    on_done: Callable[[bool], None] = field(default=_no_op)
+    # Called with 0 once the records are durable (and replayed), else with the error code
+    # the requests waiting on them answer (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, ...).
+    on_done: Callable[[int], None] = field(default=_no_op)
 
 
 class GroupShard:
