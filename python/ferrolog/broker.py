@@ -172,6 +172,11 @@ class Broker:
                 except Exception as exc:
                     log.warning("controlled shutdown failed: %r", exc)
             await member.stop()
+        if self.group_coordinator is not None:
+            # Members waiting on a rebalance are answered (NOT_COORDINATOR) rather than left
+            # to the dispatcher's grace period; the timers stop.
+            await self.group_coordinator.stop()
+            self.group_coordinator = None
         if self._dispatcher is not None:
             await self._dispatcher.stop()
             self._dispatcher = None

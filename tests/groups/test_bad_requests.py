@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
+from collections.abc import Callable
 from typing import Any
 
 from confluent_kafka import Consumer
+from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
 
 from tests.groups.conftest import consumer_config, create_topic, wait_until
@@ -16,6 +19,7 @@ FIND_COORDINATOR, JOIN, HEARTBEAT, SYNC, COMMIT, DESCRIBE, LEAVE = 10, 11, 12, 1
 ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 22, 25, 23
 INVALID_SESSION_TIMEOUT, OFFSET_METADATA_TOO_LARGE, COORDINATOR_NOT_AVAILABLE = 26, 12, 15
 MEMBER_ID_REQUIRED, REBALANCE_IN_PROGRESS, UNKNOWN_TOPIC_OR_PARTITION = 79, 27, 3
+COORDINATOR_LOAD_IN_PROGRESS, NOT_COORDINATOR = 14, 16
 
 
 class Client:
@@ -181,3 +185,30 @@ def test_bad_group_requests_get_kafka_errors_and_leave_no_stuck_group(
         wait_until(owns_all)
     finally:
         consumer.close()
+
+
+def test_a_join_waiting_at_shutdown_is_answered_not_coordinator(
+    ferrolog_broker_factory: Callable[..., EmbeddedBroker],
+) -> None:
+    broker = ferrolog_broker_factory(overrides={"group.initial.rebalance.delay.ms": "60000"})
+    bootstrap = broker.bootstrap_servers
+    topic = create_topic(bootstrap, partitions=1)
+    client = Client(bootstrap)
+    try:
+        found = client.call(FIND_COORDINATOR, 3, {"key": "waiting", "key_type": 0})
+        assert found["error_code"] == 0
+        describe = {"groups": ["waiting"], "include_authorized_operations": False}
+        wait_until(lambda: client.call(DESCRIBE, 5, describe)["groups"][0]["error_code"] == 0)
+        body = {**join_body("waiting", topic), "rebalance_timeout_ms": 60_000}
+        # v3: no member id round trip; this join now waits for the initial delay.
+        payload = encode_request(JOIN, 3, 99, "raw-groups", body)
+        client.sock.sendall(struct.pack(">i", len(payload)) + payload)
+        time.sleep(0.3)
+        # Answered by the coordinator as it stops, not cancelled (which closes the connection).
+        broker.stop()
+        size = struct.unpack(">i", client._exactly(4))[0]
+        correlation, response = decode_response(JOIN, 3, client._exactly(size))
+        assert correlation == 99
+        assert response["error_code"] == NOT_COORDINATOR
+    finally:
+        client.close()
