@@ -121,5 +121,7 @@ def test_max_offsets_per_trigger_bounds_each_micro_batch(
         query.stop()
     rows = [p["numInputRows"] for p in query.recentProgress if p["numInputRows"]]
     assert sum(rows) == 5_000
-    assert max(rows) <= 700
+    # Spark's own source rounds each partition's share up and can go over by one record per
+    # partition; ours never exceeds the limit.
+    assert max(rows) <= 700 + (3 if fmt == "kafka" else 0)
     assert len(rows) >= 8  # ceil(5000 / 700)
