@@ -300,3 +300,15 @@ def test_a_failed_append_answers_with_its_error_and_changes_nothing() -> None:
     apply_outbox(shard, 2, error=errors.CoordinatorNotAvailableError.code)
     assert waiting.last["error_code"] == errors.CoordinatorNotAvailableError.code
     assert shard.groups[GROUP].state == GroupState.PREPARING_REBALANCE
+
+
+def test_packed_offset_values_equal_the_codecs() -> None:
+    from ferrolog.protocol import encode_data
+
+    for metadata in ("", "ünïcode metadata"):
+        value = records.OffsetValue(
+            offset=2**40, leader_epoch=7, metadata=metadata, commit_timestamp=123
+        )
+        packed = records.encode_value(records.OffsetRecord("g", "t", 1, value))
+        body = {"offset": 2**40, "leader_epoch": 7, "metadata": metadata, "commit_timestamp": 123}
+        assert packed == b"\x00\x03" + encode_data("OffsetCommitValue", 3, body)
