@@ -290,8 +290,15 @@ class Cluster:
 
     def wait_for_leaders(self, topic: str, partitions: int, timeout: float = 30.0) -> None:
         def led() -> bool:
-            live = {b.node_id for b in self.brokers.values() if b.running and not b.paused}
-            return all(self.leader(topic, p) in live for p in range(partitions))
+            live = [b for b in self.brokers.values() if b.running and not b.paused]
+            ids = {b.node_id for b in live}
+            # Every broker's view, not just one: Metadata may come from any of them.
+            for broker in live:
+                for p in range(partitions):
+                    info = self.partition(topic, p, broker.bootstrap)
+                    if info is None or info.leader not in ids:
+                        return False
+            return True
 
         wait_until(led, timeout, what=f"leaders of {topic}")
 
