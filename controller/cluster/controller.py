@@ -191,9 +191,17 @@ class Controller:
             existing = self._topics.get(name)
             if existing is not None:
                 return existing
-            return await self._create_topic(
-                name, num_partitions, replication_factor, None, configs, False
-            )
+            try:
+                return await self._create_topic(
+                    name, num_partitions, replication_factor, None, configs, False
+                )
+            except TopicAlreadyExistsError:
+                # In cluster mode another broker may have created it a moment ago.
+                created = (await self.store.topics()).get(name)
+                if created is None:
+                    raise
+                self._topics[name] = created
+                return created
 
     async def ensure_internal_topic(self, name: str) -> TopicRecord:
         """Creates `__consumer_offsets` or `__transaction_state` with the settings Kafka
