@@ -312,3 +312,16 @@ def test_packed_offset_values_equal_the_codecs() -> None:
         packed = records.encode_value(records.OffsetRecord("g", "t", 1, value))
         body = {"offset": 2**40, "leader_epoch": 7, "metadata": metadata, "commit_timestamp": 123}
         assert packed == b"\x00\x03" + encode_data("OffsetCommitValue", 3, body)
+
+
+def test_a_full_group_refuses_new_members() -> None:
+    shard = GroupShard(
+        0, GroupSettings(min_session_timeout_ms=100, initial_rebalance_delay_ms=0, max_size=2)
+    )
+    first = join(shard, 0)
+    assert first.last["error_code"] == 0
+    second = join(shard, 1)
+    assert not second.values, "waits for the rebalance"
+    third = join(shard, 2)
+    assert third.last["error_code"] == errors.GroupMaxSizeReachedError.code
+    assert len(shard.groups[GROUP].members) == 2
