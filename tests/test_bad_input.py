@@ -12,7 +12,6 @@ import uuid
 import ferrolog_native
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
-
 from ferrolog.protocol import decode_response, encode_request
 
 PRODUCE, LIST_OFFSETS, METADATA, API_VERSIONS = 0, 2, 3, 18

@@ -18,7 +18,7 @@ from confluent_kafka import (
     Producer,
     TopicPartition,
 )
-from confluent_kafka.admin import AdminClient
+from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 
@@ -112,7 +112,9 @@ def test_idempotent_producer(bootstrap: str, new_topic: Callable[..., str]) -> N
         per_partition.setdefault(m.partition(), []).append(m.offset())
     for offsets in per_partition.values():
         assert sorted(offsets) == list(range(len(offsets)))
-    total = sum(len(consume(bootstrap, topic, len(v), partition=p)) for p, v in per_partition.items())
+    total = sum(
+        len(consume(bootstrap, topic, len(v), partition=p)) for p, v in per_partition.items()
+    )
     assert total == 3000
 
 
@@ -143,7 +145,8 @@ def test_long_poll_delivers_new_records(bootstrap: str, new_topic: Callable[...,
         msg = c.poll(0.5)
     t.join()
     c.close()
-    assert msg is not None and msg.error() is None
+    assert msg is not None
+    assert msg.error() is None
     assert msg.value() == b"late"
 
 
@@ -169,11 +172,10 @@ def test_offsets_for_times(bootstrap: str, new_topic: Callable[..., str]) -> Non
 def test_topic_admin(bootstrap: str) -> None:
     admin = AdminClient({"bootstrap.servers": bootstrap})
     name = f"adm-{uuid.uuid4().hex[:8]}"
-    from confluent_kafka.admin import NewPartitions, NewTopic
-
     admin.create_topics([NewTopic(name, num_partitions=2, replication_factor=1)])[name].result(20)
     md = admin.list_topics(timeout=10)
-    assert name in md.topics and len(md.topics[name].partitions) == 2
+    assert name in md.topics
+    assert len(md.topics[name].partitions) == 2
     admin.create_partitions([NewPartitions(name, 5)])[name].result(20)
     assert len(admin.list_topics(timeout=10).topics[name].partitions) == 5
     admin.delete_topics([name])[name].result(20)
