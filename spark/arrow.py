@@ -84,6 +84,22 @@ def to_record_batch(
     return pa.RecordBatch.from_arrays(arrays, schema=arrow_schema(include_headers))
 
 
+# One fetch of well-compressed records can hold hundreds of megabytes: Spark's JVM side
+# allocates each Arrow batch it receives whole, so they are sent in slices of about this size
+# (slicing copies nothing; Arrow's IPC writer sends only the slice's bytes).
+SLICE_BYTES = 8 * 1024 * 1024
+
+
+def _slices(batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
+    size = batch.nbytes
+    if size <= SLICE_BYTES:
+        yield batch
+        return
+    rows = max(1, batch.num_rows * SLICE_BYTES // size)
+    for start in range(0, batch.num_rows, rows):
+        yield batch.slice(start, rows)
+
+
 def read_range(opts: Options, r: OffsetRange) -> Iterator[pa.RecordBatch]:
     """Every record of `r`, in offset order, as Arrow record batches (one per fetch)."""
     with Cluster(opts.bootstrap) as cluster:
@@ -130,7 +146,7 @@ def _read(cluster: Cluster, opts: Options, r: OffsetRange) -> Iterator[pa.Record
             ]
         cols = decode_columns(records, offset, r.end, opts.include_headers, aborted)
         if cols.rows:
-            yield to_record_batch(cols, r.topic, r.partition, opts.include_headers)
+            yield from _slices(to_record_batch(cols, r.topic, r.partition, opts.include_headers))
         if cols.next_offset > offset:
             offset = cols.next_offset
             deadline = time.monotonic() + opts.poll_timeout_ms / 1000

@@ -23,11 +23,12 @@ import time
 from collections.abc import Sequence
 
 from confluent_kafka import Producer
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 from ferrolog.spark import register
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql.streaming import StreamingQuery
+from pyspark.sql.streaming.query import StreamingQuery
+from pyspark.sql.streaming.readwriter import DataStreamWriter
 
 EVENT_SCHEMA = "user string, page string, ts long"
 PAGES = ["/", "/pricing", "/docs", "/blog", "/signup"]
@@ -48,11 +49,11 @@ def produce_demo_events(bootstrap: str, topic: str, count: int, seed: int = 7) -
     producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True})
     now = int(time.time() * 1000)
     for i in range(count):
-        event = {"user": f"u{rng.randrange(1000)}", "page": rng.choice(PAGES)}
-        event["ts"] = now - 60_000 + 60_000 * i // max(count, 1)
+        user = f"u{rng.randrange(1000)}"
+        event = {"user": user, "page": rng.choice(PAGES), "ts": now - 60_000 + 60_000 * i // count}
         while True:
             try:
-                producer.produce(topic, json.dumps(event).encode(), event["user"].encode())
+                producer.produce(topic, json.dumps(event).encode(), user.encode())
                 break
             except BufferError:
                 producer.poll(0.05)
@@ -99,7 +100,7 @@ def start(
     """Starts the two queries (to the topic, to Parquet) and returns them."""
     counts = window_counts(spark, bootstrap, source, max_per_batch)
 
-    def trigger(writer):  # type: ignore[no-untyped-def]
+    def trigger(writer: DataStreamWriter) -> DataStreamWriter:
         return writer.trigger(availableNow=True) if available_now else writer
 
     to_topic = trigger(
