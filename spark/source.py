@@ -92,6 +92,15 @@ class FerrologBatchReader(DataSourceReader):
             tps = topic_partitions(cluster, opts)
             starts = resolve(cluster, opts, opts.starting_for(streaming=False), tps)
             ends = resolve(cluster, opts, opts.ending or OffsetSpec("latest"), tps, ending=True)
+            if opts.ending is not None and opts.ending.kind == "offsets":
+                latest = resolve(cluster, opts, OffsetSpec("latest"), tps)
+                beyond = [f"{t}-{p}" for (t, p) in tps if ends[(t, p)] > latest[(t, p)]]
+                if beyond:
+                    # Offsets that do not exist yet would leave the read waiting for them.
+                    raise ValueError(f"endingOffsets past the end of {', '.join(beyond)}")
+        wrong = [f"{t}-{p}" for (t, p) in tps if starts[(t, p)] > ends[(t, p)]]
+        if wrong:
+            raise ValueError(f"starting offsets after ending offsets for {', '.join(wrong)}")
         bounds = {tp: (starts[tp], ends[tp]) for tp in tps}
         return split_ranges(bounds, opts.min_partitions, opts.max_records_per_partition)
 

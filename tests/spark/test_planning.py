@@ -8,8 +8,10 @@ from collections.abc import Callable
 import ferrolog_native
 import pyarrow as pa
 import pytest
-from confluent_kafka import Producer
+from confluent_kafka import Producer, TopicPartition
+from confluent_kafka.admin import AdminClient
 from ferrolog.spark.arrow import arrow_schema, read_range
+from ferrolog.spark.client import KafkaError
 from ferrolog.spark.options import from_offsets_json, offsets_json, parse_options
 from ferrolog.spark.planning import OffsetRange, apportion, split_ranges
 from ferrolog.spark.source import FerrologBatchReader, FerrologStreamReader
@@ -163,3 +165,35 @@ def test_decode_columns_is_exposed_natively() -> None:
     batch = ferrolog_native.build_batch([(b"k", b"v", [], 5)], codec=3)
     cols = ferrolog_native.decode_columns(batch, 0, 1)
     assert (cols.rows, cols.next_offset, cols.values.data) == (1, 1, b"v")
+
+
+def test_deleted_offsets_fail_or_are_skipped_with_fail_on_data_loss(
+    bootstrap: str, new_topic: Callable[..., str]
+) -> None:
+    topic = new_topic(partitions=1)
+    producer = Producer({"bootstrap.servers": bootstrap})
+    for i in range(10):
+        producer.produce(topic, b"%d" % i)
+    assert producer.flush(30) == 0
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    deleted = admin.delete_records([TopicPartition(topic, 0, 5)])
+    for future in deleted.values():
+        future.result(timeout=20)
+    planned = OffsetRange(topic, 0, 0, 10)  # planned before the records were deleted
+    strict = parse_options({"kafka.bootstrap.servers": bootstrap, "subscribe": topic})
+    with pytest.raises(KafkaError, match="out of range"):
+        list(read_range(strict, planned))
+    lenient = parse_options({**strict_options(bootstrap, topic), "failOnDataLoss": "false"})
+    offsets = [o for b in read_range(lenient, planned) for o in b.column(4).to_pylist()]
+    assert offsets == [5, 6, 7, 8, 9]
+    # Planning sees the new log start; ending offsets past the end are refused at once.
+    assert FerrologBatchReader(strict).partitions() == [OffsetRange(topic, 0, 5, 10)]
+    past = parse_options(
+        {**strict_options(bootstrap, topic), "endingOffsets": f'{{"{topic}":{{"0":11}}}}'}
+    )
+    with pytest.raises(ValueError, match="past the end"):
+        FerrologBatchReader(past).partitions()
+
+
+def strict_options(bootstrap: str, topic: str) -> dict[str, str]:
+    return {"kafka.bootstrap.servers": bootstrap, "subscribe": topic}
