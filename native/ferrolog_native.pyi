@@ -213,6 +213,9 @@ def validate_batch(batch: bytes, config: dict[str, str], now_ms: int) -> bytes:
 
 # Consumers: fetched records as Arrow-layout column buffers (the PySpark data source).
 
+from typing import final  # noqa: E402
+
+@final
 class BinaryBuffers:
     """A variable-width Arrow column: ``len + 1`` little-endian i32 offsets, the data, and a
     validity bitmap (least significant bit first)."""
@@ -226,6 +229,7 @@ class BinaryBuffers:
     @property
     def null_count(self) -> int: ...
 
+@final
 class DecodedColumns:
     """The records of one partition's fetched bytes, column by column, little-endian."""
 
