@@ -35,18 +35,19 @@ def test_restarted_query_writes_every_record_exactly_once(
     tmp_path: Path,
 ) -> None:
     topic = new_topic(partitions=2)
-    total, chunk = 12_000, 400
-    produce(topic, [(None, b"v%d" % i, None) for i in range(chunk)])
-    producing = threading.Thread(
-        target=lambda: [
-            (
-                produce(topic, [(None, b"v%d" % i, None) for i in range(s, s + chunk)]),
-                time.sleep(0.05),
-            )
-            for s in range(chunk, total, chunk)
-        ],
-        daemon=True,
-    )
+    chunk = 400
+    produced: list[int] = []  # chunks produced so far, by the thread below
+    stop_producing = threading.Event()
+
+    def keep_producing() -> None:
+        # Until told to stop (after the restart has read something), with a cap in case.
+        while not stop_producing.is_set() and len(produced) < 1500:
+            base = len(produced) * chunk
+            produce(topic, [(None, b"v%d" % i, None) for i in range(base, base + chunk)])
+            produced.append(base)
+            time.sleep(0.05)
+
+    producing = threading.Thread(target=keep_producing, daemon=True)
 
     def start() -> StreamingQuery:
         stream = (
@@ -67,20 +68,27 @@ def test_restarted_query_writes_every_record_exactly_once(
         )
 
     producing.start()
-    first = start()
     try:
-        _wait_for(first, 1)
+        first = start()
+        try:
+            _wait_for(first, 1)
+        finally:
+            first.stop()
+        assert producing.is_alive()
+        second = start()
+        try:
+            _wait_for(second, 1)
+        finally:
+            stop_producing.set()
+            producing.join(timeout=120)
+        try:
+            assert not producing.is_alive()
+            second.processAllAvailable()
+        finally:
+            second.stop()
     finally:
-        first.stop()
-    assert producing.is_alive(), "the producer finished before the restart: make it longer"
-    second = start()
-    try:
-        _wait_for(second, 1)
-        producing.join(timeout=120)
-        assert not producing.is_alive()
-        second.processAllAvailable()
-    finally:
-        second.stop()
+        stop_producing.set()
+    total = len(produced) * chunk
 
     out = spark.read.parquet(str(tmp_path / "out"))
     stats = out.agg(
