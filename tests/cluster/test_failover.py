@@ -9,7 +9,13 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import (
+    AckedProducer,
+    TailingConsumer,
+    check_continuous,
+    check_no_loss,
+    read_all,
+)
 from tests.cluster.harness import Cluster, wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -21,6 +27,7 @@ ROUNDS = 5
 def _hard_bounces(cluster: Cluster, victim: Callable[[], int]) -> None:
     cluster.create_topic("orders", PARTITIONS, 3, **{"min.insync.replicas": "2"})
     producer = AckedProducer(cluster.bootstrap, "orders", PARTITIONS).start()
+    tail = TailingConsumer(cluster.bootstrap, "orders", PARTITIONS).start()
     try:
         producer.wait_acked(200)
         for _ in range(ROUNDS):
@@ -44,9 +51,23 @@ def _hard_bounces(cluster: Cluster, victim: Callable[[], int]) -> None:
             producer.wait_acked(100)
             moved = [cluster.state("orders", p)["leader_epoch"] for p in range(PARTITIONS)]
             assert any(after > before for before, after in zip(epochs, moved, strict=True))
+        producer.stop()
+        last = {
+            p: max((o for q, o in producer.acked if q == p), default=-1) for p in range(PARTITIONS)
+        }
+        wait_until(
+            lambda: all(
+                (tail.records[p][-1][0] if tail.records[p] else -1) >= last[p]
+                for p in range(PARTITIONS)
+            ),
+            60,
+            what="the consumer to read every acknowledged record",
+        )
     finally:
         producer.stop()
+        tail.stop()
     assert producer.acked_count() >= 200 + ROUNDS * 200
+    check_continuous(tail.records, producer.acked)
     check_no_loss(producer.acked, read_all(cluster.bootstrap, "orders", PARTITIONS))
     result = wait_until(
         lambda: (r := cluster.verify_replicas("orders")).returncode == 0 and r,
