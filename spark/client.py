@@ -141,10 +141,14 @@ class Cluster:
         try:
             return conn.request(api, version, body)
         except OSError:
-            # A broken connection is dropped so that the next request reconnects.
+            # A connection the broker closed (idle timeout, restart) is replaced once; the
+            # requests here are reads, so sending one again is harmless.
+            address = next((a for a, c in self._connections.items() if c is conn), None)
             self._connections = {a: c for a, c in self._connections.items() if c is not conn}
             conn.close()
-            raise
+            if address is None:
+                raise
+            return self._connect(address).request(api, version, body)
 
     def metadata(self, topics: Iterable[str] | None = None) -> dict[str, list[PartitionInfo]]:
         """Topic -> partitions (sorted), for `topics` or every topic (internal ones excluded)."""

@@ -4,12 +4,13 @@ control, and the Arrow batches `read()` yields (against the session broker)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ferrolog_native
 import pyarrow as pa
 import pytest
 from confluent_kafka import Producer, TopicPartition
-from confluent_kafka.admin import AdminClient
+from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 from ferrolog.spark.arrow import arrow_schema, read_range
 from ferrolog.spark.client import KafkaError
 from ferrolog.spark.options import from_offsets_json, offsets_json, parse_options
@@ -197,3 +198,20 @@ def test_deleted_offsets_fail_or_are_skipped_with_fail_on_data_loss(
 
 def strict_options(bootstrap: str, topic: str) -> dict[str, str]:
     return {"kafka.bootstrap.servers": bootstrap, "subscribe": topic}
+
+
+def test_planning_connection_survives_a_broker_restart(
+    ferrolog_broker_factory: Callable[..., Any],
+) -> None:
+    """The streaming planner keeps its connections for the whole query."""
+    broker = ferrolog_broker_factory()
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+    admin.create_topics([NewTopic("t", 1, 1)])["t"].result(timeout=20)
+    opts = parse_options({"kafka.bootstrap.servers": broker.bootstrap_servers, "subscribe": "t"})
+    reader = FerrologStreamReader(opts)
+    try:
+        assert reader.initialOffset() == {"t": {"0": 0}}
+        broker.restart()
+        assert reader.reportLatestOffset() == {"t": {"0": 0}}
+    finally:
+        reader.stop()
