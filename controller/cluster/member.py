@@ -157,7 +157,6 @@ class ClusterMember:
                 (t.name, p)
                 for t, p, _, s in view.partitions()
                 if s.leader == self.node_id
-                and any(b != self.node_id for b in s.isr)
                 and any(b in view.brokers for b in s.isr if b != self.node_id)
             ]
             if not movable:

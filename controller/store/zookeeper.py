@@ -42,6 +42,7 @@ from .base import (
 )
 from .local import new_cluster_id
 from .view import ClusterView, TopicPartition
+from .zk_view import read_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -155,78 +156,8 @@ class ZkStore(MetadataStore):
         return (await self.read_view(watch=False)).brokers
 
     async def read_view(self, watch: bool = True) -> ClusterView:
-        return await self._call(lambda: self._read_view(watch))
-
-    def _read_view(self, watch: bool) -> ClusterView:
-        client = self.client
-        w = self._watcher if watch else None
-        brokers: dict[int, BrokerRegistration] = {}
-        broker_epochs: dict[int, int] = {}
-        for child in client.get_children(paths.BROKER_IDS, watch=w):
-            try:
-                data, stat = client.get(paths.broker_path(int(child)), watch=w)
-            except NoNodeError:
-                continue
-            brokers[int(child)] = paths.decode_broker(int(child), data)
-            broker_epochs[int(child)] = stat.czxid
-        topics: dict[str, TopicRecord] = {}
-        states: dict[str, dict[int, PartitionState]] = {}
-        zxids: dict[TopicPartition, int] = {}
-        for name in client.get_children(paths.TOPICS, watch=w):
-            try:
-                data, _ = client.get(paths.topic_path(name), watch=w)
-                configs = self._configs(name, w)
-            except NoNodeError:
-                continue
-            topic = paths.decode_topic(name, data, configs)
-            topics[name] = topic
-            states[name] = {}
-            for partition in topic.assignment:
-                try:
-                    raw, stat = client.get(paths.state_path(name, partition), watch=w)
-                except NoNodeError:
-                    continue
-                states[name][partition] = paths.decode_state(raw, stat.version)
-                zxids[(name, partition)] = stat.mzxid
-        controller_id = -1
-        if client.exists(paths.CONTROLLER, watch=w):
-            with contextlib.suppress(NoNodeError):
-                controller_id = paths.decode_controller(client.get(paths.CONTROLLER)[0])
-        epoch = 0
-        if client.exists(paths.CONTROLLER_EPOCH):
-            epoch = paths.decode_controller_epoch(client.get(paths.CONTROLLER_EPOCH)[0])
-        shutting = frozenset(
-            int(c) for c in client.get_children(paths.CONTROLLED_SHUTDOWN, watch=w)
-        )
-        reassignments: dict[TopicPartition, list[int]] = {}
-        if client.exists(paths.REASSIGN, watch=w):
-            with contextlib.suppress(NoNodeError):
-                reassignments = paths.decode_reassignments(client.get(paths.REASSIGN)[0])
-        preferred: set[TopicPartition] = set()
-        if client.exists(paths.PREFERRED_ELECTION, watch=w):
-            with contextlib.suppress(NoNodeError):
-                preferred = paths.decode_preferred(client.get(paths.PREFERRED_ELECTION)[0])
-        return ClusterView(
-            brokers=brokers,
-            broker_epochs=broker_epochs,
-            topics=topics,
-            states=states,
-            state_zxids=zxids,
-            controller_id=controller_id,
-            controller_epoch=epoch,
-            shutting_down=shutting,
-            reassignments=reassignments,
-            preferred_elections=frozenset(preferred),
-        )
-
-    def _configs(self, name: str, watch: Callable[[WatchedEvent], None] | None) -> dict[str, str]:
-        path = paths.topic_config_path(name)
-        if not self.client.exists(path, watch=watch):
-            return {}
-        try:
-            return paths.decode_topic_config(self.client.get(path)[0])
-        except NoNodeError:
-            return {}
+        watcher = self._watcher if watch else None
+        return await self._call(lambda: read_view(self.client, watcher))
 
     # Topic writes (any broker: the broker that takes CreateTopics writes the topic)
 

@@ -1,0 +1,87 @@
+"""Reading the whole cluster view from ZooKeeper (`ZkStore.read_view`), one znode at a time,
+each read optionally leaving a one-shot watch so that any later change is noticed."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from kazoo.client import KazooClient
+from kazoo.exceptions import NoNodeError
+from kazoo.protocol.states import WatchedEvent
+
+from . import zk_paths as paths
+from .base import BrokerRegistration, PartitionState, TopicRecord
+from .view import ClusterView, TopicPartition
+
+Watcher = Callable[[WatchedEvent], None]
+
+
+def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
+    """The whole cluster metadata; every znode read with watcher `w` (None: no watches)."""
+    brokers: dict[int, BrokerRegistration] = {}
+    broker_epochs: dict[int, int] = {}
+    for child in client.get_children(paths.BROKER_IDS, watch=w):
+        try:
+            data, stat = client.get(paths.broker_path(int(child)), watch=w)
+        except NoNodeError:
+            continue
+        brokers[int(child)] = paths.decode_broker(int(child), data)
+        broker_epochs[int(child)] = stat.czxid
+    topics: dict[str, TopicRecord] = {}
+    states: dict[str, dict[int, PartitionState]] = {}
+    zxids: dict[TopicPartition, int] = {}
+    for name in client.get_children(paths.TOPICS, watch=w):
+        try:
+            data, _ = client.get(paths.topic_path(name), watch=w)
+            configs = _configs(client, name, w)
+        except NoNodeError:
+            continue
+        topic = paths.decode_topic(name, data, configs)
+        topics[name] = topic
+        states[name] = {}
+        for partition in topic.assignment:
+            try:
+                raw, stat = client.get(paths.state_path(name, partition), watch=w)
+            except NoNodeError:
+                continue
+            states[name][partition] = paths.decode_state(raw, stat.version)
+            zxids[(name, partition)] = stat.mzxid
+    controller_id = -1
+    if client.exists(paths.CONTROLLER, watch=w):
+        with contextlib.suppress(NoNodeError):
+            controller_id = paths.decode_controller(client.get(paths.CONTROLLER)[0])
+    epoch = 0
+    if client.exists(paths.CONTROLLER_EPOCH):
+        epoch = paths.decode_controller_epoch(client.get(paths.CONTROLLER_EPOCH)[0])
+    shutting = frozenset(int(c) for c in client.get_children(paths.CONTROLLED_SHUTDOWN, watch=w))
+    reassignments: dict[TopicPartition, list[int]] = {}
+    if client.exists(paths.REASSIGN, watch=w):
+        with contextlib.suppress(NoNodeError):
+            reassignments = paths.decode_reassignments(client.get(paths.REASSIGN)[0])
+    preferred: set[TopicPartition] = set()
+    if client.exists(paths.PREFERRED_ELECTION, watch=w):
+        with contextlib.suppress(NoNodeError):
+            preferred = paths.decode_preferred(client.get(paths.PREFERRED_ELECTION)[0])
+    return ClusterView(
+        brokers=brokers,
+        broker_epochs=broker_epochs,
+        topics=topics,
+        states=states,
+        state_zxids=zxids,
+        controller_id=controller_id,
+        controller_epoch=epoch,
+        shutting_down=shutting,
+        reassignments=reassignments,
+        preferred_elections=frozenset(preferred),
+    )
+
+
+def _configs(client: KazooClient, name: str, watch: Watcher | None) -> dict[str, str]:
+    path = paths.topic_config_path(name)
+    if not client.exists(path, watch=watch):
+        return {}
+    try:
+        return paths.decode_topic_config(client.get(path)[0])
+    except NoNodeError:
+        return {}
