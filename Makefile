@@ -45,6 +45,7 @@ lint: ## ruff, mypy, clippy, rustfmt --check
 	$(PY) -m ruff check python controller spark tests bench
 	$(PY) -m mypy python/ferrolog controller
 	cargo clippy --no-default-features --all-targets -- -D warnings
+	cargo clippy --lib -- -D warnings
 	cargo fmt --check
 
 fmt: ## format Rust and Python

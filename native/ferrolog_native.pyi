@@ -10,6 +10,29 @@ Configuration values are Kafka's property names with string values, already reso
 Python config table (broker defaults merged with topic overrides).
 """
 
+from typing_extensions import disjoint_base
+
+__all__ = [
+    "Server",
+    "ControlRequest",
+    "PartitionState",
+    "ReplicaState",
+    "KafkaNativeError",
+    "native_api_versions",
+    "error_codes",
+    "version",
+    "crc32c",
+    "compress",
+    "decompress",
+    "build_batch",
+    "validate_batch",
+    "DecodedColumns",
+    "BinaryBuffers",
+    "decode_columns",
+]
+
+
+@disjoint_base
 class ControlRequest:
     """One request the native core does not serve, as it arrived."""
 
@@ -31,6 +54,7 @@ class ControlRequest:
     def frame(self) -> bytes:
         """The whole request (header and body) without the 4-byte size prefix."""
 
+@disjoint_base
 class PartitionState:
     """A snapshot of one local replica, for the control plane's decisions and admin APIs."""
 
@@ -70,6 +94,7 @@ class PartitionState:
     def log_dir(self) -> str:
         """The log directory (one of ``log.dirs``) that holds the partition."""
 
+@disjoint_base
 class ReplicaState:
     """On a leader: what it knows of one follower of one partition (for the ISR policy)."""
 
@@ -87,6 +112,7 @@ class ReplicaState:
         """Wall-clock ms when the follower last fetched up to the leader's LEO of that time
         (Kafka's lastCaughtUpTimeMs); the ISR policy compares it with replica.lag.time.max.ms."""
 
+@disjoint_base
 class Server:
     """The native broker: listener, connections, partition logs.
 
@@ -103,7 +129,7 @@ class Server:
     ``replica.socket.timeout.ms`` (30000).
     """
 
-    def __init__(self, config: dict[str, str]) -> None: ...
+    def __new__(cls, config: dict[str, str]) -> Server: ...
     def start(self) -> None:
         """Binds the listener and starts serving. Raises ``OSError`` if it cannot bind."""
     @property
