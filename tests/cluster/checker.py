@@ -9,7 +9,7 @@ import threading
 import time
 from typing import Any
 
-from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 
 
 class AckedProducer:
@@ -108,8 +108,17 @@ def read_all(
     )
     try:
         ends = {}
+        deadline = time.monotonic() + timeout
         for p in range(partitions):
-            _, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)
+            while True:
+                try:
+                    _, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)
+                    break
+                except KafkaException:
+                    # A leader named in Metadata a moment before its native core took the role.
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.2)
             ends[p] = high
         consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
         out: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
