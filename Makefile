@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := kcat zookeeper maven
 
 .DEFAULT_GOAL := help
-.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars bench-smoke bench-quick bench-full
+.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars bench-smoke bench-quick bench-full bench-replicated
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -61,3 +61,6 @@ bench-quick: ## ferrolog vs Apache Kafka 4 (KRaft), a few minutes; results in be
 
 bench-full: ## the full matrix, ferrolog vs Kafka 4 (KRaft) and 3.9 (ZooKeeper), ~25 minutes
 	$(PY) -m bench.run --mode full
+
+bench-replicated: ## 3 ferrolog brokers vs 3 Kafka 3.9 (ZooKeeper), RF 3, acks=all, ~12-15 minutes
+	$(PY) -m bench.run --mode replicated

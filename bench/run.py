@@ -3,10 +3,12 @@
     python -m bench.run --mode quick            # a few minutes: ferrolog, Kafka 4 (KRaft)
     python -m bench.run --mode full             # the whole matrix, three brokers, 3 rounds
     python -m bench.run --mode smoke --brokers ferrolog --out /tmp/x   # CI: no Java needed
+    python -m bench.run --mode replicated       # 3 ferrolog brokers vs 3 Kafka 3.9 (ZK), RF 3
 
 Brokers alternate within every round; the figures reported are medians over the rounds,
 with ratios ferrolog/Kafka. Writes `<out>/run-<stamp>.json`, `<out>/latest.json`,
-`<out>/latest.md` and `<out>/plots/*.png` (default out: bench/results)."""
+`<out>/latest.md` and `<out>/plots/*.png` (default out: bench/results); the replicated mode
+writes the same files prefixed with `replicated-`."""
 
 from __future__ import annotations
 
@@ -24,11 +26,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from bench.harness import kafka_dist, matrix, report, runner
+from bench.harness import brokers, cluster, kafka_dist, matrix, report, runner
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULTS = {"smoke": (["ferrolog"], 1, 5_000), "quick": (["ferrolog", "kafka4"], 2, 100_000),
-            "full": (["ferrolog", "kafka4", "kafka3zk"], 3, 200_000)}
+            "full": (["ferrolog", "kafka4", "kafka3zk"], 3, 200_000),
+            "replicated": (["ferrolog", "kafka3zk"], 3, 100_000)}
+REPLICATED_SETUP = (
+    "Replicated: each broker name is a cluster of three brokers with one ZooKeeper of its own "
+    "(ferrolog in cluster mode; Kafka 3.9 in ZooKeeper mode), replication factor 3, "
+    "min.insync.replicas=2, acks=all. CPU s/GB is the three brokers' process trees together "
+    "(ZooKeeper not counted); peak RSS is the largest of the three brokers (each one in the "
+    "samples: peak_rss_mb_each); start-up is spawning the three to the first acknowledged "
+    "produce, preparation is ZooKeeper's start.")
 
 
 def _load() -> str:
@@ -62,7 +72,10 @@ def main(argv: list[str] | None = None) -> int:
             kafka_dist.fetch(version)  # before the clock starts: Maven is slow
     elif any(w.java for w in workloads):
         kafka_dist.fetch(kafka_dist.KAFKA4)  # the Java tools are the client
-    m = runner.Matrix(workloads, names, rounds, warmup_records=warmup)
+    replicated = args.mode == "replicated"
+    m = runner.Matrix(workloads, names, rounds, warmup_records=warmup,
+                      make=cluster.make if replicated else brokers.make,
+                      replication=cluster.SIZE if replicated else 1)
 
     console = Console(stderr=True)
     started = dt.datetime.now(dt.UTC)
@@ -111,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                         "load_after": _load()},
             "rates": m.rates, "rate_basis": m.rate_basis, "warmup_records": warmup,
             "interrupted": interrupted,
+            **({"setup": REPLICATED_SETUP} if replicated else {}),
         },
         "workloads": {w.name: w.describe for w in workloads},
         "results": entries,
@@ -119,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         "samples": m.samples,
     }
     stamp = started.strftime("%Y%m%dT%H%M%SZ")
-    path = report.write(doc, args.out, stamp, with_plots=not args.no_plots)
+    path = report.write(doc, args.out, stamp, with_plots=not args.no_plots,
+                        prefix="replicated-" if replicated else "")
     _print_summary(console, doc)
     console.print(f"results: {path} ({doc['run']['wall_s']} s)")
     if args.check:

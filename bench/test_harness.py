@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import procstat, report, runner, workloads
+from bench.harness import cluster, procstat, report, runner, workloads
 from bench.harness.matrix import MATRICES
 from bench.harness.workloads import Workload
 
@@ -190,3 +190,95 @@ def test_aggregate_ratios_targets_and_report(tmp_path: Path) -> None:
     assert "- lat on ferrolog: boom" in md
     for png in ("throughput.png", "cpu_per_gb.png", "peak_rss.png"):
         assert (tmp_path / "plots" / png).read_bytes().startswith(b"\x89PNG")
+
+
+def test_meter_sums_cpu_over_brokers_and_keeps_each_peak() -> None:
+    # Two "brokers": one burns CPU, the other holds 150 MB; a cluster's CPU is the sum, its
+    # peak RSS per broker is kept apart (the largest is the figure reported).
+    burn = ("import sys, time\nt = time.process_time()\n"
+            "while time.process_time() - t < 0.3: pass\nprint('done', flush=True)\n"
+            "sys.stdin.readline()")
+    hold = ("import sys\nb = bytearray(150_000_000)\n"
+            "for i in range(0, len(b), 4096): b[i] = 1\nprint('done', flush=True)\n"
+            "sys.stdin.readline()")
+    go = "import sys\nsys.stdin.readline()\n"
+    children = [subprocess.Popen([sys.executable, "-c", go + code], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True) for code in (burn, hold)]
+    try:
+        meter = procstat.Meter(*(c.pid for c in children))
+        for c in children:
+            assert c.stdin is not None
+            c.stdin.write("\n")
+            c.stdin.flush()
+        for c in children:
+            assert c.stdout is not None
+            assert c.stdout.readline().strip() == "done"
+        cpu, peak = meter.read()
+        assert cpu >= 0.3
+        small, big = meter.peaks()
+        assert big > 150_000_000 > small
+        assert peak == big
+    finally:
+        for c in children:
+            _reap(c)
+
+
+def test_cluster_brokers_get_the_same_replication_settings() -> None:
+    # No ZooKeeper and no Java: only the settings each kind of broker would start with.
+    kafka = cluster.KafkaZkCluster("kafka3zk", "kafka-zookeeper-cluster", "3.9.1")
+    ferro = cluster.FerrologCluster("ferrolog", "ferrolog-cluster", "native")
+    try:
+        knode = kafka._node(2, "127.0.0.1:1/kafka")
+        props = dict(line.split("=", 1) for line in
+                     (knode.workdir / "server.properties").read_text().splitlines())
+        fnode = ferro._node(2, "127.0.0.1:1/ferrolog")
+        cmd = fnode.command()
+        overrides = dict(cmd[i + 1].split("=", 1) for i, a in enumerate(cmd) if a == "--override")
+        for settings in (props, overrides):
+            assert settings["default.replication.factor"] == "3"
+            assert settings["min.insync.replicas"] == "2"
+            assert settings["broker.id"] == "2"
+            assert settings["log.segment.bytes"] == str(1 << 30)
+            assert settings["listeners"].startswith("PLAINTEXT://127.0.0.1:")
+        assert {k: v for k, v in props.items() if k not in ("zookeeper.connect", "listeners",
+                                                                "log.dirs")} == \
+            {k: v for k, v in overrides.items() if k not in ("zookeeper.connect", "listeners",
+                                                              "log.dirs")}
+    finally:
+        kafka.cleanup()
+        ferro.cleanup()
+
+
+def test_replicated_results_keep_the_single_node_files(tmp_path: Path) -> None:
+    ws = [Workload("max", "java-produce", count=10)]
+    entries = report.aggregate(_samples(), ws, ["ferrolog", "kafka4"])
+    doc = {"run": {"mode": "replicated", "finished": "now", "brokers": ["ferrolog", "kafka4"],
+                   "rounds": 3, "machine": {"nproc": 2, "load_before": "1", "load_after": "1"},
+                   "rates": {}, "rate_basis": {}, "setup": "Replicated: three and three."},
+           "workloads": {w.name: w.describe for w in ws}, "results": entries,
+           "ratios": report.ratios(entries, ["kafka4"]), "targets": []}
+    (tmp_path / "latest.json").write_text("single-node")
+    path = report.write(doc, tmp_path, "stamp", prefix="replicated-")
+    assert path == tmp_path / "replicated-latest.json"
+    assert (tmp_path / "latest.json").read_text() == "single-node"
+    assert (tmp_path / "replicated-run-stamp.json").exists()
+    assert "Replicated: three and three." in (tmp_path / "replicated-latest.md").read_text()
+    assert (tmp_path / "plots" / "replicated-throughput.png").exists()
+    assert not (tmp_path / "plots" / "throughput.png").exists()
+
+
+def test_topic_bytes_counts_each_replicas_segments() -> None:
+    ferro = cluster.FerrologCluster("ferrolog", "ferrolog-cluster", "native")
+    try:
+        ferro.nodes = [ferro._node(i, "127.0.0.1:1/ferrolog") for i in (1, 2, 3)]
+        for node, size in zip(ferro.nodes, (300, 300, 100), strict=True):
+            for part in (0, 1):
+                d = node.data_dir / f"t-{part}"
+                d.mkdir(parents=True)
+                (d / "00000000000000000000.log").write_bytes(b"x" * size)
+                (d / "00000000000000000000.index").write_bytes(b"\0" * 4096)  # preallocated
+            (node.data_dir / "other-0").mkdir()
+            (node.data_dir / "other-0" / "00000000000000000000.log").write_bytes(b"y" * 7)
+        assert ferro.topic_bytes("t") == [600, 600, 200]
+    finally:
+        ferro.cleanup()

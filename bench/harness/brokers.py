@@ -89,6 +89,11 @@ class Broker:
         return self.proc.pid
 
     @property
+    def pids(self) -> list[int]:
+        """The broker processes (one here; three for a cluster), each measured as a tree."""
+        return [self.pid]
+
+    @property
     def aux_pids(self) -> list[int]:
         return [p.pid for p in self._aux if p.poll() is None]
 
@@ -123,6 +128,17 @@ class Broker:
     def cleanup(self) -> None:
         self.stop()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def topic_bytes(self, topic: str) -> list[int]:
+        """Bytes of the topic's log segments (`<topic>-<partition>/*.log`) in each broker's
+        log directory (one broker here): with replication, what each replica holds."""
+        return [sum(f.stat().st_size for f in self.data_dir.glob(f"{topic}-*/*.log"))]
+
+    def exit_report(self) -> str:
+        """If the broker process has exited: its exit code and its log's tail."""
+        if self.proc is not None and self.proc.poll() is not None:
+            return f"\nbroker exited {self.proc.returncode}:\n{self.log_tail()}"
+        return ""
 
     def log_tail(self, lines: int = 15) -> str:
         try:
@@ -196,25 +212,36 @@ class KafkaKRaft(_Kafka):
         self.prepare_s = time.monotonic() - start
 
 
+def start_zookeeper(zk_dir: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """Debian's ZooKeeper, standalone on a free loopback port, data under `zk_dir`; returns
+    once it listens."""
+    zk_port = free_port()
+    zk_dir.mkdir()
+    cfg = _props(zk_dir / "zoo.cfg", {
+        "dataDir": str(zk_dir / "data"), "clientPort": str(zk_port),
+        "clientPortAddress": "127.0.0.1", "tickTime": "2000",
+        "admin.enableServer": "false", "maxClientCnxns": "0",
+    })
+    log = open(zk_dir / "zookeeper.out", "ab")  # noqa: SIM115
+    zk = subprocess.Popen(
+        ["java", "-Xmx512M", "-cp", ZK_CLASSPATH,
+         "org.apache.zookeeper.server.quorum.QuorumPeerMain", str(cfg)],
+        stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=zk_dir)
+    log.close()
+    try:
+        wait_port(zk_port, 60, zk)
+    except RuntimeError:
+        zk.kill()
+        zk.wait()
+        raise
+    return zk, zk_port
+
+
 class KafkaZooKeeper(_Kafka):
     def prepare(self) -> None:
         start = time.monotonic()
-        zk_port = free_port()
-        zk_dir = self.workdir / "zookeeper"
-        zk_dir.mkdir()
-        cfg = _props(zk_dir / "zoo.cfg", {
-            "dataDir": str(zk_dir / "data"), "clientPort": str(zk_port),
-            "clientPortAddress": "127.0.0.1", "tickTime": "2000",
-            "admin.enableServer": "false", "maxClientCnxns": "0",
-        })
-        log = open(zk_dir / "zookeeper.out", "ab")  # noqa: SIM115
-        zk = subprocess.Popen(
-            ["java", "-Xmx512M", "-cp", ZK_CLASSPATH,
-             "org.apache.zookeeper.server.quorum.QuorumPeerMain", str(cfg)],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, cwd=zk_dir)
-        log.close()
+        zk, zk_port = start_zookeeper(self.workdir / "zookeeper")
         self._aux.append(zk)
-        wait_port(zk_port, 60, zk)
         _props(self.workdir / "server.properties", {
             **COMMON,
             "broker.id": "0",

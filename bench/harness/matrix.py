@@ -1,5 +1,6 @@
 """The workload matrices: `smoke` (CI, ferrolog alone, no Java), `quick` (a few minutes) and
-`full` (about 20-25 minutes with three brokers and three rounds on a 2-core machine).
+`full` (about 20-25 minutes with three brokers and three rounds on a 2-core machine), and
+`replicated` (three-broker clusters, replication factor 3, about 12-15 minutes).
 
 Record counts are sized so that one max-throughput run takes a few seconds against Kafka
 here: long enough to reach a steady state, short enough for several rounds."""
@@ -64,4 +65,16 @@ def smoke() -> list[W]:
     ]
 
 
-MATRICES = {"smoke": smoke, "quick": quick, "full": full}
+def replicated() -> list[W]:
+    # Three brokers against three (bench/harness/cluster.py), topics with replication factor
+    # 3, min.insync.replicas=2: every produce waits for the followers (acks=all).
+    produce = [_produce(size, "all", parts, 800_000 if size == 100 else 150_000)
+               for size in (100, 1024) for parts in (1, 6)]
+    return [
+        *produce,
+        W("consume-100-p1", "java-consume", 100, partitions=1, source="produce-100-acksall-p1"),
+        W("consume-1k-p6", "java-consume", 1024, partitions=6, source="produce-1k-acksall-p6"),
+    ]
+
+
+MATRICES = {"smoke": smoke, "quick": quick, "full": full, "replicated": replicated}

@@ -84,12 +84,19 @@ def reset_peak_rss(pid: int) -> bool:
 
 
 class Meter:
-    """CPU and peak RSS of a process tree over one window (one workload)."""
+    """CPU and peak RSS of one or more process trees over one window (one workload): CPU is
+    summed over the trees, the peak is per tree (one tree per broker)."""
 
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.windowed_peak = reset_peak_rss(pid)
-        self._cpu0 = cpu_seconds(pid)
+    def __init__(self, *pids: int) -> None:
+        self.pids = pids
+        self.windowed_peak = all([reset_peak_rss(p) for p in pids])
+        self._cpu0 = sum(cpu_seconds(p) for p in pids)
+
+    def peaks(self) -> list[int]:
+        """Peak RSS of each tree since the window started, in the order of the pids."""
+        return [peak_rss_bytes(p) for p in self.pids]
 
     def read(self) -> tuple[float, int]:
-        return cpu_seconds(self.pid) - self._cpu0, peak_rss_bytes(self.pid)
+        """CPU seconds of all the trees, and the largest per-tree peak RSS."""
+        cpu = sum(cpu_seconds(p) for p in self.pids) - self._cpu0
+        return cpu, max(self.peaks())

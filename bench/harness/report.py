@@ -143,7 +143,8 @@ def markdown(doc: dict[str, Any]) -> str:
              f"Brokers: {', '.join(run['brokers'])}; rounds: {run['rounds']} (alternating); "
              f"figures are medians over the rounds. Machine: {run['machine']['nproc']} cores, "
              f"load average before/after: {run['machine']['load_before']} / "
-             f"{run['machine']['load_after']}.", "", "## Targets", "",
+             f"{run['machine']['load_after']}.", "",
+             *([run["setup"], ""] if run.get("setup") else []), "## Targets", "",
              "| target | vs | ratio or value | goal | met |", "|---|---|---|---|---|"]
     for t in doc["targets"]:
         val = t.get("ratio", t.get("value"))
@@ -190,7 +191,7 @@ def markdown(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plots(doc: dict[str, Any], out: Path) -> list[Path]:
+def plots(doc: dict[str, Any], out: Path, prefix: str = "") -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -226,19 +227,22 @@ def plots(doc: dict[str, Any], out: Path) -> list[Path]:
             ax.set_yscale("log")
         ax.legend()
         fig.tight_layout()
-        path = out / filename
+        path = out / f"{prefix}{filename}"
         fig.savefig(path, dpi=90)
         plt.close(fig)
         written.append(path)
     return written
 
 
-def write(doc: dict[str, Any], out_dir: Path, stamp: str, with_plots: bool = True) -> Path:
+def write(doc: dict[str, Any], out_dir: Path, stamp: str, with_plots: bool = True,
+          prefix: str = "") -> Path:
+    """`<prefix>run-<stamp>.json`, `<prefix>latest.json` and `.md`, `plots/<prefix>*.png`: a
+    prefix keeps another suite's results (replicated) apart from the single-node ones."""
     out_dir.mkdir(parents=True, exist_ok=True)
     text = json.dumps(doc, indent=1, sort_keys=False)
-    (out_dir / f"run-{stamp}.json").write_text(text)
-    (out_dir / "latest.json").write_text(text)
-    (out_dir / "latest.md").write_text(markdown(doc))
+    (out_dir / f"{prefix}run-{stamp}.json").write_text(text)
+    (out_dir / f"{prefix}latest.json").write_text(text)
+    (out_dir / f"{prefix}latest.md").write_text(markdown(doc))
     if with_plots:
-        plots(doc, out_dir / "plots")
-    return out_dir / "latest.json"
+        plots(doc, out_dir / "plots", prefix)
+    return out_dir / f"{prefix}latest.json"

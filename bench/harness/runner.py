@@ -35,6 +35,10 @@ class Matrix:
     rates: dict[str, float] = field(default_factory=dict)
     rate_basis: dict[str, str] = field(default_factory=dict)
     samples: list[dict[str, Any]] = field(default_factory=list)
+    # How a broker (or a cluster of brokers) is made from its name, and the replication
+    # factor of the workload topics.
+    make: Callable[[str], brokers.Broker] = brokers.make
+    replication: int = 1
 
     @property
     def reference(self) -> str:
@@ -68,7 +72,8 @@ def _metrics(w: Workload | None, res: dict[str, Any], cpu: float, rss: int) -> d
 
 
 def _run_workload(w: Workload, broker: brokers.Broker, rnd: int,
-                  done: dict[str, dict[str, Any]], rate: float | None) -> dict[str, Any]:
+                  done: dict[str, dict[str, Any]], rate: float | None,
+                  replication: int = 1) -> dict[str, Any]:
     if w.source is not None:
         src = done.get(w.source)
         if src is None:
@@ -76,10 +81,10 @@ def _run_workload(w: Workload, broker: brokers.Broker, rnd: int,
         topic, parts, count = src["topic"], src["partitions"], src["records"]
     else:
         topic, parts, count = f"{w.name}-r{rnd}", w.partitions, w.count
-        workloads.create_topic(broker.bootstrap, topic, parts)
+        workloads.create_topic(broker.bootstrap, topic, parts, replication)
     if w.rate_of is not None and rate is None:
         raise RuntimeError(f"no rate: {w.rate_of} has no maximum yet")
-    meter = procstat.Meter(broker.pid)
+    meter = procstat.Meter(*broker.pids)
     if w.tool == "java-produce":
         res = workloads.java_produce(w, broker.bootstrap, topic, rate)
     elif w.tool == "java-consume":
@@ -99,6 +104,10 @@ def _run_workload(w: Workload, broker: brokers.Broker, rnd: int,
     if rate is not None:
         res["rate"] = rate
     out = _metrics(w, res, cpu, rss)
+    if len(broker.pids) > 1:  # a cluster: peak_rss_mb is its largest broker, each one here
+        out["peak_rss_mb_each"] = [p / 1e6 for p in meter.peaks()]
+        if w.source is None:  # what each replica holds of the topic just written
+            out["log_mb_each"] = [b / 1e6 for b in broker.topic_bytes(topic)]
     done[w.name] = {"topic": topic, "partitions": parts, "records": res["records"]}
     return out
 
@@ -111,9 +120,10 @@ def _start(broker: brokers.Broker) -> dict[str, Any]:
     acked = rdkafka_driver.wait_first_ack(producer, "flbench-first")
     producer.flush(5)
     start_s = acked - t0
-    rss = procstat.rss_bytes(broker.pid)
+    rss = max(procstat.rss_bytes(p) for p in broker.pids)  # per broker: the largest
     out = {"start_to_first_ack_s": start_s, "prepare_s": broker.prepare_s,
-           "rss_after_start_mb": rss / 1e6, "cpu_to_first_ack_s": procstat.cpu_seconds(broker.pid)}
+           "rss_after_start_mb": rss / 1e6,
+           "cpu_to_first_ack_s": sum(procstat.cpu_seconds(p) for p in broker.pids)}
     if broker.aux_pids:  # ZooKeeper: not the broker, but part of what a ZK-mode Kafka costs
         out["aux_rss_after_start_mb"] = sum(procstat.rss_bytes(p) for p in broker.aux_pids) / 1e6
     return out
@@ -130,7 +140,7 @@ def _record(matrix: Matrix, workload: str, broker: str, rnd: int, **data: Any) -
 
 
 def _run_broker(matrix: Matrix, name: str, rnd: int, on_step: Callable[[str], None]) -> None:
-    broker = brokers.make(name)
+    broker = matrix.make(name)
     try:
         on_step(f"round {rnd + 1}/{matrix.rounds} {name}: start")
         try:
@@ -146,7 +156,7 @@ def _run_broker(matrix: Matrix, name: str, rnd: int, on_step: Callable[[str], No
         if matrix.warmup_records:
             on_step(f"round {rnd + 1}/{matrix.rounds} {name}: warm-up")
             warm = Workload("warmup", "rd-produce", 1024, "1", 1, matrix.warmup_records)
-            workloads.create_topic(broker.bootstrap, "flbench-warmup", 1)
+            workloads.create_topic(broker.bootstrap, "flbench-warmup", 1, matrix.replication)
             workloads.rd_produce(warm, broker.bootstrap, "flbench-warmup")
             workloads.rd_consume(warm, broker.bootstrap, "flbench-warmup", 1, warm.count)
         done: dict[str, dict[str, Any]] = {}
@@ -154,11 +164,10 @@ def _run_broker(matrix: Matrix, name: str, rnd: int, on_step: Callable[[str], No
             on_step(f"round {rnd + 1}/{matrix.rounds} {name}: {w.name}")
             rate = _rate_for(matrix, w)
             try:
-                metrics = _run_workload(w, broker, rnd, done, rate)
+                metrics = _run_workload(w, broker, rnd, done, rate, matrix.replication)
             except Exception as exc:
                 detail = traceback.format_exception_only(exc)[-1].strip()
-                if broker.proc is not None and broker.proc.poll() is not None:
-                    detail += f"\nbroker exited {broker.proc.returncode}:\n{broker.log_tail()}"
+                detail += broker.exit_report()
                 _record(matrix, w.name, name, rnd, error=detail)
                 continue
             _record(matrix, w.name, name, rnd, metrics=metrics)

@@ -54,14 +54,15 @@ class Workload:
                 f"{self.partitions} partition(s), {mode}")
 
 
-def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
+def create_topic(bootstrap: str, topic: str, partitions: int, replication: int = 1) -> None:
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result(60)
+    admin.create_topics([NewTopic(topic, partitions, replication)])[topic].result(60)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # leaders elected before the clients arrive
         meta = admin.list_topics(topic, timeout=10).topics.get(topic)
         if meta is not None and meta.error is None and len(meta.partitions) == partitions \
-                and all(p.leader >= 0 for p in meta.partitions.values()):
+                and all(p.leader >= 0 and len(p.isrs) >= replication
+                        for p in meta.partitions.values()):
             return
         time.sleep(0.05)
     raise RuntimeError(f"topic {topic} has no leaders after 60s")
