@@ -35,6 +35,7 @@ class Broker:
     def __init__(self, config: BrokerConfig) -> None:
         self.config = config
         self.native: ferrolog_native.Server | None = None
+        self._native_stopped = False
         self.store: MetadataStore | None = None
         self.controller: Controller | None = None
         self.group_coordinator: GroupCoordinator | None = None
@@ -183,8 +184,9 @@ class Broker:
         if self.store is not None:
             await self.store.close()
             self.store = None
-        if self.native is not None:
+        if self.native is not None and not self._native_stopped:
             await asyncio.to_thread(self.native.shutdown)
+            self._native_stopped = True  # `native` stays readable; its shutdown runs once
             log.info("broker stopped node_id=%d", self.config.node_id)
 
 
