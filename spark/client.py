@@ -10,14 +10,12 @@ rather than topic ids). Python runs once per response, never once per record.
 
 from __future__ import annotations
 
-import socket
-import struct
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ferrolog.protocol import decode_response, encode_request
+from ferrolog.connection import Connection
 
 METADATA, METADATA_VERSION = 3, 9
 LIST_OFFSETS, LIST_OFFSETS_VERSION = 2, 4
@@ -51,40 +49,6 @@ class PartitionInfo:
     topic: str
     partition: int
     leader: int
-
-
-class Connection:
-    """One TCP connection; requests go out one at a time and wait for their response."""
-
-    def __init__(self, host: str, port: int, timeout: float) -> None:
-        self.address = f"{host}:{port}"
-        self._sock = socket.create_connection((host, port), timeout=timeout)
-        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._correlation = 0
-
-    def request(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
-        self._correlation += 1
-        frame = encode_request(api_key, version, self._correlation, CLIENT_ID, body)
-        self._sock.sendall(struct.pack(">i", len(frame)) + frame)
-        (size,) = struct.unpack(">i", self._recv(4))
-        correlation, response = decode_response(api_key, version, self._recv(size))
-        if correlation != self._correlation:
-            raise KafkaError(-1, f"{self.address}: response for another request")
-        return response
-
-    def _recv(self, n: int) -> bytes:
-        buf = bytearray(n)
-        view = memoryview(buf)
-        got = 0
-        while got < n:
-            read = self._sock.recv_into(view[got:], n - got)
-            if read == 0:
-                raise ConnectionError(f"{self.address} closed the connection")
-            got += read
-        return bytes(buf)
-
-    def close(self) -> None:
-        self._sock.close()
 
 
 def parse_servers(bootstrap: str) -> list[tuple[str, int]]:
@@ -124,7 +88,7 @@ class Cluster:
     def _connect(self, address: tuple[str, int]) -> Connection:
         conn = self._connections.get(address)
         if conn is None:
-            conn = Connection(address[0], address[1], self._timeout)
+            conn = Connection(address[0], address[1], self._timeout, CLIENT_ID)
             self._connections[address] = conn
         return conn
 

@@ -13,14 +13,13 @@ fetching, and an old leader's uncommitted tail is truncated when it follows agai
 
 from __future__ import annotations
 
-import socket
 import struct
 from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from ferrolog.protocol import decode_response, encode_request
+from ferrolog.connection import Connection
 
 FETCH = 1
 FETCH_VERSION = 12
@@ -37,59 +36,39 @@ class ReplicaLog:
     error: str | None = None
 
 
-class _Connection:
-    def __init__(self, host: str, port: int, timeout: float) -> None:
-        self._sock = socket.create_connection((host, port), timeout=timeout)
-        self._correlation = 0
-
-    def fetch(self, topic: str, partition: int, offset: int) -> dict[str, Any]:
-        self._correlation += 1
-        body = {
-            "replica_id": DEBUG_REPLICA_ID,
-            "max_wait_ms": 0,
-            "min_bytes": 0,
-            "max_bytes": MAX_BYTES,
-            "isolation_level": 0,
-            "session_id": 0,
-            "session_epoch": -1,
-            "topics": [
-                {
-                    "topic": topic,
-                    "partitions": [
-                        {
-                            "partition": partition,
-                            "current_leader_epoch": -1,
-                            "fetch_offset": offset,
-                            "last_fetched_epoch": -1,
-                            "log_start_offset": -1,
-                            "partition_max_bytes": MAX_BYTES,
-                        }
-                    ],
-                }
-            ],
-            "forgotten_topics_data": [],
-            "rack_id": "",
-        }
-        frame = encode_request(FETCH, FETCH_VERSION, self._correlation, "verify-replicas", body)
-        self._sock.sendall(struct.pack(">i", len(frame)) + frame)
-        size = struct.unpack(">i", self._recv(4))[0]
-        _, response = decode_response(FETCH, FETCH_VERSION, self._recv(size))
-        result: dict[str, Any] = response["responses"][0]["partitions"][0]
-        if response.get("error_code"):
-            result["error_code"] = response["error_code"]
-        return result
-
-    def _recv(self, n: int) -> bytes:
-        out = bytearray()
-        while len(out) < n:
-            chunk = self._sock.recv(n - len(out))
-            if not chunk:
-                raise ConnectionError("broker closed the connection")
-            out += chunk
-        return bytes(out)
-
-    def close(self) -> None:
-        self._sock.close()
+def debug_fetch(conn: Connection, topic: str, partition: int, offset: int) -> dict[str, Any]:
+    """One Fetch as the debugging consumer: the replica's own log, whatever its role."""
+    body = {
+        "replica_id": DEBUG_REPLICA_ID,
+        "max_wait_ms": 0,
+        "min_bytes": 0,
+        "max_bytes": MAX_BYTES,
+        "isolation_level": 0,
+        "session_id": 0,
+        "session_epoch": -1,
+        "topics": [
+            {
+                "topic": topic,
+                "partitions": [
+                    {
+                        "partition": partition,
+                        "current_leader_epoch": -1,
+                        "fetch_offset": offset,
+                        "last_fetched_epoch": -1,
+                        "log_start_offset": -1,
+                        "partition_max_bytes": MAX_BYTES,
+                    }
+                ],
+            }
+        ],
+        "forgotten_topics_data": [],
+        "rack_id": "",
+    }
+    response = conn.request(FETCH, FETCH_VERSION, body)
+    result: dict[str, Any] = response["responses"][0]["partitions"][0]
+    if response.get("error_code"):
+        result["error_code"] = response["error_code"]
+    return result
 
 
 def split_batches(records: bytes) -> list[tuple[int, bytes]]:
@@ -117,11 +96,11 @@ def read_replica(
     host: str, port: int, broker: int, topic: str, partition: int, until: int | None, timeout: float
 ) -> ReplicaLog:
     """Reads the replica from its log start up to `until` (None: its own high watermark)."""
-    conn = _Connection(host, port, timeout)
+    conn = Connection(host, port, timeout, "verify-replicas")
     try:
-        first = conn.fetch(topic, partition, 0)
+        first = debug_fetch(conn, topic, partition, 0)
         if first["error_code"] == 1:  # OFFSET_OUT_OF_RANGE: the log starts later
-            first = conn.fetch(topic, partition, max(0, int(first["log_start_offset"])))
+            first = debug_fetch(conn, topic, partition, max(0, int(first["log_start_offset"])))
         if first["error_code"]:
             return ReplicaLog(broker, -1, -1, [], f"error code {first['error_code']}")
         hw = int(first["high_watermark"])
@@ -134,7 +113,7 @@ def read_replica(
             batches.extend(b for b in got if b[0] < target)
             if not got or batch_end(got[-1][1]) >= target:
                 break
-            response = conn.fetch(topic, partition, batch_end(got[-1][1]))
+            response = debug_fetch(conn, topic, partition, batch_end(got[-1][1]))
             if response["error_code"]:
                 return ReplicaLog(broker, hw, log_start, batches, f"error {response['error_code']}")
         return ReplicaLog(broker, hw, log_start, batches)
