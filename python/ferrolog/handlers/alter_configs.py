@@ -8,6 +8,7 @@ asks for nothing and succeeds."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ferrolog import errors
@@ -86,7 +87,14 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
     )
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+AlterOne = Callable[[RequestContext, dict[str, Any], bool], Awaitable[None]]
+
+
+async def alter_each(
+    ctx: RequestContext, request: dict[str, Any], alter: AlterOne
+) -> dict[str, Any]:
+    """Applies `alter` to each resource of an AlterConfigs or IncrementalAlterConfigs request,
+    answering each with its own error; a resource named twice is refused."""
     resources = request.get("resources") or []
     repeated = duplicates(resources)
     validate_only = bool(request.get("validate_only", False))
@@ -95,9 +103,13 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         try:
             if (resource["resource_type"], resource["resource_name"]) in repeated:
                 raise errors.InvalidRequestError("the resource appears more than once")
-            await _alter(ctx, resource, validate_only)
+            await alter(ctx, resource, validate_only)
         except errors.KafkaError as exc:
             results.append(response(resource, exc))
             continue
         results.append(response(resource, None))
     return {"throttle_time_ms": 0, "responses": results}
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    return await alter_each(ctx, request, _alter)

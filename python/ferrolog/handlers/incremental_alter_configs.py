@@ -14,11 +14,10 @@ from typing import Any
 from ferrolog import errors
 from ferrolog.config import TOPIC_CONFIGS, ConfigType
 from ferrolog.handlers.alter_configs import (
+    alter_each,
     check_config_names,
-    duplicates,
     existing_overrides,
     refuse_broker_change,
-    response,
 )
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import RESOURCE_BROKER, RESOURCE_TOPIC
@@ -98,17 +97,4 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
 
 
 async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
-    resources = request.get("resources") or []
-    repeated = duplicates(resources)
-    validate_only = bool(request.get("validate_only", False))
-    results = []
-    for resource in resources:
-        try:
-            if (resource["resource_type"], resource["resource_name"]) in repeated:
-                raise errors.InvalidRequestError("the resource appears more than once")
-            await _alter(ctx, resource, validate_only)
-        except errors.KafkaError as exc:
-            results.append(response(resource, exc))
-            continue
-        results.append(response(resource, None))
-    return {"throttle_time_ms": 0, "responses": results}
+    return await alter_each(ctx, request, _alter)
