@@ -34,6 +34,18 @@ def _client_options(func: F) -> F:
     )(func)
 
 
+def _admin_options(func: F) -> F:
+    """The client options plus how long to wait for the cluster (admin commands)."""
+    func = click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.1),
+        default=30.0,
+        show_default=True,
+        help="Seconds to wait for the cluster to answer.",
+    )(func)
+    return _client_options(func)
+
+
 def _parse_pairs(pairs: Iterable[str], what: str) -> dict[str, str]:
     parsed: dict[str, str] = {}
     for pair in pairs:

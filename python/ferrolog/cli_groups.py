@@ -18,7 +18,7 @@ from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException, TopicP
 # private; they are its documented public names.
 from confluent_kafka.admin import AdminClient, OffsetSpec  # type: ignore[attr-defined]
 
-from ferrolog.cli_common import F, _client_config, _client_options, _kafka_message
+from ferrolog.cli_common import _admin_options, _client_config, _kafka_message
 
 # OffsetSpec's constructors are untyped; these are the two specs the tools need.
 LATEST: Any = OffsetSpec.latest()  # type: ignore[no-untyped-call]
@@ -28,17 +28,6 @@ EARLIEST: Any = OffsetSpec.earliest()  # type: ignore[no-untyped-call]
 @click.group()
 def groups() -> None:
     """List, describe, delete consumer groups and reset their offsets."""
-
-
-def _options(func: F) -> F:
-    func = click.option(
-        "--timeout",
-        type=click.FloatRange(min=0.1),
-        default=30.0,
-        show_default=True,
-        help="Seconds to wait for the cluster to answer.",
-    )(func)
-    return _client_options(func)
 
 
 def _admin(bootstrap: str, properties: tuple[str, ...]) -> AdminClient:
@@ -67,7 +56,7 @@ def _name(value: Any) -> str:
 
 
 @groups.command("list")
-@_options
+@_admin_options
 def groups_list(bootstrap_server: str, properties: tuple[str, ...], timeout: float) -> None:
     """List the consumer groups with their state."""
     admin = _admin(bootstrap_server, properties)
@@ -171,7 +160,7 @@ def _text(value: int | None) -> str:
 
 @groups.command("describe")
 @click.argument("names", nargs=-1, required=True)
-@_options
+@_admin_options
 def groups_describe(
     names: tuple[str, ...], bootstrap_server: str, properties: tuple[str, ...], timeout: float
 ) -> None:
@@ -214,7 +203,7 @@ def groups_describe(
 
 @groups.command("delete")
 @click.argument("names", nargs=-1, required=True)
-@_options
+@_admin_options
 def groups_delete(
     names: tuple[str, ...], bootstrap_server: str, properties: tuple[str, ...], timeout: float
 ) -> None:
@@ -243,7 +232,7 @@ def groups_delete(
 @click.option("--to-offset", type=int, help="To this offset.")
 @click.option("--shift-by", type=int, help="Move the committed offset by N (negative: back).")
 @click.option("--execute", is_flag=True, help="Apply the plan (default: print it only).")
-@_options
+@_admin_options
 def groups_reset_offsets(
     group: str,
     topics: tuple[str, ...],

@@ -24,9 +24,8 @@ from confluent_kafka.admin import (  # type: ignore[attr-defined]
 from rich.table import Table
 
 from ferrolog.cli_common import (
-    F,
+    _admin_options,
     _client_config,
-    _client_options,
     _console,
     _error_name,
     _kafka_message,
@@ -38,17 +37,6 @@ from ferrolog.cli_common import (
 @click.group()
 def topics() -> None:
     """Create, list, describe, alter and delete topics."""
-
-
-def _admin_options(func: F) -> F:
-    func = click.option(
-        "--timeout",
-        type=click.FloatRange(min=0.1),
-        default=30.0,
-        show_default=True,
-        help="Seconds to wait for the cluster to answer.",
-    )(func)
-    return _client_options(func)
 
 
 def _parse_assignment(text: str) -> list[list[int]]:
