@@ -147,7 +147,11 @@ class ClusterMember:
 
     async def controlled_shutdown(self, timeout_s: float) -> None:
         """Asks the controller to move this broker's leaderships to other in-sync replicas and
-        waits (at most `timeout_s`) until it leads nothing another replica could lead."""
+        waits (at most `timeout_s`) until it leads nothing another replica could lead.
+
+        The controller never elects a broker that is itself shutting down, so replicas of
+        brokers stopping at the same time do not count: when the whole cluster stops, nobody
+        waits for a move that cannot happen."""
         await self._store.request_controlled_shutdown(self.node_id)
         self._dirty.set()
         deadline = time.monotonic() + timeout_s
@@ -157,7 +161,11 @@ class ClusterMember:
                 (t.name, p)
                 for t, p, _, s in view.partitions()
                 if s.leader == self.node_id
-                and any(b in view.brokers for b in s.isr if b != self.node_id)
+                and any(
+                    b in view.brokers and b not in view.shutting_down
+                    for b in s.isr
+                    if b != self.node_id
+                )
             ]
             if not movable:
                 log.info(

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 
 import pytest
@@ -85,3 +86,23 @@ def test_reassignment_moves_a_partition_to_other_brokers(
         producer.stop()
     check_no_loss(producer.acked, read_all(cluster.bootstrap, "moving", 1))
     wait_until(lambda: cluster.verify_replicas("moving").returncode == 0, 30, what="identical")
+
+
+def test_whole_cluster_sigterm_does_not_wait_for_impossible_moves(cluster: Cluster) -> None:
+    """Every broker stopping at once: no replica can take a leadership (the controller never
+    elects a broker that is shutting down), so controlled shutdown must not wait out its
+    timeout. Each broker still stops cleanly (exit 0)."""
+    cluster.create_topic("all-stop", 3, 3)
+    brokers = list(cluster.brokers.values())
+    for broker in brokers:
+        broker.signal(signal.SIGTERM)
+    # Well under controlled.shutdown.timeout.ms (30 s by default), which is what a broker
+    # waiting for a move that cannot happen would take.
+    codes = []
+    for broker in brokers:
+        assert broker.proc is not None
+        codes.append(broker.proc.wait(20))
+        broker.proc = None
+    assert codes == [0, 0, 0]
+    for broker in brokers:
+        assert "controlled shutdown timed out" not in broker.log_tail(80)
