@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := kcat zookeeper maven
 
 .DEFAULT_GOAL := help
-.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars bench-smoke bench-quick bench-full bench-replicated
+.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars kafka-jars bench-smoke bench-quick bench-full bench-replicated
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -22,6 +22,12 @@ test-deps: ## install what the tests use: Debian packages, the native wheel, fer
 	$(PIP) install -q ./native
 	$(PIP) install -q -e '.[test,bench,spark]'
 	$(MAKE) spark-jars
+	$(MAKE) kafka-jars
+
+# Apache Kafka 4's jars (client, tools, broker) from Maven Central into bench/cache, for the Java
+# client tests (tests/groups, tests/cluster) and the bench; a no-op once cached.
+kafka-jars: ## Apache Kafka's jars from Maven Central into bench/cache/kafka-<version>/libs
+	$(PY) -c 'from bench.harness import kafka_dist; print(kafka_dist.fetch(kafka_dist.KAFKA4))'
 
 # Spark's own Kafka connector for the format("kafka") tests and bench, matching the installed
 # pyspark, from Maven Central. Mirrors without spark-token-provider-kafka-0-10 past 4.0.0 get
