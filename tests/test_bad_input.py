@@ -137,6 +137,22 @@ def test_api_versions_at_unknown_version_answers_v0(bootstrap: str) -> None:
     assert {PRODUCE, 1, LIST_OFFSETS, METADATA, API_VERSIONS} <= keys
 
 
+def test_produce_v0_to_v2_are_advertised_but_refused(bootstrap: str, topic: str) -> None:
+    """As Kafka 4.x: listed so librdkafka < 2.11.1 keeps compression on, never served."""
+    response = call(bootstrap, API_VERSIONS, 3, {"client_software_name": "t",
+                                                  "client_software_version": "1"})
+    produce_range = next(a for a in response["api_keys"] if a["api_key"] == PRODUCE)
+    assert (produce_range["min_version"], produce_range["max_version"]) == (0, 11)
+    for version in (0, 1, 2):
+        with connect(bootstrap) as s:
+            send(s, encode_request(PRODUCE, version, 1, "old", {
+                "acks": 1, "timeout_ms": 1000,
+                "topic_data": [{"name": topic, "partition_data": [
+                    {"index": 0, "records": bytes(good_batch())}]}]}))
+            assert_closed(s)
+    assert latest_offset(bootstrap, topic) == 0
+
+
 def test_corrupted_crc_is_refused_and_appends_nothing(bootstrap: str, topic: str) -> None:
     batch = good_batch()
     batch[-1] ^= 0xFF  # a byte of the last record's value: covered by the CRC

@@ -194,7 +194,7 @@ def test_advertised_versions_intersect_handler_caps_and_schemas() -> None:
     }
     versions = merge(table, {0: (3, 11), 1: (4, 12)})
     assert versions == {
-        0: (3, 11),
+        0: (0, 11),  # Produce v0-2 advertised but refused, as Kafka 4.x does
         1: (4, 12),
         METADATA: (1, 12),
         CREATE_TOPICS: (2, 5),

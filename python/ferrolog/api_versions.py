@@ -49,6 +49,12 @@ CAPS: dict[int, tuple[int, int]] = {
 }
 
 
+# Produce v0-2 are advertised but refused (the native core closes the connection), as Kafka 4.x
+# does: librdkafka before 2.11.1 turns gzip, snappy and lz4 off unless Produce v0 is listed
+# (KAFKA-18659, librdkafka #4956). Clients pick the highest common version, so none sends them.
+ADVERTISED_BELOW_SERVED: dict[int, int] = {0: 0}
+
+
 def python_versions(
     table: dict[int, Handler], native: dict[int, tuple[int, int]]
 ) -> dict[int, tuple[int, int]]:
@@ -75,7 +81,11 @@ def python_versions(
 def merge(
     table: dict[int, Handler], native: dict[int, tuple[int, int]]
 ) -> dict[int, tuple[int, int]]:
-    return dict(sorted({**python_versions(table, native), **native}.items()))
+    merged = {**python_versions(table, native), **native}
+    for key, low in ADVERTISED_BELOW_SERVED.items():
+        if key in merged:
+            merged[key] = (min(low, merged[key][0]), merged[key][1])
+    return dict(sorted(merged.items()))
 
 
 @functools.cache
