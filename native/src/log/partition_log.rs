@@ -206,24 +206,35 @@ impl Log {
                 now_ms,
             )
             .map_err(storage_error)?;
-            let active = self
-                .segments
-                .last_mut()
-                .expect("a log always has a segment");
-            track_batch(
-                &mut self.producers,
-                &mut active.txn_index,
-                &header,
-                bytes,
-                header.max_timestamp,
-                true,
-            )
-            .map_err(storage_error)?;
+            self.track_appended(&header, bytes, header.max_timestamp)
+                .map_err(storage_error)?;
             let first = appended.map_or(header.base_offset, |(f, _)| f);
             appended = Some((first, header.last_offset()));
         }
         self.flush_if_many_unflushed()?;
         Ok(appended)
+    }
+
+    /// Producer and transaction state (and the aborted-transaction index) for a batch just
+    /// written to the active segment by `append_batch`.
+    pub(crate) fn track_appended(
+        &mut self,
+        header: &BatchHeader,
+        bytes: &[u8],
+        append_time_ms: i64,
+    ) -> std::io::Result<()> {
+        let active = self
+            .segments
+            .last_mut()
+            .expect("a log always has a segment");
+        track_batch(
+            &mut self.producers,
+            &mut active.txn_index,
+            header,
+            bytes,
+            append_time_ms,
+            true,
+        )
     }
 
     /// The one write path: roll if needed, record a new leader epoch, write, count for

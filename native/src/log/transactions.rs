@@ -4,7 +4,7 @@
 use bytes::BytesMut;
 
 use super::partition_log::{storage_error, LeaderAppend, Log};
-use super::txn_index::{track_batch, AbortedTxn};
+use super::txn_index::AbortedTxn;
 use crate::error::ErrorCode;
 use crate::record::batch::BatchHeader;
 use crate::record::builder::control_batch;
@@ -43,19 +43,8 @@ impl Log {
         header.partition_leader_epoch = leader_epoch;
         self.append_batch(&bytes, &header, header.max_timestamp, base_offset, now_ms)
             .map_err(storage_error)?;
-        let active = self
-            .segments
-            .last_mut()
-            .expect("a log always has a segment");
-        track_batch(
-            &mut self.producers,
-            &mut active.txn_index,
-            &header,
-            &bytes,
-            now_ms,
-            true,
-        )
-        .map_err(storage_error)?;
+        self.track_appended(&header, &bytes, now_ms)
+            .map_err(storage_error)?;
         self.flush_if_many_unflushed()?;
         Ok(LeaderAppend {
             base_offset,
