@@ -1,9 +1,10 @@
 """The active controller: runs on the one broker that holds `/controller`.
 
 It is level-triggered: `reconcile(view)` looks at the whole cluster view and writes whatever
-state should differ (failed or bounced leaders, controlled shutdowns, preferred-leader
-elections, reassignments). It runs after every change the broker sees and periodically, so a
-coalesced watch or a failed write is retried by the next pass rather than remembered.
+state should differ (failed or bounced leaders, dead followers still in an ISR, controlled
+shutdowns, preferred-leader elections, reassignments). It runs after every change the broker
+sees and periodically, so a coalesced watch or a failed write is retried by the next pass
+rather than remembered.
 
 Every write is fenced by the controller epoch (`ZkStore.update_partition_state_fenced`); a
 fenced write means another controller was elected, and this one stops acting.
@@ -52,7 +53,7 @@ class ActiveController:
         except BadVersionError:
             return True  # changed under us: the next pass sees the new state
         log.info(
-            "controller elected topic=%s partition=%d leader=%d epoch=%d isr=%s",
+            "controller wrote topic=%s partition=%d leader=%d epoch=%d isr=%s",
             topic,
             partition,
             state.leader,

@@ -99,19 +99,25 @@ def failover(
     live members (a dead replica must catch up again before it counts). With no live in-sync
     replica the partition goes offline (leader -1, ISR untouched so that its last members can
     lead again when they return) unless unclean election is allowed, in which case the first
-    live replica leads with an ISR of itself and whatever it lacks is lost."""
+    live replica leads with an ISR of itself and whatever it lacks is lost.
+
+    A leader that stays loses its dead followers from the ISR at once, as Kafka's controller
+    takes an offline replica out of the ISR: acks=all need not stall until the leader's own lag
+    rule (`replica.lag.time.max.ms`) notices a broker that is gone. The leader epoch stays, as
+    with KRaft's ISR changes; the leader picks the smaller ISR up at its current epoch."""
     leader = state.leader
     must_move = leader == NO_LEADER or leader not in live
     is_bounced = leader in bounced and not must_move
     moving_off = leader in avoid and not must_move
     if not (must_move or is_bounced or moving_off):
-        return None
+        return _without_offline_followers(state, live, controller_epoch)
     live_isr = [b for b in replicas if b in state.isr and b in live]
     good = [b for b in live_isr if b not in avoid and b not in bounced]
     if good:
         new_leader = good[0]
     elif moving_off and not is_bounced:
-        return None  # nowhere better to go: keep leading rather than go offline
+        # Nowhere better to go: keep leading rather than go offline.
+        return _without_offline_followers(state, live, controller_epoch)
     elif live_isr:
         new_leader = live_isr[0]
     elif unclean_allowed and any(b in live for b in replicas):
@@ -140,6 +146,15 @@ def failover(
         isr=isr,
         controller_epoch=controller_epoch,
     )
+
+
+def _without_offline_followers(
+    state: PartitionState, live: Collection[int], controller_epoch: int
+) -> PartitionState | None:
+    isr = [b for b in state.isr if b in live]
+    if isr == list(state.isr):
+        return None
+    return replace(state, isr=isr, controller_epoch=controller_epoch)
 
 
 def preferred(

@@ -20,6 +20,10 @@ def st(leader: int, epoch: int, isr: list[int]) -> PartitionState:
     [
         # healthy: nothing to do
         (st(1, 4, R), {1, 2, 3}, {}, None),
+        # dead follower: out of the ISR at once, same leader and epoch
+        (st(1, 4, R), {1, 2}, {}, (1, 4, [1, 2])),
+        # ...already out: no churn
+        (st(1, 4, [1, 2]), {1, 2}, {}, None),
         # dead leader: next live in-sync replica in assignment order, dead one leaves the ISR
         (st(1, 4, R), {2, 3}, {}, (2, 5, [2, 3])),
         # dead leader whose followers are out of sync: offline, ISR kept for its return
@@ -34,6 +38,8 @@ def st(leader: int, epoch: int, isr: list[int]) -> PartitionState:
         (st(1, 4, R), {1, 2, 3}, {"avoid": {1}}, (2, 5, [1, 2, 3])),
         # ...but keeps it when no other replica is in sync
         (st(1, 4, [1]), {1, 2, 3}, {"avoid": {1}}, None),
+        # ...dropping a dead follower all the same
+        (st(1, 4, [1, 3]), {1, 2}, {"avoid": {1}}, (1, 4, [1])),
         # a restarted leader: a new epoch; another in-sync replica is preferred
         (st(1, 4, R), {1, 2, 3}, {"bounced": {1}}, (2, 5, [2, 3])),
         # ...and if it is the only in-sync one it keeps leading under a new epoch

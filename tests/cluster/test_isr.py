@@ -89,3 +89,31 @@ def test_isr_below_min_insync_refuses_acks_all_but_not_acks_1(
     # The store has the ISR a moment before the leader's native core does.
     wait_until(lambda: _produce_one(bootstrap, "all") is None, 20, what="acks=all to work")
     wait_until(lambda: cluster.verify_replicas("minisr").returncode == 0, 20, what="identical")
+
+
+def test_dead_follower_leaves_the_isr_when_its_session_ends(
+    cluster_factory: Callable[..., Cluster],
+) -> None:
+    # The lag rule alone would keep the dead follower for a minute; the controller drops it as
+    # soon as its registration goes, so acks=all carries on within the ZooKeeper session.
+    cluster: Cluster = cluster_factory(**{"replica.lag.time.max.ms": "60000"})
+    cluster.create_topic("gone", 1, 3, **{"min.insync.replicas": "2"})
+    leader = cluster.leader("gone")
+    follower, other = (b for b in (1, 2, 3) if b != leader)
+    epoch = cluster.state("gone")["leader_epoch"]
+    producer = AckedProducer(cluster.bootstrap, "gone", 1).start()
+    try:
+        producer.wait_acked(100)
+        cluster.brokers[follower].kill()
+        cluster.wait_for_isr("gone", 0, [leader, other], timeout=20)
+        producer.wait_acked(100)
+        cluster.brokers[follower].start()
+        cluster.brokers[follower].wait_ready()
+        cluster.wait_for_isr("gone", 0, [1, 2, 3], timeout=30)
+        producer.wait_acked(50)
+    finally:
+        producer.stop()
+    state = cluster.state("gone")
+    assert (state["leader"], state["leader_epoch"]) == (leader, epoch)
+    check_no_loss(producer.acked, read_all(cluster.bootstrap, "gone", 1))
+    wait_until(lambda: cluster.verify_replicas("gone").returncode == 0, 20, what="identical")
