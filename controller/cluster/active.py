@@ -101,7 +101,7 @@ class ActiveController:
             decided = election.preferred(state, topic.assignment[partition], live, self.epoch)
             if decided is not None:
                 await self._write(name, partition, decided, state.version)
-        await self._store.write_preferred_elections(set())
+        await self._store.complete_preferred_elections(set(view.preferred_elections))
         return True
 
     async def _reassign(self, view: ClusterView) -> bool:
@@ -138,7 +138,8 @@ class ActiveController:
                 remaining[(name, partition)] = target
         for name, layout in sorted(layouts.items()):
             await self._store.set_assignment(name, layout)
-        if remaining != view.reassignments:
-            await self._store.write_reassignments(remaining)
+        finished = {k: t for k, t in view.reassignments.items() if k not in remaining}
+        if finished:
+            await self._store.complete_reassignments(finished)
             wrote = True
         return wrote

@@ -352,76 +352,84 @@ class ZkStore(MetadataStore):
 
     # Admin requests
 
-    async def write_reassignments(self, targets: dict[TopicPartition, list[int]]) -> None:
-        """Replaces the pending reassignments (an empty dict removes the znode)."""
-
-        def write() -> None:
-            if not targets:
-                with contextlib.suppress(NoNodeError):
-                    self.client.delete(paths.REASSIGN)
-                return
-            data = paths.encode_reassignments(targets)
-            try:
-                self.client.set(paths.REASSIGN, data)
-            except NoNodeError:
-                self.client.create(paths.REASSIGN, data, makepath=True)
-
-        await self._call(write)
-
-    async def write_preferred_elections(self, partitions: set[TopicPartition]) -> None:
-        def write() -> None:
-            if not partitions:
-                with contextlib.suppress(NoNodeError):
-                    self.client.delete(paths.PREFERRED_ELECTION)
-                return
-            data = paths.encode_preferred(partitions)
-            try:
-                self.client.set(paths.PREFERRED_ELECTION, data)
-            except NoNodeError:
-                self.client.create(paths.PREFERRED_ELECTION, data, makepath=True)
-
-        await self._call(write)
+    # The admin request znodes (`/admin/reassign_partitions`, `/admin/preferred_replica_election`)
+    # are written by request handlers on any broker and settled by the controller, possibly at
+    # the same moment: every change is a compare-and-set on the znode's version, and the
+    # controller removes only what it finished, so a request written during its pass survives.
 
     async def merge_reassignments(
         self, changes: dict[TopicPartition, list[int] | None]
     ) -> dict[TopicPartition, list[int]]:
-        """Adds targets to the pending reassignments (None cancels one), compare-and-set on
-        the znode so concurrent requests do not drop each other's; returns what is pending."""
-        return await self._call(lambda: self._merge(paths.REASSIGN, changes))
+        """Adds targets to the pending reassignments (None cancels one); returns what is
+        pending."""
+
+        def merge(pending: dict[TopicPartition, list[int]]) -> dict[TopicPartition, list[int]]:
+            for key, target in changes.items():
+                if target is None:
+                    pending.pop(key, None)
+                else:
+                    pending[key] = list(target)
+            return pending
+
+        return await self._call(lambda: self._update_reassignments(merge))
+
+    async def complete_reassignments(self, finished: dict[TopicPartition, list[int]]) -> None:
+        """Removes the reassignments the controller finished (or dropped), each only while its
+        target is still the one it worked on."""
+
+        def settle(pending: dict[TopicPartition, list[int]]) -> dict[TopicPartition, list[int]]:
+            return {k: t for k, t in pending.items() if finished.get(k) != t}
+
+        await self._call(lambda: self._update_reassignments(settle))
 
     async def request_preferred_elections(self, partitions: set[TopicPartition]) -> None:
-        await self._call(lambda: self._merge(paths.PREFERRED_ELECTION, dict.fromkeys(partitions)))
+        await self._call(lambda: self._update_preferred(lambda pending: pending | partitions))
 
-    def _merge(
-        self, path: str, changes: dict[TopicPartition, list[int] | None]
+    async def complete_preferred_elections(self, done: set[TopicPartition]) -> None:
+        await self._call(lambda: self._update_preferred(lambda pending: pending - done))
+
+    def _update_reassignments(
+        self,
+        change: Callable[[dict[TopicPartition, list[int]]], dict[TopicPartition, list[int]]],
     ) -> dict[TopicPartition, list[int]]:
+        def apply(data: bytes) -> bytes | None:
+            pending = change(paths.decode_reassignments(data) if data else {})
+            return paths.encode_reassignments(pending) if pending else None
+
+        written = self._update(paths.REASSIGN, apply)
+        return paths.decode_reassignments(written) if written else {}
+
+    def _update_preferred(
+        self, change: Callable[[set[TopicPartition]], set[TopicPartition]]
+    ) -> None:
+        def apply(data: bytes) -> bytes | None:
+            pending = change(paths.decode_preferred(data) if data else set())
+            return paths.encode_preferred(pending) if pending else None
+
+        self._update(paths.PREFERRED_ELECTION, apply)
+
+    def _update(self, path: str, change: Callable[[bytes], bytes | None]) -> bytes | None:
+        """Read-modify-write of `path`, compare-and-set on its version and retried on a race;
+        `change` maps the current bytes (b"" when absent) to the new ones, None deleting the
+        znode. Returns what was written."""
         client = self.client
-        reassign = path == paths.REASSIGN
         while True:
             try:
                 data, stat = client.get(path)
                 version: int | None = stat.version
             except NoNodeError:
                 data, version = b"", None
-            if reassign:
-                pending = paths.decode_reassignments(data) if data else {}
-                for key, target in changes.items():
-                    if target is None:
-                        pending.pop(key, None)
-                    else:
-                        pending[key] = list(target)
-                encoded = paths.encode_reassignments(pending)
-            else:
-                wanted = (paths.decode_preferred(data) if data else set()) | set(changes)
-                pending = {key: [] for key in wanted}
-                encoded = paths.encode_preferred(wanted)
+            encoded = change(data)
             try:
-                if version is None:
+                if encoded is None:
+                    if version is not None:
+                        client.delete(path, version)
+                elif version is None:
                     client.create(path, encoded, makepath=True)
                 else:
                     client.set(path, encoded, version)
-                return pending
-            except (NodeExistsError, ZkBadVersionError):
+                return encoded
+            except (NodeExistsError, NoNodeError, ZkBadVersionError):
                 continue
 
     async def allocate_producer_ids(self, count: int) -> int:

@@ -154,3 +154,36 @@ def test_producer_id_blocks_never_overlap(zookeeper: ZooKeeper) -> None:
         return sorted(firsts)
 
     assert run(scenario, zookeeper) == [0, 10, 20, 30]
+
+
+def test_admin_requests_written_during_a_controller_pass_survive(zookeeper: ZooKeeper) -> None:
+    """The controller settles only what it handled: a preferred election or reassignment
+    requested while it worked stays pending for its next pass."""
+
+    async def scenario(connect: str) -> None:
+        handler, controller = await started(connect), await started(connect)
+        try:
+            await handler.request_preferred_elections({("a", 0)})
+            seen = (await controller.read_view()).preferred_elections
+            await handler.request_preferred_elections({("b", 0)})  # during the pass
+            await controller.complete_preferred_elections(set(seen))
+            assert (await controller.read_view()).preferred_elections == {("b", 0)}
+            await controller.complete_preferred_elections({("b", 0)})
+            assert not controller.client.exists("/admin/preferred_replica_election")
+
+            await handler.merge_reassignments({("a", 0): [1, 2], ("a", 1): [2, 3]})
+            seen_targets = (await controller.read_view()).reassignments
+            await handler.merge_reassignments({("a", 1): [3, 1], ("a", 2): [1, 3]})
+            await controller.complete_reassignments(seen_targets)
+            # a-0 finished; a-1 got a new target meanwhile; a-2 is new.
+            assert (await controller.read_view()).reassignments == {
+                ("a", 1): [3, 1],
+                ("a", 2): [1, 3],
+            }
+            await controller.complete_reassignments({("a", 1): [3, 1], ("a", 2): [1, 3]})
+            assert not controller.client.exists("/admin/reassign_partitions")
+        finally:
+            await handler.close()
+            await controller.close()
+
+    run(scenario, zookeeper)
