@@ -3,9 +3,7 @@ chroot) and a factory of three-broker clusters that are killed at the end of eac
 
 from __future__ import annotations
 
-import gc
 import shutil
-import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -48,18 +46,6 @@ def cluster_factory(
             for broker in cluster.brokers.values():
                 print(f"--- broker {broker.node_id} log tail ---\n{broker.log_tail(60)}")
         cluster.stop()
-
-
-@pytest.fixture(autouse=True)
-def _collect_client_sockets() -> Iterator[None]:
-    """Python clients (kafka-python, aiokafka) sometimes drop the socket of a connect to a
-    broker a test killed without closing it. Collected here, at the end of the test that
-    killed the broker, with their ResourceWarning expected, rather than in whatever test the
-    garbage collector happens to run next."""
-    yield
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ResourceWarning)
-        gc.collect()
 
 
 @pytest.fixture

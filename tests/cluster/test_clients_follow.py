@@ -5,7 +5,6 @@ metadata and carry on against the new leader; consumers read on from the right o
 from __future__ import annotations
 
 import asyncio
-import gc
 
 import pytest
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
@@ -25,16 +24,12 @@ def _kill_leader(cluster: Cluster, topic: str) -> int:
     return old
 
 
-# kafka-python drops the socket of a connect to the killed broker that was still in progress
-# without closing it; collected here (below), where its ResourceWarning is expected.
-# kafka-python drops sockets of connects to the killed broker without closing them: they are
-# collected at the end of the test (below), where their ResourceWarning is expected, rather
-# than at some later test.
+# kafka-python drops the sockets of its connects to the killed broker without closing them
+# (see tests/conftest.py): a collection during this test may find them.
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 def test_kafka_python_producer_and_consumer_follow_a_new_leader(cluster: Cluster) -> None:
     cluster.create_topic("kp", 1, 3, **{"min.insync.replicas": "2"})
     offsets, seen = _kafka_python_scenario(cluster)
-    gc.collect()
     assert offsets == list(range(100))
     assert [o for o, _ in seen] == list(range(100))
     assert seen[50][1] == b"b-0"
