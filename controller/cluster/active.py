@@ -2,9 +2,9 @@
 
 It is level-triggered: `reconcile(view)` looks at the whole cluster view and writes whatever
 state should differ (failed or bounced leaders, dead followers still in an ISR, controlled
-shutdowns, preferred-leader elections, reassignments). It runs after every change the broker
-sees and periodically, so a coalesced watch or a failed write is retried by the next pass
-rather than remembered.
+shutdowns, requested preferred-leader and unclean elections, reassignments). It runs after
+every change the broker sees and periodically, so a coalesced watch or a failed write is
+retried by the next pass rather than remembered.
 
 Every write is fenced by the controller epoch (`ZkStore.update_partition_state_fenced`); a
 fenced write means another controller was elected, and this one stops acting.
@@ -40,6 +40,7 @@ class ActiveController:
         try:
             wrote = await self._elections(view)
             wrote = await self._preferred(view) or wrote
+            wrote = await self._unclean_requested(view) or wrote
             wrote = await self._reassign(view) or wrote
             return wrote
         except ControllerFencedError:
@@ -101,7 +102,31 @@ class ActiveController:
             decided = election.preferred(state, topic.assignment[partition], live, self.epoch)
             if decided is not None:
                 await self._write(name, partition, decided, state.version)
-        await self._store.complete_preferred_elections(set(view.preferred_elections))
+        await self._store.complete_elections(set(view.preferred_elections))
+        return True
+
+    async def _unclean_requested(self, view: ClusterView) -> bool:
+        """ElectLeaders of the unclean type: a partition without a live leader gets one even
+        from outside its ISR, whatever its topic's `unclean.leader.election.enable`."""
+        if not view.unclean_elections:
+            return False
+        live = set(view.brokers)
+        for name, partition in sorted(view.unclean_elections):
+            topic = view.topics.get(name)
+            state = view.state(name, partition)
+            if topic is None or state is None or partition not in topic.assignment:
+                continue
+            decided = election.failover(
+                state,
+                topic.assignment[partition],
+                live,
+                avoid=view.shutting_down,
+                unclean_allowed=True,
+                controller_epoch=self.epoch,
+            )
+            if decided is not None:
+                await self._write(name, partition, decided, state.version)
+        await self._store.complete_elections(set(view.unclean_elections), unclean=True)
         return True
 
     async def _reassign(self, view: ClusterView) -> bool:

@@ -29,6 +29,7 @@ class ClusterView:
     shutting_down: frozenset[int] = frozenset()
     reassignments: dict[TopicPartition, list[int]] = field(default_factory=dict)
     preferred_elections: frozenset[TopicPartition] = frozenset()
+    unclean_elections: frozenset[TopicPartition] = frozenset()
 
     def state(self, topic: str, partition: int) -> PartitionState | None:
         return self.states.get(topic, {}).get(partition)

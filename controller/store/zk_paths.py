@@ -18,10 +18,13 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
 - `/latest_producer_id_block` (persistent): `{"version":1,"broker","block_start","block_end"}`
 - `/ferrolog/controlled_shutdown/<id>` (ephemeral, empty): broker `<id>` asks to lose its
   leaderships
+- `/ferrolog/unclean_leader_election` (persistent): as the preferred-election znode, the
+  partitions an ElectLeaders request asked to elect uncleanly
 
 The state znode's own ZooKeeper version (its `Stat.version`) is the compare-and-set token
 exposed as `PartitionState.version`; the `"version"` key inside the JSON is the format version,
-as in Kafka. Controlled shutdown is ferrolog's own (Kafka used a broker-to-controller RPC).
+as in Kafka. Controlled shutdown and unclean election requests are ferrolog's own (Kafka's
+ZK-mode brokers sent those to the controller as RPCs).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ REASSIGN = "/admin/reassign_partitions"
 PREFERRED_ELECTION = "/admin/preferred_replica_election"
 PRODUCER_ID_BLOCK = "/latest_producer_id_block"
 CONTROLLED_SHUTDOWN = "/ferrolog/controlled_shutdown"
+UNCLEAN_ELECTION = "/ferrolog/unclean_leader_election"
 
 # Created at startup so that children watches and creates below them never miss a parent.
 PERSISTENT_ROOTS = (BROKER_IDS, TOPICS, TOPIC_CONFIGS, "/admin", "/cluster", CONTROLLED_SHUTDOWN)

@@ -59,10 +59,8 @@ def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
     if client.exists(paths.REASSIGN, watch=w):
         with contextlib.suppress(NoNodeError):
             reassignments = paths.decode_reassignments(client.get(paths.REASSIGN)[0])
-    preferred: set[TopicPartition] = set()
-    if client.exists(paths.PREFERRED_ELECTION, watch=w):
-        with contextlib.suppress(NoNodeError):
-            preferred = paths.decode_preferred(client.get(paths.PREFERRED_ELECTION)[0])
+    preferred = _partition_set(client, paths.PREFERRED_ELECTION, w)
+    unclean = _partition_set(client, paths.UNCLEAN_ELECTION, w)
     return ClusterView(
         brokers=brokers,
         broker_epochs=broker_epochs,
@@ -73,8 +71,16 @@ def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
         controller_epoch=epoch,
         shutting_down=shutting,
         reassignments=reassignments,
-        preferred_elections=frozenset(preferred),
+        preferred_elections=preferred,
+        unclean_elections=unclean,
     )
+
+
+def _partition_set(client: KazooClient, path: str, w: Watcher | None) -> frozenset[TopicPartition]:
+    if client.exists(path, watch=w):
+        with contextlib.suppress(NoNodeError):
+            return frozenset(paths.decode_preferred(client.get(path)[0]))
+    return frozenset()
 
 
 def _configs(client: KazooClient, name: str, watch: Watcher | None) -> dict[str, str]:

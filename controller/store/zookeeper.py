@@ -382,11 +382,16 @@ class ZkStore(MetadataStore):
 
         await self._call(lambda: self._update_reassignments(settle))
 
-    async def request_preferred_elections(self, partitions: set[TopicPartition]) -> None:
-        await self._call(lambda: self._update_preferred(lambda pending: pending | partitions))
+    async def request_elections(
+        self, partitions: set[TopicPartition], *, unclean: bool = False
+    ) -> None:
+        """Asks the controller for preferred-leader (or unclean) elections of `partitions`."""
+        path = paths.UNCLEAN_ELECTION if unclean else paths.PREFERRED_ELECTION
+        await self._call(lambda: self._update_elections(path, lambda pending: pending | partitions))
 
-    async def complete_preferred_elections(self, done: set[TopicPartition]) -> None:
-        await self._call(lambda: self._update_preferred(lambda pending: pending - done))
+    async def complete_elections(self, done: set[TopicPartition], *, unclean: bool = False) -> None:
+        path = paths.UNCLEAN_ELECTION if unclean else paths.PREFERRED_ELECTION
+        await self._call(lambda: self._update_elections(path, lambda pending: pending - done))
 
     def _update_reassignments(
         self,
@@ -399,14 +404,14 @@ class ZkStore(MetadataStore):
         written = self._update(paths.REASSIGN, apply)
         return paths.decode_reassignments(written) if written else {}
 
-    def _update_preferred(
-        self, change: Callable[[set[TopicPartition]], set[TopicPartition]]
+    def _update_elections(
+        self, path: str, change: Callable[[set[TopicPartition]], set[TopicPartition]]
     ) -> None:
         def apply(data: bytes) -> bytes | None:
             pending = change(paths.decode_preferred(data) if data else set())
             return paths.encode_preferred(pending) if pending else None
 
-        self._update(paths.PREFERRED_ELECTION, apply)
+        self._update(path, apply)
 
     def _update(self, path: str, change: Callable[[bytes], bytes | None]) -> bytes | None:
         """Read-modify-write of `path`, compare-and-set on its version and retried on a race;

@@ -1,12 +1,15 @@
 """`unclean.leader.election.enable`: off (the default), a partition whose whole ISR is gone
 stays offline rather than lose data; on, it comes back with an out-of-sync replica as leader,
-losing what only the ISR had (as documented), and the replicas converge on the new leader."""
+losing what only the ISR had (as documented), and the replicas converge on the new leader.
+An ElectLeaders request of the unclean type (KIP-460) does the same for one partition on
+demand."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
+from confluent_kafka import ElectionType, KafkaError, TopicPartition
 from confluent_kafka.admin import NewTopic
 
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
@@ -54,20 +57,42 @@ def test_unclean_off_keeps_the_partition_offline(cluster: Cluster) -> None:
     wait_until(lambda: cluster.verify_replicas("clean").returncode == 0, 30, what="identical")
 
 
-def test_unclean_on_elects_an_out_of_sync_replica(cluster: Cluster) -> None:
-    acked = _isr_of_one(cluster, "unclean", unclean=True)
-    wait_until(lambda: cluster.leader("unclean") == 2, 30, what="2 to lead uncleanly")
-    assert cluster.state("unclean")["isr"] == [2]
-    after = AckedProducer(cluster.brokers[2].bootstrap, "unclean", 1, tag="after")
+def _converges_on_2(cluster: Cluster, name: str, acked: dict[tuple[int, int], bytes]) -> None:
+    """With 2 leading uncleanly: it takes writes, 1 returns and truncates to it. What 2 had is
+    kept, and what it took afterwards; the records only 1 had are gone."""
+    after = AckedProducer(cluster.brokers[2].bootstrap, name, 1, tag="after")
     after.produce(20)
     after.stop()
     cluster.brokers[1].start()
     cluster.brokers[1].wait_ready()
-    cluster.wait_for_isr("unclean", 0, [1, 2], timeout=30)
-    records = read_all(cluster.bootstrap, "unclean", 1)
-    # What 2 had is kept, and what it took afterwards; the records only 1 had are gone.
+    cluster.wait_for_isr(name, 0, [1, 2], timeout=30)
+    records = read_all(cluster.bootstrap, name, 1)
     check_no_loss(after.acked, records)
     values = {v for _, v in records[0]}
     assert not any(v.startswith(b"only-on-1-") for v in values)
     assert all(v in values for v in acked.values() if v.startswith(b"v-"))
-    wait_until(lambda: cluster.verify_replicas("unclean").returncode == 0, 30, what="identical")
+    wait_until(lambda: cluster.verify_replicas(name).returncode == 0, 30, what="identical")
+
+
+def test_unclean_on_elects_an_out_of_sync_replica(cluster: Cluster) -> None:
+    acked = _isr_of_one(cluster, "unclean", unclean=True)
+    wait_until(lambda: cluster.leader("unclean") == 2, 30, what="2 to lead uncleanly")
+    assert cluster.state("unclean")["isr"] == [2]
+    _converges_on_2(cluster, "unclean", acked)
+
+
+def test_elect_leaders_unclean_brings_an_offline_partition_back(cluster: Cluster) -> None:
+    acked = _isr_of_one(cluster, "asked", unclean=False)
+    assert cluster.leader("asked") == -1
+    tp = TopicPartition("asked", 0)
+    admin = cluster.admin()
+    preferred = admin.elect_leaders(ElectionType.PREFERRED, [tp]).result(30)[tp]
+    assert preferred is not None
+    assert preferred.code() == KafkaError.PREFERRED_LEADER_NOT_AVAILABLE
+    assert admin.elect_leaders(ElectionType.UNCLEAN, [tp]).result(30)[tp] is None
+    assert (cluster.state("asked")["leader"], cluster.state("asked")["isr"]) == (2, [2])
+    wait_until(lambda: cluster.leader("asked") == 2, 10, what="Metadata to name 2")
+    again = admin.elect_leaders(ElectionType.UNCLEAN, [tp]).result(30)[tp]
+    assert again is not None
+    assert again.code() == KafkaError.ELECTION_NOT_NEEDED
+    _converges_on_2(cluster, "asked", acked)

@@ -163,12 +163,12 @@ def test_admin_requests_written_during_a_controller_pass_survive(zookeeper: ZooK
     async def scenario(connect: str) -> None:
         handler, controller = await started(connect), await started(connect)
         try:
-            await handler.request_preferred_elections({("a", 0)})
+            await handler.request_elections({("a", 0)})
             seen = (await controller.read_view()).preferred_elections
-            await handler.request_preferred_elections({("b", 0)})  # during the pass
-            await controller.complete_preferred_elections(set(seen))
+            await handler.request_elections({("b", 0)})  # during the pass
+            await controller.complete_elections(set(seen))
             assert (await controller.read_view()).preferred_elections == {("b", 0)}
-            await controller.complete_preferred_elections({("b", 0)})
+            await controller.complete_elections({("b", 0)})
             assert not controller.client.exists("/admin/preferred_replica_election")
 
             await handler.merge_reassignments({("a", 0): [1, 2], ("a", 1): [2, 3]})

@@ -1,12 +1,12 @@
-"""ElectLeaders (key 43), v0-2: preferred-leader election.
+"""ElectLeaders (key 43), v0-2: preferred-leader and unclean (KIP-460) elections.
 
 In cluster mode the request goes to the controller through ZooKeeper
-(`/admin/preferred_replica_election`, as Kafka's ZK-mode tools did); the handler then waits,
-up to the request's timeout, until each partition is led by its preferred replica. Unclean
-elections (election_type 1) are not run on request: with `unclean.leader.election.enable` set
-on the topic the controller already elects out-of-sync replicas for offline partitions, so
-the answer is ELECTION_NOT_NEEDED for a led partition and ELIGIBLE_LEADERS_NOT_AVAILABLE for
-an offline one."""
+(`/admin/preferred_replica_election` as Kafka's ZK-mode tools did, and ferrolog's own
+`/ferrolog/unclean_leader_election`); the handler then waits, up to the request's timeout,
+until each partition is led by its preferred replica or, for an unclean election, by any live
+replica: the first live in-sync one if there is one, else the first live replica, whose
+leadership loses whatever only the old ISR had. A partition with a live leader needs no
+unclean election (ELECTION_NOT_NEEDED)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,8 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         for entry in requested:
             wanted.extend((entry["topic"], int(p)) for p in entry["partitions"])
 
+    live = controller.brokers()
+    unclean = election_type == UNCLEAN
     results: dict[tuple[str, int], errors.KafkaError | None] = {}
     to_elect: set[tuple[str, int]] = set()
     for name, partition in wanted:
@@ -47,34 +49,44 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
                 f"{name}-{partition} does not exist"
             )
             continue
-        preferred = topic.assignment[partition][0]
-        if election_type == UNCLEAN:
-            results[(name, partition)] = (
-                errors.ElectionNotNeededError("the partition has a leader")
-                if state.leader >= 0
-                else errors.EligibleLeadersNotAvailableError("no eligible leader is alive")
+        replicas = topic.assignment[partition]
+        preferred = replicas[0]
+        if unclean and state.leader in live:
+            results[(name, partition)] = errors.ElectionNotNeededError(
+                f"{state.leader} leads {name}-{partition}"
             )
-        elif state.leader == preferred:
+        elif unclean and not any(b in live for b in replicas):
+            results[(name, partition)] = errors.EligibleLeadersNotAvailableError(
+                f"no replica of {name}-{partition} is alive"
+            )
+        elif not unclean and state.leader == preferred:
             results[(name, partition)] = errors.ElectionNotNeededError(
                 f"{preferred} already leads {name}-{partition}"
             )
-        elif preferred not in controller.brokers() or preferred not in state.isr:
+        elif not unclean and (preferred not in live or preferred not in state.isr):
             results[(name, partition)] = errors.PreferredLeaderNotAvailableError(
                 f"preferred replica {preferred} is not alive and in sync"
             )
         else:
             to_elect.add((name, partition))
 
+    def elected(name: str, partition: int) -> bool:
+        state = controller.partition_states(name).get(partition)
+        topic = controller.topic(name)
+        if state is None or topic is None:
+            return False
+        if unclean:
+            return bool(state.leader in controller.brokers())
+        return bool(state.leader == topic.assignment[partition][0])
+
     store = ctx.broker.store
     if to_elect and isinstance(store, ZkStore):
-        await store.request_preferred_elections(to_elect)
+        await store.request_elections(to_elect, unclean=unclean)
         deadline = time.monotonic() + int(request.get("timeout_ms", 60000)) / 1000
         pending = set(to_elect)
         while pending and time.monotonic() < deadline:
             for name, partition in list(pending):
-                state = controller.partition_states(name).get(partition)
-                topic = controller.topic(name)
-                if state and topic and state.leader == topic.assignment[partition][0]:
+                if elected(name, partition):
                     pending.discard((name, partition))
                     results[(name, partition)] = None
             if pending:
@@ -82,8 +94,13 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         for key in pending:
             results[key] = errors.RequestTimedOutError("the election did not finish in time")
     else:
+        no_cluster = (
+            errors.EligibleLeadersNotAvailableError
+            if unclean
+            else errors.PreferredLeaderNotAvailableError
+        )
         for key in to_elect:
-            results[key] = errors.PreferredLeaderNotAvailableError("no cluster to elect in")
+            results[key] = no_cluster("no cluster to elect in")
 
     by_topic: dict[str, list[dict[str, Any]]] = {}
     for (name, partition), error in results.items():
