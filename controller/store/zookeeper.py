@@ -350,12 +350,10 @@ class ZkStore(MetadataStore):
 
         await self._call(create)
 
-    # Admin requests
-
-    # The admin request znodes (`/admin/reassign_partitions`, `/admin/preferred_replica_election`)
-    # are written by request handlers on any broker and settled by the controller, possibly at
-    # the same moment: every change is a compare-and-set on the znode's version, and the
-    # controller removes only what it finished, so a request written during its pass survives.
+    # Admin requests. Their znodes (reassignments, preferred and unclean elections) are written
+    # by request handlers on any broker and settled by the controller, possibly at the same
+    # moment: every change is a compare-and-set on the znode's version, and the controller
+    # removes only what it finished, so a request written during its pass survives.
 
     async def merge_reassignments(
         self, changes: dict[TopicPartition, list[int] | None]

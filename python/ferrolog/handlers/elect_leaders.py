@@ -3,10 +3,10 @@
 In cluster mode the request goes to the controller through ZooKeeper
 (`/admin/preferred_replica_election` as Kafka's ZK-mode tools did, and ferrolog's own
 `/ferrolog/unclean_leader_election`); the handler then waits, up to the request's timeout,
-until each partition is led by its preferred replica or, for an unclean election, by any live
-replica: the first live in-sync one if there is one, else the first live replica, whose
-leadership loses whatever only the old ISR had. A partition with a live leader needs no
-unclean election (ELECTION_NOT_NEEDED)."""
+until each partition is led by its preferred replica or, for an unclean election, by a live
+replica: the first live in-sync one if there is one, else the first live replica (losing
+whatever only the old ISR had). A partition with a live leader needs no unclean election
+(ELECTION_NOT_NEEDED)."""
 
 from __future__ import annotations
 
