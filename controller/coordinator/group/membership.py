@@ -26,19 +26,6 @@ NONE = 0
 MEMBER_ID_REQUIRED_VERSION = 4
 
 
-def _check_instance(group: Group, member_id: str, instance_id: str | None) -> int:
-    """UNKNOWN_MEMBER_ID / FENCED_INSTANCE_ID / NONE for a known-member request."""
-    if instance_id is not None:
-        owner = group.static_members.get(instance_id)
-        if owner is None:
-            return errors.UnknownMemberIdError.code
-        if owner != member_id:
-            return errors.FencedInstanceIdError.code
-    if member_id not in group.members:
-        return errors.UnknownMemberIdError.code
-    return NONE
-
-
 # JoinGroup
 
 
@@ -124,7 +111,7 @@ def _join_known(shard: GroupShard, group: Group, member: Member, now: int, reply
         del group.pending_members[member_id]
         _add_member(shard, group, member, now, reply)
         return
-    error = _check_instance(group, member_id, member.group_instance_id)
+    error = group.member_error(member_id, member.group_instance_id)
     if error:
         reply(join_response(error, member_id))
         return
@@ -314,7 +301,7 @@ def sync(shard: GroupShard, req: dict[str, Any], now: int, reply: Reply) -> None
     if group is None:
         reply(sync_response(errors.UnknownMemberIdError.code))
         return
-    error = _check_instance(group, member_id, req.get("group_instance_id"))
+    error: int = group.member_error(member_id, req.get("group_instance_id"))
     if error:
         reply(sync_response(error))
         return
@@ -374,7 +361,7 @@ def heartbeat(shard: GroupShard, req: dict[str, Any], now: int) -> int:
     if group is None:
         return errors.UnknownMemberIdError.code
     member_id: str = req["member_id"]
-    error = _check_instance(group, member_id, req.get("group_instance_id"))
+    error: int = group.member_error(member_id, req.get("group_instance_id"))
     if error:
         return error
     if group.state == GroupState.EMPTY:
@@ -411,7 +398,7 @@ def leave(
             _maybe_complete_join(shard, group, now)
             results.append(NONE)
             continue
-        error = _check_instance(group, member_id, instance_id)
+        error = group.member_error(member_id, instance_id)
         if error:
             results.append(error)
             continue

@@ -28,14 +28,9 @@ def validate_commit(
         return errors.CoordinatorNotAvailableError.code
     if generation < 0 and not member_id and instance_id is None:
         return NONE if group.is_empty() else errors.UnknownMemberIdError.code
-    if instance_id is not None:
-        owner = group.static_members.get(instance_id)
-        if owner is None:
-            return errors.UnknownMemberIdError.code
-        if owner != member_id:
-            return errors.FencedInstanceIdError.code
-    if member_id not in group.members:
-        return errors.UnknownMemberIdError.code
+    error: int = group.member_error(member_id, instance_id)
+    if error != NONE:
+        return error
     if generation != group.generation:
         return errors.IllegalGenerationError.code
     if group.state == GroupState.COMPLETING_REBALANCE:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ferrolog import errors
 from ferrolog.controller.coordinator.group.records import OffsetValue
 
 Reply = Callable[[dict[str, Any]], None]
@@ -122,6 +123,20 @@ class Group:
                 self.protocol_counts[name] = count
             else:
                 self.protocol_counts.pop(name, None)
+
+    def member_error(self, member_id: str, instance_id: str | None) -> int:
+        """The error code of a request from a known member: UNKNOWN_MEMBER_ID for a member
+        (or static instance) the group lacks, FENCED_INSTANCE_ID for a static instance now
+        held by another member id, else 0."""
+        if instance_id is not None:
+            owner = self.static_members.get(instance_id)
+            if owner is None:
+                return errors.UnknownMemberIdError.code
+            if owner != member_id:
+                return errors.FencedInstanceIdError.code
+        if member_id not in self.members:
+            return errors.UnknownMemberIdError.code
+        return 0
 
     def is_empty(self) -> bool:
         return not self.members
