@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ferrolog.connection import Connection
+from ferrolog.connection import Connection, fetch_body
 
 METADATA, METADATA_VERSION = 3, 9
 LIST_OFFSETS, LIST_OFFSETS_VERSION = 2, 4
@@ -207,31 +207,16 @@ class Cluster:
     ) -> dict[str, Any]:
         """One Fetch for one partition; returns the partition's response (error code,
         high watermark, last stable offset, log start offset, aborted transactions, records)."""
-        body = {
-            "replica_id": -1,
-            "max_wait_ms": max_wait_ms,
-            "min_bytes": 1,
-            "max_bytes": max_bytes,
-            "isolation_level": isolation_level,
-            "session_id": 0,
-            "session_epoch": -1,
-            "topics": [
-                {
-                    "topic": topic,
-                    "partitions": [
-                        {
-                            "partition": partition,
-                            "current_leader_epoch": -1,
-                            "fetch_offset": offset,
-                            "log_start_offset": -1,
-                            "partition_max_bytes": max_bytes,
-                        }
-                    ],
-                }
-            ],
-            "forgotten_topics_data": [],
-            "rack_id": "",
-        }
+        body = fetch_body(
+            topic,
+            partition,
+            offset,
+            replica_id=-1,
+            max_wait_ms=max_wait_ms,
+            min_bytes=1,
+            max_bytes=max_bytes,
+            isolation_level=isolation_level,
+        )
         conn = self.leader(topic, partition)
         response = self._request(conn, FETCH, FETCH_VERSION, body)
         if response["error_code"] != 0:

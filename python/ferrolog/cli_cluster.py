@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from ferrolog.connection import Connection
+from ferrolog.connection import Connection, fetch_body
 
 FETCH = 1
 FETCH_VERSION = 12
@@ -38,32 +38,15 @@ class ReplicaLog:
 
 def debug_fetch(conn: Connection, topic: str, partition: int, offset: int) -> dict[str, Any]:
     """One Fetch as the debugging consumer: the replica's own log, whatever its role."""
-    body = {
-        "replica_id": DEBUG_REPLICA_ID,
-        "max_wait_ms": 0,
-        "min_bytes": 0,
-        "max_bytes": MAX_BYTES,
-        "isolation_level": 0,
-        "session_id": 0,
-        "session_epoch": -1,
-        "topics": [
-            {
-                "topic": topic,
-                "partitions": [
-                    {
-                        "partition": partition,
-                        "current_leader_epoch": -1,
-                        "fetch_offset": offset,
-                        "last_fetched_epoch": -1,
-                        "log_start_offset": -1,
-                        "partition_max_bytes": MAX_BYTES,
-                    }
-                ],
-            }
-        ],
-        "forgotten_topics_data": [],
-        "rack_id": "",
-    }
+    body = fetch_body(
+        topic,
+        partition,
+        offset,
+        replica_id=DEBUG_REPLICA_ID,
+        max_wait_ms=0,
+        min_bytes=0,
+        max_bytes=MAX_BYTES,
+    )
     response = conn.request(FETCH, FETCH_VERSION, body)
     result: dict[str, Any] = response["responses"][0]["partitions"][0]
     if response.get("error_code"):

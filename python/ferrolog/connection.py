@@ -56,3 +56,44 @@ class Connection:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def fetch_body(
+    topic: str,
+    partition: int,
+    offset: int,
+    *,
+    replica_id: int,
+    max_wait_ms: int,
+    min_bytes: int,
+    max_bytes: int,
+    isolation_level: int = 0,
+) -> dict[str, Any]:
+    """A Fetch request body for one partition, without a fetch session (any version up to
+    12: the encoder leaves out fields the version lacks)."""
+    return {
+        "replica_id": replica_id,
+        "max_wait_ms": max_wait_ms,
+        "min_bytes": min_bytes,
+        "max_bytes": max_bytes,
+        "isolation_level": isolation_level,
+        "session_id": 0,
+        "session_epoch": -1,
+        "topics": [
+            {
+                "topic": topic,
+                "partitions": [
+                    {
+                        "partition": partition,
+                        "current_leader_epoch": -1,
+                        "fetch_offset": offset,
+                        "last_fetched_epoch": -1,
+                        "log_start_offset": -1,
+                        "partition_max_bytes": max_bytes,
+                    }
+                ],
+            }
+        ],
+        "forgotten_topics_data": [],
+        "rack_id": "",
+    }
