@@ -85,6 +85,16 @@ impl IndexFile {
         Ok(())
     }
 
+    /// Forgets every entry and gives the file's blocks back: the file is cut to nothing and
+    /// extended again to `size_bytes`, a sparse hole that costs no disk and no page until an
+    /// entry is written. Recovery rebuilds an index this way: zeroing a preallocated index
+    /// that a crash left at full size would write every one of its pages.
+    pub(crate) fn reset(&mut self, size_bytes: usize) -> io::Result<()> {
+        self.entries = 0;
+        self.resize(0)?;
+        self.resize(size_bytes)
+    }
+
     /// Shrinks the file to its entries (segment rolled or log closing).
     pub(crate) fn trim(&mut self) -> io::Result<()> {
         self.resize(self.entries * self.entry_size)

@@ -210,10 +210,8 @@ impl Segment {
         active: bool,
     ) -> io::Result<bool> {
         let (ix, tx) = index_sizes(config);
-        self.index.storage().resize(ix)?;
-        self.time_index.storage().resize(tx)?;
-        self.index.storage().truncate(0);
-        self.time_index.storage().truncate(0);
+        self.index.storage().reset(ix)?;
+        self.time_index.storage().reset(tx)?;
         let file_len = self.file.metadata()?.len();
         self.size = 0;
         self.next_offset = self.base_offset;

@@ -230,3 +230,53 @@ fn an_empty_segment_between_others_is_dropped() {
     assert_eq!(log.segment_base_offsets(), bases);
     assert_eq!(read_all(&log), expected);
 }
+
+/// Bytes the file system really holds for `path` (its allocated blocks), not its length.
+fn allocated_bytes(path: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).unwrap().blocks() * 512
+}
+
+#[test]
+fn recovering_a_crashed_preallocated_index_touches_only_its_entries() {
+    // A crashed broker leaves its active segment's indexes preallocated at full size (10 MiB
+    // here, Kafka's default). Recovery must rebuild them from the log and write only the pages
+    // its entries need: filling the preallocated size would write 20 MiB per partition.
+    let dir = tempdir().unwrap();
+    let config = LogConfig {
+        index_interval_bytes: 256,
+        ..LogConfig::default()
+    };
+    let mut log = open(dir.path(), config.clone());
+    let expected = fill(&mut log, 40);
+    drop(log); // no close: as after SIGKILL
+    let index = segment_files(dir.path(), "index").pop().unwrap();
+    let time_index = segment_files(dir.path(), "timeindex").pop().unwrap();
+    let preallocated = config.segment_index_bytes as u64 / 8 * 8;
+    assert_eq!(std::fs::metadata(&index).unwrap().len(), preallocated);
+
+    let mut log = Log::open(dir.path(), config.clone(), 0, 0, 0).unwrap();
+    assert_eq!(read_all(&log), expected);
+    let page = 4096;
+    for path in [&index, &time_index] {
+        let allocated = allocated_bytes(path);
+        assert!(
+            allocated <= 2 * page,
+            "{} holds {allocated} bytes",
+            path.display()
+        );
+    }
+    // A lookup through the rebuilt index still lands on the right batch.
+    let (base, last) = expected[20];
+    assert_eq!(
+        batches_in(&log.read(last, 1, i64::MAX, true).unwrap())[0].base_offset,
+        base
+    );
+
+    // Closed cleanly, the active index is trimmed to its entries.
+    log.close().unwrap();
+    drop(log);
+    let len = std::fs::metadata(&index).unwrap().len();
+    assert!(len > 0 && len < 1024, "trimmed index is {len} bytes");
+    assert!(allocated_bytes(&index) <= page);
+}
