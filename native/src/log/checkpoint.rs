@@ -14,8 +14,14 @@ fn invalid(path: &Path, why: &str) -> io::Error {
     )
 }
 
-/// Writes `lines` as a version-0 checkpoint.
+/// Writes `lines` as a version-0 checkpoint, durably.
 pub(crate) fn write_lines(path: &Path, lines: &[String]) -> io::Result<()> {
+    write_lines_unsynced(path, lines, true)
+}
+
+/// Writes `lines` as a version-0 checkpoint (temp file, rename): whole, old or new, but
+/// durable only once the caller fsyncs the file and its directory, unless `sync`.
+pub(crate) fn write_lines_unsynced(path: &Path, lines: &[String], sync: bool) -> io::Result<()> {
     let mut text = format!("0\n{}\n", lines.len());
     for line in lines {
         text.push_str(line);
@@ -28,9 +34,14 @@ pub(crate) fn write_lines(path: &Path, lines: &[String]) -> io::Result<()> {
         .truncate(true)
         .open(&tmp)?;
     file.write_all(text.as_bytes())?;
-    file.sync_all()?;
+    if sync {
+        file.sync_all()?;
+    }
     std::fs::rename(&tmp, path)?;
-    sync_dir(path.parent().unwrap_or(Path::new(".")))
+    if sync {
+        sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+    }
+    Ok(())
 }
 
 /// Makes a rename or a new file in `dir` durable.

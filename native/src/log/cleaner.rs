@@ -382,11 +382,11 @@ impl Log {
         } else {
             self.segments[i - 1].next_offset
         };
-        let (mut fresh, _) = Segment::load(&self.dir, base, &self.config, false)?;
-        fresh.recover(&self.config, expected, false)?;
+        let (mut fresh, _) = Segment::load(&self.dir, base, &self.config, false, true)?;
+        fresh.recover(&self.config, expected, false, &mut self.epochs)?;
         // The segment may be below the recovery point, where indexes are trusted at open.
-        for file in fresh.files() {
-            file.sync_all()?;
+        for target in fresh.sync_targets() {
+            target.sync()?;
         }
         let after = fresh.size;
         self.size_bytes = self.size_bytes - before + after;

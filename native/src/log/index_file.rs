@@ -8,7 +8,6 @@
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use memmap2::MmapMut;
 
@@ -25,12 +24,20 @@ fn map(file: &File) -> io::Result<MmapMut> {
 #[derive(Debug)]
 pub(crate) struct IndexFile {
     path: PathBuf,
-    /// Kept (besides the map) so a flush can fsync it outside the log's lock: on Linux fsync
-    /// also writes back the pages dirtied through the shared map.
-    file: Arc<File>,
+    /// No file descriptor is kept, as in Kafka: the map stays valid after its file is closed,
+    /// so an index costs no open file. Resizing and fsyncing open the path for the moment.
     mmap: MmapMut,
     entry_size: usize,
     entries: usize,
+}
+
+fn open_rw(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
 }
 
 impl IndexFile {
@@ -42,20 +49,14 @@ impl IndexFile {
         entries: usize,
         size_bytes: usize,
     ) -> io::Result<IndexFile> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
+        let file = open_rw(path)?;
         let mut index = IndexFile {
             path: path.to_path_buf(),
             mmap: map(&file)?,
-            file: Arc::new(file),
             entry_size,
             entries: 0,
         };
-        index.resize(size_bytes.max(entries * entry_size))?;
+        index.resize_open(&file, size_bytes.max(entries * entry_size))?;
         index.entries = entries.min(index.max_entries());
         Ok(index)
     }
@@ -74,13 +75,22 @@ impl IndexFile {
 
     pub(crate) fn resize(&mut self, size_bytes: usize) -> io::Result<()> {
         let size = size_bytes / self.entry_size * self.entry_size;
-        if size as u64 == self.file.metadata()?.len() {
+        if size == self.mmap.len() {
+            return Ok(());
+        }
+        let file = open_rw(&self.path)?;
+        self.resize_open(&file, size)
+    }
+
+    fn resize_open(&mut self, file: &File, size_bytes: usize) -> io::Result<()> {
+        let size = size_bytes / self.entry_size * self.entry_size;
+        if size as u64 == file.metadata()?.len() && size == self.mmap.len() {
             return Ok(());
         }
         // Unmap before shrinking: touching a mapped page past the end of a file is SIGBUS.
         self.mmap = MmapMut::map_anon(0)?;
-        self.file.set_len(size as u64)?;
-        self.mmap = map(&self.file)?;
+        file.set_len(size as u64)?;
+        self.mmap = map(file)?;
         self.entries = self.entries.min(self.max_entries());
         Ok(())
     }
@@ -128,9 +138,6 @@ impl IndexFile {
             self.mmap[from..to].fill(0);
             self.entries = entries;
         }
-    }
-    pub(crate) fn file(&self) -> &Arc<File> {
-        &self.file
     }
     pub(crate) fn path(&self) -> &Path {
         &self.path

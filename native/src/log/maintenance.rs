@@ -4,59 +4,62 @@
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::checkpoint::sync_dir;
 use super::partition_log::Log;
-use super::segment::Segment;
+use super::segment::{Segment, SyncTarget};
 use crate::error::ErrorCode;
 use crate::record::producer::ProducerStateManager;
 
 /// Offsets of the producer snapshots (`<20 digits>.snapshot`) in `dir`, sorted.
 pub(crate) fn list_snapshots(dir: &Path) -> io::Result<Vec<i64>> {
-    let mut offsets = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let name = entry?.file_name();
-        let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".snapshot")) else {
-            continue;
-        };
-        if let Ok(offset) = stem.parse::<i64>() {
-            offsets.push(offset);
-        }
-    }
-    offsets.sort_unstable();
-    Ok(offsets)
+    crate::record::producer_snapshot::snapshot_offsets(dir)
 }
 
 pub(crate) fn delete_snapshots(dir: &Path, doomed: impl Fn(i64) -> bool) -> io::Result<()> {
-    for offset in list_snapshots(dir)?.into_iter().filter(|&o| doomed(o)) {
-        match std::fs::remove_file(dir.join(super::segment::file_name(offset, "snapshot"))) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
-    }
-    Ok(())
+    crate::record::producer_snapshot::delete_where(dir, doomed).map(drop)
 }
 
 /// The fsyncs of one flush (see `Log::flush_plan`).
 #[derive(Debug)]
 pub struct FlushPlan {
-    files: Vec<Arc<File>>,
+    files: Vec<SyncTarget>,
     /// The partition directory, when segment files were created since it was last synced.
     dir: Option<PathBuf>,
+    /// The leader-epoch checkpoint and its write count, when not yet durable.
+    epochs: Option<(PathBuf, u64)>,
+    /// The partition directory, when it is new: its entry in the log directory and its
+    /// `partition.metadata` are synced too.
+    new_dir: Option<PathBuf>,
     end_offset: i64,
     dir_generation: u64,
     truncations: u64,
 }
 
 impl FlushPlan {
+    /// Whether the plan syncs the leader-epoch checkpoint (for tests).
+    pub fn syncs_epochs(&self) -> bool {
+        self.epochs.is_some()
+    }
+
     /// The fsyncs; safe without the log's lock (a segment deleted meanwhile is still open).
     pub fn execute(&self) -> io::Result<()> {
-        for file in &self.files {
-            file.sync_data()?;
+        // The epoch checkpoint first: once data of a new epoch is durable, its entry must be
+        // too (recovery rescans only what lies after the recovery point).
+        if let Some((path, _)) = &self.epochs {
+            File::open(path)?.sync_all()?;
+        }
+        for target in &self.files {
+            target.sync()?;
+        }
+        if let Some(dir) = &self.new_dir {
+            File::open(dir.join(super::manager::PARTITION_METADATA))?.sync_all()?;
         }
         if let Some(dir) = &self.dir {
             sync_dir(dir)?;
+        }
+        if let Some(parent) = self.new_dir.as_deref().and_then(Path::parent) {
+            sync_dir(parent)?;
         }
         Ok(())
     }
@@ -229,12 +232,20 @@ impl Log {
             .segments
             .partition_point(|s| s.next_offset <= self.recovery_point)
             .min(self.segments.len() - 1);
+        // Everything below the recovery point is durable already: an idle log syncs no file.
+        let unflushed = self.recovery_point < self.log_end_offset();
+        let epochs = self.epochs.unsynced();
         FlushPlan {
             files: self.segments[first..]
                 .iter()
-                .flat_map(|s| s.files())
+                .filter(|_| unflushed)
+                .flat_map(Segment::sync_targets)
                 .collect(),
-            dir: (self.dir_generation != self.dir_synced).then(|| self.dir.clone()),
+            // The epoch checkpoint is replaced by a rename: the directory holds its new entry.
+            dir: (self.dir_generation != self.dir_synced || epochs.is_some())
+                .then(|| self.dir.clone()),
+            epochs,
+            new_dir: (!self.dir_entry_synced).then(|| self.dir.clone()),
             end_offset: self.log_end_offset(),
             dir_generation: self.dir_generation,
             truncations: self.truncations,
@@ -248,11 +259,22 @@ impl Log {
             return;
         }
         self.dir_synced = self.dir_synced.max(plan.dir_generation);
+        self.dir_entry_synced |= plan.new_dir.is_some();
+        if let Some((_, written)) = plan.epochs {
+            self.epochs.mark_synced(written);
+        }
         self.recovery_point = self.recovery_point.max(plan.end_offset);
         if plan.end_offset >= self.log_end_offset() {
             self.unflushed_messages = 0;
         }
         self.last_flush_ms = super::now_ms();
+    }
+
+    /// The directory and its `partition.metadata` were just created, unsynced: the next flush
+    /// syncs them (and the directory's entry in the log directory).
+    pub(crate) fn mark_new_dir(&mut self) {
+        self.dir_entry_synced = false;
+        self.dir_generation += 1;
     }
 
     /// Whether `flush.ms` has passed since the last flush and there is something to flush.
@@ -267,16 +289,22 @@ impl Log {
         if self.closed {
             return Ok(());
         }
+        // Sealed before the flush, so the flush covers the trimmed indexes and their last time
+        // index entry. An idle log has nothing to flush: had the trimmed sizes not reached
+        // the disk, the next start finds the indexes longer than their entries, fails their
+        // sanity check and rebuilds them, so they need no fsync of their own.
+        self.segments
+            .last_mut()
+            .expect("a log always has a segment")
+            .seal()?;
         self.flush()?;
         let leo = self.log_end_offset();
-        self.producers.write_snapshot(&self.dir, leo)?;
-        let active = self
-            .segments
-            .last_mut()
-            .expect("a log always has a segment");
-        active.seal()?;
-        for file in active.files() {
-            file.sync_all()?;
+        // The next start replays producer state from the newest snapshot: one at the log end
+        // saves replaying the log. None is needed for an empty log, nor a second one at the
+        // same offset (as Kafka skips a snapshot that is not at a new offset).
+        let have = list_snapshots(&self.dir)?;
+        if leo > self.log_start_offset && have.last() != Some(&leo) {
+            self.producers.write_snapshot(&self.dir, leo)?;
         }
         self.closed = true;
         Ok(())

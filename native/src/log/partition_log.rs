@@ -81,6 +81,10 @@ pub struct Log {
     /// `dir_synced`.
     pub(crate) dir_generation: u64,
     pub(crate) dir_synced: u64,
+    /// False while the partition directory's own entry in the log directory, and its
+    /// `partition.metadata`, were created in this run and not yet fsynced (creation does no
+    /// fsync, as in Kafka; the first flush does).
+    pub(crate) dir_entry_synced: bool,
     /// Counts truncations, so a flush that ran without the lock knows whether its end offset
     /// still means what it did.
     pub(crate) truncations: u64,

@@ -70,6 +70,7 @@ pub(crate) fn open(
         .saturating_sub(1);
     let mut segments: Vec<Segment> = Vec::new();
     let mut recovered: Vec<usize> = Vec::new();
+    let mut epochs = EpochCache::load(dir)?;
     for (i, &base) in bases.iter().enumerate() {
         let expected = segments.last().map(|s| s.next_offset);
         let last = i + 1 == bases.len();
@@ -86,9 +87,10 @@ pub(crate) fn open(
                 format!("{}: segment {base} overlaps its predecessor", dir.display()),
             ));
         }
-        let (mut seg, loaded_ok) = Segment::load(dir, base, &config, last)?;
-        if !loaded_ok || (!clean && i >= recover_from) {
-            let truncated = seg.recover(&config, expected.unwrap_or(base), last)?;
+        let will_recover = !clean && i >= recover_from;
+        let (mut seg, loaded_ok) = Segment::load(dir, base, &config, last, will_recover)?;
+        if !loaded_ok || will_recover {
+            let truncated = seg.recover(&config, expected.unwrap_or(base), last, &mut epochs)?;
             recovered.push(segments.len());
             if truncated {
                 ::log::warn!(
@@ -115,22 +117,16 @@ pub(crate) fn open(
     if let Some(seg) = segments.last_mut() {
         seg.make_active(&config)?;
     }
-    // What recovery validated may still sit in the page cache only (a process crash keeps it):
-    // make it durable before the recovery point moves past it.
-    for &i in &recovered {
-        for file in segments[i].files() {
-            file.sync_data()?;
-        }
-    }
     // The aborted transactions of recovered segments are found again by the replay below.
     let mut replayed_txns = Vec::new();
     for &i in &recovered {
         segments[i].txn_index.clear()?;
         replayed_txns.push(segments[i].base_offset);
     }
-    if segments.is_empty() {
+    // A segment file created here is made durable by the first flush (dir_generation).
+    let created_segment = segments.is_empty();
+    if created_segment {
         segments.push(Segment::create(dir, log_start_offset.max(0), &config)?);
-        super::checkpoint::sync_dir(dir)?;
     }
     let mut log = Log {
         dir: dir.to_path_buf(),
@@ -140,12 +136,13 @@ pub(crate) fn open(
         config,
         high_watermark: 0,
         recovery_point: 0,
-        epochs: EpochCache::load(dir)?,
+        epochs,
         producers: ProducerStateManager::new(),
         unflushed_messages: 0,
         last_flush_ms: super::now_ms(),
-        dir_generation: 0,
+        dir_generation: u64::from(created_segment),
         dir_synced: 0,
+        dir_entry_synced: true,
         truncations: 0,
         cleaned_through: 0,
         tombstone_horizon: i64::MAX,
@@ -163,7 +160,18 @@ pub(crate) fn open(
         log.truncate_fully_and_start_at(log.log_start_offset)?;
     }
     let leo = log.log_end_offset();
-    log.recovery_point = leo;
+    // As Kafka: the recovery point moves only when a flush makes data durable. What recovery
+    // just validated may sit in the page cache alone, so after an unclean stop the point stays
+    // where the checkpoint had it (and the next flush or clean shutdown moves it); this costs
+    // no fsync per partition at start-up, and a second crash rescans the same tail.
+    log.recovery_point = if clean && recovered.is_empty() {
+        leo
+    } else {
+        let first_recovered = recovered
+            .first()
+            .map_or(leo, |&i| log.segments.get(i).map_or(leo, |s| s.base_offset));
+        recovery_point.min(first_recovered).min(leo)
+    };
     log.high_watermark = high_watermark.clamp(log.log_start_offset, leo);
     log.epochs.truncate_from_end(leo)?;
     log.epochs.truncate_from_start(log.log_start_offset)?;

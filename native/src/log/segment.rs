@@ -6,6 +6,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::epoch_cache::EpochCache;
 use super::index::{OffsetIndex, TimeIndex, OFFSET_ENTRY, TIME_ENTRY};
 use super::index_file::IndexFile;
 use super::scan::{ChunkReader, HeaderScan};
@@ -13,6 +14,27 @@ use super::txn_index::TxnIndex;
 use super::LogConfig;
 use crate::record::batch::{crc_is_valid, BatchHeader, HEADER_SIZE};
 use crate::record::records::walk;
+
+/// Something a flush fsyncs: an open file, or one opened by its path for the moment (the
+/// indexes keep no descriptor). A file deleted meanwhile needs no sync.
+#[derive(Debug)]
+pub(crate) enum SyncTarget {
+    File(Arc<File>),
+    Path(PathBuf),
+}
+
+impl SyncTarget {
+    pub(crate) fn sync(&self) -> io::Result<()> {
+        match self {
+            SyncTarget::File(file) => file.sync_data(),
+            SyncTarget::Path(path) => match File::open(path) {
+                Ok(file) => file.sync_data(),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(e),
+            },
+        }
+    }
+}
 
 /// `<base offset, 20 digits>.<ext>`, Kafka's naming.
 pub(crate) fn file_name(base_offset: i64, ext: &str) -> String {
@@ -122,19 +144,32 @@ impl Segment {
 
     /// Opens an existing segment trusting its data. Returns false as the second value when the
     /// data does not parse to the end (or the indexes are inconsistent): the caller must then
-    /// `recover` it.
+    /// `recover` it. With `will_recover` the caller recovers it anyway: nothing is read, above
+    /// all not the index files, which a crash leaves preallocated, so that reading their last
+    /// entry would fault in (and zero) pages of a hole.
     pub(crate) fn load(
         dir: &Path,
         base_offset: i64,
         config: &LogConfig,
         active: bool,
+        will_recover: bool,
     ) -> io::Result<(Segment, bool)> {
         let log_path = dir.join(file_name(base_offset, "log"));
         let file = open_rw(&log_path)?;
-        let entries = (
-            IndexFile::entries_in_file(&dir.join(file_name(base_offset, "index")), OFFSET_ENTRY)?,
-            IndexFile::entries_in_file(&dir.join(file_name(base_offset, "timeindex")), TIME_ENTRY)?,
-        );
+        let entries = if will_recover {
+            (None, None)
+        } else {
+            (
+                IndexFile::entries_in_file(
+                    &dir.join(file_name(base_offset, "index")),
+                    OFFSET_ENTRY,
+                )?,
+                IndexFile::entries_in_file(
+                    &dir.join(file_name(base_offset, "timeindex")),
+                    TIME_ENTRY,
+                )?,
+            )
+        };
         let (Some(offset_entries), Some(time_entries)) = entries else {
             let seg = Self::assemble(
                 dir,
@@ -203,11 +238,16 @@ impl Segment {
 
     /// Checks every batch (shape, CRC, increasing offsets from `expected_offset`), rebuilds both
     /// indexes and truncates the file at the first bad batch. Returns whether it truncated.
+    ///
+    /// Like Kafka's, it also assigns the leader epochs of the batches it checks to `epochs`
+    /// (an epoch newer than the latest known starts at its first batch), so the epoch
+    /// checkpoint needs no fsync of its own for what recovery rescans.
     pub(crate) fn recover(
         &mut self,
         config: &LogConfig,
         expected_offset: i64,
         active: bool,
+        epochs: &mut EpochCache,
     ) -> io::Result<bool> {
         let (ix, tx) = index_sizes(config);
         self.index.storage().reset(ix)?;
@@ -235,6 +275,10 @@ impl Segment {
             }
             let (max_ts, offset_of_max) = max_timestamp_of(&h, bytes);
             self.on_appended(pos, &h, max_ts, offset_of_max, config);
+            let epoch = h.partition_leader_epoch;
+            if epoch >= 0 && epochs.latest_epoch().is_none_or(|latest| epoch > latest) {
+                epochs.assign(epoch, h.base_offset)?;
+            }
             pos += h.total_size() as u64;
             expected = h.last_offset() + 1;
         }
@@ -369,15 +413,15 @@ impl Segment {
         Ok(())
     }
 
-    /// Files to fsync for durability up to the segment's end.
-    pub(crate) fn files(&self) -> Vec<Arc<File>> {
-        let mut files = vec![
-            Arc::clone(&self.file),
-            Arc::clone(self.index.storage_ref().file()),
-            Arc::clone(self.time_index.storage_ref().file()),
+    /// What to fsync for durability up to the segment's end.
+    pub(crate) fn sync_targets(&self) -> Vec<SyncTarget> {
+        let mut targets = vec![
+            SyncTarget::File(Arc::clone(&self.file)),
+            SyncTarget::Path(self.index.storage_ref().path().to_path_buf()),
+            SyncTarget::Path(self.time_index.storage_ref().path().to_path_buf()),
         ];
-        files.extend(self.txn_index.shared_file());
-        files
+        targets.extend(self.txn_index.shared_file().map(SyncTarget::File));
+        targets
     }
 
     /// Unlinks the files; readers holding `file` keep reading it.

@@ -74,3 +74,30 @@ fn a_lower_epoch_at_a_later_offset_replaces_conflicting_entries() {
     log.assign_epoch_start(4).unwrap();
     assert_eq!(log.epoch_entries(), vec![(4, 2)]);
 }
+
+#[test]
+fn recovery_rebuilds_epochs_that_the_checkpoint_lost() {
+    // The checkpoint is written without an fsync: a power loss may leave it behind the log.
+    // Recovery assigns the epochs of the batches it rescans, as Kafka's does.
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), LogConfig::default());
+    log.append_as_leader(batch(3, 1, NOW), 1, NOW).unwrap();
+    log.append_as_leader(batch(3, 1, NOW), 2, NOW).unwrap();
+    log.append_as_leader(batch(3, 1, NOW), 4, NOW).unwrap();
+    drop(log); // a crash
+    std::fs::remove_file(dir.path().join("leader-epoch-checkpoint")).unwrap();
+    let log = Log::open(dir.path(), LogConfig::default(), 0, 0, 0).unwrap();
+    assert_eq!(log.epoch_entries(), vec![(1, 0), (2, 3), (4, 6)]);
+}
+
+#[test]
+fn a_flush_makes_the_epoch_checkpoint_durable_once() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), LogConfig::default());
+    log.append_as_leader(batch(3, 1, NOW), 1, NOW).unwrap();
+    assert!(log.flush_plan().syncs_epochs());
+    log.flush().unwrap();
+    assert!(!log.flush_plan().syncs_epochs());
+    log.append_as_leader(batch(3, 1, NOW), 2, NOW).unwrap();
+    assert!(log.flush_plan().syncs_epochs());
+}
