@@ -163,6 +163,20 @@ class Server:
         ``compression.type``, ``cleanup.policy``, ``flush.messages``, ``flush.ms``,
         ``min.insync.replicas``, ``delete.retention.ms``, ``min.cleanable.dirty.ratio``. A partition starts with no role; it serves no traffic until
         ``become_leader``."""
+    def open_partitions(
+        self,
+        configs: dict[str, dict[str, str]],
+        partitions: list[
+            tuple[str, int, bytes, str, int, int, str, int, list[int], list[int]]
+        ],
+    ) -> list[Exception | None]:
+        """Opens many partitions at once, on ``num.recovery.threads.per.data.dir`` threads per
+        log directory, each taking its role as soon as it is open. ``configs`` maps each topic
+        to its resolved config (as for ``open_partition``). Each entry of ``partitions`` is
+        ``(topic, partition, topic_id, role, leader_epoch, leader_id, leader_host,
+        leader_port, isr, replicas)``, ``role`` being ``"none"``, ``"leader"`` (as
+        ``become_leader``) or ``"follower"`` (as ``become_follower``). Returns, in order, None
+        or the exception each partition failed with; one failure does not stop the others."""
     def delete_partition(self, topic: str, partition: int) -> None:
         """Stops serving the partition and deletes its directory."""
     def become_leader(

@@ -110,6 +110,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=1),
         _b("num.io.threads", _I, "8", "Threads of the native core that do disk I/O.",
            minimum=1),
+        _b("num.recovery.threads.per.data.dir", _I, "2", "Threads per log directory that "
+           "open (recover) logs at start-up and close them at shutdown.", minimum=1),
         _b("num.network.threads", _I, "3", "Accepted for compatibility; the native core sizes "
            "its network runtime itself.", minimum=1),
         _b("control.queue.size", _I, "1024", "Capacity of the queue of requests handed to the "
@@ -323,5 +325,5 @@ NATIVE_SERVER_KEYS = (
     "log.flush.interval.ms", "log.flush.offset.checkpoint.interval.ms",
     "log.retention.check.interval.ms", "replica.fetch.max.bytes", "control.queue.size",
     "replica.fetch.wait.max.ms", "replica.fetch.min.bytes", "replica.fetch.response.max.bytes",
-    "replica.fetch.backoff.ms", "replica.socket.timeout.ms",
+    "replica.fetch.backoff.ms", "replica.socket.timeout.ms", "num.recovery.threads.per.data.dir",
 )  # fmt: skip

@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use parking_lot::RwLock;
@@ -56,7 +56,71 @@ struct LogDir {
 struct State {
     dirs: Vec<LogDir>,
     logs: HashMap<Key, (LogHandle, usize)>,
+    /// Partitions being opened (recovered) outside the lock right now.
+    opening: HashSet<Key>,
+    /// Set by `shutdown`: no log opens after it (a bulk open still running stops).
+    closing: bool,
 }
+
+/// Where and how to open one partition, decided under the manager's lock.
+struct OpenPlan {
+    dir: usize,
+    path: PathBuf,
+    recovery_point: i64,
+    log_start: i64,
+    high_watermark: i64,
+}
+
+fn plan_open(state: &mut State, key: &Key) -> OpenPlan {
+    let d = match state.dirs.iter().position(|d| d.partitions.contains(key)) {
+        Some(d) => d,
+        None => (0..state.dirs.len())
+            .min_by_key(|&d| state.dirs[d].partitions.len())
+            .expect("at least one dir"),
+    };
+    let dir = &mut state.dirs[d];
+    // Counted at once, so that partitions placed while this one opens spread over the dirs.
+    dir.partitions.insert(key.clone());
+    let recovery_point = if dir.clean_at_start && dir.at_start.contains(key) {
+        i64::MAX
+    } else {
+        dir.unopened.recovery_point.get(key).copied().unwrap_or(0)
+    };
+    OpenPlan {
+        dir: d,
+        path: dir.path.join(partition_dir_name(&key.0, key.1)),
+        recovery_point,
+        log_start: dir.unopened.log_start.get(key).copied().unwrap_or(0),
+        high_watermark: dir.unopened.high_watermark.get(key).copied().unwrap_or(0),
+    }
+}
+
+/// Creates the directory if needed, checks or writes `partition.metadata`, opens the log.
+fn open_log(plan: &OpenPlan, topic_id: [u8; 16], config: LogConfig) -> io::Result<Log> {
+    let created = match std::fs::create_dir(&plan.path) {
+        Ok(()) => true,
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+        Err(e) => return Err(e),
+    };
+    let wrote_metadata = write_partition_metadata(&plan.path, topic_id)?;
+    let mut log = Log::open(
+        &plan.path,
+        config,
+        plan.recovery_point,
+        plan.log_start,
+        plan.high_watermark,
+    )?;
+    if created || wrote_metadata {
+        log.mark_new_dir();
+    }
+    Ok(log)
+}
+
+/// Kafka's default `num.recovery.threads.per.data.dir`.
+pub const DEFAULT_THREADS_PER_DIR: usize = 2;
+
+/// Threads per log directory that close logs at shutdown (at least; see `shutdown`).
+const CLOSE_THREADS_PER_DIR: usize = 8;
 
 /// Kafka's default `producer.id.expiration.ms`: one day.
 pub const DEFAULT_PRODUCER_ID_EXPIRATION_MS: i64 = 86_400_000;
@@ -64,9 +128,14 @@ pub const DEFAULT_PRODUCER_ID_EXPIRATION_MS: i64 = 86_400_000;
 #[derive(Debug)]
 pub struct LogManager {
     pub dirs: Vec<PathBuf>,
-    state: RwLock<State>,
+    state: parking_lot::Mutex<State>,
+    /// Signalled when a partition finishes opening (see `State::opening`).
+    opened: parking_lot::Condvar,
     /// `producer.id.expiration.ms`, a broker setting: `tick` forgets producers idle longer.
     producer_id_expiration_ms: AtomicI64,
+    /// `num.recovery.threads.per.data.dir`: threads per directory that open logs at start-up
+    /// and close them at shutdown.
+    threads_per_dir: AtomicUsize,
 }
 
 /// Kafka's textual topic id: base64url without padding (`Uuid.toString`).
@@ -229,14 +298,22 @@ impl LogManager {
         }
         Ok(LogManager {
             dirs,
-            state: RwLock::new(state),
+            state: parking_lot::Mutex::new(state),
+            opened: parking_lot::Condvar::new(),
             producer_id_expiration_ms: AtomicI64::new(DEFAULT_PRODUCER_ID_EXPIRATION_MS),
+            threads_per_dir: AtomicUsize::new(DEFAULT_THREADS_PER_DIR),
         })
     }
 
     /// Opens (recovering) or creates `<topic>-<partition>`; writes `partition.metadata` with
     /// the topic id. Idempotent. A directory holding another topic id is an error
     /// (INCONSISTENT_TOPIC_ID: a topic deleted and recreated while this broker was away).
+    ///
+    /// Recovery runs without the manager's lock, so several partitions open at once
+    /// (`open_many`); a second caller for a partition being opened waits for the first.
+    /// Nothing is fsynced here, as in Kafka: a new directory and its `partition.metadata` are
+    /// made durable by the log's first flush (see `Log::flush_plan`), so creating thousands of
+    /// partitions costs no fsync each.
     pub fn open_or_create(
         &self,
         topic: &str,
@@ -251,43 +328,55 @@ impl LogManager {
             ));
         }
         let key = (topic.to_owned(), partition);
-        if let Some((handle, _)) = self.state.read().logs.get(&key) {
+        if let Some((handle, _)) = self.state.lock().logs.get(&key) {
             return Ok(Arc::clone(handle));
         }
-        let mut state = self.state.write();
-        if let Some((handle, _)) = state.logs.get(&key) {
-            return Ok(Arc::clone(handle));
-        }
-        let d = match state.dirs.iter().position(|d| d.partitions.contains(&key)) {
-            Some(d) => d,
-            None => (0..state.dirs.len())
-                .min_by_key(|&d| state.dirs[d].partitions.len())
-                .expect("at least one dir"),
+        let plan = {
+            let mut state = self.state.lock();
+            loop {
+                if state.closing {
+                    return Err(io::Error::other("the log manager is shutting down"));
+                }
+                if let Some((handle, _)) = state.logs.get(&key) {
+                    return Ok(Arc::clone(handle));
+                }
+                if !state.opening.contains(&key) {
+                    break;
+                }
+                self.opened.wait(&mut state);
+            }
+            state.opening.insert(key.clone());
+            plan_open(&mut state, &key)
         };
-        let dir = &mut state.dirs[d];
-        let path = dir.path.join(partition_dir_name(topic, partition));
-        if !path.exists() {
-            std::fs::create_dir_all(&path)?;
-            // The new directory's entry in the log directory must survive a power loss too.
-            sync_dir(&dir.path)?;
-        }
-        write_partition_metadata(&path, topic_id)?;
-        let recovery_point = if dir.clean_at_start && dir.at_start.contains(&key) {
-            i64::MAX
-        } else {
-            dir.unopened.recovery_point.get(&key).copied().unwrap_or(0)
-        };
-        let log_start = dir.unopened.log_start.get(&key).copied().unwrap_or(0);
-        let hw = dir.unopened.high_watermark.get(&key).copied().unwrap_or(0);
-        let log = Log::open(&path, config, recovery_point, log_start, hw)?;
+        let opened = open_log(&plan, topic_id, config);
+        let mut state = self.state.lock();
+        state.opening.remove(&key);
+        self.opened.notify_all();
+        let log = opened?;
+        let dir = &mut state.dirs[plan.dir];
         dir.partitions.insert(key.clone());
         dir.opened.insert(key.clone());
         dir.unopened.recovery_point.remove(&key);
         dir.unopened.log_start.remove(&key);
         dir.unopened.high_watermark.remove(&key);
         let handle = Arc::new(RwLock::new(log));
-        state.logs.insert(key, (Arc::clone(&handle), d));
+        state.logs.insert(key, (Arc::clone(&handle), plan.dir));
         Ok(handle)
+    }
+
+    /// Runs `work` over `items` on `num.recovery.threads.per.data.dir` threads for each log
+    /// directory, as Kafka opens and closes logs; returns each outcome, in order. Callers use
+    /// it to open many partitions at once (each one can be served as soon as it is open, by
+    /// doing so inside `work`) and to close them all at shutdown.
+    pub fn parallel<T: Sync, R: Send>(&self, items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+        let per_dir = self.threads_per_dir.load(Ordering::Relaxed);
+        parallel(items, per_dir * self.dirs.len(), work)
+    }
+
+    /// Sets `num.recovery.threads.per.data.dir`.
+    pub fn set_threads_per_dir(&self, threads: usize) {
+        self.threads_per_dir
+            .store(threads.max(1), Ordering::Relaxed);
     }
 
     /// Sets `producer.id.expiration.ms`.
@@ -297,7 +386,7 @@ impl LogManager {
 
     pub fn get(&self, topic: &str, partition: i32) -> Option<LogHandle> {
         self.state
-            .read()
+            .lock()
             .logs
             .get(&(topic.to_owned(), partition))
             .map(|(h, _)| Arc::clone(h))
@@ -306,7 +395,7 @@ impl LogManager {
     /// Every open log, for iteration by the caller.
     pub fn logs(&self) -> Vec<(String, i32, LogHandle)> {
         self.state
-            .read()
+            .lock()
             .logs
             .iter()
             .map(|((t, p), (h, _))| (t.clone(), *p, Arc::clone(h)))
@@ -317,7 +406,7 @@ impl LogManager {
     /// fetches in flight keep reading their open segment files.
     pub fn delete(&self, topic: &str, partition: i32) -> std::io::Result<()> {
         let key = (topic.to_owned(), partition);
-        let mut state = self.state.write();
+        let mut state = self.state.lock();
         if let Some((handle, _)) = state.logs.remove(&key) {
             handle.write().closed = true;
         }
@@ -352,7 +441,7 @@ impl LogManager {
     /// The directory that holds the partition.
     pub fn dir_of(&self, topic: &str, partition: i32) -> Option<PathBuf> {
         let key = (topic.to_owned(), partition);
-        let state = self.state.read();
+        let state = self.state.lock();
         let dir = state.dirs.iter().find(|d| d.partitions.contains(&key))?;
         Some(dir.path.join(partition_dir_name(topic, partition)))
     }
@@ -360,7 +449,7 @@ impl LogManager {
     /// Writes the high-watermark, recovery-point and log-start-offset checkpoints of every
     /// directory (temp file, fsync, rename).
     pub fn checkpoint(&self) -> std::io::Result<()> {
-        let state = self.state.read();
+        let state = self.state.lock();
         for (d, dir) in state.dirs.iter().enumerate() {
             let mut hw = dir.unopened.high_watermark.clone();
             let mut rp = dir.unopened.recovery_point.clone();
@@ -384,7 +473,7 @@ impl LogManager {
     pub fn tick(&self, now_ms: i64) -> std::io::Result<usize> {
         let handles: Vec<LogHandle> = self
             .state
-            .read()
+            .lock()
             .logs
             .values()
             .map(|(h, _)| Arc::clone(h))
@@ -429,18 +518,29 @@ impl LogManager {
     /// Closes every log (flush, producer snapshots), writes checkpoints and the clean-shutdown
     /// marker.
     pub fn shutdown(&self) -> std::io::Result<()> {
-        let handles: Vec<LogHandle> = self
-            .state
-            .read()
-            .logs
-            .values()
-            .map(|(h, _)| Arc::clone(h))
-            .collect();
-        for handle in handles {
-            handle.write().close()?;
+        let handles: Vec<LogHandle> = {
+            let mut state = self.state.lock();
+            state.closing = true;
+            // A log still being recovered finishes first: it must not be half done when the
+            // clean-shutdown marker is written.
+            while !state.opening.is_empty() {
+                self.opened.wait(&mut state);
+            }
+            state.logs.values().map(|(h, _)| Arc::clone(h)).collect()
+        };
+        // Closing is mostly waiting for fsyncs, and concurrent fsyncs share the file system's
+        // journal commits: more threads than recovery uses, so that thousands of partitions
+        // stop in the time of a few hundred sequential flushes.
+        let threads = self
+            .threads_per_dir
+            .load(Ordering::Relaxed)
+            .max(CLOSE_THREADS_PER_DIR);
+        let closed = parallel(&handles, threads * self.dirs.len(), |h| h.write().close());
+        for closed in closed {
+            closed?;
         }
         self.checkpoint()?;
-        for dir in &self.state.read().dirs {
+        for dir in &self.state.lock().dirs {
             let unrecovered = |k: &Key| dir.partitions.contains(k) && !dir.opened.contains(k);
             if !dir.clean_at_start && dir.at_start.iter().any(unrecovered) {
                 ::log::info!("{}: some partitions were not opened since an unclean stop; no clean-shutdown marker", dir.path.display());
@@ -455,8 +555,9 @@ impl LogManager {
     }
 }
 
-/// Writes `partition.metadata` if absent; refuses a directory that holds another topic id.
-fn write_partition_metadata(dir: &Path, topic_id: [u8; 16]) -> io::Result<()> {
+/// Writes `partition.metadata` if absent (returns true then, the file not yet fsynced: the
+/// log's first flush does it); refuses a directory that holds another topic id.
+fn write_partition_metadata(dir: &Path, topic_id: [u8; 16]) -> io::Result<bool> {
     let path = dir.join(PARTITION_METADATA);
     let id = topic_id_string(topic_id);
     match std::fs::read_to_string(&path) {
@@ -466,7 +567,7 @@ fn write_partition_metadata(dir: &Path, topic_id: [u8; 16]) -> io::Result<()> {
                 .find_map(|l| l.trim().strip_prefix("topic_id:"))
                 .map(str::trim);
             match stored {
-                Some(s) if s == id => Ok(()),
+                Some(s) if s == id => Ok(false),
                 _ => Err(io::Error::new(
                     io::ErrorKind::InvalidData,
                     format!("{}: topic id {stored:?} is not {id}", path.display()),
@@ -474,8 +575,44 @@ fn write_partition_metadata(dir: &Path, topic_id: [u8; 16]) -> io::Result<()> {
             }
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            write_atomically(&path, &format!("version: 0\ntopic_id: {id}\n"))
+            // Written whole then renamed, so a crash leaves no torn file behind.
+            let tmp = path.with_extension("tmp");
+            std::fs::write(&tmp, format!("version: 0\ntopic_id: {id}\n"))?;
+            std::fs::rename(&tmp, &path)?;
+            Ok(true)
         }
         Err(e) => Err(e),
     }
+}
+
+/// Runs `work` over `items` on up to `threads` threads; returns each outcome, in order.
+fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.min(items.len());
+    if threads <= 1 {
+        return items.iter().map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let results: Vec<parking_lot::Mutex<Option<R>>> = items
+        .iter()
+        .map(|_| parking_lot::Mutex::new(None))
+        .collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else {
+                    break;
+                };
+                *results[i].lock() = Some(work(item));
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.into_inner().expect("every item ran"))
+        .collect()
 }

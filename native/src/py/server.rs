@@ -10,7 +10,7 @@ use pyo3::types::PyBytes;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::{to_pyerr, without_gil};
 use crate::control::ControlReply;
-use crate::server::{CommandError, Server};
+use crate::server::{CommandError, OpenRequest, RoleRequest, Server};
 
 #[pyclass(frozen, subclass, name = "Server", module = "ferrolog_native")]
 pub struct PyServer {
@@ -21,6 +21,57 @@ fn topic_id(bytes: &[u8]) -> PyResult<[u8; 16]> {
     bytes
         .try_into()
         .map_err(|_| PyValueError::new_err("topic_id must be 16 bytes"))
+}
+
+/// See `PyServer::open_partitions`.
+type OpenTuple = (
+    String,
+    i32,
+    Vec<u8>,
+    String,
+    i32,
+    i32,
+    String,
+    u16,
+    Vec<i32>,
+    Vec<i32>,
+);
+
+fn open_request(t: OpenTuple) -> PyResult<OpenRequest> {
+    let (
+        topic,
+        partition,
+        id,
+        role,
+        leader_epoch,
+        leader_id,
+        leader_host,
+        leader_port,
+        isr,
+        replicas,
+    ) = t;
+    let role = match role.as_str() {
+        "none" => RoleRequest::None,
+        "leader" => RoleRequest::Leader {
+            leader_epoch,
+            isr,
+            replicas,
+        },
+        "follower" => RoleRequest::Follower {
+            leader_epoch,
+            leader_id,
+            leader_host,
+            leader_port,
+            replicas,
+        },
+        other => return Err(PyValueError::new_err(format!("unknown role {other:?}"))),
+    };
+    Ok(OpenRequest {
+        topic,
+        partition,
+        topic_id: topic_id(&id)?,
+        role,
+    })
 }
 
 #[pymethods]
@@ -87,6 +138,28 @@ impl PyServer {
             self.inner.open_partition(topic, partition, id, &config)
         })
         .map_err(to_pyerr)
+    }
+
+    /// Many partitions at once: see `Server::open_partitions`. Each entry of `partitions` is
+    /// `(topic, partition, topic_id, role, leader_epoch, leader_id, leader_host, leader_port,
+    /// isr, replicas)` with `role` one of "none", "leader", "follower" (the fields a role does
+    /// not use are ignored). Returns, in order, None or the exception of each partition.
+    fn open_partitions(
+        &self,
+        py: Python<'_>,
+        configs: HashMap<String, HashMap<String, String>>,
+        partitions: Vec<OpenTuple>,
+    ) -> PyResult<Vec<Option<Py<PyAny>>>> {
+        let requests = partitions
+            .into_iter()
+            .map(open_request)
+            .collect::<PyResult<Vec<_>>>()?;
+        let outcomes = without_gil(py, || self.inner.open_partitions(&configs, &requests))
+            .map_err(to_pyerr)?;
+        Ok(outcomes
+            .into_iter()
+            .map(|o| o.err().map(|e| to_pyerr(e).into_value(py).into_any()))
+            .collect())
     }
 
     fn delete_partition(&self, py: Python<'_>, topic: &str, partition: i32) -> PyResult<()> {

@@ -51,6 +51,33 @@ pub struct PartitionState {
     pub log_dir: String,
 }
 
+/// One partition of an `open_partitions` command.
+#[derive(Debug, Clone)]
+pub struct OpenRequest {
+    pub topic: String,
+    pub partition: i32,
+    pub topic_id: [u8; 16],
+    pub role: RoleRequest,
+}
+
+/// The role a partition takes once open (see `become_leader` and `become_follower`).
+#[derive(Debug, Clone)]
+pub enum RoleRequest {
+    None,
+    Leader {
+        leader_epoch: i32,
+        isr: Vec<i32>,
+        replicas: Vec<i32>,
+    },
+    Follower {
+        leader_epoch: i32,
+        leader_id: i32,
+        leader_host: String,
+        leader_port: u16,
+        replicas: Vec<i32>,
+    },
+}
+
 /// How long `append` waits for its batches to be committed.
 const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -76,14 +103,24 @@ impl Server {
         config: &HashMap<String, String>,
     ) -> Result<(), CommandError> {
         self.ensure_running()?;
+        let config = LogConfig::from_map(config).map_err(CommandError::Config)?;
+        self.open_one(topic, partition, topic_id, &config)
+    }
+
+    fn open_one(
+        &self,
+        topic: &str,
+        partition: i32,
+        topic_id: [u8; 16],
+        config: &LogConfig,
+    ) -> Result<(), CommandError> {
         let broker = self.broker();
         if broker.partitions.get(topic, partition).is_some() {
             return Ok(());
         }
-        let config = LogConfig::from_map(config).map_err(CommandError::Config)?;
         let log = broker
             .logs
-            .open_or_create(topic, partition, topic_id, config)?;
+            .open_or_create(topic, partition, topic_id, config.clone())?;
         broker.partitions.insert_if_absent(Partition::new(
             topic,
             partition,
@@ -92,6 +129,59 @@ impl Server {
             log,
         ));
         Ok(())
+    }
+
+    /// Opens many partitions at once (Kafka's `num.recovery.threads.per.data.dir` threads for
+    /// each log directory) and gives each its role as soon as it is open, so a partition is
+    /// served while others are still recovering. `configs` holds each topic's resolved config,
+    /// parsed once per topic rather than once per partition. Returns each partition's outcome,
+    /// in order; one failure does not stop the others.
+    pub fn open_partitions(
+        &self,
+        configs: &HashMap<String, HashMap<String, String>>,
+        requests: &[OpenRequest],
+    ) -> Result<Vec<Result<(), CommandError>>, CommandError> {
+        self.ensure_running()?;
+        let mut parsed = HashMap::with_capacity(configs.len());
+        for (topic, config) in configs {
+            let config = LogConfig::from_map(config).map_err(CommandError::Config)?;
+            parsed.insert(topic.as_str(), config);
+        }
+        Ok(self.broker().logs.parallel(requests, |r| {
+            let config = parsed.get(r.topic.as_str()).ok_or_else(|| {
+                CommandError::Config(format!("no config for topic {:?}", r.topic))
+            })?;
+            self.open_one(&r.topic, r.partition, r.topic_id, config)?;
+            match &r.role {
+                RoleRequest::None => Ok(()),
+                RoleRequest::Leader {
+                    leader_epoch,
+                    isr,
+                    replicas,
+                } => self.become_leader(
+                    &r.topic,
+                    r.partition,
+                    *leader_epoch,
+                    isr.clone(),
+                    replicas.clone(),
+                ),
+                RoleRequest::Follower {
+                    leader_epoch,
+                    leader_id,
+                    leader_host,
+                    leader_port,
+                    replicas,
+                } => self.become_follower(
+                    &r.topic,
+                    r.partition,
+                    *leader_epoch,
+                    *leader_id,
+                    leader_host,
+                    *leader_port,
+                    replicas.clone(),
+                ),
+            }
+        }))
     }
 
     pub fn delete_partition(&self, topic: &str, partition: i32) -> Result<(), CommandError> {

@@ -24,6 +24,8 @@ pub struct ServerConfig {
     pub replica_fetch_backoff: Duration,
     pub replica_socket_timeout: Duration,
     pub control_queue_size: usize,
+    /// `num.recovery.threads.per.data.dir`: threads that open and close logs in bulk.
+    pub recovery_threads_per_dir: usize,
 }
 
 impl Default for ServerConfig {
@@ -45,6 +47,7 @@ impl Default for ServerConfig {
             replica_fetch_backoff: Duration::from_millis(1000),
             replica_socket_timeout: Duration::from_millis(30_000),
             control_queue_size: 512,
+            recovery_threads_per_dir: crate::log::manager::DEFAULT_THREADS_PER_DIR,
         }
     }
 }
@@ -130,6 +133,12 @@ impl ServerConfig {
             replica_fetch_backoff: millis("replica.fetch.backoff.ms", 1000)?,
             replica_socket_timeout: millis("replica.socket.timeout.ms", 30_000)?,
             control_queue_size: num(map, "control.queue.size", d.control_queue_size)?.max(1),
+            recovery_threads_per_dir: num(
+                map,
+                "num.recovery.threads.per.data.dir",
+                d.recovery_threads_per_dir,
+            )?
+            .max(1),
         };
         if config.log_dirs.is_empty() {
             return Err("log.dirs is empty".into());

@@ -24,7 +24,7 @@ use crate::log::LogManager;
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 
-pub use commands::{CommandError, PartitionState};
+pub use commands::{CommandError, OpenRequest, PartitionState, RoleRequest};
 pub use config::ServerConfig;
 pub use replication::ReplicaState;
 
@@ -81,6 +81,7 @@ impl Server {
             .enable_all()
             .build()?;
         let logs = Arc::new(LogManager::new(config.log_dirs.clone())?);
+        logs.set_threads_per_dir(config.recovery_threads_per_dir);
         let control = ControlBridge::new(config.control_queue_size)?;
         let handle = runtime.handle().clone();
         let shutdown = watch::channel(false).0;

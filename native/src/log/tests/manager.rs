@@ -348,3 +348,68 @@ fn tick_expires_idle_producers() {
             .duplicate
     );
 }
+
+#[test]
+fn many_partitions_open_in_parallel_and_one_partition_opens_once() {
+    let a = tempdir().unwrap();
+    let b = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf(), b.path().to_path_buf()]).unwrap();
+    m.set_threads_per_dir(4);
+    // Every partition asked for twice, so two threads race to open most of them.
+    let requests: Vec<i32> = (0..200).chain(0..200).collect();
+    let handles = m.parallel(&requests, |&p| {
+        m.open_or_create("wide", p, TOPIC_ID, LogConfig::default())
+            .unwrap()
+    });
+    for (i, &p) in requests.iter().enumerate() {
+        let same = &handles[(i + 200) % requests.len()];
+        assert!(std::sync::Arc::ptr_eq(&handles[i], same), "partition {p}");
+        assert!(std::sync::Arc::ptr_eq(
+            &handles[i],
+            &m.get("wide", p).unwrap()
+        ));
+    }
+    let in_a = (0..200)
+        .filter(|&p| m.dir_of("wide", p).unwrap().starts_with(a.path()))
+        .count();
+    assert_eq!(in_a, 100, "placement balances the directories");
+    m.shutdown().unwrap();
+    assert!(m
+        .open_or_create("wide", 500, TOPIC_ID, LogConfig::default())
+        .is_err());
+}
+
+#[test]
+fn closing_idle_logs_writes_no_snapshot_and_busy_ones_one() {
+    let a = tempdir().unwrap();
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    m.open_or_create("idle", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    let busy = m
+        .open_or_create("busy", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    busy.write()
+        .append_as_leader(batch(2, 10, NOW), 0, NOW)
+        .unwrap();
+    m.shutdown().unwrap();
+    let snapshots = |t: &str| {
+        std::fs::read_dir(a.path().join(format!("{t}-0")))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".snapshot")
+            })
+            .count()
+    };
+    assert_eq!(snapshots("idle"), 0);
+    assert_eq!(snapshots("busy"), 1);
+    // A clean restart finds both logs whole.
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    let busy = m
+        .open_or_create("busy", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    assert_eq!(busy.read().log_end_offset(), 2);
+}
