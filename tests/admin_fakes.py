@@ -79,6 +79,26 @@ class FakeController:
             self.store.records[name] = record
         return record
 
+    async def create_topics(
+        self, specs: list[Any], validate_only: bool = False
+    ) -> list[TopicRecord | errors.KafkaError]:
+        outcomes: list[TopicRecord | errors.KafkaError] = []
+        for spec in specs:
+            try:
+                outcomes.append(
+                    await self.create_topic(
+                        spec.name,
+                        spec.num_partitions,
+                        spec.replication_factor,
+                        spec.assignment,
+                        spec.configs,
+                        validate_only,
+                    )
+                )
+            except errors.KafkaError as exc:
+                outcomes.append(exc)
+        return outcomes
+
     async def delete_topic(self, name: str) -> None:
         self.calls.append(("delete", name))
         if self.store.records.pop(name, None) is None:

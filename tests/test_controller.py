@@ -179,6 +179,15 @@ class FakeNative:
     def open_partition(self, topic: str, partition: int, topic_id: bytes, config: Any) -> None:
         self.calls.append(("open", topic, partition, topic_id, dict(config)))
 
+    def open_partitions(
+        self, configs: dict[str, dict[str, str]], partitions: list[tuple[Any, ...]]
+    ) -> list[Exception | None]:
+        for topic, partition, topic_id, role, epoch, _, _, _, isr, replicas in partitions:
+            self.open_partition(topic, partition, topic_id, configs[topic])
+            if role == "leader":
+                self.become_leader(topic, partition, epoch, isr, replicas)
+        return [None] * len(partitions)
+
     def delete_partition(self, topic: str, partition: int) -> None:
         self.calls.append(("delete", topic, partition))
 

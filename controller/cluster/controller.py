@@ -16,6 +16,7 @@ import logging
 import random
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ferrolog.controller.cluster import election
@@ -40,6 +41,7 @@ from ferrolog.errors import (
     InvalidReplicationFactorError,
     InvalidRequestError,
     InvalidTopicError,
+    KafkaError,
     TopicAlreadyExistsError,
     TopicDeletionDisabledError,
     UnknownTopicOrPartitionError,
@@ -50,6 +52,18 @@ if TYPE_CHECKING:
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TopicSpec:
+    """One topic of a CreateTopics request: -1 for num_partitions / replication_factor means
+    the broker default; `assignment` (partition -> brokers) replaces both when given."""
+
+    name: str
+    num_partitions: int
+    replication_factor: int
+    assignment: dict[int, list[int]] | None
+    configs: dict[str, str]
 
 
 class LeadershipListener(Protocol):
@@ -82,6 +96,7 @@ class Controller:
         self._listeners: dict[str, list[LeadershipListener]] = {}
         self._controller_id: int | None = None
         self._reassignments: dict[tuple[str, int], list[int]] = {}
+        self._loading: asyncio.Future[None] | None = None
 
     @property
     def controller_id(self) -> int:
@@ -137,9 +152,17 @@ class Controller:
             states[name][partition] = state
         self._topics = dict(topics)
         self._states = states
-        for name, topic in sorted(topics.items()):
-            await self._apply(topic, states[name])
+        # The local replicas load in the background: Metadata and every other request are
+        # answered meanwhile, and each partition is served as soon as its log is open.
+        layouts = [(topic, states[name]) for name, topic in sorted(topics.items())]
+        self._loading = asyncio.ensure_future(self._apply(layouts))
         log.info("controller started node_id=%d topics=%d", self.node_id, len(topics))
+
+    async def loaded(self) -> None:
+        """Returns once the local replicas found at start are open and serving; raises what
+        opening them raised."""
+        if self._loading is not None:
+            await self._loading
 
     def add_leadership_listener(self, topic: str, listener: LeadershipListener) -> None:
         """`listener` hears about leadership of `topic`'s partitions on this broker from the
@@ -178,30 +201,71 @@ class Controller:
         (`num.partitions`, `default.replication.factor`). Raises TopicAlreadyExistsError,
         InvalidTopicError, InvalidPartitionsError, InvalidReplicationFactorError,
         InvalidReplicaAssignmentError, InvalidConfigError."""
+        spec = TopicSpec(name, num_partitions, replication_factor, assignment, configs)
+        [outcome] = await self.create_topics([spec], validate_only)
+        if isinstance(outcome, KafkaError):
+            raise outcome
+        return outcome
+
+    async def create_topics(
+        self, specs: Sequence[TopicSpec], validate_only: bool = False
+    ) -> list[TopicRecord | KafkaError]:
+        """Creates several topics as one batch: each is validated on its own (an invalid one
+        fails alone, with its Kafka error), the valid ones go to the store together (one
+        metadata write where the store allows) and their partitions are opened in one native
+        command. Returns each topic's record or error, in order."""
         async with self._lock:
-            return await self._create_topic(
-                name, num_partitions, replication_factor, assignment, configs, validate_only
+            outcomes: list[TopicRecord | KafkaError] = []
+            for spec in specs:
+                try:
+                    outcomes.append(await self._plan_topic(spec))
+                except KafkaError as exc:
+                    outcomes.append(exc)
+            planned = [o for o in outcomes if isinstance(o, TopicRecord)]
+            if validate_only or not planned:
+                return outcomes
+            states = {t.name: self._initial_states(t) for t in planned}
+            written = await asyncio.gather(
+                *(self.store.create_topic(t, states[t.name]) for t in planned),
+                return_exceptions=True,
             )
+            created: list[tuple[TopicRecord, dict[int, PartitionState]]] = []
+            for topic, result in zip(planned, written, strict=True):
+                if isinstance(result, TopicExistsError):
+                    outcomes[outcomes.index(topic)] = TopicAlreadyExistsError(
+                        f"topic {topic.name!r} already exists"
+                    )
+                elif isinstance(result, BaseException):
+                    raise result
+                else:
+                    self._topics[topic.name] = topic
+                    self._states[topic.name] = states[topic.name]
+                    created.append((topic, states[topic.name]))
+            await self._apply(created)
+            for topic, _ in created:
+                log.info("created topic topic=%s partitions=%d", topic.name, len(topic.assignment))
+            return outcomes
 
     async def ensure_topic(
         self, name: str, num_partitions: int, replication_factor: int, configs: dict[str, str]
     ) -> TopicRecord:
         """Creates the topic unless it exists (internal topics, auto-creation); returns it."""
-        async with self._lock:
-            existing = self._topics.get(name)
-            if existing is not None:
-                return existing
-            try:
-                return await self._create_topic(
-                    name, num_partitions, replication_factor, None, configs, False
-                )
-            except TopicAlreadyExistsError:
-                # In cluster mode another broker may have created it a moment ago.
-                created = (await self.store.topics()).get(name)
-                if created is None:
-                    raise
-                self._topics[name] = created
-                return created
+        existing = self._topics.get(name)
+        if existing is not None:
+            return existing
+        spec = TopicSpec(name, num_partitions, replication_factor, None, configs)
+        [outcome] = await self.create_topics([spec])
+        if isinstance(outcome, TopicRecord):
+            return outcome
+        if not isinstance(outcome, TopicAlreadyExistsError):
+            raise outcome
+        # Created meanwhile: by a concurrent request here, or in cluster mode by another
+        # broker a moment ago (then the cache has not seen it yet).
+        created = self._topics.get(name) or (await self.store.topics()).get(name)
+        if created is None:
+            raise outcome
+        self._topics[name] = created
+        return created
 
     async def ensure_internal_topic(self, name: str) -> TopicRecord:
         """Creates `__consumer_offsets` or `__transaction_state` with the settings Kafka
@@ -209,54 +273,43 @@ class Controller:
         partitions, factor, configs = internal_topic_spec(name, self.config)
         return await self.ensure_topic(name, partitions, factor, configs)
 
-    async def _create_topic(
-        self,
-        name: str,
-        num_partitions: int,
-        replication_factor: int,
-        assignment: dict[int, list[int]] | None,
-        configs: dict[str, str],
-        validate_only: bool,
-    ) -> TopicRecord:
+    async def _plan_topic(self, spec: TopicSpec) -> TopicRecord:
+        """Validates `spec` and lays the topic out over the live brokers; writes nothing."""
+        name = spec.name
         validate_topic_name(name)
         if name in self._topics:
             raise TopicAlreadyExistsError(f"topic {name!r} already exists")
         check_collision(name, self._topics)
-        overrides = {k: v for k, v in configs.items() if v is not None}
+        overrides = {k: v for k, v in spec.configs.items() if v is not None}
         self.config.topic_config(overrides)  # validates: raises InvalidConfigError
         # Placement uses the store's live brokers, not the cache: in cluster mode the cache
         # may not have seen a broker that registered a moment ago.
         self._brokers = await self.store.brokers()
         brokers = sorted(self._brokers)
-        if assignment:
-            if num_partitions != -1 or replication_factor != -1:
+        if spec.assignment:
+            if spec.num_partitions != -1 or spec.replication_factor != -1:
                 raise InvalidRequestError(
                     "both a replica assignment and a partition count or replication factor "
                     "were given"
                 )
-            validate_assignment(assignment, brokers)
-            layout = {p: list(r) for p, r in assignment.items()}
+            validate_assignment(spec.assignment, brokers)
+            layout = {p: list(r) for p, r in spec.assignment.items()}
         else:
-            partitions = self._default(num_partitions, "num.partitions", InvalidPartitionsError)
+            partitions = self._default(
+                spec.num_partitions, "num.partitions", InvalidPartitionsError
+            )
             factor = self._default(
-                replication_factor, "default.replication.factor", InvalidReplicationFactorError
+                spec.replication_factor,
+                "default.replication.factor",
+                InvalidReplicationFactorError,
             )
             layout = assign_replicas(brokers, partitions, factor, rng=self._rng)
-        topic = TopicRecord(
+        return TopicRecord(
             name=name, topic_id=uuid.uuid4().bytes, assignment=layout, configs=overrides
         )
-        if validate_only:
-            return topic
-        states = {p: election.initial_state(r, self._brokers) for p, r in layout.items()}
-        try:
-            await self.store.create_topic(topic, states)
-        except TopicExistsError:
-            raise TopicAlreadyExistsError(f"topic {name!r} already exists") from None
-        self._topics[name] = topic
-        self._states[name] = states
-        await self._apply(topic, states)
-        log.info("created topic topic=%s partitions=%d", name, len(layout))
-        return topic
+
+    def _initial_states(self, topic: TopicRecord) -> dict[int, PartitionState]:
+        return {p: election.initial_state(r, self._brokers) for p, r in topic.assignment.items()}
 
     def _default(self, value: int, config_name: str, error: type[Exception]) -> int:
         if value == -1:
@@ -337,7 +390,7 @@ class Controller:
             )
             self._topics[name] = grown
             self._states[name] = {**self._states.get(name, {}), **states}
-            await self._apply(grown, states)
+            await self._apply([(grown, states)])
             log.info("added partitions topic=%s partitions=%d", name, total_count)
 
     async def alter_topic_configs(
@@ -362,15 +415,17 @@ class Controller:
             if self._replicas is not None:
                 await self._replicas.update_config(updated)
 
-    async def _apply(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
+    async def _apply(self, layouts: list[tuple[TopicRecord, dict[int, PartitionState]]]) -> None:
+        """Single node: the local replicas take the layouts' roles (one native command), then
+        the coordinators hear which partitions of their topics this broker leads."""
         if self._replicas is None:
             return
-        replicas = self._replicas
-        await asyncio.gather(*(replicas.apply(topic, p, s) for p, s in sorted(states.items())))
-        for partition, state in sorted(states.items()):
-            self.notify_leadership(
-                topic.name, partition, state.leader_epoch, state.leader == self.node_id
-            )
+        await self._replicas.apply(layouts)
+        for topic, states in layouts:
+            for partition, state in sorted(states.items()):
+                self.notify_leadership(
+                    topic.name, partition, state.leader_epoch, state.leader == self.node_id
+                )
 
 
 def _index_of(brokers: Sequence[int], broker: int) -> int | None:

@@ -63,6 +63,7 @@ class ClusterMember:
         self.active: ActiveController | None = None
         self._registered = False
         self._dirty = asyncio.Event()
+        self._synced = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._isr = IsrManager(store, config, replicas, native, self.node_id, self)
 
@@ -80,9 +81,17 @@ class ClusterMember:
                 await asyncio.sleep(0.25)
         self._registered = True
         log.info("registered broker node_id=%d", self.node_id)
-        await self.sync()
+        # The view goes to the controller cache now, so requests can be answered; the local
+        # replicas load in the first sync of the loop, each served as soon as it is open.
+        self.view = await self._store.read_view()
+        self._controller.replace_view(self.view)
+        self._dirty.set()
         self._task = asyncio.create_task(self._run(), name="cluster-member")
         self._isr.start()
+
+    async def loaded(self) -> None:
+        """Returns once a first sync applied the cluster view to the local replicas."""
+        await self._synced.wait()
 
     def mark_dirty(self) -> None:
         self._dirty.set()
@@ -129,6 +138,7 @@ class ClusterMember:
             self._controller.notify_leadership(
                 change.topic, change.partition, change.leader_epoch, change.leader
             )
+        self._synced.set()
         await self._controller_duties(view)
 
     async def _controller_duties(self, view: ClusterView) -> None:

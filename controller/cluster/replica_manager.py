@@ -9,19 +9,34 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster.election import NO_LEADER
 from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
 from ferrolog.controller.store.view import ClusterView
-from ferrolog_native import KafkaNativeError
 
 if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
 
 log = logging.getLogger(__name__)
+
+# One partition of `Server.open_partitions`: (topic, partition, topic id, role, leader epoch,
+# leader id, leader host, leader port, ISR, replicas).
+OpenRequest = tuple[str, int, bytes, str, int, int, str, int, list[int], list[int]]
+Role = tuple[str, int, int, str, int, list[int], list[int]]
+_NO_ROLE: Role = ("none", -1, -1, "", 0, [], [])
+
+
+def _leader(state: PartitionState, replicas: list[int]) -> Role:
+    return ("leader", state.leader_epoch, state.leader, "", 0, list(state.isr), list(replicas))
+
+
+def _follower(state: PartitionState, leader: BrokerRegistration, replicas: list[int]) -> Role:
+    return ("follower", state.leader_epoch, state.leader, leader.host, leader.port, [],
+            list(replicas))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -48,33 +63,41 @@ class ReplicaManager:
         self._configs: dict[str, dict[str, str]] = {}
         self.leader_since_ms: dict[tuple[str, int], int] = {}
 
-    async def apply(self, topic: TopicRecord, partition: int, state: PartitionState) -> None:
-        """Brings the local replica of `topic`-`partition` in line with `state`."""
-        replicas = topic.assignment[partition]
-        if self._node_id not in replicas:
-            return
-        resolved = self._config.resolve_topic_config(topic.configs)
-        await asyncio.to_thread(
-            self._native.open_partition, topic.name, partition, topic.topic_id, resolved
-        )
-        if state.leader == self._node_id:
-            await asyncio.to_thread(
-                self._native.become_leader,
-                topic.name,
-                partition,
-                state.leader_epoch,
-                list(state.isr),
-                list(replicas),
-            )
-        else:
-            # Following needs the replica fetcher (cluster mode); until then the replica
-            # stays open with no role and serves nothing.
-            log.warning(
-                "not leader of local replica topic=%s partition=%d leader=%d",
-                topic.name,
-                partition,
-                state.leader,
-            )
+    async def apply(self, layouts: Sequence[tuple[TopicRecord, dict[int, PartitionState]]]) -> None:
+        """Single-node mode: opens the local replicas of every partition in `layouts` and makes
+        this broker the leader of those it leads, in one native command (partitions load in
+        parallel and each is served as soon as it is open). Raises the first failure, after
+        every partition was tried."""
+        requests: list[OpenRequest] = []
+        configs: dict[str, dict[str, str]] = {}
+        for topic, states in layouts:
+            local = {p: s for p, s in states.items() if self._node_id in topic.assignment[p]}
+            if local:
+                configs[topic.name] = self._config.resolve_topic_config(topic.configs)
+            for partition, state in sorted(local.items()):
+                role = _NO_ROLE
+                if state.leader == self._node_id:
+                    role = _leader(state, topic.assignment[partition])
+                else:
+                    # Following needs the replica fetcher (cluster mode); until then the
+                    # replica stays open with no role and serves nothing.
+                    log.warning(
+                        "not leader of local replica topic=%s partition=%d leader=%d",
+                        topic.name,
+                        partition,
+                        state.leader,
+                    )
+                requests.append((topic.name, partition, topic.topic_id, *role))
+        errors = [e for e in await self._open(configs, requests) if e is not None]
+        if errors:
+            raise errors[0]
+
+    async def _open(
+        self, configs: dict[str, dict[str, str]], requests: list[OpenRequest]
+    ) -> list[Exception | None]:
+        if not requests:
+            return []
+        return await asyncio.to_thread(self._native.open_partitions, configs, requests)
 
     async def delete(self, topic: TopicRecord) -> None:
         for partition, replicas in sorted(topic.assignment.items()):
@@ -105,6 +128,9 @@ class ReplicaManager:
         for key, topic_id in sorted(self._opened.items()):
             if wanted.get(key) != topic_id:
                 await self._drop(key, changes)
+        requests: list[OpenRequest] = []
+        planned: list[tuple[tuple[str, int], Role | None, int]] = []
+        configs: dict[str, dict[str, str]] = {}
         for name, topic in sorted(view.topics.items()):
             if self._configs.get(name) not in (None, topic.configs) and any(
                 k[0] == name for k in self._opened
@@ -116,34 +142,37 @@ class ReplicaManager:
                 if state is None or self._node_id not in replicas:
                     continue
                 key = (name, partition)
-                if key not in self._opened:
-                    resolved = self._config.resolve_topic_config(topic.configs)
-                    await asyncio.to_thread(
-                        self._native.open_partition, name, partition, topic.topic_id, resolved
-                    )
-                    self._opened[key] = topic.topic_id
                 fresh = registered_zxid is not None and (
                     view.state_zxids.get(key, 0) > registered_zxid
                 )
-                try:
-                    await self._take_role(key, replicas, state, fresh, changes)
-                except Exception as exc:  # one bad partition must not stall the others
-                    log.warning(
-                        "applying role failed topic=%s partition=%d: %r", name, partition, exc
-                    )
+                role = await self._role_for(key, replicas, state, fresh)
+                if role is None and key in self._opened:
+                    continue
+                if name not in configs:
+                    configs[name] = self._config.resolve_topic_config(topic.configs)
+                requests.append((name, partition, topic.topic_id, *(role or _NO_ROLE)))
+                planned.append((key, role, state.version))
+        # One native command opens every new replica (in parallel) and applies every role.
+        for (key, role, version), error, request in zip(
+            planned, await self._open(configs, requests), requests, strict=True
+        ):
+            if error is not None:
+                # One bad partition must not stall the others; the next sync retries it.
+                log.warning("applying role failed topic=%s partition=%d: %r", *key, error)
+                continue
+            self._opened[key] = request[2]
+            if role is not None:
+                self._record_role(key, role, version, changes)
         for name in list(self._configs):
             if name not in view.topics:
                 del self._configs[name]
         return changes
 
-    async def _take_role(
-        self,
-        key: tuple[str, int],
-        replicas: list[int],
-        state: PartitionState,
-        fresh: bool,
-        changes: list[RoleChange],
-    ) -> None:
+    async def _role_for(
+        self, key: tuple[str, int], replicas: list[int], state: PartitionState, fresh: bool
+    ) -> Role | None:
+        """The role `state` asks this broker to take for `key`, or None to keep the current
+        one (updating the ISR of a partition it already leads, if that changed)."""
         name, partition = key
         applied = self._roles.get(key)
         if applied == (state.leader, state.leader_epoch):
@@ -153,55 +182,40 @@ class ReplicaManager:
                     self._native.set_isr, name, partition, list(state.isr), state.leader_epoch
                 )
                 self._isrs[key] = (state.version, list(state.isr))
-            return
+            return None
         if applied is not None and applied[1] > state.leader_epoch:
-            return  # an older view than one already applied
+            return None  # an older view than one already applied
         if state.leader == self._node_id:
             if not fresh:
-                return
-            await asyncio.to_thread(
-                self._native.become_leader,
-                name,
-                partition,
-                state.leader_epoch,
-                list(state.isr),
-                list(replicas),
-            )
+                return None
+            return _leader(state, replicas)
+        if state.leader != NO_LEADER and state.leader in self.brokers:
+            return _follower(state, self.brokers[state.leader], replicas)
+        return None  # no leader to follow yet: keep the current role until there is one
+
+    def _record_role(
+        self, key: tuple[str, int], role: Role, version: int, changes: list[RoleChange]
+    ) -> None:
+        """Bookkeeping once the native core took `role` (from a state at `version`)."""
+        name, partition = key
+        kind, leader_epoch, leader = role[0], role[1], role[2]
+        applied = self._roles.get(key)
+        if kind == "leader":
             self.leader_since_ms[key] = int(time.time() * 1000)
-            self._isrs[key] = (state.version, list(state.isr))
-            changes.append(RoleChange(name, partition, True, state.leader_epoch))
-        elif state.leader != NO_LEADER and state.leader in self.brokers:
-            leader = self.brokers[state.leader]
-            try:
-                await asyncio.to_thread(
-                    self._native.become_follower,
-                    name,
-                    partition,
-                    state.leader_epoch,
-                    state.leader,
-                    leader.host,
-                    leader.port,
-                    list(replicas),
-                )
-            except KafkaNativeError as exc:
-                log.warning(
-                    "become_follower refused topic=%s partition=%d: %s", name, partition, exc
-                )
-                return
+            self._isrs[key] = (version, list(role[5]))
+            changes.append(RoleChange(name, partition, True, leader_epoch))
+        else:
             was_leader = applied is not None and applied[0] == self._node_id
             self.leader_since_ms.pop(key, None)
             if was_leader or applied is None:
-                changes.append(RoleChange(name, partition, False, state.leader_epoch))
-        else:
-            return  # no leader to follow yet: keep the current role until there is one
-        self._roles[key] = (state.leader, state.leader_epoch)
+                changes.append(RoleChange(name, partition, False, leader_epoch))
+        self._roles[key] = (leader, leader_epoch)
         log.info(
-            "replica role topic=%s partition=%d leader=%d epoch=%d isr=%s",
+            "replica role topic=%s partition=%d leader=%d epoch=%d",
             name,
             partition,
-            state.leader,
-            state.leader_epoch,
-            state.isr,
+            leader,
+            leader_epoch,
         )
 
     async def _drop(self, key: tuple[str, int], changes: list[RoleChange]) -> None:

@@ -111,6 +111,8 @@ class Broker:
             )
             self._dispatcher = Dispatcher(native, self.services, handlers(), advertised())
             self._dispatcher.start()
+            # Served while they load; "started" means every local replica is open.
+            await (self.member.loaded() if self.member is not None else controller.loaded())
         except BaseException:
             await self.stop()
             raise

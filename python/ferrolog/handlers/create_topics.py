@@ -10,6 +10,8 @@ from collections import Counter
 from typing import Any
 
 from ferrolog import errors
+from ferrolog.controller.cluster.controller import TopicSpec
+from ferrolog.controller.store.base import TopicRecord
 from ferrolog.handlers.context import RequestContext
 
 API_KEY = 19
@@ -49,32 +51,22 @@ def _check_shape(topic: dict[str, Any]) -> None:
         )
 
 
-async def _create_one(
-    ctx: RequestContext, topic: dict[str, Any], validate_only: bool
-) -> dict[str, Any]:
-    name = topic["name"]
-    try:
-        _check_shape(topic)
-        assignments = topic.get("assignments") or []
-        assignment = (
-            {a["partition_index"]: list(a["broker_ids"]) for a in assignments}
-            if assignments
-            else None
-        )
-        configs = {c["name"]: c["value"] for c in topic.get("configs") or []}
-        record = await ctx.broker.controller.create_topic(
-            name,
-            topic["num_partitions"],
-            topic["replication_factor"],
-            assignment,
-            configs,
-            validate_only=validate_only,
-        )
-    except errors.KafkaError as exc:
-        return _failure(name, exc)
+def _spec(topic: dict[str, Any]) -> TopicSpec:
+    _check_shape(topic)
+    assignments = topic.get("assignments") or []
+    assignment = (
+        {a["partition_index"]: list(a["broker_ids"]) for a in assignments} if assignments else None
+    )
+    configs = {c["name"]: c["value"] for c in topic.get("configs") or []}
+    return TopicSpec(
+        topic["name"], topic["num_partitions"], topic["replication_factor"], assignment, configs
+    )
+
+
+def _created(ctx: RequestContext, record: TopicRecord) -> dict[str, Any]:
     replication = max((len(r) for r in record.assignment.values()), default=0)
     return {
-        "name": name,
+        "name": record.name,
         "topic_id": record.topic_id,
         "error_code": 0,
         "error_message": None,
@@ -97,7 +89,9 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
     topics = request.get("topics") or []
     counts = Counter(t["name"] for t in topics)
     validate_only = bool(request.get("validate_only", False))
-    results = []
+    # One slot per answered name, in request order: a failure here, or a spec for the
+    # controller, which creates all of them as one batch.
+    slots: list[dict[str, Any] | TopicSpec] = []
     done: set[str] = set()
     for topic in topics:
         name = topic["name"]
@@ -105,13 +99,24 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             # Kafka answers a repeated name once, with an error, and creates nothing for it:
             # which of the entries was meant is unknowable.
             if name not in done:
-                results.append(
-                    _failure(
-                        name,
-                        errors.InvalidRequestError(f"topic {name} appears more than once"),
-                    )
-                )
+                error = errors.InvalidRequestError(f"topic {name} appears more than once")
+                slots.append(_failure(name, error))
                 done.add(name)
             continue
-        results.append(await _create_one(ctx, topic, validate_only))
+        try:
+            slots.append(_spec(topic))
+        except errors.KafkaError as exc:
+            slots.append(_failure(name, exc))
+    specs = [s for s in slots if isinstance(s, TopicSpec)]
+    outcomes = iter(await ctx.broker.controller.create_topics(specs, validate_only))
+    results = []
+    for slot in slots:
+        if not isinstance(slot, TopicSpec):
+            results.append(slot)
+            continue
+        outcome = next(outcomes)
+        if isinstance(outcome, errors.KafkaError):
+            results.append(_failure(slot.name, outcome))
+        else:
+            results.append(_created(ctx, outcome))
     return {"throttle_time_ms": 0, "topics": results}
