@@ -46,10 +46,21 @@ def test_follower_restart_then_leader_death_loses_nothing(cluster: Cluster) -> N
     _two_replica_topic(cluster, "kip101a")
     acked = _acked_batch(cluster.bootstrap, "kip101a", 300)
     cluster.wait_for_isr("kip101a", 0, [1, 2])
-    # Follower 2 restarts; as soon as it is back (registered again), leader 1 dies.
+    # Follower 2 restarts (truncating by epoch, not by its stale high watermark); as soon as it
+    # is back in the ISR, leader 1 dies. It must be back in the ISR first: the controller took
+    # it out when its registration went, as Kafka's does, and only an in-sync replica may lead.
+    before = cluster.state("kip101a")["zk_version"]
     cluster.brokers[2].kill()
     cluster.brokers[2].start()
     cluster.brokers[2].wait_ready()
+    # The shrink comes when the killed process's session expires, after the new one listens:
+    # wait for it and for the expansion that follows, not for the ISR as it was before.
+    wait_until(
+        lambda: (s := cluster.state("kip101a"))["zk_version"] >= before + 2
+        and sorted(s["isr"]) == [1, 2],
+        30,
+        what="broker 2 out of the ISR and back in",
+    )
     cluster.brokers[1].kill()
     wait_until(lambda: cluster.leader("kip101a") == 2, 30, what="broker 2 to lead")
     acked.update(_acked_batch(cluster.brokers[2].bootstrap, "kip101a", 50))
