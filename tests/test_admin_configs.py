@@ -229,6 +229,25 @@ def test_incremental_broker_resource_is_refused(broker: Broker) -> None:
     assert "dynamically" in result["error_message"]
 
 
+def test_incremental_broker_delete_of_an_unset_config_succeeds(broker: Broker) -> None:
+    # What kafka-reassign-partitions --verify sends to clear replication throttles.
+    configs = [
+        {"name": "leader.replication.throttled.rate", "config_operation": DELETE, "value": None},
+        {"name": "follower.replication.throttled.rate", "config_operation": DELETE, "value": None},
+    ]
+    request = {
+        "resources": [{"resource_type": BROKER, "resource_name": "0", "configs": configs}],
+        "validate_only": False,
+    }
+    result = call(broker, incremental_alter_configs, 1, request)["responses"][0]
+    assert result["error_code"] == 0
+    configs.append({"name": "num.partitions", "config_operation": SET, "value": "3"})
+    result = call(broker, incremental_alter_configs, 1, request)["responses"][0]
+    assert result["error_code"] == errors.InvalidRequestError.code
+    assert "num.partitions" in result["error_message"]
+    assert "throttled" not in result["error_message"]
+
+
 def test_concurrent_incremental_changes_are_not_lost(broker: Broker) -> None:
     def request(name: str, value: str) -> dict[str, Any]:
         config = {"name": name, "config_operation": SET, "value": value}

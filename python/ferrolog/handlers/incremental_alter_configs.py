@@ -67,7 +67,11 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
     configs = resource.get("configs") or []
     check_config_names(configs)
     if resource_type == RESOURCE_BROKER:
-        refuse_broker_change(ctx, name, configs)
+        # Deleting a dynamic broker config that was never set changes nothing, so it
+        # succeeds, as on Kafka (kafka-reassign-partitions --verify clears the replication
+        # throttles that way); anything that would set one is refused.
+        sets = [c for c in configs if c["config_operation"] != DELETE]
+        refuse_broker_change(ctx, name, sets)
         return
     if resource_type != RESOURCE_TOPIC:
         raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
