@@ -11,7 +11,6 @@ broker stops are simply never used."""
 from __future__ import annotations
 
 import asyncio
-import weakref
 
 from ferrolog.controller.store.base import MetadataStore
 
@@ -21,14 +20,13 @@ DEFAULT_BLOCK_SIZE = 1000
 
 
 class ProducerIdAllocator:
-    """Hands out producer ids from blocks reserved in the store, one block at a time."""
+    """Hands out producer ids from blocks reserved in the store, one block at a time. The
+    controller owns one, so every InitProducerId on a broker draws from the same block."""
 
     def __init__(self, store: MetadataStore, block_size: int = DEFAULT_BLOCK_SIZE) -> None:
         if block_size < 1:
             raise ValueError(f"block_size must be positive, got {block_size}")
-        # Weak: the broker owns the store, and the broker-wide registry below must not keep a
-        # stopped broker's store alive.
-        self._store = weakref.ref(store)
+        self._store = store
         self._block_size = block_size
         self._next = 0
         self._end = 0  # exclusive; _next == _end means no ids left in memory
@@ -40,30 +38,10 @@ class ProducerIdAllocator:
         reserve a new block (the caller turns that into a retriable Kafka error)."""
         async with self._lock:
             if self._next >= self._end:
-                store = self._store()
-                if store is None:
-                    raise RuntimeError("the metadata store is gone (broker stopped)")
-                first = await store.allocate_producer_ids(self._block_size)
+                first = await self._store.allocate_producer_ids(self._block_size)
                 if first < 0:
                     raise RuntimeError(f"metadata store returned a negative producer id {first}")
                 self._next, self._end = first, first + self._block_size
             producer_id = self._next
             self._next += 1
             return producer_id
-
-
-# One allocator per store object, so every handler call on a broker shares the same block
-# without the broker assembly having to know about it. Keyed by identity (a store need not be
-# hashable) and dropped when the store is collected: tests start many brokers.
-_ALLOCATORS: dict[int, ProducerIdAllocator] = {}
-
-
-def allocator_for(store: MetadataStore) -> ProducerIdAllocator:
-    """The broker-wide allocator that reserves its blocks from `store`."""
-    key = id(store)
-    allocator = _ALLOCATORS.get(key)
-    if allocator is None:
-        allocator = ProducerIdAllocator(store)
-        _ALLOCATORS[key] = allocator
-        weakref.finalize(store, _ALLOCATORS.pop, key, None)
-    return allocator

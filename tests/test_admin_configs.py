@@ -1,39 +1,26 @@
-"""DescribeConfigs, AlterConfigs and IncrementalAlterConfigs handlers against fakes of the
-store and controller, with the real config table."""
+"""DescribeConfigs, AlterConfigs and IncrementalAlterConfigs handlers against the real
+controller over a real LocalStore, with the real config table."""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from admin_fakes import Broker, make_broker
+from admin_broker import Broker, call
 from ferrolog import errors
-from ferrolog.controller.store.base import TopicRecord
 from ferrolog.handlers import alter_configs, describe_configs, incremental_alter_configs
-from ferrolog.protocol import decode_response, encode_response
 
 TOPIC, BROKER = 2, 4
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 
 
-def call(broker: Broker, module: Any, version: int, request: dict[str, Any]) -> dict[str, Any]:
-    response: dict[str, Any] = asyncio.run(
-        module.handle(broker.ctx(module.API_KEY, version), request)
-    )
-    _, decoded = decode_response(
-        module.API_KEY, version, encode_response(module.API_KEY, version, 1, response)
-    )
-    assert isinstance(decoded, dict)
-    return response
-
-
 @pytest.fixture
-def broker(tmp_path: Path) -> Broker:
+def broker(admin_broker: Callable[..., Broker]) -> Broker:
     # A static broker setting, so topic configs can show a STATIC_BROKER_CONFIG source.
-    b = make_broker(str(tmp_path / "logs"), **{"log.retention.hours": "24"})
-    b.store.records["t"] = TopicRecord("t", b"\x07" * 16, {0: [0]}, {"segment.bytes": "1048576"})
+    b = admin_broker(**{"log.retention.hours": "24"})
+    b.create("t", 1, {"segment.bytes": "1048576"})
     return b
 
 
@@ -125,11 +112,11 @@ def test_alter_replaces_all_overrides(broker: Broker, version: int) -> None:
         broker, version, [{"resource_type": TOPIC, "resource_name": "t", "configs": configs}]
     )
     assert result[0]["error_code"] == 0
-    assert broker.store.records["t"].configs == {"retention.ms": "5000"}  # segment.bytes gone
+    assert broker.stored()["t"].configs == {"retention.ms": "5000"}  # segment.bytes gone
 
 
 def test_alter_errors(broker: Broker) -> None:
-    broker.store.records["t2"] = TopicRecord("t2", b"\x08" * 16, {0: [0]})
+    broker.create("t2")
     resources = [
         {"resource_type": TOPIC, "resource_name": "nope", "configs": []},
         {
@@ -157,7 +144,7 @@ def test_alter_errors(broker: Broker) -> None:
         errors.InvalidRequestError.code,  # the same resource twice: both refused
         errors.InvalidConfigError.code,
     ]
-    assert broker.store.records["t"].configs == {"segment.bytes": "1048576"}
+    assert broker.stored()["t"].configs == {"segment.bytes": "1048576"}
 
 
 def test_alter_broker_with_nothing_to_change_succeeds(broker: Broker) -> None:
@@ -169,7 +156,7 @@ def test_alter_validate_only(broker: Broker) -> None:
     configs = [{"name": "retention.ms", "value": "5000"}]
     resource = {"resource_type": TOPIC, "resource_name": "t", "configs": configs}
     assert alter(broker, 0, [resource], validate_only=True)[0]["error_code"] == 0
-    assert broker.store.records["t"].configs == {"segment.bytes": "1048576"}
+    assert broker.stored()["t"].configs == {"segment.bytes": "1048576"}
 
 
 def incremental(
@@ -196,22 +183,22 @@ def test_incremental_set_and_delete_keep_other_overrides(broker: Broker, version
         broker, [("retention.ms", SET, "100"), ("segment.bytes", DELETE, None)], version=version
     )
     assert result["error_code"] == 0
-    assert broker.store.records["t"].configs == {"retention.ms": "100"}
+    assert broker.stored()["t"].configs == {"retention.ms": "100"}
     incremental(broker, [("max.message.bytes", SET, "2000")])
-    assert broker.store.records["t"].configs == {"retention.ms": "100", "max.message.bytes": "2000"}
+    assert broker.stored()["t"].configs == {"retention.ms": "100", "max.message.bytes": "2000"}
 
 
 def test_incremental_append_and_subtract_lists(broker: Broker) -> None:
     assert incremental(broker, [("cleanup.policy", APPEND, "compact")])["error_code"] == 0
-    assert broker.store.records["t"].configs["cleanup.policy"] == "delete,compact"
+    assert broker.stored()["t"].configs["cleanup.policy"] == "delete,compact"
     assert incremental(broker, [("cleanup.policy", APPEND, "compact")])["error_code"] == 0
-    assert broker.store.records["t"].configs["cleanup.policy"] == "delete,compact"
+    assert broker.stored()["t"].configs["cleanup.policy"] == "delete,compact"
     assert incremental(broker, [("cleanup.policy", SUBTRACT, "delete")])["error_code"] == 0
-    assert broker.store.records["t"].configs["cleanup.policy"] == "compact"
+    assert broker.stored()["t"].configs["cleanup.policy"] == "compact"
 
 
 def test_incremental_errors(broker: Broker) -> None:
-    before = dict(broker.store.records["t"].configs)
+    before = dict(broker.stored()["t"].configs)
     not_list = incremental(broker, [("retention.ms", APPEND, "5")])
     assert not_list["error_code"] == errors.InvalidConfigError.code
     bad_op = incremental(broker, [("retention.ms", 9, "5")])
@@ -223,7 +210,7 @@ def test_incremental_errors(broker: Broker) -> None:
     unknown = incremental(broker, [("retention.ms", SET, "5")], name="nope")
     assert unknown["error_code"] == errors.UnknownTopicOrPartitionError.code
     assert incremental(broker, [("retention.ms", SET, "5")], validate_only=True)["error_code"] == 0
-    assert broker.store.records["t"].configs == before
+    assert broker.stored()["t"].configs == before
 
 
 def test_incremental_broker_resource_is_refused(broker: Broker) -> None:
@@ -242,6 +229,25 @@ def test_incremental_broker_resource_is_refused(broker: Broker) -> None:
     assert "dynamically" in result["error_message"]
 
 
+def test_incremental_broker_delete_of_an_unset_config_succeeds(broker: Broker) -> None:
+    # What kafka-reassign-partitions --verify sends to clear replication throttles.
+    configs = [
+        {"name": "leader.replication.throttled.rate", "config_operation": DELETE, "value": None},
+        {"name": "follower.replication.throttled.rate", "config_operation": DELETE, "value": None},
+    ]
+    request = {
+        "resources": [{"resource_type": BROKER, "resource_name": "0", "configs": configs}],
+        "validate_only": False,
+    }
+    result = call(broker, incremental_alter_configs, 1, request)["responses"][0]
+    assert result["error_code"] == 0
+    configs.append({"name": "num.partitions", "config_operation": SET, "value": "3"})
+    result = call(broker, incremental_alter_configs, 1, request)["responses"][0]
+    assert result["error_code"] == errors.InvalidRequestError.code
+    assert "num.partitions" in result["error_message"]
+    assert "throttled" not in result["error_message"]
+
+
 def test_concurrent_incremental_changes_are_not_lost(broker: Broker) -> None:
     def request(name: str, value: str) -> dict[str, Any]:
         config = {"name": name, "config_operation": SET, "value": value}
@@ -257,8 +263,8 @@ def test_concurrent_incremental_changes_are_not_lost(broker: Broker) -> None:
             incremental_alter_configs.handle(ctx, request("max.message.bytes", "2048")),
         )
 
-    asyncio.run(both())
-    assert broker.store.records["t"].configs == {
+    broker.run(both())
+    assert broker.stored()["t"].configs == {
         "segment.bytes": "1048576",
         "retention.ms": "1",
         "max.message.bytes": "2048",

@@ -1,50 +1,41 @@
 """DescribeCluster, InitProducerId (and the producer-id allocator), DeleteRecords and
-DescribeLogDirs handlers against fakes of the store and the native core."""
+DescribeLogDirs handlers against the real controller over a real LocalStore, with a stand-in
+for the native core."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from admin_fakes import Broker, FakePartition, FakeStore, make_broker
+from admin_broker import Broker, FakePartition, call
 from ferrolog import errors
-from ferrolog.controller.producer_ids import ProducerIdAllocator, allocator_for
-from ferrolog.controller.store.base import BrokerRegistration, TopicRecord
+from ferrolog.controller.producer_ids import ProducerIdAllocator
+from ferrolog.controller.store.base import BrokerRegistration
+from ferrolog.controller.store.local import LocalStore
 from ferrolog.handlers import (
     delete_records,
     describe_cluster,
     describe_log_dirs,
     init_producer_id,
 )
-from ferrolog.protocol import decode_response, encode_response
-
-
-def call(broker: Broker, module: Any, version: int, request: dict[str, Any]) -> dict[str, Any]:
-    response: dict[str, Any] = asyncio.run(
-        module.handle(broker.ctx(module.API_KEY, version), request)
-    )
-    _, decoded = decode_response(
-        module.API_KEY, version, encode_response(module.API_KEY, version, 1, response)
-    )
-    assert isinstance(decoded, dict)
-    return response
 
 
 @pytest.fixture
-def broker(tmp_path: Path) -> Broker:
-    return make_broker(str(tmp_path / "logs"))
+def broker(admin_broker: Callable[..., Broker]) -> Broker:
+    return admin_broker()
 
 
 @pytest.mark.parametrize("version", [0, 1])
-def test_describe_cluster(broker: Broker, version: int) -> None:
-    broker.store.registered[2] = BrokerRegistration(2, "other", 9093, rack="r1")
+def test_describe_cluster(admin_broker: Callable[..., Broker], version: int) -> None:
+    broker = admin_broker(others=(BrokerRegistration(2, "other", 9093, rack="r1"),))
     response = call(
         broker, describe_cluster, version, {"include_cluster_authorized_operations": False}
     )
     assert response["error_code"] == 0
-    assert response["cluster_id"] == "abcdefghijklmnopqrstuv"
+    assert response["cluster_id"] == broker.run(broker.store.cluster_id())
+    assert len(response["cluster_id"]) == 22
     assert response["controller_id"] == 0
     assert response["endpoint_type"] == 1
     assert response["brokers"] == [
@@ -54,8 +45,10 @@ def test_describe_cluster(broker: Broker, version: int) -> None:
     assert response["cluster_authorized_operations"] == -(2**31)
 
 
-def test_describe_cluster_before_registration_and_operations(broker: Broker) -> None:
-    broker.store.registered.clear()
+def test_describe_cluster_before_registration_and_operations(
+    admin_broker: Callable[..., Broker],
+) -> None:
+    broker = admin_broker(start=False)
     response = call(broker, describe_cluster, 1, {"include_cluster_authorized_operations": True})
     assert [b["broker_id"] for b in response["brokers"]] == [0]
     operations = response["cluster_authorized_operations"]
@@ -83,7 +76,9 @@ def test_init_producer_id_idempotent(broker: Broker, version: int) -> None:
     second = call(broker, init_producer_id, version, request)
     assert (first["error_code"], first["producer_epoch"]) == (0, 0)
     assert second["producer_id"] == first["producer_id"] + 1
-    assert broker.store.allocations == [1000]  # one block serves both
+    # One block serves both: the store has reserved exactly one (ids 0-999).
+    assert first["producer_id"] == 0
+    assert broker.run(broker.store.allocate_producer_ids(1)) == 1000
 
 
 def test_init_producer_id_transactional_is_not_available_yet(broker: Broker) -> None:
@@ -94,14 +89,15 @@ def test_init_producer_id_transactional_is_not_available_yet(broker: Broker) -> 
     assert (response["producer_id"], response["producer_epoch"]) == (-1, -1)
     empty = call(broker, init_producer_id, 4, {"transactional_id": "", "transaction_timeout_ms": 1})
     assert empty["error_code"] == errors.InvalidRequestError.code
-    assert broker.store.allocations == []
+    assert broker.run(broker.store.allocate_producer_ids(1)) == 0  # nothing reserved
 
 
 def test_init_producer_id_store_failure_is_retriable(broker: Broker) -> None:
-    async def broken(count: int) -> int:
-        raise ConnectionError("store down")
-
-    broker.store.allocate_producer_ids = broken  # type: ignore[method-assign]
+    # The metadata file's place is taken by a non-empty directory: the store's next write
+    # (reserving a block of producer ids) fails on the disk.
+    broker.store.path.unlink()
+    broker.store.path.mkdir()
+    (broker.store.path / "in-the-way").touch()
     response = call(
         broker, init_producer_id, 4, {"transactional_id": None, "transaction_timeout_ms": 1}
     )
@@ -109,29 +105,36 @@ def test_init_producer_id_store_failure_is_retriable(broker: Broker) -> None:
     assert errors.CoordinatorLoadInProgressError.retriable
 
 
-def test_allocator_reserves_new_blocks_and_never_repeats() -> None:
-    store = FakeStore()
-
-    async def run() -> list[int]:
-        first = ProducerIdAllocator(store, block_size=3)  # type: ignore[arg-type]
+def test_allocator_reserves_new_blocks_and_never_repeats(tmp_path: Path) -> None:
+    async def run() -> tuple[list[int], int]:
+        store = LocalStore(tmp_path)
+        await store.start()
+        first = ProducerIdAllocator(store, block_size=3)
         ids = await asyncio.gather(*(first.next_id() for _ in range(7)))
         # A restarted broker gets a fresh allocator: it must not reuse the old block's rest.
-        second = ProducerIdAllocator(store, block_size=3)  # type: ignore[arg-type]
-        return [*ids, await second.next_id()]
+        second = ProducerIdAllocator(store, block_size=3)
+        ids = [*ids, await second.next_id()]
+        reserved = await store.allocate_producer_ids(1)
+        await store.close()
+        return ids, reserved
 
-    ids = asyncio.run(run())
+    ids, reserved = asyncio.run(run())
     assert ids == [0, 1, 2, 3, 4, 5, 6, 9]
-    assert store.allocations == [3, 3, 3, 3]
+    assert reserved == 12  # four blocks of three were reserved
 
 
-def test_allocator_is_shared_per_store() -> None:
-    store, other = FakeStore(), FakeStore()
-    assert allocator_for(store) is allocator_for(store)  # type: ignore[arg-type]
-    assert allocator_for(store) is not allocator_for(other)  # type: ignore[arg-type]
+def test_producer_ids_come_from_one_block_per_controller(
+    admin_broker: Callable[..., Broker],
+) -> None:
+    broker, other = admin_broker(), admin_broker()
+    ids = [broker.run(broker.controller.allocate_producer_id()) for _ in range(3)]
+    assert ids == [0, 1, 2]
+    assert broker.run(broker.store.allocate_producer_ids(1)) == 1000  # one block for all three
+    assert other.run(other.controller.allocate_producer_id()) == 0  # another store's own ids
 
 
 def test_delete_records(broker: Broker, tmp_path: Path) -> None:
-    broker.store.records["t"] = TopicRecord("t", b"\x01" * 16, {0: [0], 1: [0], 2: [0]})
+    broker.create("t", 3)
     broker.native.partitions = [
         FakePartition("t", 0, str(tmp_path)),
         FakePartition("t", 1, str(tmp_path)),
@@ -165,7 +168,7 @@ def test_delete_records(broker: Broker, tmp_path: Path) -> None:
 
 
 def test_delete_records_to_high_watermark(broker: Broker, tmp_path: Path) -> None:
-    broker.store.records["t"] = TopicRecord("t", b"\x01" * 16, {0: [0]})
+    broker.create("t")
     broker.native.partitions = [FakePartition("t", 0, str(tmp_path), high_watermark=7)]
     request = {"topics": [{"name": "t", "partitions": [{"partition_index": 0, "offset": -1}]}]}
     part = call(broker, delete_records, 0, request)["topics"][0]["partitions"][0]
@@ -173,9 +176,11 @@ def test_delete_records_to_high_watermark(broker: Broker, tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("version", range(1, 5))
-def test_describe_log_dirs(tmp_path: Path, version: int) -> None:
+def test_describe_log_dirs(
+    admin_broker: Callable[..., Broker], tmp_path: Path, version: int
+) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
-    broker = make_broker(f"{first},{second}")
+    broker = admin_broker(f"{first},{second}")
     broker.native.partitions = [
         FakePartition("t", 1, str(first), size_bytes=300),
         FakePartition("t", 0, str(first), size_bytes=100, log_end_offset=5, high_watermark=8),
@@ -196,10 +201,12 @@ def test_describe_log_dirs(tmp_path: Path, version: int) -> None:
     assert first_dir["total_bytes"] >= first_dir["usable_bytes"] > 0
 
 
-def test_describe_log_dirs_groups_partition_directories_by_log_dir(tmp_path: Path) -> None:
+def test_describe_log_dirs_groups_partition_directories_by_log_dir(
+    admin_broker: Callable[..., Broker], tmp_path: Path
+) -> None:
     # Whether the snapshot names the log dir or the partition's own directory inside it, the
     # answer is grouped by the configured log.dirs entry.
-    broker = make_broker(str(tmp_path / "logs"))
+    broker = admin_broker(str(tmp_path / "logs"))
     broker.native.partitions = [
         FakePartition("t", 0, str(tmp_path / "logs" / "t-0")),
         FakePartition("t", 1, str(tmp_path / "logs")),
@@ -209,8 +216,10 @@ def test_describe_log_dirs_groups_partition_directories_by_log_dir(tmp_path: Pat
     assert [p["partition_index"] for p in results[0]["topics"][0]["partitions"]] == [0, 1]
 
 
-def test_describe_log_dirs_filters_and_missing_dir(tmp_path: Path) -> None:
-    broker = make_broker(str(tmp_path / "a"))
+def test_describe_log_dirs_filters_and_missing_dir(
+    admin_broker: Callable[..., Broker], tmp_path: Path
+) -> None:
+    broker = admin_broker(str(tmp_path / "a"))
     broker.native.partitions = [
         FakePartition("t", 0, str(tmp_path / "a")),
         FakePartition("t", 1, str(tmp_path / "a")),
@@ -221,8 +230,10 @@ def test_describe_log_dirs_filters_and_missing_dir(tmp_path: Path) -> None:
     assert [
         (t["name"], [p["partition_index"] for p in t["partitions"]]) for t in result["topics"]
     ] == [("t", [1])]
-    gone = make_broker(str(tmp_path / "gone"))
+    # The first log dir holds the metadata store; the second one goes missing.
+    gone = admin_broker(f"{tmp_path / 'meta'},{tmp_path / 'gone'}")
     (tmp_path / "gone").rmdir()
-    missing = call(gone, describe_log_dirs, 4, {"topics": None})["results"][0]
+    results = call(gone, describe_log_dirs, 4, {"topics": None})["results"]
+    missing = next(r for r in results if r["log_dir"] == str(tmp_path / "gone"))
     assert missing["error_code"] == errors.KafkaStorageError.code
     assert missing["total_bytes"] == -1

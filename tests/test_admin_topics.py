@@ -1,34 +1,20 @@
-"""CreateTopics, DeleteTopics and CreatePartitions handlers against small fakes of the store
-and controller; every response is also encoded at each supported version."""
+"""CreateTopics, DeleteTopics and CreatePartitions handlers against the real controller over a
+real LocalStore; every response is also encoded at each supported version."""
 
 from __future__ import annotations
 
-import asyncio
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from admin_fakes import Broker, make_broker
+from admin_broker import Broker, call
 from ferrolog import errors
 from ferrolog.handlers import create_partitions, create_topics, delete_topics
-from ferrolog.protocol import decode_response, encode_response
-
-
-def call(broker: Broker, module: Any, version: int, request: dict[str, Any]) -> dict[str, Any]:
-    """Runs the handler, then encodes and decodes its answer at the request's version: the
-    codec refuses fields of the wrong shape or a null where the version allows none."""
-    response: dict[str, Any] = asyncio.run(
-        module.handle(broker.ctx(module.API_KEY, version), request)
-    )
-    frame = encode_response(module.API_KEY, version, 1, response)
-    _, decoded = decode_response(module.API_KEY, version, frame)
-    assert isinstance(decoded, dict)
-    return response
 
 
 @pytest.fixture
-def broker(tmp_path: Path) -> Broker:
-    return make_broker(str(tmp_path / "logs"), **{"num.partitions": "3"})
+def broker(admin_broker: Callable[..., Broker]) -> Broker:
+    return admin_broker(**{"num.partitions": "3"})
 
 
 def topic(name: str, partitions: int = -1, factor: int = -1, **kw: Any) -> dict[str, Any]:
@@ -51,7 +37,7 @@ def test_create_with_defaults_reports_layout_and_configs(broker: Broker) -> None
     assert result["error_code"] == 0
     assert result["num_partitions"] == 3  # num.partitions
     assert result["replication_factor"] == 1
-    record = broker.store.records["orders"]
+    record = broker.stored()["orders"]
     assert result["topic_id"] == record.topic_id != bytes(16)
     configs = {c["name"]: c for c in result["configs"]}
     assert configs["retention.ms"]["value"] == "1000"
@@ -85,14 +71,14 @@ def test_create_existing_topic_is_an_error_per_topic(broker: Broker) -> None:
     assert by_name["a"]["error_code"] == errors.TopicAlreadyExistsError.code
     assert "already exists" in by_name["a"]["error_message"]
     assert by_name["b"]["error_code"] == 0
-    assert len(broker.store.records["b"].assignment) == 2
+    assert len(broker.stored()["b"].assignment) == 2
 
 
 def test_validate_only_creates_nothing(broker: Broker) -> None:
     response = call(broker, create_topics, 5, {"topics": [topic("v", 2)], "validate_only": True})
     assert response["topics"][0]["error_code"] == 0
     assert response["topics"][0]["num_partitions"] == 2
-    assert "v" not in broker.store.records
+    assert "v" not in broker.stored()
 
 
 def test_manual_assignment_goes_to_the_controller(broker: Broker) -> None:
@@ -102,14 +88,15 @@ def test_manual_assignment_goes_to_the_controller(broker: Broker) -> None:
     ]
     response = call(broker, create_topics, 7, {"topics": [topic("m", assignments=assignments)]})
     assert response["topics"][0]["error_code"] == 0
-    assert broker.store.records["m"].assignment == {0: [0], 1: [0]}
+    assert broker.stored()["m"].assignment == {0: [0], 1: [0]}
 
 
 def test_assignment_with_counts_is_refused(broker: Broker) -> None:
     assignments = [{"partition_index": 0, "broker_ids": [0]}]
     response = call(broker, create_topics, 7, {"topics": [topic("x", 1, assignments=assignments)]})
     assert response["topics"][0]["error_code"] == errors.InvalidRequestError.code
-    assert broker.controller.calls == []
+    assert broker.stored() == {}
+    assert broker.native.calls == []
 
 
 def test_bad_config_and_null_config_are_invalid_config(broker: Broker) -> None:
@@ -121,13 +108,13 @@ def test_bad_config_and_null_config_are_invalid_config(broker: Broker) -> None:
     }
     codes = [t["error_code"] for t in call(broker, create_topics, 7, request)["topics"]]
     assert codes == [errors.InvalidConfigError.code] * 2
-    assert broker.store.records == {}
+    assert broker.stored() == {}
 
 
 def test_duplicate_names_are_refused_once(broker: Broker) -> None:
     response = call(broker, create_topics, 7, {"topics": [topic("d"), topic("d")]})
     assert [t["error_code"] for t in response["topics"]] == [errors.InvalidRequestError.code]
-    assert "d" not in broker.store.records
+    assert "d" not in broker.stored()
 
 
 def test_failed_create_reports_no_layout(broker: Broker) -> None:
@@ -143,12 +130,12 @@ def test_delete_by_name_old_versions(broker: Broker) -> None:
     response = call(broker, delete_topics, 4, {"topic_names": ["gone", "never"], "timeout_ms": 1})
     codes = {r["name"]: r["error_code"] for r in response["responses"]}
     assert codes == {"gone": 0, "never": errors.UnknownTopicOrPartitionError.code}
-    assert "gone" not in broker.store.records
+    assert "gone" not in broker.stored()
 
 
 def test_delete_by_topic_id_v6(broker: Broker) -> None:
     call(broker, create_topics, 7, {"topics": [topic("byid"), topic("byname")]})
-    topic_id = broker.store.records["byid"].topic_id
+    topic_id = broker.stored()["byid"].topic_id
     request = {
         "topics": [
             {"name": None, "topic_id": topic_id},
@@ -168,26 +155,27 @@ def test_delete_by_topic_id_v6(broker: Broker) -> None:
     assert results[2]["error_code"] == errors.UnknownTopicIdError.code
     assert results[2]["name"] is None
     assert results[3]["error_code"] == errors.InvalidRequestError.code
-    assert broker.store.records == {}
+    assert broker.stored() == {}
 
 
-def test_delete_disabled(tmp_path: Path) -> None:
-    broker = make_broker(str(tmp_path), **{"delete.topic.enable": "false"})
+def test_delete_disabled(admin_broker: Callable[..., Broker]) -> None:
+    broker = admin_broker(**{"delete.topic.enable": "false"})
     call(broker, create_topics, 7, {"topics": [topic("kept")]})
     response = call(broker, delete_topics, 5, {"topic_names": ["kept"]})
     assert response["responses"][0]["error_code"] == errors.TopicDeletionDisabledError.code
     response = call(broker, delete_topics, 2, {"topic_names": ["kept"]})
     assert response["responses"][0]["error_code"] == errors.InvalidRequestError.code
-    assert "kept" in broker.store.records
+    assert "kept" in broker.stored()
 
 
 def test_create_partitions(broker: Broker) -> None:
-    call(broker, create_topics, 7, {"topics": [topic("grow", 1)]})
+    call(broker, create_topics, 7, {"topics": [topic("grow", 1), topic("placed", 1)]})
     request = {
         "topics": [
             {"name": "grow", "count": 4, "assignments": None},
             {"name": "missing", "count": 2, "assignments": None},
             {"name": "grow2", "count": 1, "assignments": [{"broker_ids": [0]}]},
+            {"name": "placed", "count": 2, "assignments": [{"broker_ids": [0]}]},
         ],
         "timeout_ms": 1000,
         "validate_only": False,
@@ -197,16 +185,18 @@ def test_create_partitions(broker: Broker) -> None:
         0,
         errors.UnknownTopicOrPartitionError.code,
         errors.UnknownTopicOrPartitionError.code,
+        0,
     ]
-    assert len(broker.store.records["grow"].assignment) == 4
-    assert broker.controller.calls[-1] == ("partitions", "grow2", 1, [[0]], False)
+    assert len(broker.stored()["grow"].assignment) == 4
+    # The given replica lists reach the controller as the new partitions' placement.
+    assert broker.stored()["placed"].assignment == {0: [0], 1: [0]}
 
 
 def test_create_partitions_validate_only_and_shrink(broker: Broker) -> None:
     call(broker, create_topics, 7, {"topics": [topic("g", 2)]})
     request = {"topics": [{"name": "g", "count": 5, "assignments": None}], "validate_only": True}
     assert call(broker, create_partitions, 0, request)["results"][0]["error_code"] == 0
-    assert len(broker.store.records["g"].assignment) == 2
+    assert len(broker.stored()["g"].assignment) == 2
     request = {"topics": [{"name": "g", "count": 1, "assignments": None}]}
     result = call(broker, create_partitions, 1, request)["results"][0]
     assert result["error_code"] == errors.InvalidPartitionsError.code

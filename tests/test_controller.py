@@ -1,5 +1,6 @@
 """The controller: topic-name rules, replica assignment and elections as pure functions
-(table-driven), and the Controller over a LocalStore with a recording fake native core."""
+(table-driven), and the Controller over a LocalStore with a recording stand-in for the native
+core."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from admin_broker import FakeNative
 from ferrolog.config import BrokerConfig
 from ferrolog.controller.cluster import election
 from ferrolog.controller.cluster.assignment import assign_replicas, validate_assignment
@@ -170,36 +172,6 @@ def test_unclean_leader_resets_isr() -> None:
     assert election.with_leader(state, 2, [1, 2]) == PartitionState(2, 4, [2])
 
 
-class FakeNative:
-    """Records the partition commands the replica manager sends."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[Any, ...]] = []
-
-    def open_partition(self, topic: str, partition: int, topic_id: bytes, config: Any) -> None:
-        self.calls.append(("open", topic, partition, topic_id, dict(config)))
-
-    def open_partitions(
-        self, configs: dict[str, dict[str, str]], partitions: list[tuple[Any, ...]]
-    ) -> list[Exception | None]:
-        for topic, partition, topic_id, role, epoch, _, _, _, isr, replicas in partitions:
-            self.open_partition(topic, partition, topic_id, configs[topic])
-            if role == "leader":
-                self.become_leader(topic, partition, epoch, isr, replicas)
-        return [None] * len(partitions)
-
-    def delete_partition(self, topic: str, partition: int) -> None:
-        self.calls.append(("delete", topic, partition))
-
-    def become_leader(
-        self, topic: str, partition: int, epoch: int, isr: list[int], replicas: list[int]
-    ) -> None:
-        self.calls.append(("leader", topic, partition, epoch, isr, replicas))
-
-    def update_topic_config(self, topic: str, config: dict[str, str]) -> None:
-        self.calls.append(("config", topic, dict(config)))
-
-
 async def make_controller(path: Path, native: FakeNative, **settings: str) -> Controller:
     config = BrokerConfig({"log.dirs": str(path), **settings})
     store = LocalStore(config.data_dir)
@@ -350,8 +322,8 @@ def test_alter_topic_configs(tmp_path: Path) -> None:
         controller = await make_controller(tmp_path, native)
         await controller.create_topic("t", 1, 1, None, {"retention.ms": "5"})
         with pytest.raises(InvalidConfigError):
-            await controller.alter_topic_configs("t", {"retention.ms": "x"})
-        await controller.alter_topic_configs("t", {"segment.bytes": "1048576"})
+            await controller.alter_topic_configs("t", lambda _: {"retention.ms": "x"})
+        await controller.alter_topic_configs("t", lambda _: {"segment.bytes": "1048576"})
         assert (await controller.store.topics())["t"].configs == {"segment.bytes": "1048576"}
 
     asyncio.run(run())

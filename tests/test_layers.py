@@ -1,4 +1,5 @@
-"""Layering contracts (STYLE.md: checked by a tool, not by hope).
+"""Layering contracts (STYLE.md: checked by a tool, not by hope), and the one interface
+through which request handlers reach the cluster.
 
 import-linter would be the usual tool, but it finds subpackages by scanning the root
 package's folder, and ferrolog maps `ferrolog.controller` and `ferrolog.spark` from other
@@ -8,9 +9,15 @@ instead: static imports, including those inside functions and `TYPE_CHECKING` bl
 from __future__ import annotations
 
 import ast
+import dataclasses
+import inspect
 from pathlib import Path
 
 import pytest
+from ferrolog.controller.api import ControllerApi
+from ferrolog.controller.cluster.controller import Controller
+from ferrolog.controller.cluster.zk_controller import ZkController
+from ferrolog.handlers.context import BrokerServices
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"ferrolog": ROOT / "python/ferrolog", "ferrolog.controller": ROOT / "controller",
@@ -20,19 +27,27 @@ FRONT_END = ["ferrolog.cli", "ferrolog.dispatcher", "ferrolog.handlers", "ferrol
 # The names of the internal topics live with Kafka's topic-name rules in cluster/topics.py;
 # coordinators need the names, not the cluster logic.
 SHARED = ["ferrolog.controller.cluster.topics"]
+# The one interface through which request handlers reach the cluster (`ctx.broker.controller`).
+CONTROLLER_API = "ferrolog.controller.api"
+STORES = ["ferrolog.controller.store", "kazoo"]
 
-# (what, source package, forbidden prefixes)
+# (what, source package, forbidden prefixes, allowed exceptions to them)
 CONTRACTS = [
     ("the controller does not reach up into the broker's front end", "ferrolog.controller",
-     [*FRONT_END, "ferrolog.spark"]),
+     [*FRONT_END, "ferrolog.spark"], SHARED),
     ("cluster logic does not import the coordinators", "ferrolog.controller.cluster",
-     ["ferrolog.controller.coordinator"]),
+     ["ferrolog.controller.coordinator"], SHARED),
     ("coordinators do not import cluster logic", "ferrolog.controller.coordinator",
-     ["ferrolog.controller.cluster"]),
+     ["ferrolog.controller.cluster"], SHARED),
     ("the protocol codec is sans-IO and knows nothing of the broker", "ferrolog.protocol",
-     [*FRONT_END, "ferrolog.controller", "ferrolog_native", "socket", "asyncio"]),
+     [*FRONT_END, "ferrolog.controller", "ferrolog_native", "socket", "asyncio"], SHARED),
     ("the Spark source is a Kafka client, not a part of the broker", "ferrolog.spark",
-     [*FRONT_END, "ferrolog.controller"]),
+     [*FRONT_END, "ferrolog.controller"], SHARED),
+    ("no handler imports a store implementation", "ferrolog.handlers", STORES, []),
+    # Coordinators are reached through `ctx.broker.group_coordinator`; they are not cluster
+    # logic.
+    ("handlers reach cluster logic only through the controller interface", "ferrolog.handlers",
+     ["ferrolog.controller", *STORES], [CONTROLLER_API, "ferrolog.controller.coordinator"]),
 ]
 
 
@@ -71,18 +86,64 @@ def starts_with(module: str, prefix: str) -> bool:
         prefix == "ferrolog.cli" and module.startswith("ferrolog.cli_"))
 
 
-@pytest.mark.parametrize(("what", "source", "forbidden"), CONTRACTS, ids=[c[0] for c in CONTRACTS])
-def test_contract(what: str, source: str, forbidden: list[str]) -> None:
+def broken_imports(source: str, forbidden: list[str], allowed: list[str]) -> list[str]:
     broken = []
     for name, path in sorted(modules().items()):
         if not starts_with(name, source):
             continue
         for imported in sorted(imports_of(name, path)):
             if any(starts_with(imported, prefix) for prefix in forbidden) and not any(
-                starts_with(imported, shared) for shared in SHARED
+                starts_with(imported, exception) for exception in allowed
             ):
                 broken.append(f"{name} imports {imported}")
+    return broken
+
+
+@pytest.mark.parametrize(("what", "source", "forbidden", "allowed"), CONTRACTS,
+                         ids=[c[0] for c in CONTRACTS])
+def test_contract(what: str, source: str, forbidden: list[str], allowed: list[str]) -> None:
+    broken = broken_imports(source, forbidden, allowed)
     assert broken == [], f"{what}: " + "; ".join(broken)
+
+
+def controller_calls_in_handlers() -> dict[str, set[str]]:
+    """Attribute names each handler module uses on the controller: on `<...>.controller` and on
+    a name `controller` (handlers bind `controller = ctx.broker.controller`)."""
+    used: dict[str, set[str]] = {}
+    for name, path in sorted(modules().items()):
+        if not starts_with(name, "ferrolog.handlers"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            base = node.value
+            if (isinstance(base, ast.Attribute) and base.attr == "controller") or (
+                isinstance(base, ast.Name) and base.id == "controller"
+            ):
+                used.setdefault(name, set()).add(node.attr)
+    return used
+
+
+def test_the_controller_is_reached_through_one_interface() -> None:
+    # Handlers get the controller typed as the interface, and no store beside it.
+    fields = {f.name: str(f.type) for f in dataclasses.fields(BrokerServices)}
+    assert fields["controller"] == "ControllerApi"
+    assert not [n for n, t in fields.items() if "store" in n.lower() or "Store" in t]
+    # What they call on it is part of the interface...
+    interface = {n for n in dir(ControllerApi) if not n.startswith("_")}
+    used = controller_calls_in_handlers()
+    assert "ferrolog.handlers.elect_leaders" in used  # the scan sees the calls
+    outside = {m: sorted(names - interface) for m, names in used.items() if names - interface}
+    assert outside == {}
+    # ...and both controllers implement all of it, with the interface's parameters.
+    for cls in (Controller, ZkController):
+        for member in sorted(interface):
+            wanted, got = getattr(ControllerApi, member), getattr(cls, member, None)
+            assert got is not None, f"{cls.__name__} lacks {member}"
+            if callable(wanted):
+                assert list(inspect.signature(got).parameters) == list(
+                    inspect.signature(wanted).parameters
+                ), f"{cls.__name__}.{member}"
 
 
 def test_the_check_sees_every_folder() -> None:
@@ -90,6 +151,8 @@ def test_the_check_sees_every_folder() -> None:
     assert "ferrolog.controller.cluster.election" in names
     assert "ferrolog.spark.source" in names
     assert "ferrolog.protocol._codec" in names
-    # And it would catch a violation: the broker does import the controller.
+    # And it would catch a violation: the broker does import the controller and the stores,
+    # which a handler must not.
     assert any(starts_with(i, "ferrolog.controller")
                for i in imports_of("ferrolog.broker", names["ferrolog.broker"]))
+    assert broken_imports("ferrolog.broker", STORES, [])

@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from ferrolog.controller.cluster import election
+from ferrolog.controller.cluster import election, reassignment
+from ferrolog.controller.cluster.election import ElectionType
 from ferrolog.controller.store.base import BadVersionError, PartitionState
 from ferrolog.controller.store.zookeeper import ControllerFencedError
 
@@ -39,8 +40,8 @@ class ActiveController:
         """One pass; returns True if it wrote anything (the caller reads the view again)."""
         try:
             wrote = await self._elections(view)
-            wrote = await self._preferred(view) or wrote
-            wrote = await self._unclean_requested(view) or wrote
+            wrote = await self._requested(view, ElectionType.PREFERRED) or wrote
+            wrote = await self._requested(view, ElectionType.UNCLEAN) or wrote
             wrote = await self._reassign(view) or wrote
             return wrote
         except ControllerFencedError:
@@ -49,10 +50,12 @@ class ActiveController:
             return False
 
     async def _write(self, topic: str, partition: int, state: PartitionState, old: int) -> bool:
+        """Whether the state was written; False when it changed under us (the change fires a
+        watch, so the next pass sees it)."""
         try:
             await self._store.update_partition_state_fenced(topic, partition, state, old)
         except BadVersionError:
-            return True  # changed under us: the next pass sees the new state
+            return False
         log.info(
             "controller wrote topic=%s partition=%d leader=%d epoch=%d isr=%s",
             topic,
@@ -87,46 +90,38 @@ class ActiveController:
                 controller_epoch=self.epoch,
             )
             if decided is not None:
-                wrote = await self._write(topic.name, partition, decided, state.version) or wrote
+                await self._write(topic.name, partition, decided, state.version)
+                wrote = True
         return wrote
 
-    async def _preferred(self, view: ClusterView) -> bool:
-        if not view.preferred_elections:
-            return False
-        live = set(view.brokers) - set(view.shutting_down)
-        for name, partition in sorted(view.preferred_elections):
-            topic = view.topics.get(name)
-            state = view.state(name, partition)
-            if topic is None or state is None or partition not in topic.assignment:
-                continue
-            decided = election.preferred(state, topic.assignment[partition], live, self.epoch)
-            if decided is not None:
-                await self._write(name, partition, decided, state.version)
-        await self._store.complete_elections(set(view.preferred_elections))
-        return True
-
-    async def _unclean_requested(self, view: ClusterView) -> bool:
-        """ElectLeaders of the unclean type: a partition without a live leader gets one even
-        from outside its ISR, whatever its topic's `unclean.leader.election.enable`."""
-        if not view.unclean_elections:
+    async def _requested(self, view: ClusterView, kind: ElectionType) -> bool:
+        """ElectLeaders requests (preferred or unclean, KIP-460) found in their znode, decided
+        by `election.requested`. A request is settled (taken off the znode) once decided; one
+        whose state changed under the write stays for the next pass."""
+        unclean = kind == ElectionType.UNCLEAN
+        pending = view.unclean_elections if unclean else view.preferred_elections
+        if not pending:
             return False
         live = set(view.brokers)
-        for name, partition in sorted(view.unclean_elections):
+        settled = set()
+        for name, partition in sorted(pending):
             topic = view.topics.get(name)
             state = view.state(name, partition)
-            if topic is None or state is None or partition not in topic.assignment:
-                continue
-            decided = election.failover(
-                state,
-                topic.assignment[partition],
-                live,
-                avoid=view.shutting_down,
-                unclean_allowed=True,
-                controller_epoch=self.epoch,
-            )
-            if decided is not None:
-                await self._write(name, partition, decided, state.version)
-        await self._store.complete_elections(set(view.unclean_elections), unclean=True)
+            if topic is not None and state is not None and partition in topic.assignment:
+                decided = election.requested(
+                    kind,
+                    state,
+                    topic.assignment[partition],
+                    live,
+                    avoid=view.shutting_down,
+                    controller_epoch=self.epoch,
+                )
+                if isinstance(decided, PartitionState) and not await self._write(
+                    name, partition, decided, state.version
+                ):
+                    continue
+            settled.add((name, partition))
+        await self._store.complete_elections(settled, unclean=unclean)
         return True
 
     async def _reassign(self, view: ClusterView) -> bool:
@@ -142,9 +137,7 @@ class ActiveController:
             if topic is None or state is None or partition not in topic.assignment:
                 continue
             current = topic.assignment[partition]
-            assignment, moved, done = election.reassignment_step(
-                current, target, state, live, self.epoch
-            )
+            assignment, moved, done = reassignment.step(current, target, state, live, self.epoch)
             if assignment is not None and not done:
                 # Growing: the replicas first, then the epoch that makes brokers act on them.
                 await self._store.set_assignment(name, {**topic.assignment, partition: assignment})
@@ -154,8 +147,10 @@ class ActiveController:
                 remaining[(name, partition)] = target
                 continue
             # Cutting over: leadership and ISR inside the target first, then the replicas.
-            if moved is not None:
-                await self._write(name, partition, moved, state.version)
+            if moved is not None and not await self._write(name, partition, moved, state.version):
+                remaining[(name, partition)] = target  # the state changed: decide again
+                wrote = True
+                continue
             if assignment is not None:
                 layouts.setdefault(name, dict(topic.assignment))[partition] = assignment
             wrote = wrote or moved is not None or assignment is not None

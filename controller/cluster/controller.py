@@ -1,9 +1,13 @@
-"""The controller: the one place that decides topic layout and partition leadership.
+"""The controller: the one place that decides topic layout, partition leadership, replica
+moves and producer ids. Request handlers reach it through `ferrolog.controller.api.ControllerApi`
+(which this class implements) and never see the store.
 
-Handlers call it for admin operations; it validates, writes the store, and applies the
-result to the local native core (single node) through the `ReplicaManager`; in cluster mode
-the same decisions will go to every broker. Errors are `ferrolog.errors.KafkaError`
-subclasses carrying Kafka's code and a message.
+This class is the single-node controller: it validates, writes the store (`LocalStore`), and
+applies the result to the local native core through the `ReplicaManager`. In cluster mode its
+subclass `ZkController` does the same topic writes, while leadership and replica moves are
+decided by the active controller (`ActiveController`) from requests it finds in ZooKeeper.
+Either way the eligibility rules are those of the pure `election` module. Errors are
+`ferrolog.errors.KafkaError` subclasses carrying Kafka's code and a message.
 
 The controller keeps a cache of topics and partition states, updated on each of its own
 writes, so Metadata requests are answered without touching the store.
@@ -15,12 +19,13 @@ import asyncio
 import logging
 import random
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from ferrolog.controller.cluster import election
+from ferrolog.controller.api import ConfigChange, PartitionResults, TopicPartition, TopicSpec
+from ferrolog.controller.cluster import election, reassignment
 from ferrolog.controller.cluster.assignment import assign_replicas, validate_assignment
+from ferrolog.controller.cluster.election import ElectionType
 from ferrolog.controller.cluster.topics import (
     check_collision,
     internal_topic_spec,
@@ -34,8 +39,8 @@ from ferrolog.controller.store.base import (
     TopicExistsError,
     TopicRecord,
 )
-from ferrolog.controller.store.view import ClusterView
 from ferrolog.errors import (
+    ElectionNotNeededError,
     InvalidPartitionsError,
     InvalidReplicaAssignmentError,
     InvalidReplicationFactorError,
@@ -47,6 +52,11 @@ from ferrolog.errors import (
     UnknownTopicOrPartitionError,
 )
 
+# Relative, so the type checker resolves the base class (it sees this folder as `controller`,
+# not as `ferrolog.controller`).
+from ..producer_ids import ProducerIdAllocator
+from .cache import MetadataCache
+
 if TYPE_CHECKING:
     from ferrolog.config import BrokerConfig
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
@@ -54,27 +64,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class TopicSpec:
-    """One topic of a CreateTopics request: -1 for num_partitions / replication_factor means
-    the broker default; `assignment` (partition -> brokers) replaces both when given."""
-
-    name: str
-    num_partitions: int
-    replication_factor: int
-    assignment: dict[int, list[int]] | None
-    configs: dict[str, str]
-
-
-class LeadershipListener(Protocol):
-    """A coordinator told which partitions of its internal topic this broker leads."""
-
-    def on_become_leader(self, partition: int, leader_epoch: int, partition_count: int) -> None: ...
-
-    def on_resign(self, partition: int) -> None: ...
-
-
-class Controller:
+class Controller(MetadataCache):
     def __init__(
         self,
         store: MetadataStore,
@@ -82,50 +72,16 @@ class Controller:
         replicas: ReplicaManager | None = None,
         rng: random.Random | None = None,
     ) -> None:
+        super().__init__(config.node_id)
         self.store = store
         self.config = config
-        self.node_id = config.node_id
         self._replicas = replicas
         self._rng = rng or random.Random()
         # One admin operation at a time: two CreateTopics for one name must not both pass the
         # existence check.
         self._lock = asyncio.Lock()
-        self._topics: dict[str, TopicRecord] = {}
-        self._states: dict[str, dict[int, PartitionState]] = {}
-        self._brokers: dict[int, BrokerRegistration] = {}
-        self._listeners: dict[str, list[LeadershipListener]] = {}
-        self._controller_id: int | None = None
-        self._reassignments: dict[tuple[str, int], list[int]] = {}
+        self._producer_ids = ProducerIdAllocator(store)
         self._loading: asyncio.Future[None] | None = None
-
-    @property
-    def controller_id(self) -> int:
-        """The active controller's broker id: this broker in single-node mode; in cluster mode
-        the one `/controller` names (-1 during an election)."""
-        return self.node_id if self._controller_id is None else self._controller_id
-
-    def replace_view(self, view: ClusterView) -> None:
-        """Cluster mode: the cache becomes `view` (read from the store after a change)."""
-        self._topics = dict(view.topics)
-        self._states = {name: dict(states) for name, states in view.states.items()}
-        self._brokers = dict(view.brokers)
-        self._controller_id = view.controller_id
-        self._reassignments = dict(view.reassignments)
-
-    def reassignments(self) -> dict[tuple[str, int], list[int]]:
-        """Pending partition reassignments (cluster mode): partition -> target replicas."""
-        return dict(self._reassignments)
-
-    def notify_leadership(self, topic: str, partition: int, leader_epoch: int, leads: bool) -> None:
-        """Tells the listeners of `topic` (coordinators) that this broker now leads
-        `partition` or no longer does."""
-        record = self._topics.get(topic)
-        count = len(record.assignment) if record is not None else 0
-        for listener in self._listeners.get(topic, []):
-            if leads:
-                listener.on_become_leader(partition, leader_epoch, count)
-            else:
-                listener.on_resign(partition)
 
     async def start(self, registration: BrokerRegistration) -> None:
         """Registers this broker, then begins a new leadership term for every partition it
@@ -163,28 +119,6 @@ class Controller:
         opening them raised."""
         if self._loading is not None:
             await self._loading
-
-    def add_leadership_listener(self, topic: str, listener: LeadershipListener) -> None:
-        """`listener` hears about leadership of `topic`'s partitions on this broker from the
-        next change on (register before `start`)."""
-        self._listeners.setdefault(topic, []).append(listener)
-
-    # Reads, from the cache
-
-    def topics(self) -> dict[str, TopicRecord]:
-        return dict(self._topics)
-
-    def topic(self, name: str) -> TopicRecord | None:
-        return self._topics.get(name)
-
-    def topic_by_id(self, topic_id: bytes) -> TopicRecord | None:
-        return next((t for t in self._topics.values() if t.topic_id == topic_id), None)
-
-    def partition_states(self, name: str) -> dict[int, PartitionState]:
-        return dict(self._states.get(name, {}))
-
-    def brokers(self) -> dict[int, BrokerRegistration]:
-        return dict(self._brokers)
 
     # Admin operations
 
@@ -272,6 +206,13 @@ class Controller:
         derives from the broker config, unless it exists; returns it."""
         partitions, factor, configs = internal_topic_spec(name, self.config)
         return await self.ensure_topic(name, partitions, factor, configs)
+
+    async def auto_create_topic(self, name: str) -> TopicRecord:
+        """Auto-creation (Metadata, `auto.create.topics.enable`): internal topics with their
+        own settings, others with the broker defaults; unless the topic exists."""
+        if is_internal(name):
+            return await self.ensure_internal_topic(name)
+        return await self.ensure_topic(name, -1, -1, {})
 
     async def _plan_topic(self, spec: TopicSpec) -> TopicRecord:
         """Validates `spec` and lays the topic out over the live brokers; writes nothing."""
@@ -394,16 +335,18 @@ class Controller:
             log.info("added partitions topic=%s partitions=%d", name, total_count)
 
     async def alter_topic_configs(
-        self, name: str, configs: dict[str, str], validate_only: bool = False
+        self, name: str, change: ConfigChange, validate_only: bool = False
     ) -> None:
-        """Replaces the topic's overrides (validated against the config table) and pushes the
-        resolved config to the native core. Raises UnknownTopicOrPartitionError,
-        InvalidConfigError."""
+        """Replaces the topic's overrides by `change(current overrides)`, validated against
+        the config table, and pushes the resolved config to the native core. Under the admin
+        lock, so two changes of one topic never both start from the same overrides. Raises
+        UnknownTopicOrPartitionError, InvalidConfigError, and what `change` raises."""
         async with self._lock:
             topic = self._topics.get(name)
             if topic is None:
                 raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
-            overrides = {k: v for k, v in configs.items() if v is not None}
+            changed = change(dict(topic.configs))
+            overrides = {k: v for k, v in changed.items() if v is not None}
             self.config.topic_config(overrides)
             if validate_only:
                 return
@@ -414,6 +357,88 @@ class Controller:
             self._topics[name] = updated
             if self._replicas is not None:
                 await self._replicas.update_config(updated)
+
+    async def allocate_producer_id(self) -> int:
+        """The next producer id, from a block reserved in the store."""
+        return await self._producer_ids.next_id()
+
+    # Leadership and replica moves asked for by admins
+
+    async def elect_leaders(
+        self, kind: ElectionType, partitions: Collection[TopicPartition] | None, timeout_ms: int
+    ) -> PartitionResults:
+        """ElectLeaders: each partition answered by `election.requested`; the elections it
+        allows are carried out (`_carry_out`) before this returns. With `partitions` None every
+        partition is asked for and, as in Kafka, those needing no election are left out."""
+        everything = [(n, p) for n, t in sorted(self._topics.items()) for p in sorted(t.assignment)]
+        results: PartitionResults = {}
+        decided: dict[TopicPartition, PartitionState] = {}
+        for tp in everything if partitions is None else partitions:
+            outcome = self.requested_election(kind, tp)
+            if isinstance(outcome, KafkaError):
+                results[tp] = outcome
+            else:
+                decided[tp] = outcome
+        if decided:
+            results.update(await self._carry_out(kind, set(decided), timeout_ms))
+        if partitions is None:
+            return {tp: e for tp, e in results.items() if not isinstance(e, ElectionNotNeededError)}
+        return results
+
+    async def _carry_out(
+        self, kind: ElectionType, partitions: set[TopicPartition], timeout_ms: int
+    ) -> PartitionResults:
+        """Single node: this controller is the one that decides, so it writes the new states
+        and applies them, deciding again under the admin lock on the states it writes over."""
+        results: PartitionResults = {}
+        async with self._lock:
+            for tp in sorted(partitions):
+                name, partition = tp
+                decided = self.requested_election(kind, tp)
+                if isinstance(decided, KafkaError):
+                    results[tp] = decided
+                    continue
+                state = await self.store.update_partition_state(
+                    name, partition, decided, decided.version
+                )
+                self._states[name][partition] = state
+                await self._apply([(self._topics[name], {partition: state})])
+                results[tp] = None
+        return results
+
+    async def alter_partition_reassignments(
+        self, targets: Mapping[TopicPartition, list[int] | None]
+    ) -> PartitionResults:
+        """AlterPartitionReassignments: targets checked by `reassignment.check`; the moves
+        that pass are started (`_start_moves`), not awaited."""
+        checked = reassignment.check(targets, self._topics, self.reassignments(), self._brokers)
+        results: PartitionResults = {}
+        accepted: dict[TopicPartition, list[int] | None] = {}
+        for tp, outcome in checked.items():
+            if isinstance(outcome, KafkaError):
+                results[tp] = outcome
+            else:
+                accepted[tp] = outcome
+        if accepted:
+            results.update(await self._start_moves(accepted))
+        return results
+
+    async def _start_moves(
+        self, accepted: dict[TopicPartition, list[int] | None]
+    ) -> PartitionResults:
+        """Single node: the checks leave only this broker as a target replica, which is what a
+        partition has already, so such a move is complete once accepted (Kafka's answer for a
+        one-broker cluster too). A partition left assigned to another broker id (the node id
+        changed) cannot be moved without a cluster."""
+        results: PartitionResults = {}
+        for (name, partition), target in accepted.items():
+            current = self._topics[name].assignment[partition]
+            results[(name, partition)] = (
+                None
+                if target is None or target == current
+                else InvalidReplicaAssignmentError("a single node cannot move replicas")
+            )
+        return results
 
     async def _apply(self, layouts: list[tuple[TopicRecord, dict[int, PartitionState]]]) -> None:
         """Single node: the local replicas take the layouts' roles (one native command), then

@@ -5,12 +5,26 @@ cluster controller."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from ferrolog.controller.store.base import PartitionState
+from ferrolog.errors import (
+    ElectionNotNeededError,
+    EligibleLeadersNotAvailableError,
+    KafkaError,
+    PreferredLeaderNotAvailableError,
+)
 
 NO_LEADER = -1
+
+
+class ElectionType(enum.IntEnum):
+    """ElectLeaders' `election_type` (KIP-460), by its wire value."""
+
+    PREFERRED = 0
+    UNCLEAN = 1
 
 
 def initial_state(
@@ -157,56 +171,48 @@ def _without_offline_followers(
     return replace(state, isr=isr, controller_epoch=controller_epoch)
 
 
-def preferred(
-    state: PartitionState, replicas: Sequence[int], live: Collection[int], controller_epoch: int
-) -> PartitionState | None:
-    """Preferred-leader election: the first assigned replica takes over if it is alive, in
-    sync and not already leading; else None."""
-    if not replicas:
-        return None
-    first = replicas[0]
-    if first == state.leader or first not in live or first not in state.isr:
-        return None
-    return replace(
-        state, leader=first, leader_epoch=state.leader_epoch + 1, controller_epoch=controller_epoch
-    )
-
-
-def reassignment_step(
-    current: Sequence[int],
-    target: Sequence[int],
+def requested(
+    kind: ElectionType,
     state: PartitionState,
+    replicas: Sequence[int],
     live: Collection[int],
-    controller_epoch: int,
-) -> tuple[list[int] | None, PartitionState | None, bool]:
-    """One step of moving a partition from replicas `current` to `target` (Kafka's ZK-mode
-    scheme): first the assignment grows to target + old replicas under a new leader epoch,
-    so the new ones start following; once every target replica is in the ISR, leadership and
-    ISR move inside the target (new epoch) and the assignment shrinks to the target.
-    Returns (new assignment or None, new state or None, finished)."""
-    target = list(target)
-    if list(current) == target:
-        return None, None, True
-    union = target + [b for b in current if b not in target]
-    if not all(b in state.isr for b in target):
-        if list(current) == union:
-            return None, None, False
-        # A new epoch tells the leader its replica set grew (it must accept the new
-        # replicas' fetches) and the new replicas whom to follow.
-        grown = replace(
-            state, leader_epoch=state.leader_epoch + 1, controller_epoch=controller_epoch
+    *,
+    avoid: Collection[int] = (),
+    controller_epoch: int = 0,
+) -> PartitionState | KafkaError:
+    """An election an admin asked for (ElectLeaders), for one partition: the new state, or the
+    error that answers the request (as Kafka's controller decides it).
+
+    Preferred: the first assigned replica takes over if it is alive, in sync and not shutting
+    down (`avoid`); ELECTION_NOT_NEEDED if it already leads, else PREFERRED_LEADER_NOT_AVAILABLE.
+    Unclean: a partition without a live leader gets the first live in-sync replica or, failing
+    that, the first live replica with an ISR of itself (whatever only the old ISR had is lost),
+    whatever the topic's `unclean.leader.election.enable`; ELECTION_NOT_NEEDED if its leader is
+    alive, else ELIGIBLE_LEADERS_NOT_AVAILABLE."""
+    if kind == ElectionType.PREFERRED:
+        first = replicas[0] if replicas else NO_LEADER
+        if first != NO_LEADER and state.leader == first:
+            return ElectionNotNeededError(f"broker {first} already leads, as preferred")
+        if first not in live or first not in state.isr or first in avoid:
+            return PreferredLeaderNotAvailableError(
+                f"preferred replica {first} is not alive and in sync"
+            )
+        return replace(
+            state,
+            leader=first,
+            leader_epoch=state.leader_epoch + 1,
+            controller_epoch=controller_epoch,
         )
-        return union, grown, False
-    isr = [b for b in target if b in state.isr]
-    if state.leader in target and state.leader in live:
-        leader = state.leader
-    else:
-        leader = next((b for b in target if b in isr and b in live), NO_LEADER)
-    moved = replace(
+    if state.leader != NO_LEADER and state.leader in live:
+        return ElectionNotNeededError(f"broker {state.leader} leads and is alive")
+    decided = failover(
         state,
-        leader=leader,
-        leader_epoch=state.leader_epoch + 1,
-        isr=isr,
+        replicas,
+        live,
+        avoid=avoid,
+        unclean_allowed=True,
         controller_epoch=controller_epoch,
     )
-    return target, moved, True
+    if decided is None or decided.leader == NO_LEADER:
+        return EligibleLeadersNotAvailableError("no replica is alive")
+    return decided

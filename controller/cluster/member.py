@@ -2,8 +2,9 @@
 
 - keeps its ephemeral registration `/brokers/ids/<id>` (again after a session expiry);
 - reads the cluster view after every watched change (and every `RESYNC_S` as a backstop),
-  hands it to the `Controller` cache (Metadata, admin checks) and to the `ReplicaManager`
-  (leader and follower roles of local replicas), and tells coordinators about leadership;
+  hands it to the `ZkController` (its cache, and admin requests awaiting an outcome) and to
+  the `ReplicaManager` (leader and follower roles of local replicas), and tells coordinators
+  about leadership;
 - competes for `/controller` and, while it holds it, runs the `ActiveController`;
 - runs the ISR manager for the partitions it leads;
 - on shutdown, asks the controller to move its leaderships away first (controlled shutdown).
@@ -31,8 +32,8 @@ from ferrolog.controller.store.zookeeper import BrokerIdInUseError
 if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
-    from ferrolog.controller.cluster.controller import Controller
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
+    from ferrolog.controller.cluster.zk_controller import ZkController
     from ferrolog.controller.store.base import BrokerRegistration
     from ferrolog.controller.store.zookeeper import ZkStore
 
@@ -48,7 +49,7 @@ class ClusterMember:
         self,
         store: ZkStore,
         config: BrokerConfig,
-        controller: Controller,
+        controller: ZkController,
         replicas: ReplicaManager,
         native: ferrolog_native.Server,
         registration: BrokerRegistration,
@@ -83,8 +84,9 @@ class ClusterMember:
         log.info("registered broker node_id=%d", self.node_id)
         # The view goes to the controller cache now, so requests can be answered; the local
         # replicas load in the first sync of the loop, each served as soon as it is open.
+        read_at = time.monotonic()
         self.view = await self._store.read_view()
-        self._controller.replace_view(self.view)
+        self._controller.replace_view(self.view, read_at)
         self._dirty.set()
         self._task = asyncio.create_task(self._run(), name="cluster-member")
         self._isr.start()
@@ -129,9 +131,10 @@ class ClusterMember:
                 log.info("re-registered broker node_id=%d", self.node_id)
             except BrokerIdInUseError:
                 self._dirty.set()
+        read_at = time.monotonic()
         view = await self._store.read_view()
         self.view = view
-        self._controller.replace_view(view)
+        self._controller.replace_view(view, read_at)
         registered = view.broker_epochs.get(self.node_id) if self._registered else None
         changes = await self._replicas.sync(view, registered)
         for change in changes:
@@ -164,28 +167,28 @@ class ClusterMember:
         waits for a move that cannot happen."""
         await self._store.request_controlled_shutdown(self.node_id)
         self._dirty.set()
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
+        started = time.monotonic()
+
+        def moved() -> bool:
             view = self.view
-            movable = [
-                (t.name, p)
-                for t, p, _, s in view.partitions()
-                if s.leader == self.node_id
+            return not any(
+                s.leader == self.node_id
                 and any(
                     b in view.brokers and b not in view.shutting_down
                     for b in s.isr
                     if b != self.node_id
                 )
-            ]
-            if not movable:
-                log.info(
-                    "controlled shutdown: leaderships moved node_id=%d in %.1fs",
-                    self.node_id,
-                    timeout_s - (deadline - time.monotonic()),
-                )
-                return
-            await asyncio.sleep(0.1)
-        log.warning("controlled shutdown timed out node_id=%d", self.node_id)
+                for _, _, _, s in view.partitions()
+            )
+
+        if await self._controller.wait_for_view(moved, timeout_s):
+            log.info(
+                "controlled shutdown: leaderships moved node_id=%d in %.1fs",
+                self.node_id,
+                time.monotonic() - started,
+            )
+        else:
+            log.warning("controlled shutdown timed out node_id=%d", self.node_id)
 
     async def stop(self) -> None:
         await self._isr.stop()

@@ -18,7 +18,16 @@ Watcher = Callable[[WatchedEvent], None]
 
 
 def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
-    """The whole cluster metadata; every znode read with watcher `w` (None: no watches)."""
+    """The whole cluster metadata; every znode read with watcher `w` (None: no watches).
+
+    The admin request znodes are read first: a view in which the active controller has
+    settled a request then holds partition states read after its decision."""
+    reassignments: dict[TopicPartition, list[int]] = {}
+    if client.exists(paths.REASSIGN, watch=w):
+        with contextlib.suppress(NoNodeError):
+            reassignments = paths.decode_reassignments(client.get(paths.REASSIGN)[0])
+    preferred = _partition_set(client, paths.PREFERRED_ELECTION, w)
+    unclean = _partition_set(client, paths.UNCLEAN_ELECTION, w)
     brokers: dict[int, BrokerRegistration] = {}
     broker_epochs: dict[int, int] = {}
     for child in client.get_children(paths.BROKER_IDS, watch=w):
@@ -55,12 +64,6 @@ def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
     if client.exists(paths.CONTROLLER_EPOCH):
         epoch = paths.decode_controller_epoch(client.get(paths.CONTROLLER_EPOCH)[0])
     shutting = frozenset(int(c) for c in client.get_children(paths.CONTROLLED_SHUTDOWN, watch=w))
-    reassignments: dict[TopicPartition, list[int]] = {}
-    if client.exists(paths.REASSIGN, watch=w):
-        with contextlib.suppress(NoNodeError):
-            reassignments = paths.decode_reassignments(client.get(paths.REASSIGN)[0])
-    preferred = _partition_set(client, paths.PREFERRED_ELECTION, w)
-    unclean = _partition_set(client, paths.UNCLEAN_ELECTION, w)
     return ClusterView(
         brokers=brokers,
         broker_epochs=broker_epochs,

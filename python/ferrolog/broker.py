@@ -18,6 +18,7 @@ from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
+from ferrolog.controller.cluster.zk_controller import ZkController
 from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.store.base import BrokerRegistration, MetadataStore
 from ferrolog.controller.store.local import LocalStore
@@ -104,7 +105,6 @@ class Broker:
                 advertised_host=self._host,
                 advertised_port=self._port,
                 config=config,
-                store=store,
                 controller=controller,
                 native=native,
                 group_coordinator=self.group_coordinator,
@@ -142,7 +142,7 @@ class Broker:
         )
         await store.start()
         self.store = store
-        controller = Controller(store, config, None)
+        controller = ZkController(store, config)
         assert self.group_coordinator is not None
         controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
         self.group_coordinator.start()

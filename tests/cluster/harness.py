@@ -20,8 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
+
+from bench.harness import brokers, kafka_dist
 
 ZK_JARS = "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar"
 ZK_SESSION_MS = 4000
@@ -42,6 +45,19 @@ BROKER_DEFAULTS = {
     "replica.fetch.backoff.ms": "200",
     "replica.socket.timeout.ms": "3000",
 }
+
+
+# Tests that run Kafka's own Java clients or tools against the cluster.
+needs_kafka_jars = pytest.mark.skipif(
+    not brokers.jars_available()
+    or not (kafka_dist.libs_dir(kafka_dist.KAFKA4) / ".complete").exists(),
+    reason="needs java and Kafka's jars (make kafka-jars fetches them)",
+)
+
+
+def java_command(main: str, *args: str) -> list[str]:
+    """Runs the Java class `main` of Kafka 4.1's jars."""
+    return ["java", "-Xmx256M", "-cp", kafka_dist.classpath(kafka_dist.KAFKA4), main, *args]
 
 
 def free_port() -> int:

@@ -1,12 +1,21 @@
-"""The cluster's decisions as pure functions: failover election, preferred leader,
-reassignment steps and the ISR policy, table-driven."""
+"""The cluster's decisions as pure functions: failover election, elections asked for
+(preferred and unclean), reassignment checks and steps, and the ISR policy, table-driven."""
 
 from __future__ import annotations
 
 import pytest
-from ferrolog.controller.cluster import election
+from ferrolog.controller.cluster import election, reassignment
 from ferrolog.controller.cluster.isr import FollowerProgress, next_isr
-from ferrolog.controller.store.base import PartitionState
+from ferrolog.controller.store.base import PartitionState, TopicRecord
+from ferrolog.errors import (
+    ElectionNotNeededError,
+    EligibleLeadersNotAvailableError,
+    InvalidReplicaAssignmentError,
+    KafkaError,
+    NoReassignmentInProgressError,
+    PreferredLeaderNotAvailableError,
+    UnknownTopicOrPartitionError,
+)
 
 R = [1, 2, 3]
 
@@ -62,35 +71,111 @@ def test_failover(
         assert decided.version == state.version  # the store sets the next version
 
 
-def test_preferred_leader_election() -> None:
-    assert election.preferred(st(2, 3, R), R, {1, 2, 3}, 1) == PartitionState(1, 4, R, 1, 7)
-    assert election.preferred(st(1, 3, R), R, {1, 2, 3}, 1) is None  # already leads
-    assert election.preferred(st(2, 3, [2, 3]), R, {1, 2, 3}, 1) is None  # not in sync
-    assert election.preferred(st(2, 3, R), R, {2, 3}, 1) is None  # not alive
+PREFERRED, UNCLEAN = election.ElectionType.PREFERRED, election.ElectionType.UNCLEAN
+
+
+@pytest.mark.parametrize(
+    ("kind", "state", "live", "avoid", "expected"),
+    [
+        # preferred: the first replica takes over, at a new epoch, ISR unchanged
+        (PREFERRED, st(2, 3, R), {1, 2, 3}, set(), (1, 4, R)),
+        # ...already leads
+        (PREFERRED, st(1, 3, R), {1, 2, 3}, set(), ElectionNotNeededError),
+        # ...not in sync
+        (PREFERRED, st(2, 3, [2, 3]), {1, 2, 3}, set(), PreferredLeaderNotAvailableError),
+        # ...not alive
+        (PREFERRED, st(2, 3, R), {2, 3}, set(), PreferredLeaderNotAvailableError),
+        # ...shutting down
+        (PREFERRED, st(2, 3, R), {1, 2, 3}, {1}, PreferredLeaderNotAvailableError),
+        # ...offline partition whose preferred replica is back and in sync
+        (PREFERRED, st(-1, 3, [1]), {1, 2, 3}, set(), (1, 4, [1])),
+        # unclean: a live leader needs no election
+        (UNCLEAN, st(2, 3, R), {2, 3}, set(), ElectionNotNeededError),
+        # ...a dead leader with a live in-sync replica: that one, cleanly
+        (UNCLEAN, st(1, 3, R), {2, 3}, set(), (2, 4, [2, 3])),
+        # ...no live in-sync replica: the first live one, with an ISR of itself
+        (UNCLEAN, st(-1, 3, [1]), {2, 3}, set(), (2, 4, [2])),
+        # ...a live in-sync replica that is shutting down still beats an out-of-sync one
+        (UNCLEAN, st(1, 3, [1, 3]), {2, 3}, {3}, (3, 4, [3])),
+        # ...no replica alive
+        (UNCLEAN, st(-1, 3, [1]), {4}, set(), EligibleLeadersNotAvailableError),
+        (UNCLEAN, st(1, 3, [1]), set(), set(), EligibleLeadersNotAvailableError),
+    ],
+)
+def test_requested_election(
+    kind: election.ElectionType,
+    state: PartitionState,
+    live: set[int],
+    avoid: set[int],
+    expected: tuple[int, int, list[int]] | type[KafkaError],
+) -> None:
+    decided = election.requested(kind, state, R, live, avoid=avoid, controller_epoch=9)
+    if isinstance(expected, tuple):
+        assert isinstance(decided, PartitionState)
+        assert (decided.leader, decided.leader_epoch, decided.isr) == expected
+        assert (decided.controller_epoch, decided.version) == (9, state.version)
+    else:
+        assert type(decided) is expected
 
 
 def test_reassignment_steps() -> None:
     # 1: grow to target + old replicas under a new epoch (same leader and ISR)
-    grown, moved, done = election.reassignment_step(
-        [1, 2, 3], [2, 3, 4], st(1, 0, R), {1, 2, 3, 4}, 1
-    )
+    grown, moved, done = reassignment.step([1, 2, 3], [2, 3, 4], st(1, 0, R), {1, 2, 3, 4}, 1)
     assert (grown, done) == ([2, 3, 4, 1], False)
     assert moved is not None
     assert (moved.leader, moved.leader_epoch, moved.isr) == (1, 1, R)
     # 2: waiting for replica 4 to join the ISR
-    assert election.reassignment_step([2, 3, 4, 1], [2, 3, 4], st(1, 0, R), {1, 2, 3, 4}, 1) == (
+    assert reassignment.step([2, 3, 4, 1], [2, 3, 4], st(1, 0, R), {1, 2, 3, 4}, 1) == (
         None,
         None,
         False,
     )
     # 3: in sync: leadership moves into the target, the ISR and assignment shrink to it
-    grown, moved, done = election.reassignment_step(
+    grown, moved, done = reassignment.step(
         [2, 3, 4, 1], [2, 3, 4], st(1, 0, [1, 2, 3, 4]), {1, 2, 3, 4}, 1
     )
     assert grown == [2, 3, 4]
     assert moved is not None
     assert (moved.leader, moved.leader_epoch, moved.isr) == (2, 1, [2, 3, 4])
     assert done
+
+
+TOPICS = {"t": TopicRecord("t", b"\x01" * 16, {0: [1, 2, 3], 1: [2, 3, 4]})}
+
+
+@pytest.mark.parametrize(
+    ("tp", "target", "expected"),
+    [
+        (("t", 0), [4, 2, 3], [4, 2, 3]),
+        (("t", 0), [1, 2, 3], [1, 2, 3]),  # the replicas it has: accepted, nothing to move
+        (("t", 1), None, None),  # cancels the pending move
+        (("t", 0), None, NoReassignmentInProgressError),
+        (("t", 0), [], InvalidReplicaAssignmentError),
+        (("t", 0), [1, 1, 2], InvalidReplicaAssignmentError),
+        (("t", 0), [1, 2, 9], InvalidReplicaAssignmentError),  # 9 is not registered
+        (("t", 5), [1, 2, 3], UnknownTopicOrPartitionError),
+        (("nope", 0), [1, 2, 3], UnknownTopicOrPartitionError),
+    ],
+)
+def test_reassignment_check(
+    tp: tuple[str, int],
+    target: list[int] | None,
+    expected: list[int] | type[KafkaError] | None,
+) -> None:
+    checked = reassignment.check({tp: target}, TOPICS, {("t", 1)}, {1, 2, 3, 4})
+    if isinstance(expected, type):
+        assert type(checked[tp]) is expected
+    else:
+        assert checked == {tp: expected}
+
+
+def test_reassignment_progress() -> None:
+    # Growing: 4 assigned but not yet in sync is still being added; 1 is being removed.
+    assert reassignment.progress([4, 2, 3, 1], [4, 2, 3], [1, 2, 3]) == ([4], [1])
+    # Not yet grown: 4 is not assigned at all.
+    assert reassignment.progress([1, 2, 3], [4, 2, 3], [1, 2, 3]) == ([4], [1])
+    # Caught up, not yet cut over.
+    assert reassignment.progress([4, 2, 3, 1], [4, 2, 3], [1, 2, 3, 4]) == ([], [1])
 
 
 NOW = 100_000

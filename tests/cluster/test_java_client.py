@@ -15,19 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import brokers, kafka_dist
 from tests.cluster.checker import check_continuous, check_no_loss, read_all
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster, java_command, needs_kafka_jars, wait_until
 
-pytestmark = [
-    pytest.mark.native,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not brokers.jars_available()
-        or not (kafka_dist.libs_dir(kafka_dist.KAFKA4) / ".complete").exists(),
-        reason="needs java and Kafka's jars (make kafka-jars fetches them)",
-    ),
-]
+pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
 
 TOPIC = "java"
 RECORDS = 3000
@@ -40,17 +31,13 @@ RATE = 100  # records per second: the producer runs about 30 s, long enough for 
 PRODUCER_CONFIG = "retries=2147483647\nrequest.timeout.ms=5000\ndelivery.timeout.ms=30000\n"
 
 
-def _java(main: str, *args: str) -> list[str]:
-    return ["java", "-Xmx256M", "-cp", kafka_dist.classpath(kafka_dist.KAFKA4), main, *args]
-
-
 class JavaProducer:
     """VerifiableProducer in the background; one JSON line per send outcome on stdout."""
 
     def __init__(self, bootstrap: str, config: Path) -> None:
         config.write_text(PRODUCER_CONFIG)
         self.proc = subprocess.Popen(
-            _java(
+            java_command(
                 "org.apache.kafka.tools.VerifiableProducer",
                 "--bootstrap-server",
                 bootstrap,
@@ -133,7 +120,7 @@ class JavaConsumer:
 
     def __init__(self, bootstrap: str, count: int) -> None:
         self.proc = subprocess.Popen(
-            _java(
+            java_command(
                 "org.apache.kafka.tools.consumer.ConsoleConsumer",
                 "--bootstrap-server",
                 bootstrap,

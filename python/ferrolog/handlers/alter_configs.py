@@ -42,15 +42,6 @@ def refuse_broker_change(ctx: RequestContext, name: str, configs: list[dict[str,
         )
 
 
-async def existing_overrides(ctx: RequestContext, name: str) -> dict[str, str]:
-    """The topic's current overrides. Raises UnknownTopicOrPartitionError."""
-    check_topic_name(name)
-    record = (await ctx.broker.store.topics()).get(name)
-    if record is None:
-        raise errors.UnknownTopicOrPartitionError(f"topic {name} does not exist")
-    return dict(record.configs)
-
-
 def response(resource: dict[str, Any], exc: errors.KafkaError | None) -> dict[str, Any]:
     return {
         "error_code": 0 if exc is None else exc.code,
@@ -76,15 +67,17 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
         return
     if resource_type != RESOURCE_TOPIC:
         raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
-    await existing_overrides(ctx, name)
-    nulls = sorted(c["name"] for c in configs if c.get("value") is None)
-    if nulls:
-        raise errors.InvalidConfigError(
-            f"null value not supported for topic configs: {', '.join(nulls)}"
-        )
-    await ctx.broker.controller.alter_topic_configs(
-        name, {c["name"]: c["value"] for c in configs}, validate_only=validate_only
-    )
+    check_topic_name(name)
+
+    def replace_all(_current: dict[str, str]) -> dict[str, str]:
+        nulls = sorted(c["name"] for c in configs if c.get("value") is None)
+        if nulls:
+            raise errors.InvalidConfigError(
+                f"null value not supported for topic configs: {', '.join(nulls)}"
+            )
+        return {c["name"]: c["value"] for c in configs}
+
+    await ctx.broker.controller.alter_topic_configs(name, replace_all, validate_only=validate_only)
 
 
 AlterOne = Callable[[RequestContext, dict[str, Any], bool], Awaitable[None]]

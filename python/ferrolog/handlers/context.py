@@ -1,5 +1,8 @@
 """What a request handler gets: the request's identity and the broker's services.
 
+The cluster is reached only through `controller` (`ControllerApi`): handlers never see the
+metadata store, whichever it is.
+
 Every handler module in this package (one per API, named after it) defines `API_KEY` and
 `async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]`, taking the
 decoded request body and returning the response body (dicts keyed by the schema's field names
@@ -15,9 +18,8 @@ if TYPE_CHECKING:
     import ferrolog_native
 
     from ferrolog.config import BrokerConfig
-    from ferrolog.controller.cluster.controller import Controller
+    from ferrolog.controller.api import ControllerApi
     from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
-    from ferrolog.controller.store.base import MetadataStore
 
 
 @dataclass
@@ -27,8 +29,7 @@ class BrokerServices:
     advertised_host: str
     advertised_port: int
     config: BrokerConfig
-    store: MetadataStore
-    controller: Controller
+    controller: ControllerApi
     native: ferrolog_native.Server
     group_coordinator: GroupCoordinator | None = None
 

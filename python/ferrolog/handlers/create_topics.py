@@ -10,8 +10,7 @@ from collections import Counter
 from typing import Any
 
 from ferrolog import errors
-from ferrolog.controller.cluster.controller import TopicSpec
-from ferrolog.controller.store.base import TopicRecord
+from ferrolog.controller.api import TopicRecord, TopicSpec
 from ferrolog.handlers.context import RequestContext
 
 API_KEY = 19

@@ -39,13 +39,13 @@ def _native_code(exc: BaseException) -> int:
 
 
 async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
-    known = await ctx.broker.store.topics()
+    controller = ctx.broker.controller
     states = await asyncio.to_thread(ctx.broker.native.partition_states)
     leaders = {(s.topic, s.partition) for s in states if s.is_leader}
     results = []
     for topic in request.get("topics") or []:
         name = topic["name"]
-        record = known.get(name)
+        record = controller.topic(name)
         partitions = []
         for part in topic.get("partitions") or []:
             index = part["partition_index"]

@@ -32,33 +32,28 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         wanted = [(t.get("name"), t.get("topic_id") or ZERO_UUID) for t in request["topics"]]
     else:
         wanted = [(name, ZERO_UUID) for name in request.get("topic_names") or []]
-    by_id = {}
-    if any(topic_id != ZERO_UUID for _, topic_id in wanted):
-        by_id = {
-            record.topic_id: name for name, record in (await ctx.broker.store.topics()).items()
-        }
+    controller = ctx.broker.controller
     names = Counter(name for name, _ in wanted if name is not None)
-    enabled = ctx.broker.config.get_bool("delete.topic.enable")
     results = []
     for name, topic_id in wanted:
         try:
             if name is not None and topic_id != ZERO_UUID:
                 raise errors.InvalidRequestError("give a topic name or a topic id, not both")
             if name is None:
-                name = by_id.get(topic_id)
-                if name is None:
+                record = controller.topic_by_id(topic_id)
+                if record is None:
                     raise errors.UnknownTopicIdError(f"no topic has id {topic_id.hex()}")
+                name = record.name
             elif names[name] > 1:
                 raise errors.InvalidRequestError(f"topic {name} appears more than once")
-            if not enabled:
-                # TOPIC_DELETION_DISABLED came with v3; older clients would not know the code.
-                disabled = (
-                    errors.TopicDeletionDisabledError
-                    if ctx.api_version >= 3
-                    else errors.InvalidRequestError
-                )
-                raise disabled("topic deletion is disabled (delete.topic.enable=false)")
-            await ctx.broker.controller.delete_topic(name)
+            await controller.delete_topic(name)
+        except errors.TopicDeletionDisabledError as exc:
+            # TOPIC_DELETION_DISABLED came with v3; older clients would not know the code.
+            old = ctx.api_version < 3
+            results.append(
+                _result(name, topic_id, errors.InvalidRequestError(exc.message) if old else exc)
+            )
+            continue
         except errors.KafkaError as exc:
             results.append(_result(name, topic_id, exc))
             continue

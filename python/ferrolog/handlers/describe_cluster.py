@@ -26,13 +26,6 @@ _CLUSTER_OPERATIONS = (5, 7, 8, 9, 10, 11, 12)
 ALL_CLUSTER_OPERATIONS = sum(1 << op for op in _CLUSTER_OPERATIONS)
 
 
-def controller_id(ctx: RequestContext) -> int:
-    """The active controller's broker id. The Controller interface does not name it yet; a
-    single-node broker is its own controller."""
-    value = getattr(ctx.broker.controller, "controller_id", None)
-    return value if isinstance(value, int) else ctx.broker.node_id
-
-
 def _error(exc: errors.KafkaError) -> dict[str, Any]:
     return {
         "throttle_time_ms": 0,
@@ -55,7 +48,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         )
     if endpoint != ENDPOINT_BROKER:
         return _error(errors.UnsupportedEndpointTypeError(f"unknown endpoint type {endpoint}"))
-    registered = await ctx.broker.store.brokers()
+    registered = ctx.broker.controller.brokers()
     brokers = [
         {"broker_id": b.node_id, "host": b.host, "port": b.port, "rack": b.rack}
         for b in sorted(registered.values(), key=lambda b: b.node_id)
@@ -78,7 +71,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         "error_message": None,
         "endpoint_type": ENDPOINT_BROKER,
         "cluster_id": ctx.broker.cluster_id,
-        "controller_id": controller_id(ctx),
+        "controller_id": ctx.broker.controller.controller_id,
         "brokers": brokers,
         "cluster_authorized_operations": (
             ALL_CLUSTER_OPERATIONS if include_operations else NOT_REQUESTED

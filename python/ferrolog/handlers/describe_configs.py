@@ -11,6 +11,7 @@ from typing import Any
 
 from ferrolog import errors
 from ferrolog.config import ConfigEntry
+from ferrolog.controller.api import validate_topic_name
 from ferrolog.handlers.context import RequestContext
 
 API_KEY = 32
@@ -22,15 +23,12 @@ RESOURCE_TOPIC = 2
 RESOURCE_BROKER = 4
 RESOURCE_BROKER_LOGGER = 8
 
-_TOPIC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-
 
 def check_topic_name(name: str) -> None:
-    """Kafka's topic-name rule (legal characters, at most 249 of them, not . or ..)."""
+    """Kafka's topic-name rule; the empty name (default topic resource) is not a topic."""
     if not name:
         raise errors.InvalidRequestError("default topic resources are not allowed")
-    if name in (".", "..") or len(name) > 249 or not set(name) <= _TOPIC_NAME_CHARS:
-        raise errors.InvalidTopicError(f"{name!r} is not a valid topic name")
+    validate_topic_name(name)
 
 
 def check_broker_name(ctx: RequestContext, name: str) -> None:
@@ -69,7 +67,7 @@ def _row(entry: ConfigEntry, synonyms: bool, documentation: bool) -> dict[str, A
 async def _entries(ctx: RequestContext, resource_type: int, name: str) -> Iterable[ConfigEntry]:
     if resource_type == RESOURCE_TOPIC:
         check_topic_name(name)
-        record = (await ctx.broker.store.topics()).get(name)
+        record = ctx.broker.controller.topic(name)
         if record is None:
             raise errors.UnknownTopicOrPartitionError(f"topic {name} does not exist")
         return ctx.broker.config.describe_topic(record.configs)

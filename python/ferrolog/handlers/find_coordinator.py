@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ferrolog import errors
-from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
+from ferrolog.controller.api import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator.group.coordinator import partition_for
 from ferrolog.handlers.context import RequestContext
 

@@ -7,38 +7,19 @@ as in AlterConfigs (no dynamic broker configs)."""
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from typing import Any
 
 from ferrolog import errors
 from ferrolog.config import TOPIC_CONFIGS, ConfigType
-from ferrolog.handlers.alter_configs import (
-    alter_each,
-    check_config_names,
-    existing_overrides,
-    refuse_broker_change,
-)
+from ferrolog.handlers.alter_configs import alter_each, check_config_names, refuse_broker_change
 from ferrolog.handlers.context import RequestContext
-from ferrolog.handlers.describe_configs import RESOURCE_BROKER, RESOURCE_TOPIC
+from ferrolog.handlers.describe_configs import RESOURCE_BROKER, RESOURCE_TOPIC, check_topic_name
 
 API_KEY = 44
 MIN_VERSION = 0
 MAX_VERSION = 1
 
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
-
-# An incremental change reads the current overrides and writes back the result; two requests
-# for one topic interleaving there would lose one change. One lock per controller (that is,
-# per broker, on its event loop) serializes them; weak keys let a stopped broker's go.
-_LOCKS: weakref.WeakKeyDictionary[object, asyncio.Lock] = weakref.WeakKeyDictionary()
-
-
-def _lock_for(controller: object) -> asyncio.Lock:
-    lock = _LOCKS.get(controller)
-    if lock is None:
-        lock = _LOCKS[controller] = asyncio.Lock()
-    return lock
 
 
 def _current_list(ctx: RequestContext, overrides: dict[str, str], name: str) -> list[str]:
@@ -86,14 +67,20 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
     configs = resource.get("configs") or []
     check_config_names(configs)
     if resource_type == RESOURCE_BROKER:
-        refuse_broker_change(ctx, name, configs)
+        # Deleting a dynamic broker config that was never set changes nothing, so it
+        # succeeds, as on Kafka (kafka-reassign-partitions --verify clears the replication
+        # throttles that way); anything that would set one is refused.
+        sets = [c for c in configs if c["config_operation"] != DELETE]
+        refuse_broker_change(ctx, name, sets)
         return
     if resource_type != RESOURCE_TOPIC:
         raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
-    async with _lock_for(ctx.broker.controller):
-        overrides = await existing_overrides(ctx, name)
-        updated = apply_operations(ctx, overrides, configs)
-        await ctx.broker.controller.alter_topic_configs(name, updated, validate_only=validate_only)
+    check_topic_name(name)
+    # The controller applies the operations to the overrides it holds, atomically with other
+    # changes of the topic, so concurrent requests do not lose each other's changes.
+    await ctx.broker.controller.alter_topic_configs(
+        name, lambda overrides: apply_operations(ctx, overrides, configs), validate_only
+    )
 
 
 async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:

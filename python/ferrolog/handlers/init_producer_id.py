@@ -2,8 +2,8 @@
 
 Without a transactional id Kafka hands out a fresh producer id at epoch 0 every time, whatever
 id and epoch a v3+ client sends back (KIP-360's bump applies to transactional producers; an
-idempotent one simply starts over with a new id). Ids come from the broker-wide block
-allocator in `ferrolog.controller.producer_ids`, so they never repeat across restarts.
+idempotent one simply starts over with a new id). Ids come from the controller, which reserves
+them in blocks in the metadata store, so they never repeat across restarts.
 
 With a transactional id: the transaction coordinator is not written yet, so the answer is
 COORDINATOR_NOT_AVAILABLE, the error a Kafka client expects while no coordinator can serve
@@ -15,7 +15,6 @@ import logging
 from typing import Any
 
 from ferrolog import errors
-from ferrolog.controller.producer_ids import allocator_for
 from ferrolog.handlers.context import RequestContext
 
 API_KEY = 22
@@ -36,7 +35,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
     if transactional_id is not None:
         return _error(errors.CoordinatorNotAvailableError("transactions are not supported yet"))
     try:
-        producer_id = await allocator_for(ctx.broker.store).next_id()
+        producer_id = await ctx.broker.controller.allocate_producer_id()
     except Exception:
         # The store could not reserve a block (a ZooKeeper outage, a full disk): not a bug
         # in this request, and a retriable answer lets the producer try again.

@@ -13,29 +13,20 @@ MAX_VERSION = 0
 
 
 async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
-    controller = ctx.broker.controller
-    pending = controller.reassignments()
     requested = request.get("topics")
-    wanted: set[tuple[str, int]] | None = None
-    if requested is not None:
-        wanted = {(t["name"], int(p)) for t in requested for p in t["partition_indexes"]}
+    partitions = (
+        None
+        if requested is None
+        else [(t["name"], int(p)) for t in requested for p in t["partition_indexes"]]
+    )
     by_topic: dict[str, list[dict[str, Any]]] = {}
-    for (name, partition), target in sorted(pending.items()):
-        if wanted is not None and (name, partition) not in wanted:
-            continue
-        record = controller.topic(name)
-        if record is None or partition not in record.assignment:
-            continue
-        current = record.assignment[partition]
-        state = controller.partition_states(name).get(partition)
-        isr = state.isr if state is not None else []
-        by_topic.setdefault(name, []).append(
+    for status in ctx.broker.controller.list_partition_reassignments(partitions):
+        by_topic.setdefault(status.topic, []).append(
             {
-                "partition_index": partition,
-                "replicas": list(current),
-                # Still joining: not yet in the replica set or not yet caught up.
-                "adding_replicas": [b for b in target if b not in current or b not in isr],
-                "removing_replicas": [b for b in current if b not in target],
+                "partition_index": status.partition,
+                "replicas": status.replicas,
+                "adding_replicas": status.adding,
+                "removing_replicas": status.removing,
             }
         )
     return {

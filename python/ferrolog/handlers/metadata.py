@@ -11,8 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ferrolog.controller.cluster.topics import is_internal, validate_topic_name
-from ferrolog.controller.store.base import TopicRecord
+from ferrolog.controller.api import TopicRecord, is_internal, validate_topic_name
 from ferrolog.errors import (
     InvalidTopicError,
     KafkaError,
@@ -120,10 +119,7 @@ async def _lookup(
     if not allow_create:
         return _error(name, ZERO_UUID, UnknownTopicOrPartitionError.code)
     try:
-        if is_internal(name):
-            await controller.ensure_internal_topic(name)
-        else:
-            await controller.ensure_topic(name, -1, -1, {})
+        await controller.auto_create_topic(name)
     except KafkaError as exc:
         log.warning("auto-creation failed topic=%s error=%s", name, exc)
         return _error(name, ZERO_UUID, exc.code)

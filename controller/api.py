@@ -1,0 +1,155 @@
+"""The controller as request handlers see it: the one interface through which they reach the
+cluster (`ctx.broker.controller`).
+
+Handlers translate: they turn a request into calls on `ControllerApi` and its results (or the
+`KafkaError`s it raises or returns) into a response. Every decision about topics, partitions,
+leaders, replicas and producer ids is made behind this interface, over whichever metadata store
+the broker runs with (`LocalStore` on a single node, ZooKeeper in a cluster); handlers never
+see the store. The names re-exported here (records, the topic-name rules, the election types)
+are what a handler needs to read the answers, so that this module is all they import from the
+cluster side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ferrolog.controller.cluster.election import ElectionType
+from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS, is_internal, validate_topic_name
+from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
+from ferrolog.controller.store.view import TopicPartition
+from ferrolog.errors import KafkaError
+
+__all__ = [
+    "CONSUMER_OFFSETS",
+    "BrokerRegistration",
+    "ConfigChange",
+    "ControllerApi",
+    "ElectionType",
+    "PartitionResults",
+    "PartitionState",
+    "ReassignmentStatus",
+    "TopicPartition",
+    "TopicRecord",
+    "TopicSpec",
+    "is_internal",
+    "validate_topic_name",
+]
+
+# Per partition: None for success, else the error that answers it.
+PartitionResults = dict[TopicPartition, KafkaError | None]
+# Maps a topic's current config overrides to the new ones (raising KafkaError to refuse).
+ConfigChange = Callable[[dict[str, str]], Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class TopicSpec:
+    """One topic of a CreateTopics request: -1 for num_partitions / replication_factor means
+    the broker default; `assignment` (partition -> brokers) replaces both when given."""
+
+    name: str
+    num_partitions: int
+    replication_factor: int
+    assignment: dict[int, list[int]] | None
+    configs: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ReassignmentStatus:
+    """A pending reassignment as ListPartitionReassignments reports it."""
+
+    topic: str
+    partition: int
+    replicas: list[int]  # assigned now (during a move: the target plus the old replicas)
+    adding: list[int]
+    removing: list[int]
+
+
+class ControllerApi(Protocol):
+    """Reads answer from the controller's cache of the cluster metadata (no store I/O); admin
+    operations are coroutines that raise `KafkaError`s for what a request gets wrong."""
+
+    @property
+    def controller_id(self) -> int:
+        """The active controller's broker id (-1 while a cluster elects one)."""
+
+    def topics(self) -> dict[str, TopicRecord]: ...
+
+    def topic(self, name: str) -> TopicRecord | None: ...
+
+    def topic_by_id(self, topic_id: bytes) -> TopicRecord | None: ...
+
+    def partition_states(self, name: str) -> dict[int, PartitionState]: ...
+
+    def brokers(self) -> dict[int, BrokerRegistration]:
+        """The registered (live) brokers."""
+
+    async def create_topic(
+        self,
+        name: str,
+        num_partitions: int,
+        replication_factor: int,
+        assignment: dict[int, list[int]] | None,
+        configs: dict[str, str],
+        validate_only: bool = False,
+    ) -> TopicRecord:
+        """-1 for a count means the broker default; raises TopicAlreadyExistsError,
+        InvalidTopicError, InvalidPartitionsError, InvalidReplicationFactorError,
+        InvalidReplicaAssignmentError, InvalidRequestError, InvalidConfigError."""
+
+    async def create_topics(
+        self, specs: Sequence[TopicSpec], validate_only: bool = False
+    ) -> list[TopicRecord | KafkaError]:
+        """CreateTopics as one batch: each topic validated alone (answered with its Kafka
+        error), the valid ones written and opened together; each topic's outcome, in order."""
+
+    async def auto_create_topic(self, name: str) -> TopicRecord:
+        """Creates `name` as auto-creation does (internal topics with their own settings,
+        others with the broker defaults) unless it exists; returns it."""
+
+    async def ensure_internal_topic(self, name: str) -> TopicRecord:
+        """Creates the internal topic `name` with its settings unless it exists."""
+
+    async def delete_topic(self, name: str) -> None:
+        """Raises UnknownTopicOrPartitionError, TopicDeletionDisabledError, InvalidTopicError."""
+
+    async def create_partitions(
+        self,
+        name: str,
+        total_count: int,
+        assignment: list[list[int]] | None,
+        validate_only: bool = False,
+    ) -> None:
+        """Raises UnknownTopicOrPartitionError, InvalidPartitionsError,
+        InvalidReplicaAssignmentError."""
+
+    async def alter_topic_configs(
+        self, name: str, change: ConfigChange, validate_only: bool = False
+    ) -> None:
+        """Applies `change` to the topic's overrides, atomically with respect to other config
+        changes of this broker. Raises UnknownTopicOrPartitionError, InvalidConfigError and
+        whatever `change` raises."""
+
+    async def elect_leaders(
+        self, kind: ElectionType, partitions: Collection[TopicPartition] | None, timeout_ms: int
+    ) -> PartitionResults:
+        """Preferred-leader or unclean elections (ElectLeaders), answered once the outcome is in
+        the cluster metadata or `timeout_ms` has passed (REQUEST_TIMED_OUT). `None` asks for
+        every partition, and then the answer leaves out those that need no election."""
+
+    async def alter_partition_reassignments(
+        self, targets: Mapping[TopicPartition, list[int] | None]
+    ) -> PartitionResults:
+        """Starts moving partitions to new replica lists (None cancels a pending move). Answers
+        once the move is accepted, not finished."""
+
+    def list_partition_reassignments(
+        self, partitions: Collection[TopicPartition] | None
+    ) -> list[ReassignmentStatus]:
+        """The pending reassignments (of `partitions`, or all), ordered by partition."""
+
+    async def allocate_producer_id(self) -> int:
+        """A producer id never handed out before, across restarts and brokers. Raises
+        whatever the store raises when it cannot reserve one."""

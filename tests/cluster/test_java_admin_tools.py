@@ -1,0 +1,95 @@
+"""Kafka 4.1's own admin tools against a ferrolog cluster: `kafka-leader-election`
+(LeaderElectionCommand) restores preferred leaders after a controlled shutdown moved them, and
+`kafka-reassign-partitions` (ReassignPartitionsCommand) moves a partition, verifies the move
+(clearing replication throttles as it does) and lists nothing pending afterwards. Skipped
+where Java or the Kafka jars (fetched by `make kafka-jars`) are absent."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from confluent_kafka.admin import NewTopic
+
+from tests.cluster.harness import Cluster, java_command, needs_kafka_jars, wait_until
+
+pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
+
+LEADER_ELECTION = "org.apache.kafka.tools.LeaderElectionCommand"
+REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand"
+
+
+def tool(main: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(java_command(main, *args), capture_output=True, text=True, timeout=120)
+
+
+def test_kafka_leader_election_restores_preferred_leaders(cluster: Cluster) -> None:
+    cluster.create_topic("el", 3, 3)
+    preferred = [cluster.partition("el", p).replicas[0] for p in range(3)]
+    victim = preferred[0]
+    assert cluster.brokers[victim].terminate(timeout=30) == 0
+    cluster.brokers[victim].start()
+    cluster.brokers[victim].wait_ready()
+    for p in range(3):
+        cluster.wait_for_isr("el", p, [1, 2, 3])
+    moved = [p for p in range(3) if cluster.leader("el", p) != preferred[p]]
+    assert 0 in moved
+    run = tool(
+        LEADER_ELECTION,
+        "--bootstrap-server",
+        cluster.bootstrap,
+        "--election-type",
+        "PREFERRED",
+        "--all-topic-partitions",
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    # Only the partitions that needed an election are reported, as by Kafka.
+    elected = ", ".join(f"el-{p}" for p in moved)
+    assert f"Successfully completed leader election (PREFERRED) for partitions {elected}" in (
+        run.stdout
+    )
+    assert [cluster.leader("el", p) for p in range(3)] == preferred
+    again = tool(
+        LEADER_ELECTION,
+        "--bootstrap-server",
+        cluster.bootstrap,
+        "--election-type",
+        "PREFERRED",
+        "--topic",
+        "el",
+        "--partition",
+        "0",
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "Valid replica already elected for partitions el-0" in again.stdout
+
+
+def test_kafka_reassign_partitions_moves_and_verifies(cluster: Cluster, tmp_path: Path) -> None:
+    admin = cluster.admin()
+    admin.create_topics([NewTopic("mv", num_partitions=1, replica_assignment=[[1, 2]])])[
+        "mv"
+    ].result(20)
+    cluster.wait_for_leaders("mv", 1)
+    plan = tmp_path / "plan.json"
+    target = {"version": 1, "partitions": [{"topic": "mv", "partition": 0, "replicas": [3, 2]}]}
+    plan.write_text(json.dumps(target))
+    common = ["--bootstrap-server", cluster.bootstrap, "--reassignment-json-file", str(plan)]
+    run = tool(REASSIGN, *common, "--execute")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Successfully started partition reassignment for mv-0" in run.stdout
+
+    def verified() -> bool:
+        check = tool(REASSIGN, *common, "--verify")
+        if "Reassignment of partition mv-0 is completed." not in check.stdout:
+            return False
+        assert check.returncode == 0, check.stdout + check.stderr
+        return True
+
+    wait_until(verified, 60, step=1, what="the reassignment to verify as completed")
+    assert cluster.partition("mv").replicas == [3, 2]
+    cluster.wait_for_isr("mv", 0, [2, 3])
+    listed = tool(REASSIGN, "--bootstrap-server", cluster.bootstrap, "--list")
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert "No partition reassignments found." in listed.stdout
