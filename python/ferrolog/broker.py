@@ -68,7 +68,7 @@ class Broker:
         import ferrolog_native
 
         from ferrolog.api_versions import advertised
-        from ferrolog.handlers import handlers
+        from ferrolog.handlers import HANDLERS
 
         config = self.config
         for directory in config.log_dirs:
@@ -109,7 +109,7 @@ class Broker:
                 native=native,
                 group_coordinator=self.group_coordinator,
             )
-            self._dispatcher = Dispatcher(native, self.services, handlers(), advertised())
+            self._dispatcher = Dispatcher(native, self.services, HANDLERS, advertised())
             self._dispatcher.start()
         except BaseException:
             await self.stop()
