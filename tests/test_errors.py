@@ -32,12 +32,14 @@ def test_every_code_from_minus_one_to_127_has_one_class() -> None:
 def test_lookup(code: int, cls: type[errors.KafkaError], retriable: bool) -> None:
     assert errors.for_code(code) is cls
     assert cls.retriable is retriable
+    assert errors.retriable(code) is retriable
 
 
 def test_unknown_codes_and_none() -> None:
     assert errors.for_code(9999) is errors.UnknownServerError
     with pytest.raises(ValueError, match="NONE"):
         errors.for_code(0)
+    assert errors.retriable(0) is False
 
 
 def test_message_and_str() -> None:

@@ -54,6 +54,12 @@ def for_name(name: str) -> type[KafkaError]:
     return _BY_NAME[name]
 
 
+def retriable(code: int) -> bool:
+    """Whether a client may send a request again that was answered with `code` (0 is success,
+    so no)."""
+    return code != 0 and for_code(code).retriable
+
+
 def all_errors() -> dict[int, type[KafkaError]]:
     """Every defined error, by code."""
     return dict(_BY_CODE)
