@@ -67,7 +67,8 @@ def all_errors() -> dict[int, type[KafkaError]]:
 
 def from_native(exc: BaseException) -> KafkaError:
     """Converts a `ferrolog_native.KafkaNativeError` (args `(code, message)`) into the matching
-    KafkaError; anything else becomes UnknownServerError."""
+    KafkaError; anything else becomes UnknownServerError. The one place where the native
+    core's errors become this tree's (its side of the crossing is `native/src/py/error.rs`)."""
     args: tuple[Any, ...] = tuple(getattr(exc, "args", ()))
     if len(args) == 2 and isinstance(args[0], int) and args[0] != 0:
         return for_code(args[0])(str(args[1]))
