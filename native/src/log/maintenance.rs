@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::checkpoint::sync_dir;
-use super::partition_log::Log;
+use super::partition_log::{storage_error, Log};
 use super::segment::Segment;
 use crate::error::ErrorCode;
 use crate::record::producer::ProducerStateManager;
@@ -60,11 +60,6 @@ impl FlushPlan {
         }
         Ok(())
     }
-}
-
-fn storage_error(e: io::Error) -> ErrorCode {
-    ::log::error!("log maintenance failed: {e}");
-    ErrorCode::KafkaStorageError
 }
 
 impl Log {
