@@ -85,5 +85,5 @@ def test_native_kafka_errors_cross_as_one_exception_with_the_code() -> None:
     assert undecodable.message == "cannot decode fetched records"
     not_gzip = _raised(lambda: native.decompress(1, b"not gzip"))
     assert not_gzip.message == "decompression failed"
-    with pytest.raises(ValueError, match="compression.type"):
+    with pytest.raises(ValueError, match=r"compression\.type"):
         native.validate_batch(bytes(batch), {"compression.type": "brotli"}, 0)
