@@ -219,7 +219,9 @@ class Server:
         new log start offset. Raises ``KafkaNativeError`` (OFFSET_OUT_OF_RANGE)."""
 
 class KafkaNativeError(Exception):
-    """A Kafka error from the native core: ``args == (code: int, message: str)``."""
+    """A Kafka error from the native core: ``args == (code: int, message: str)``, the one
+    exception every native Kafka error crosses as; ``ferrolog.errors.from_native`` gives the
+    Python class of its code."""
 
 def native_api_versions() -> dict[int, tuple[int, int]]:
     """The APIs the native core serves itself, ``{api_key: (min_version, max_version)}``

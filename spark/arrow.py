@@ -8,7 +8,8 @@ import time
 from collections.abc import Iterator
 
 import pyarrow as pa
-from ferrolog.spark.client import EARLIEST, OFFSET_OUT_OF_RANGE, RETRIABLE, Cluster, KafkaError
+from ferrolog import errors
+from ferrolog.spark.client import EARLIEST, Cluster
 from ferrolog.spark.options import Options
 from ferrolog.spark.planning import OffsetRange
 from ferrolog_native import BinaryBuffers, DecodedColumns, decode_columns
@@ -122,22 +123,25 @@ def _read(cluster: Cluster, opts: Options, r: OffsetRange) -> Iterator[pa.Record
                 isolation_level=opts.isolation_level,
             )
             code = p["error_code"]
-        except (KafkaError, OSError) as e:
-            code = getattr(e, "code", 6)
-            if code not in RETRIABLE:
+        except errors.KafkaError as e:
+            if not e.retriable:
                 raise
-        if code in RETRIABLE:
+            code = e.code
+        except OSError:
+            # The connection broke: the leader may have gone, so it is looked up again.
+            code = errors.NetworkExceptionError.code
+        if errors.retriable(code):
             attempt += 1
             if time.monotonic() > deadline:
-                raise KafkaError(code, f"Fetch {r.topic}-{r.partition}: gave up")
+                raise errors.for_code(code)(f"Fetch {r.topic}-{r.partition}: gave up")
             cluster.forget_leader(r.topic, r.partition)
             time.sleep(min(0.05 * 2**attempt, 1.0))
             continue
-        if code == OFFSET_OUT_OF_RANGE:
+        if code == errors.OffsetOutOfRangeError.code:
             offset = _lost(cluster, opts, r, offset)
             continue
         if code != 0:
-            raise KafkaError(code, f"Fetch {r.topic}-{r.partition} at offset {offset}")
+            raise errors.for_code(code)(f"Fetch {r.topic}-{r.partition} at offset {offset}")
         records = p["records"] or b""
         aborted = None
         if opts.isolation_level == 1:
@@ -156,8 +160,7 @@ def _read(cluster: Cluster, opts: Options, r: OffsetRange) -> Iterator[pa.Record
         elif time.monotonic() > deadline:
             # The planned end is not there any more (truncated, or retention took it).
             if opts.fail_on_data_loss:
-                raise KafkaError(
-                    OFFSET_OUT_OF_RANGE,
+                raise errors.OffsetOutOfRangeError(
                     f"{r.topic}-{r.partition}: offsets [{offset}, {r.end}) are not available "
                     "(set failOnDataLoss=false to skip them)",
                 )
@@ -168,8 +171,7 @@ def _lost(cluster: Cluster, opts: Options, r: OffsetRange, offset: int) -> int:
     """The fetch offset is out of range: records were deleted (retention) before we read them."""
     first = cluster.list_offsets({(r.topic, r.partition): EARLIEST})[(r.topic, r.partition)]
     if opts.fail_on_data_loss:
-        raise KafkaError(
-            OFFSET_OUT_OF_RANGE,
+        raise errors.OffsetOutOfRangeError(
             f"{r.topic}-{r.partition}: offset {offset} is out of range (log starts at {first}); "
             "some data may have been lost. Set failOnDataLoss=false to skip it.",
         )

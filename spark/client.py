@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ferrolog import errors
 from ferrolog.connection import Connection, fetch_body
 
 METADATA, METADATA_VERSION = 3, 9
@@ -23,25 +24,7 @@ FETCH, FETCH_VERSION = 1, 11
 
 EARLIEST = -2
 LATEST = -1
-
-# Errors that mean "ask the cluster again": the leader moved or metadata is not there yet.
-RETRIABLE = {
-    3,  # UNKNOWN_TOPIC_OR_PARTITION
-    5,  # LEADER_NOT_AVAILABLE
-    6,  # NOT_LEADER_OR_FOLLOWER
-    74,  # FENCED_LEADER_EPOCH
-    75,  # UNKNOWN_LEADER_EPOCH
-}
-OFFSET_OUT_OF_RANGE = 1
 CLIENT_ID = "ferrolog-spark"
-
-
-class KafkaError(Exception):
-    """A Kafka error code answered for one partition, or a failed request."""
-
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(f"{message} (error code {code})")
-        self.code = code
 
 
 @dataclass(frozen=True)
@@ -93,13 +76,13 @@ class Cluster:
         return conn
 
     def _any(self) -> Connection:
-        errors = []
+        failures = []
         for address in [*self._connections, *self._brokers.values(), *self._bootstrap]:
             try:
                 return self._connect(address)
             except OSError as e:
-                errors.append(f"{address[0]}:{address[1]}: {e}")
-        raise ConnectionError("no broker reachable: " + "; ".join(errors))
+                failures.append(f"{address[0]}:{address[1]}: {e}")
+        raise ConnectionError("no broker reachable: " + "; ".join(failures))
 
     def _request(self, conn: Connection, api: int, version: int, body: dict[str, Any]) -> Any:
         try:
@@ -145,7 +128,7 @@ class Cluster:
             self.metadata([topic])
             node = self._leaders.get((topic, partition), -1)
         if node < 0 or node not in self._brokers:
-            raise KafkaError(5, f"no leader for {topic}-{partition}")
+            raise errors.LeaderNotAvailableError(f"no leader for {topic}-{partition}")
         return self._connect(self._brokers[node])
 
     def forget_leader(self, topic: str, partition: int) -> None:
@@ -184,16 +167,16 @@ class Cluster:
                         key = (t["name"], p["partition_index"])
                         if p["error_code"] == 0:
                             result[key] = p["offset"]
-                        elif p["error_code"] in RETRIABLE and attempt < retries:
+                        elif errors.retriable(p["error_code"]) and attempt < retries:
                             self.forget_leader(*key)
                             failed[key] = group[key]
                         else:
-                            raise KafkaError(p["error_code"], f"ListOffsets {key[0]}-{key[1]}")
+                            raise errors.for_code(p["error_code"])(f"ListOffsets {key[0]}-{key[1]}")
             if not failed:
                 return result
             pending = failed
             time.sleep(min(0.05 * 2**attempt, 1.0))
-        raise KafkaError(5, "ListOffsets: no leader")
+        raise errors.LeaderNotAvailableError("ListOffsets: no leader")
 
     def fetch(
         self,
@@ -220,9 +203,11 @@ class Cluster:
         conn = self.leader(topic, partition)
         response = self._request(conn, FETCH, FETCH_VERSION, body)
         if response["error_code"] != 0:
-            raise KafkaError(response["error_code"], f"Fetch {topic}-{partition}")
+            raise errors.for_code(response["error_code"])(f"Fetch {topic}-{partition}")
         for t in response["responses"]:
             for p in t["partitions"]:
                 if t["topic"] == topic and p["partition_index"] == partition:
                     return p  # type: ignore[no-any-return]
-        raise KafkaError(-1, f"Fetch {topic}-{partition}: partition missing from the response")
+        raise errors.UnknownServerError(
+            f"Fetch {topic}-{partition}: partition missing from the response"
+        )

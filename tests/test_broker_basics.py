@@ -94,10 +94,10 @@ async def api_versions(ctx: RequestContext, req: dict[str, Any]) -> dict[str, An
 
 
 HANDLERS = {
-    METADATA: Handler(METADATA, echo_metadata, None, None, "metadata"),
-    CREATE_TOPICS: Handler(CREATE_TOPICS, slow_create, None, None, "create_topics"),
-    API_VERSIONS: Handler(API_VERSIONS, api_versions, None, None, "api_versions"),
-    20: Handler(20, broken, None, None, "delete_topics"),
+    METADATA: Handler(METADATA, echo_metadata, 0, 12, "metadata"),
+    CREATE_TOPICS: Handler(CREATE_TOPICS, slow_create, 2, 7, "create_topics"),
+    API_VERSIONS: Handler(API_VERSIONS, api_versions, 0, 4, "api_versions"),
+    20: Handler(20, broken, 1, 6, "delete_topics"),
 }
 VERSIONS = {METADATA: (0, 12), CREATE_TOPICS: (2, 7), API_VERSIONS: (0, 4), 20: (1, 6)}
 
@@ -180,35 +180,6 @@ def test_slow_handler_does_not_block_other_connections() -> None:
 
     asyncio.run(main())
     assert answered_at[2] < answered_at[1]
-
-
-def test_advertised_versions_intersect_handler_caps_and_schemas() -> None:
-    from ferrolog.api_versions import merge
-
-    table = {
-        METADATA: Handler(METADATA, echo_metadata, 1, 20, "metadata"),  # cap 12 wins
-        CREATE_TOPICS: Handler(CREATE_TOPICS, slow_create, None, 5, "create_topics"),
-        0: Handler(0, echo_metadata, None, None, "produce"),  # served natively: ignored
-        45: Handler(45, echo_metadata, None, None, "alter_partition_reassignments"),  # no cap
-        46: Handler(46, echo_metadata, 9, 9, "list_partition_reassignments"),  # empty range
-    }
-    versions = merge(table, {0: (3, 11), 1: (4, 12)})
-    assert versions == {
-        0: (0, 11),  # Produce v0-2 advertised but refused, as Kafka 4.x does
-        1: (4, 12),
-        METADATA: (1, 12),
-        CREATE_TOPICS: (2, 5),
-        45: (0, 0),
-    }
-
-
-def test_handler_table_is_discovered_from_the_package() -> None:
-    from ferrolog.handlers import discover
-
-    table = discover()
-    assert table[METADATA].module == "ferrolog.handlers.metadata"
-    assert table[API_VERSIONS].module == "ferrolog.handlers.api_versions"
-    assert all(h.api_key == key for key, h in table.items())
 
 
 @pytest.mark.parametrize("fmt", ["kv", "json"])

@@ -3,6 +3,8 @@ core's error table."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from ferrolog import errors
 
@@ -32,12 +34,14 @@ def test_every_code_from_minus_one_to_127_has_one_class() -> None:
 def test_lookup(code: int, cls: type[errors.KafkaError], retriable: bool) -> None:
     assert errors.for_code(code) is cls
     assert cls.retriable is retriable
+    assert errors.retriable(code) is retriable
 
 
 def test_unknown_codes_and_none() -> None:
     assert errors.for_code(9999) is errors.UnknownServerError
     with pytest.raises(ValueError, match="NONE"):
         errors.for_code(0)
+    assert errors.retriable(0) is False
 
 
 def test_message_and_str() -> None:
@@ -61,3 +65,25 @@ def test_names_match_the_native_table() -> None:
             assert name == "NONE"
             continue
         assert errors.for_code(code).name == name
+
+
+def _raised(call: Callable[[], object]) -> errors.KafkaError:
+    native = pytest.importorskip("ferrolog_native")
+    with pytest.raises(native.KafkaNativeError) as raised:
+        call()
+    return errors.from_native(raised.value)
+
+
+def test_native_kafka_errors_cross_as_one_exception_with_the_code() -> None:
+    native = pytest.importorskip("ferrolog_native")
+    batch = bytearray(native.build_batch([(b"k", b"v", [], 0)]))
+    batch[-1] ^= 0xFF
+    corrupt = _raised(lambda: native.validate_batch(bytes(batch), {}, 0))
+    assert isinstance(corrupt, errors.CorruptMessageError)
+    undecodable = _raised(lambda: native.decode_columns(bytes(batch), 0, 1))
+    assert isinstance(undecodable, errors.CorruptMessageError)
+    assert undecodable.message == "cannot decode fetched records"
+    not_gzip = _raised(lambda: native.decompress(1, b"not gzip"))
+    assert not_gzip.message == "decompression failed"
+    with pytest.raises(ValueError, match=r"compression\.type"):
+        native.validate_batch(bytes(batch), {"compression.type": "brotli"}, 0)

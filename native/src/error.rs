@@ -1,8 +1,10 @@
 //! Kafka's error codes: the one table on the Rust side (Kafka's `Errors.java`).
 //!
-//! The data path answers with these codes; the Python side keeps its own exception tree
-//! (`ferrolog.errors`) and a test checks that both tables agree (`error_codes()` in the
-//! extension module).
+//! The data path answers with these codes. A failed call from Python carries one of them
+//! (`CommandError::Kafka`) across the boundary in one place (`py/error.rs`) as
+//! `KafkaNativeError(code, message)`, which `ferrolog.errors.from_native` turns into the
+//! class of the Python exception tree for that code; a test checks that both tables agree
+//! (`error_codes()` in the extension module).
 
 macro_rules! error_codes {
     ($($name:ident = $code:expr),* $(,)?) => {

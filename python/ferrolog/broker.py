@@ -69,7 +69,7 @@ class Broker:
         import ferrolog_native
 
         from ferrolog.api_versions import advertised
-        from ferrolog.handlers import handlers
+        from ferrolog.handlers import HANDLERS
 
         config = self.config
         for directory in config.log_dirs:
@@ -109,7 +109,7 @@ class Broker:
                 native=native,
                 group_coordinator=self.group_coordinator,
             )
-            self._dispatcher = Dispatcher(native, self.services, handlers(), advertised())
+            self._dispatcher = Dispatcher(native, self.services, HANDLERS, advertised())
             self._dispatcher.start()
             # Served while they load; "started" means every local replica is open.
             await (self.member.loaded() if self.member is not None else controller.loaded())

@@ -54,6 +54,12 @@ def for_name(name: str) -> type[KafkaError]:
     return _BY_NAME[name]
 
 
+def retriable(code: int) -> bool:
+    """Whether a client may send a request again that was answered with `code` (0 is success,
+    so no)."""
+    return code != 0 and for_code(code).retriable
+
+
 def all_errors() -> dict[int, type[KafkaError]]:
     """Every defined error, by code."""
     return dict(_BY_CODE)
@@ -61,7 +67,8 @@ def all_errors() -> dict[int, type[KafkaError]]:
 
 def from_native(exc: BaseException) -> KafkaError:
     """Converts a `ferrolog_native.KafkaNativeError` (args `(code, message)`) into the matching
-    KafkaError; anything else becomes UnknownServerError."""
+    KafkaError; anything else becomes UnknownServerError. The one place where the native
+    core's errors become this tree's (its side of the crossing is `native/src/py/error.rs`)."""
     args: tuple[Any, ...] = tuple(getattr(exc, "args", ()))
     if len(args) == 2 and isinstance(args[0], int) and args[0] != 0:
         return for_code(args[0])(str(args[1]))

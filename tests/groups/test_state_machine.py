@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from ferrolog import errors
 from ferrolog.controller.coordinator.group import membership, offsets, records
 from ferrolog.controller.coordinator.group.shard import GroupShard
@@ -325,3 +326,14 @@ def test_a_full_group_refuses_new_members() -> None:
     third = join(shard, 2)
     assert third.last["error_code"] == errors.GroupMaxSizeReachedError.code
     assert len(shard.groups[GROUP].members) == 2
+
+
+def test_a_failed_append_is_answered_as_kafka_answers_group_clients() -> None:
+    from ferrolog.controller.coordinator.group.coordinator import append_error
+
+    native = pytest.importorskip("ferrolog_native")
+    moved = native.KafkaNativeError(errors.NotLeaderOrFollowerError.code, "not the leader")
+    assert append_error(moved) == errors.NotCoordinatorError.code
+    too_big = native.KafkaNativeError(errors.MessageTooLargeError.code, "too big")
+    assert append_error(too_big) == errors.InvalidCommitOffsetSizeError.code
+    assert append_error(OSError("disk gone")) == errors.CoordinatorNotAvailableError.code

@@ -6,7 +6,7 @@ from ferrolog.protocol import (
     API_NAMES,
     SCHEMA_VERSIONS,
     ProtocolError,
-    UnsupportedVersionError,
+    UnknownSchemaError,
     decode_data,
     decode_request,
     decode_request_header,
@@ -110,18 +110,18 @@ def test_tagged_field_size_must_match_its_content() -> None:
 
 
 def test_unsupported_versions_and_keys() -> None:
-    assert issubclass(UnsupportedVersionError, ProtocolError)
+    assert issubclass(UnknownSchemaError, ProtocolError)
     assert issubclass(ProtocolError, ValueError)
     low, high = SCHEMA_VERSIONS[FETCH]
-    with pytest.raises(UnsupportedVersionError):
+    with pytest.raises(UnknownSchemaError):
         decode_request(FETCH, high + 1, b"", 0)
-    with pytest.raises(UnsupportedVersionError):
+    with pytest.raises(UnknownSchemaError):
         encode_response(FETCH, low - 1, 1, {})
-    with pytest.raises(UnsupportedVersionError):
+    with pytest.raises(UnknownSchemaError):
         encode_request(1000, 0, 1, None, {})
-    with pytest.raises(UnsupportedVersionError):
+    with pytest.raises(UnknownSchemaError):
         decode_response(1000, 0, b"\x00\x00\x00\x00")
-    with pytest.raises(UnsupportedVersionError):
+    with pytest.raises(UnknownSchemaError):
         encode_data("NoSuchRecord", 0, {})
 
 

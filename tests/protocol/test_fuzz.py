@@ -1,6 +1,6 @@
 """Decoders facing hostile bytes: random input, mutated valid encodings, huge lengths.
 
-The only exception a decoder may raise is ProtocolError (UnsupportedVersionError for a
+The only exception a decoder may raise is ProtocolError (UnknownSchemaError for a
 version the tables lack); whatever decodes must encode again and decode to the same value.
 """
 

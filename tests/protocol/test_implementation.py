@@ -50,5 +50,5 @@ def test_both_twins_raise_the_same_exception_classes() -> None:
     for twin in (_ccodec, _codec):
         with pytest.raises(protocol.ProtocolError):
             twin.decode_request_header(b"\x00")
-        with pytest.raises(protocol.UnsupportedVersionError):
+        with pytest.raises(protocol.UnknownSchemaError):
             twin.decode_request(9999, 0, b"", 0)

@@ -11,8 +11,8 @@ import pyarrow as pa
 import pytest
 from confluent_kafka import Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
+from ferrolog.errors import KafkaError
 from ferrolog.spark.arrow import arrow_schema, read_range
-from ferrolog.spark.client import KafkaError
 from ferrolog.spark.options import from_offsets_json, offsets_json, parse_options
 from ferrolog.spark.planning import OffsetRange, apportion, split_ranges
 from ferrolog.spark.source import FerrologBatchReader, FerrologStreamReader

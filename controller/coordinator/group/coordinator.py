@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ferrolog import errors
+from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator.group import membership, offsets, records
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
@@ -37,10 +38,6 @@ TICK_SECONDS = 0.05
 READ_CHUNK = 1 << 20
 # A batch of the internal topic stays well under its max.message.bytes.
 MAX_BATCH_BYTES = 512 * 1024
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def java_string_hash(value: str) -> int:
@@ -64,14 +61,6 @@ def settings_from(config: BrokerConfig) -> GroupSettings:
         offset_metadata_max_bytes=config.get_int("offset.metadata.max.bytes"),
         offsets_retention_ms=config.get_int("offsets.retention.minutes") * 60_000,
     )
-
-
-class CoordinatorError(Exception):
-    """The group's partition is not served here (yet): carries the Kafka error code."""
-
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
 
 
 @dataclass
@@ -142,13 +131,13 @@ class GroupCoordinator:
     # Requests
 
     def shard_for(self, group_id: str) -> GroupShard:
-        """The shard of `group_id`'s partition; raises CoordinatorError with NOT_COORDINATOR
-        or COORDINATOR_LOAD_IN_PROGRESS."""
+        """The shard of `group_id`'s partition; raises NotCoordinatorError or
+        CoordinatorLoadInProgressError."""
         entry = self._partitions.get(partition_for(group_id, self.partition_count))
         if entry is None:
-            raise CoordinatorError(errors.NotCoordinatorError.code)
+            raise errors.NotCoordinatorError()
         if not entry.loaded.is_set():
-            raise CoordinatorError(errors.CoordinatorLoadInProgressError.code)
+            raise errors.CoordinatorLoadInProgressError()
         return entry.shard
 
     def shards(self) -> list[GroupShard]:
@@ -161,7 +150,7 @@ class GroupCoordinator:
         self, group_id: str, operation: Callable[[GroupShard, Callable[[T], None]], None]
     ) -> T:
         """Runs `operation(shard, reply)` on the group's shard, appends what it wrote, and
-        waits for the reply (which may come after a rebalance). Raises CoordinatorError."""
+        waits for the reply (which may come after a rebalance). Raises as `shard_for` does."""
         shard = self.shard_for(group_id)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
 
@@ -298,7 +287,7 @@ _APPEND_ERRORS = {
 
 
 def append_error(exc: BaseException) -> int:
-    code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else -1
+    code = errors.from_native(exc).code
     return _APPEND_ERRORS.get(code, errors.CoordinatorNotAvailableError.code)
 
 

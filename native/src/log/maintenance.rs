@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::checkpoint::sync_dir;
-use super::partition_log::Log;
+use super::partition_log::{storage_error, Log};
 use super::segment::{Segment, SyncTarget};
 use crate::error::ErrorCode;
 use crate::record::producer::ProducerStateManager;
@@ -63,11 +63,6 @@ impl FlushPlan {
         }
         Ok(())
     }
-}
-
-fn storage_error(e: io::Error) -> ErrorCode {
-    ::log::error!("log maintenance failed: {e}");
-    ErrorCode::KafkaStorageError
 }
 
 impl Log {

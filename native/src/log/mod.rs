@@ -49,8 +49,9 @@ pub use manager::LogManager;
 pub use partition_log::{FetchSlice, LeaderAppend, Log, TimestampOffset};
 pub use txn_index::AbortedTxn;
 
-/// Wall-clock milliseconds since the epoch.
-pub(crate) fn now_ms() -> i64 {
+/// Wall-clock milliseconds since the epoch: segment times, flush times, LogAppendTime, the
+/// ISR's caught-up times. The one clock of the crate.
+pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)

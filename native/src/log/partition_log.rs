@@ -97,8 +97,10 @@ pub struct Log {
     pub(crate) closed: bool,
 }
 
+/// An I/O failure of a log, as the client sees it: KAFKA_STORAGE_ERROR. The cause is logged
+/// here because the code is all that travels on.
 pub(crate) fn storage_error(e: std::io::Error) -> ErrorCode {
-    ::log::error!("log write failed: {e}");
+    ::log::error!("log I/O failed: {e}");
     ErrorCode::KafkaStorageError
 }
 

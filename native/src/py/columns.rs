@@ -4,8 +4,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::kafka_error;
 use crate::record::columns::{decode_columns as decode, BinaryColumn, Columns, DecodeOptions};
+use crate::server::CommandError;
 
 /// A variable-width column's three buffers and its null count.
 #[pyclass(name = "BinaryBuffers", module = "ferrolog_native", frozen)]
@@ -103,6 +103,6 @@ pub fn decode_columns(
     // Decoding a fetch response is the long part of a Spark read task: other Python threads
     // (the task's fetcher) run meanwhile.
     let columns = super::without_gil(py, || decode(records, &opts))
-        .map_err(|e| kafka_error(e, "cannot decode fetched records".into()))?;
+        .map_err(|e| CommandError::Kafka(e, "cannot decode fetched records".into()))?;
     PyDecodedColumns::new(py, &columns)
 }

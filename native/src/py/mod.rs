@@ -1,16 +1,17 @@
 //! The Python extension module `ferrolog_native` (the only module that uses pyo3). Its surface
-//! is `native/ferrolog_native.pyi`; errors cross in one place ([`to_pyerr`]) and every call
-//! that touches disk or waits releases the GIL through one helper ([`without_gil`]).
+//! is `native/ferrolog_native.pyi`; errors cross in one place (`From<CommandError> for PyErr`
+//! in [`error`]) and every call that touches disk or waits releases the GIL through one helper
+//! ([`without_gil`]).
 
 mod columns;
+mod error;
 mod server;
 mod types;
 
 use std::collections::HashMap;
 
 use bytes::BytesMut;
-use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -20,29 +21,9 @@ use crate::record::builder::{BatchBuilder, Record};
 use crate::record::compression::{self, Codec};
 use crate::server::CommandError;
 
-create_exception!(
-    ferrolog_native,
-    KafkaNativeError,
-    PyException,
-    "A Kafka error from the native core: args == (code, message)."
-);
-
 /// Runs `f` with the GIL released (disk, waits); the one place the module lets go of it.
 pub(crate) fn without_gil<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> T {
     py.detach(f)
-}
-
-fn kafka_error(code: ErrorCode, message: String) -> PyErr {
-    KafkaNativeError::new_err((code.code(), message))
-}
-
-/// The one mapping from native failures to Python exceptions.
-pub(crate) fn to_pyerr(e: CommandError) -> PyErr {
-    match e {
-        CommandError::Kafka(code, message) => kafka_error(code, message),
-        CommandError::Io(io) => PyOSError::new_err(io.to_string()),
-        CommandError::Config(message) => PyValueError::new_err(message),
-    }
 }
 
 /// `NotLeaderOrFollower` -> `NOT_LEADER_OR_FOLLOWER`.
@@ -102,7 +83,7 @@ fn compress<'py>(py: Python<'py>, codec: i32, data: &[u8]) -> PyResult<Bound<'py
 fn decompress<'py>(py: Python<'py>, codec: i32, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     let c = self::codec(codec)?;
     let out = compression::decompress(c, data, i32::MAX as usize)
-        .map_err(|e| kafka_error(e, "decompression failed".into()))?;
+        .map_err(|e| CommandError::Kafka(e, "decompression failed".into()))?;
     Ok(PyBytes::new(py, &out))
 }
 
@@ -152,13 +133,13 @@ fn validate_batch<'py>(
     config: HashMap<String, String>,
     now_ms: i64,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let config = LogConfig::from_map(&config).map_err(PyValueError::new_err)?;
+    let config = LogConfig::from_map(&config).map_err(CommandError::Config)?;
     let validated = crate::record::validate::validate_batch(
         BytesMut::from(batch),
         &config.validation(),
         now_ms,
     )
-    .map_err(|e| kafka_error(e, format!("{e:?}")))?;
+    .map_err(CommandError::from)?;
     Ok(PyBytes::new(py, &validated.bytes))
 }
 
@@ -169,7 +150,10 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<types::PyControlRequest>()?;
     m.add_class::<types::PyPartitionState>()?;
     m.add_class::<types::PyReplicaState>()?;
-    m.add("KafkaNativeError", m.py().get_type::<KafkaNativeError>())?;
+    m.add(
+        "KafkaNativeError",
+        m.py().get_type::<error::KafkaNativeError>(),
+    )?;
     m.add_function(wrap_pyfunction!(native_api_versions, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;

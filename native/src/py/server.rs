@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
-use super::{to_pyerr, without_gil};
+use super::without_gil;
 use crate::control::ControlReply;
 use crate::server::{CommandError, OpenRequest, RoleRequest, Server};
 
@@ -78,12 +78,12 @@ fn open_request(t: OpenTuple) -> PyResult<OpenRequest> {
 impl PyServer {
     #[new]
     fn new(py: Python<'_>, config: HashMap<String, String>) -> PyResult<Self> {
-        let inner = without_gil(py, || Server::new(&config)).map_err(to_pyerr)?;
+        let inner = without_gil(py, || Server::new(&config))?;
         Ok(PyServer { inner })
     }
 
     fn start(&self, py: Python<'_>) -> PyResult<()> {
-        without_gil(py, || self.inner.start()).map_err(|e| to_pyerr(CommandError::Io(e)))?;
+        without_gil(py, || self.inner.start()).map_err(CommandError::Io)?;
         Ok(())
     }
 
@@ -122,7 +122,7 @@ impl PyServer {
     }
 
     fn shutdown(&self, py: Python<'_>) -> PyResult<()> {
-        without_gil(py, || self.inner.shutdown()).map_err(|e| to_pyerr(CommandError::Io(e)))
+        Ok(without_gil(py, || self.inner.shutdown()).map_err(CommandError::Io)?)
     }
 
     fn open_partition(
@@ -137,7 +137,7 @@ impl PyServer {
         without_gil(py, || {
             self.inner.open_partition(topic, partition, id, &config)
         })
-        .map_err(to_pyerr)
+        .map_err(PyErr::from)
     }
 
     /// Many partitions at once: see `Server::open_partitions`. Each entry of `partitions` is
@@ -155,15 +155,15 @@ impl PyServer {
             .map(open_request)
             .collect::<PyResult<Vec<_>>>()?;
         let outcomes = without_gil(py, || self.inner.open_partitions(&configs, &requests))
-            .map_err(to_pyerr)?;
+            .map_err(PyErr::from)?;
         Ok(outcomes
             .into_iter()
-            .map(|o| o.err().map(|e| to_pyerr(e).into_value(py).into_any()))
+            .map(|o| o.err().map(|e| PyErr::from(e).into_value(py).into_any()))
             .collect())
     }
 
     fn delete_partition(&self, py: Python<'_>, topic: &str, partition: i32) -> PyResult<()> {
-        without_gil(py, || self.inner.delete_partition(topic, partition)).map_err(to_pyerr)
+        without_gil(py, || self.inner.delete_partition(topic, partition)).map_err(PyErr::from)
     }
 
     fn become_leader(
@@ -179,7 +179,7 @@ impl PyServer {
             self.inner
                 .become_leader(topic, partition, leader_epoch, isr, replicas)
         })
-        .map_err(to_pyerr)
+        .map_err(PyErr::from)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -205,7 +205,7 @@ impl PyServer {
                 replicas,
             )
         })
-        .map_err(to_pyerr)
+        .map_err(PyErr::from)
     }
 
     fn set_isr(
@@ -219,7 +219,7 @@ impl PyServer {
         without_gil(py, || {
             self.inner.set_isr(topic, partition, isr, leader_epoch)
         })
-        .map_err(to_pyerr)
+        .map_err(PyErr::from)
     }
 
     fn replica_states(&self, py: Python<'_>) -> Vec<PyReplicaState> {
@@ -235,7 +235,7 @@ impl PyServer {
         topic: &str,
         config: HashMap<String, String>,
     ) -> PyResult<()> {
-        without_gil(py, || self.inner.update_topic_config(topic, &config)).map_err(to_pyerr)
+        without_gil(py, || self.inner.update_topic_config(topic, &config)).map_err(PyErr::from)
     }
 
     fn partition_states(&self, py: Python<'_>) -> Vec<PyPartitionState> {
@@ -246,7 +246,7 @@ impl PyServer {
     }
 
     fn append(&self, py: Python<'_>, topic: &str, partition: i32, records: &[u8]) -> PyResult<i64> {
-        without_gil(py, || self.inner.append(topic, partition, records)).map_err(to_pyerr)
+        without_gil(py, || self.inner.append(topic, partition, records)).map_err(PyErr::from)
     }
 
     fn read<'py>(
@@ -259,7 +259,7 @@ impl PyServer {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let max_bytes = max_bytes.clamp(0, i64::from(i32::MAX)) as u32;
         let data = without_gil(py, || self.inner.read(topic, partition, offset, max_bytes))
-            .map_err(to_pyerr)?;
+            .map_err(PyErr::from)?;
         Ok(PyBytes::new(py, &data))
     }
 
@@ -270,6 +270,6 @@ impl PyServer {
         partition: i32,
         offset: i64,
     ) -> PyResult<i64> {
-        without_gil(py, || self.inner.delete_records(topic, partition, offset)).map_err(to_pyerr)
+        without_gil(py, || self.inner.delete_records(topic, partition, offset)).map_err(PyErr::from)
     }
 }

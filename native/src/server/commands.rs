@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 
-use super::{now_ms, Server};
+use super::Server;
 use crate::error::ErrorCode;
-use crate::log::LogConfig;
+use crate::log::{now_ms, LogConfig};
 use crate::record::batch::iter_batches;
 use crate::replica::{Partition, Role};
 

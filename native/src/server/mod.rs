@@ -12,7 +12,7 @@ mod sendfile;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use parking_lot::Mutex;
 use tokio::net::TcpListener;
@@ -20,21 +20,13 @@ use tokio::runtime::{Handle, Runtime};
 use tokio::sync::watch;
 
 use crate::control::ControlBridge;
-use crate::log::LogManager;
+use crate::log::{now_ms, LogManager};
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 
 pub use commands::{CommandError, OpenRequest, PartitionState, RoleRequest};
 pub use config::ServerConfig;
 pub use replication::ReplicaState;
-
-/// Milliseconds since the epoch (timestamps, LogAppendTime).
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
 
 /// What every connection and command shares.
 #[derive(Debug)]

@@ -1,8 +1,9 @@
 //! The control plane's replication commands: roles (`become_leader`, `become_follower`), the
 //! ISR, and the leader's view of its followers for the ISR policy.
 
-use super::{now_ms, CommandError, Server};
+use super::{CommandError, Server};
 use crate::error::ErrorCode;
+use crate::log::now_ms;
 use crate::replica::RoleError;
 
 /// On a leader: one follower of one partition, for the ISR policy.

@@ -1,53 +1,108 @@
-"""Request handlers, one module per API (named after it), and the table that dispatches to
-them. A handler module defines `API_KEY`, `async def handle(ctx, request) -> response`, and
-optionally `MIN_VERSION`/`MAX_VERSION` (the versions it implements); see `context.py`."""
+"""Request handlers, one module per API (named after it), and THE table that dispatches to
+them: `HANDLERS`, built from the explicit imports below, so the route from the dispatcher to
+a handler reads here.
+
+A handler module declares, once, the API it serves and the versions it implements (`API_KEY`,
+`MIN_VERSION`, `MAX_VERSION`, each version's every field) and defines
+`async def handle(ctx, request) -> response` (see `context.py`). The advertised table
+(`ferrolog.api_versions`) is derived from these declarations; adding an API means writing its
+module and listing it here."""
 
 from __future__ import annotations
 
-import functools
-import importlib
-import pkgutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from ferrolog.handlers import (
+    alter_configs,
+    alter_partition_reassignments,
+    api_versions,
+    create_partitions,
+    create_topics,
+    delete_groups,
+    delete_records,
+    delete_topics,
+    describe_cluster,
+    describe_configs,
+    describe_groups,
+    describe_log_dirs,
+    elect_leaders,
+    find_coordinator,
+    heartbeat,
+    incremental_alter_configs,
+    init_producer_id,
+    join_group,
+    leave_group,
+    list_groups,
+    list_partition_reassignments,
+    metadata,
+    offset_commit,
+    offset_delete,
+    offset_fetch,
+    sync_group,
+)
 from ferrolog.handlers.context import RequestContext
 
 HandleFn = Callable[[RequestContext, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+class HandlerModule(Protocol):
+    """What mypy checks of every module listed below."""
+
+    API_KEY: int
+    MIN_VERSION: int
+    MAX_VERSION: int
+
+    async def handle(self, ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
 class Handler:
     api_key: int
     handle: HandleFn
-    min_version: int | None  # None: whatever the schemas define
-    max_version: int | None
+    min_version: int
+    max_version: int
     module: str
 
 
-def discover() -> dict[int, Handler]:
-    """Imports every module of this package and collects those that define `API_KEY` and
-    `handle`. Two modules claiming one key is a bug and raises."""
-    table: dict[int, Handler] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        key = getattr(module, "API_KEY", None)
-        handle = getattr(module, "handle", None)
-        if not isinstance(key, int) or handle is None:
-            continue
-        if key in table:
-            raise RuntimeError(f"API key {key} handled by {table[key].module} and {info.name}")
-        table[key] = Handler(
-            api_key=key,
-            handle=handle,
-            min_version=getattr(module, "MIN_VERSION", None),
-            max_version=getattr(module, "MAX_VERSION", None),
-            module=module.__name__,
-        )
-    return table
+def table(*modules: HandlerModule) -> dict[int, Handler]:
+    """The handlers of `modules` by API key; two modules claiming one key is a bug."""
+    handlers: dict[int, Handler] = {}
+    for module in modules:
+        name = getattr(module, "__name__", repr(module))
+        key = module.API_KEY
+        if key in handlers:
+            raise RuntimeError(f"API key {key} handled by {handlers[key].module} and {name}")
+        handlers[key] = Handler(key, module.handle, module.MIN_VERSION, module.MAX_VERSION, name)
+    return handlers
 
 
-@functools.cache
-def handlers() -> dict[int, Handler]:
-    """The handler table, built once per process."""
-    return discover()
+HANDLERS: dict[int, Handler] = table(
+    alter_configs,
+    alter_partition_reassignments,
+    api_versions,
+    create_partitions,
+    create_topics,
+    delete_groups,
+    delete_records,
+    delete_topics,
+    describe_cluster,
+    describe_configs,
+    describe_groups,
+    describe_log_dirs,
+    elect_leaders,
+    find_coordinator,
+    heartbeat,
+    incremental_alter_configs,
+    init_producer_id,
+    join_group,
+    leave_group,
+    list_groups,
+    list_partition_reassignments,
+    metadata,
+    offset_commit,
+    offset_delete,
+    offset_fetch,
+    sync_group,
+)

@@ -3,7 +3,8 @@
 The cluster is reached only through `controller` (`ControllerApi`): handlers never see the
 metadata store, whichever it is.
 
-Every handler module in this package (one per API, named after it) defines `API_KEY` and
+Every handler module in this package (one per API, named after it, listed in `HANDLERS` in
+`__init__.py`) declares `API_KEY`, `MIN_VERSION` and `MAX_VERSION` and defines
 `async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]`, taking the
 decoded request body and returning the response body (dicts keyed by the schema's field names
 in snake_case; missing fields take schema defaults). A handler raises only for bugs: Kafka

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
+from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -20,7 +21,7 @@ async def _delete(ctx: RequestContext, group_id: str) -> int:
         code: int = await coordinator(ctx).run(
             group_id, lambda shard, reply: offsets.delete_group(shard, group_id, now_ms(), reply)
         )
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         code = exc.code
     return code
 

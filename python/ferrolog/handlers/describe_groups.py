@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -19,7 +19,7 @@ MAX_VERSION = 5
 def _describe(ctx: RequestContext, group_id: str) -> dict[str, Any]:
     try:
         shard = coordinator(ctx).shard_for(group_id)
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         result: dict[str, Any] = offsets.describe(None, group_id)
         result.update(error_code=exc.code, group_state="")
         return result

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
+from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import membership
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -21,6 +22,6 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             request["group_id"],
             lambda shard, reply: reply(membership.heartbeat(shard, request, now_ms())),
         )
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         code = exc.code
     return {"throttle_time_ms": 0, "error_code": code}

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
+from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import membership, responses
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import client_host, coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -25,7 +26,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             request["group_id"],
             lambda shard, reply: membership.join(shard, req, now_ms(), reply, host),
         )
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         response = responses.join_response(exc.code, request.get("member_id") or "")
     if ctx.api_version < NULLABLE_PROTOCOL_VERSION and response["protocol_name"] is None:
         response = {**response, "protocol_name": ""}

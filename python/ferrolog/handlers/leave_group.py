@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
+from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import membership
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -30,7 +31,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
                 membership.leave(shard, request["group_id"], leaving, now_ms())
             ),
         )
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         error, results = exc.code, [exc.code] * len(leaving)
     if ctx.api_version < BATCH_VERSION:
         return {"throttle_time_ms": 0, "error_code": error or results[0]}

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
+from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -45,6 +46,6 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             request["group_id"],
             lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists),
         )
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         response = _all_failed(request, exc.code)
     return response

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
+from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError, now_ms
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -23,6 +24,6 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             group_id,
             lambda shard, reply: offsets.offset_delete(shard, group_id, topics, now_ms(), reply),
         )
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         response = {"error_code": exc.code, "throttle_time_ms": 0, "topics": []}
     return response

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ferrolog import errors
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.controller.coordinator.group.coordinator import CoordinatorError
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 
@@ -23,7 +23,7 @@ def _fetch(
 ) -> tuple[int, list[dict[str, Any]]]:
     try:
         shard = coordinator(ctx).shard_for(group_id)
-    except CoordinatorError as exc:
+    except errors.KafkaError as exc:
         return exc.code, []
     return 0, offsets.fetch(shard, group_id, topics)
 

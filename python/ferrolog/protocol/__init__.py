@@ -10,7 +10,7 @@ import os
 from typing import Any, cast
 
 from ferrolog.protocol import _codec as _impl
-from ferrolog.protocol._shared import ProtocolError, RequestHeader, UnsupportedVersionError
+from ferrolog.protocol._shared import ProtocolError, RequestHeader, UnknownSchemaError
 
 if os.environ.get("FERROLOG_PURE_PYTHON", "") in ("", "0"):
     # Imported by name so that type checkers keep the pure twin's signatures for both.
@@ -35,7 +35,7 @@ __all__ = [
     "SCHEMA_VERSIONS",
     "ProtocolError",
     "RequestHeader",
-    "UnsupportedVersionError",
+    "UnknownSchemaError",
     "decode_data",
     "decode_request",
     "decode_request_header",

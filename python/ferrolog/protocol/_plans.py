@@ -11,7 +11,7 @@ import this module; it runs once per (schema, version), so it is not compiled.
 
 from typing import Any
 
-from ferrolog.protocol._shared import UnsupportedVersionError
+from ferrolog.protocol._shared import UnknownSchemaError
 from ferrolog.protocol.schemas import DATA, HEADERS, REQUESTS, RESPONSES
 
 # Type codes, ordered so that every code from STRING up may be null.
@@ -103,10 +103,10 @@ def plan(kind: str, key: Any, version: int) -> Any:
         return found
     schema = _TABLES[kind].get(key)
     if schema is None:
-        raise UnsupportedVersionError(f"unknown {kind} schema {key!r}")
+        raise UnknownSchemaError(f"unknown {kind} schema {key!r}")
     name, _api_key, valid, flexible_v, fields = schema
     if not in_range(valid, version):
-        raise UnsupportedVersionError(f"{name} has no version {version}")
+        raise UnknownSchemaError(f"{name} has no version {version}")
     found = _build(fields, version, in_range(flexible_v, version))
     _PLANS[cache_key] = found
     return found

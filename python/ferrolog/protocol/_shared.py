@@ -13,8 +13,9 @@ class ProtocolError(ValueError):
     encoded in the requested version."""
 
 
-class UnsupportedVersionError(ProtocolError):
-    """An api key, version or data schema the generated tables do not define."""
+class UnknownSchemaError(ProtocolError):
+    """An api key, version or data schema the generated tables do not define. (The Kafka
+    error UNSUPPORTED_VERSION, which the broker answers, is `ferrolog.errors`'.)"""
 
 
 class RequestHeader(NamedTuple):

@@ -19,12 +19,13 @@ use tokio::sync::watch;
 
 use super::Reply;
 use crate::error::ErrorCode;
+use crate::log::now_ms;
 use crate::protocol::fetch_writer::{
     write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
 };
 use crate::protocol::{decode_request, Chunk, HeaderPeek};
 use crate::replica::{Partition, Progress};
-use crate::server::{now_ms, Broker};
+use crate::server::Broker;
 
 const READ_COMMITTED: i8 = 1;
 /// Kafka's `DEBUGGING_CONSUMER_ID`: a consumer allowed to read from followers.

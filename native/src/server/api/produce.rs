@@ -10,10 +10,11 @@ use kafka_protocol::protocol::StrBytes;
 
 use super::Reply;
 use crate::error::ErrorCode;
+use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
 use crate::record::validate::validate_produce_records;
 use crate::replica::Partition;
-use crate::server::{now_ms, Broker};
+use crate::server::Broker;
 
 struct Outcome {
     index: i32,

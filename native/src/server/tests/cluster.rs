@@ -197,7 +197,7 @@ pub(super) fn produce_request(records: usize, acks: i16, timeout_ms: i32) -> Pro
                 // Current timestamps: with older ones retention would delete rolled segments.
                 .with_records(Some(Bytes::from(batch(
                     records,
-                    crate::server::now_ms(),
+                    crate::log::now_ms(),
                 ))))])])
 }
 

@@ -206,7 +206,7 @@ fn followers_keep_the_transaction_state_of_what_they_replicate() {
             key: None,
             value: Some(vec![i; 100]),
             headers: vec![],
-            timestamp: crate::server::now_ms(),
+            timestamp: crate::log::now_ms(),
         })
         .collect();
     assert_eq!(a.server().append(T, 0, &batch.build()).expect("append"), 0);
