@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster import election, reassignment
 from ferrolog.controller.cluster.election import ElectionType
-from ferrolog.controller.store.base import BadVersionError, PartitionState
+from ferrolog.controller.store.base import PartitionState
 from ferrolog.controller.store.zookeeper import ControllerFencedError
 
 if TYPE_CHECKING:
@@ -52,19 +52,30 @@ class ActiveController:
     async def _write(self, topic: str, partition: int, state: PartitionState, old: int) -> bool:
         """Whether the state was written; False when it changed under us (the change fires a
         watch, so the next pass sees it)."""
-        try:
-            await self._store.update_partition_state_fenced(topic, partition, state, old)
-        except BadVersionError:
-            return False
-        log.info(
-            "controller wrote topic=%s partition=%d leader=%d epoch=%d isr=%s",
-            topic,
-            partition,
-            state.leader,
-            state.leader_epoch,
-            state.isr,
-        )
-        return True
+        return bool(await self._write_all([(topic, partition, state, old)]))
+
+    async def _write_all(
+        self, writes: list[tuple[str, int, PartitionState, int]]
+    ) -> set[TopicPartition]:
+        """Writes many decided states at once (pipelined); returns the partitions written.
+        The others changed under us, which fires a watch, so the next pass sees them."""
+        if not writes:
+            return set()
+        written = await self._store.update_partition_states_fenced(writes)
+        done = set()
+        for (topic, partition, state, _), result in zip(writes, written, strict=True):
+            if result is None:
+                continue
+            done.add((topic, partition))
+            log.info(
+                "controller wrote topic=%s partition=%d leader=%d epoch=%d isr=%s",
+                topic,
+                partition,
+                state.leader,
+                state.leader_epoch,
+                state.isr,
+            )
+        return done
 
     def _unclean(self, configs: dict[str, str]) -> bool:
         value = self._config.topic_config(configs)["unclean.leader.election.enable"]
@@ -72,7 +83,7 @@ class ActiveController:
 
     async def _elections(self, view: ClusterView) -> bool:
         live = set(view.brokers)
-        wrote = False
+        writes: list[tuple[str, int, PartitionState, int]] = []
         for topic, partition, replicas, state in view.partitions():
             zxid = view.state_zxids.get((topic.name, partition), 0)
             # A leader whose registration is newer than the state restarted since: its
@@ -90,9 +101,9 @@ class ActiveController:
                 controller_epoch=self.epoch,
             )
             if decided is not None:
-                await self._write(topic.name, partition, decided, state.version)
-                wrote = True
-        return wrote
+                writes.append((topic.name, partition, decided, state.version))
+        await self._write_all(writes)
+        return bool(writes)
 
     async def _requested(self, view: ClusterView, kind: ElectionType) -> bool:
         """ElectLeaders requests (preferred or unclean, KIP-460) found in their znode, decided
@@ -104,6 +115,7 @@ class ActiveController:
             return False
         live = set(view.brokers)
         settled = set()
+        writes: list[tuple[str, int, PartitionState, int]] = []
         for name, partition in sorted(pending):
             topic = view.topics.get(name)
             state = view.state(name, partition)
@@ -116,11 +128,11 @@ class ActiveController:
                     avoid=view.shutting_down,
                     controller_epoch=self.epoch,
                 )
-                if isinstance(decided, PartitionState) and not await self._write(
-                    name, partition, decided, state.version
-                ):
+                if isinstance(decided, PartitionState):
+                    writes.append((name, partition, decided, state.version))
                     continue
             settled.add((name, partition))
+        settled |= await self._write_all(writes)
         await self._store.complete_elections(settled, unclean=unclean)
         return True
 

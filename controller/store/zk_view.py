@@ -40,22 +40,33 @@ def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
     topics: dict[str, TopicRecord] = {}
     states: dict[str, dict[int, PartitionState]] = {}
     zxids: dict[TopicPartition, int] = {}
-    for name in client.get_children(paths.TOPICS, watch=w):
+    # Every topic's znodes, then every partition state, requested at once and awaited after:
+    # kazoo pipelines them on its one connection, so a view of thousands of partitions costs
+    # a few round trips, not one per znode.
+    names = client.get_children(paths.TOPICS, watch=w)
+    topic_reads = [
+        (name, client.get_async(paths.topic_path(name), watch=w), _configs_async(client, name, w))
+        for name in names
+    ]
+    state_reads = []
+    for name, topic_read, config_read in topic_reads:
         try:
-            data, _ = client.get(paths.topic_path(name), watch=w)
-            configs = _configs(client, name, w)
+            data, _ = topic_read.get()
         except NoNodeError:
             continue
-        topic = paths.decode_topic(name, data, configs)
+        topic = paths.decode_topic(name, data, config_read())
         topics[name] = topic
         states[name] = {}
         for partition in topic.assignment:
-            try:
-                raw, stat = client.get(paths.state_path(name, partition), watch=w)
-            except NoNodeError:
-                continue
-            states[name][partition] = paths.decode_state(raw, stat.version)
-            zxids[(name, partition)] = stat.mzxid
+            read = client.get_async(paths.state_path(name, partition), watch=w)
+            state_reads.append((name, partition, read))
+    for name, partition, read in state_reads:
+        try:
+            raw, stat = read.get()
+        except NoNodeError:
+            continue
+        states[name][partition] = paths.decode_state(raw, stat.version)
+        zxids[(name, partition)] = stat.mzxid
     controller_id = -1
     if client.exists(paths.CONTROLLER, watch=w):
         with contextlib.suppress(NoNodeError):
@@ -86,11 +97,19 @@ def _partition_set(client: KazooClient, path: str, w: Watcher | None) -> frozens
     return frozenset()
 
 
-def _configs(client: KazooClient, name: str, watch: Watcher | None) -> dict[str, str]:
-    path = paths.topic_config_path(name)
-    if not client.exists(path, watch=watch):
-        return {}
-    try:
-        return paths.decode_topic_config(client.get(path)[0])
-    except NoNodeError:
-        return {}
+def _configs_async(
+    client: KazooClient, name: str, watch: Watcher | None
+) -> Callable[[], dict[str, str]]:
+    """Requests the topic's config znode now (watched even while it does not exist, so its
+    creation is noticed); the returned function waits for it."""
+    exists = client.exists_async(paths.topic_config_path(name), watch=watch)
+    read = client.get_async(paths.topic_config_path(name))
+
+    def result() -> dict[str, str]:
+        exists.get()
+        try:
+            return paths.decode_topic_config(read.get()[0])
+        except NoNodeError:
+            return {}
+
+    return result

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -264,11 +264,47 @@ class ZkStore(MetadataStore):
     ) -> PartitionState:
         """The controller's write: compare-and-set that also fails once another controller has
         been elected (ControllerFencedError)."""
+        [written] = await self.update_partition_states_fenced(
+            [(name, partition, state, expected_version)]
+        )
+        if written is None:
+            raise BadVersionError("state changed since it was read")
+        return written
 
-        def write() -> PartitionState:
-            path = paths.state_path(name, partition)
-            self._fenced(lambda tx: tx.set_data(path, paths.encode_state(state), expected_version))
-            return _with_version(state, self.client.get(path)[1].version)
+    async def update_partition_states_fenced(
+        self, writes: Sequence[tuple[str, int, PartitionState, int]]
+    ) -> list[PartitionState | None]:
+        """Many controller writes at once, each its own fenced compare-and-set, all sent before
+        any answer is awaited (pipelined, as Kafka's ZooKeeper controller sends its state
+        updates). Returns, per write, the state with its new version, or None when the state
+        changed since it was read. Raises ControllerFencedError once another controller was
+        elected."""
+
+        def write() -> list[PartitionState | None]:
+            version = self.controller_epoch_zk_version
+            if version is None:
+                raise ControllerFencedError("this broker is not the controller")
+            pending = []
+            for name, partition, state, expected in writes:
+                tx = self.client.transaction()
+                tx.check(paths.CONTROLLER_EPOCH, version)
+                tx.set_data(paths.state_path(name, partition), paths.encode_state(state), expected)
+                pending.append(tx.commit_async())
+            out: list[PartitionState | None] = []
+            fenced = False
+            for (_, _, state, _), result in zip(writes, pending, strict=True):
+                results = result.get()
+                if isinstance(results[0], Exception):
+                    fenced = True
+                    out.append(None)
+                elif isinstance(results[1], ZkBadVersionError):
+                    out.append(None)
+                else:
+                    _raise_first(results)
+                    out.append(_with_version(state, results[1].version))
+            if fenced:
+                raise ControllerFencedError("another controller was elected")
+            return out
 
         return await self._call(write)
 
