@@ -38,21 +38,48 @@ def validate_commit(
     return NONE
 
 
+def validate_txn_commit(
+    group: Group | None, generation: int, member_id: str, instance_id: str | None
+) -> int:
+    """Kafka's checks of a TxnOffsetCommit: a producer outside the group (no member id, no
+    generation) may always commit; one that names its consumer's member (KIP-447) must name a
+    current one."""
+    if group is None:
+        return NONE
+    if group.state == GroupState.DEAD:
+        return errors.CoordinatorNotAvailableError.code
+    if instance_id is not None:
+        owner = group.static_members.get(instance_id)
+        if owner is not None and owner != member_id:
+            return errors.FencedInstanceIdError.code
+    if member_id and member_id not in group.members:
+        return errors.UnknownMemberIdError.code
+    if generation >= 0 and generation != group.generation:
+        return errors.IllegalGenerationError.code
+    return NONE
+
+
 def commit(
     shard: GroupShard,
     req: dict[str, Any],
     now: int,
     reply: Callable[[dict[str, Any]], None],
     exists: Callable[[str, int], bool] = lambda topic, partition: True,
+    producer: tuple[int, int] | None = None,
 ) -> None:
     """Commits what passes the checks; a partition that does not exist gets
-    UNKNOWN_TOPIC_OR_PARTITION, as in Kafka."""
+    UNKNOWN_TOPIC_OR_PARTITION, as in Kafka. With `producer` (id, epoch) this is a
+    TxnOffsetCommit: the offsets are appended in that producer's transaction and stay pending
+    until it ends."""
     group_id: str = req["group_id"]
     group = shard.group(group_id)
-    generation = req.get("generation_id_or_member_epoch", -1)
-    error = validate_commit(
-        group, generation, req.get("member_id") or "", req.get("group_instance_id")
-    )
+    member_id = req.get("member_id") or ""
+    if producer is None:
+        generation = req.get("generation_id_or_member_epoch", -1)
+        error = validate_commit(group, generation, member_id, req.get("group_instance_id"))
+    else:
+        generation = req.get("generation_id", -1)
+        error = validate_txn_commit(group, generation, member_id, req.get("group_instance_id"))
     retention = req.get("retention_time_ms", -1)
     records: list[OffsetRecord] = []
     topics = []
@@ -93,14 +120,19 @@ def commit(
                     p["error_code"] = p["error_code"] or error
         reply(response)
 
-    shard.write(Write(list(records), replay=True, on_done=done))
+    shard.write(Write(list(records), replay=True, on_done=done, producer=producer))
 
 
 def fetch(
-    shard: GroupShard, group_id: str, topics: list[dict[str, Any]] | None
+    shard: GroupShard,
+    group_id: str,
+    topics: list[dict[str, Any]] | None,
+    require_stable: bool = False,
 ) -> list[dict[str, Any]]:
     """The committed offsets of `group_id` for `topics` (None: every committed partition), as
-    OffsetFetch topic entries; unknown partitions get offset -1."""
+    OffsetFetch topic entries; unknown partitions get offset -1. With `require_stable` (a
+    read_committed consumer), a partition an open transaction holds an offset for answers
+    UNSTABLE_OFFSET_COMMIT, and the consumer asks again."""
     group = shard.group(group_id)
     offsets = group.offsets if group is not None else {}
     if topics is None:
@@ -114,6 +146,17 @@ def fetch(
         entries = []
         for partition in partitions:
             value = offsets.get((topic, partition))
+            if require_stable and shard.has_pending(group_id, topic, partition):
+                entries.append(
+                    {
+                        "partition_index": partition,
+                        "committed_offset": -1,
+                        "committed_leader_epoch": -1,
+                        "metadata": "",
+                        "error_code": errors.UnstableOffsetCommitError.code,
+                    }
+                )
+                continue
             entries.append(
                 {
                     "partition_index": partition,

@@ -14,7 +14,7 @@ use super::txn_index::track_batch;
 use super::LogConfig;
 use crate::error::ErrorCode;
 use crate::record::batch::{crc_is_valid, iter_batches, BatchHeader};
-use crate::record::producer::ProducerStateManager;
+use crate::record::producer::{AppendOrigin, ProducerStateManager};
 use crate::record::validate::{assign_offsets, validate_batch};
 
 /// Result of an append as leader.
@@ -134,13 +134,25 @@ impl Log {
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
+        self.append_from(batch, leader_epoch, now_ms, AppendOrigin::Client)
+    }
+
+    /// [`Log::append_as_leader`] for a batch from `origin` (a coordinator's batches are not
+    /// checked for sequence).
+    pub fn append_from(
+        &mut self,
+        batch: BytesMut,
+        leader_epoch: i32,
+        now_ms: i64,
+        origin: AppendOrigin,
+    ) -> Result<LeaderAppend, ErrorCode> {
         if self.closed {
             return Err(ErrorCode::KafkaStorageError);
         }
         let validated = validate_batch(batch, &self.config.validation(), now_ms)?;
         let mut header = validated.header;
         if header.has_producer_id() {
-            if let Some(dup) = self.producers.check(&header)? {
+            if let Some(dup) = self.producers.check_from(&header, origin)? {
                 return Ok(LeaderAppend {
                     base_offset: dup.base_offset,
                     last_offset: dup.last_offset,

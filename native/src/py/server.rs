@@ -10,7 +10,7 @@ use pyo3::types::PyBytes;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use crate::control::ControlReply;
-use crate::server::{CommandError, OpenRequest, RoleRequest, Server};
+use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
 
 #[pyclass(frozen, subclass, name = "Server", module = "ferrolog_native")]
 pub struct PyServer {
@@ -247,6 +247,38 @@ impl PyServer {
 
     fn append(&self, py: Python<'_>, topic: &str, partition: i32, records: &[u8]) -> PyResult<i64> {
         without_gil(py, || self.inner.append(topic, partition, records)).map_err(PyErr::from)
+    }
+
+    /// Appends transaction markers and waits until they are committed. Each entry of
+    /// `markers` is `(topic, partition, producer_id, producer_epoch, coordinator_epoch,
+    /// commit)`. Returns, in order, each marker's offset or its exception.
+    fn write_markers(
+        &self,
+        py: Python<'_>,
+        markers: Vec<(String, i32, i64, i16, i32, bool)>,
+    ) -> Vec<Py<PyAny>> {
+        let requests: Vec<MarkerRequest> = markers
+            .into_iter()
+            .map(
+                |(topic, partition, producer_id, producer_epoch, coordinator_epoch, commit)| {
+                    MarkerRequest {
+                        topic,
+                        partition,
+                        producer_id,
+                        producer_epoch,
+                        coordinator_epoch,
+                        commit,
+                    }
+                },
+            )
+            .collect();
+        without_gil(py, || self.inner.write_markers(&requests))
+            .into_iter()
+            .map(|outcome| match outcome {
+                Ok(offset) => offset.into_pyobject(py).expect("int").into_any().unbind(),
+                Err(e) => PyErr::from(e).into_value(py).into_any(),
+            })
+            .collect()
     }
 
     fn read<'py>(

@@ -16,6 +16,15 @@ pub const NUM_BATCHES_TO_RETAIN: usize = 5;
 /// Epoch of a producer entry whose epoch is not known (Kafka's NO_PRODUCER_EPOCH).
 pub const NO_PRODUCER_EPOCH: i16 = -1;
 
+/// Who appends a batch. A coordinator (the group coordinator writing a transactional offset
+/// commit) writes its batches with sequence 0 each time: as Kafka's `AppendOrigin.COORDINATOR`,
+/// only their epoch is checked, not their sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppendOrigin {
+    Client,
+    Coordinator,
+}
+
 /// An earlier batch that a retried produce duplicates: answer with its offsets, append nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DuplicateBatch {
@@ -108,6 +117,15 @@ impl ProducerStateManager {
     /// Checks a batch about to be appended as leader: `Ok(None)` to append it,
     /// `Ok(Some(dup))` for a retried duplicate, or Kafka's error for gaps and stale epochs.
     pub fn check(&self, header: &BatchHeader) -> Result<Option<DuplicateBatch>, ErrorCode> {
+        self.check_from(header, AppendOrigin::Client)
+    }
+
+    /// [`ProducerStateManager::check`] for a batch from `origin`.
+    pub fn check_from(
+        &self,
+        header: &BatchHeader,
+        origin: AppendOrigin,
+    ) -> Result<Option<DuplicateBatch>, ErrorCode> {
         if !header.has_producer_id() {
             return Ok(None);
         }
@@ -119,7 +137,7 @@ impl ProducerStateManager {
         if header.producer_epoch < entry.epoch {
             return Err(ErrorCode::InvalidProducerEpoch);
         }
-        if header.is_control() {
+        if header.is_control() || origin == AppendOrigin::Coordinator {
             return Ok(None);
         }
         if header.producer_epoch == entry.epoch {

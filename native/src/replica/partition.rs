@@ -11,6 +11,7 @@ use super::leader::FollowerProgress;
 use crate::error::ErrorCode;
 use crate::log::manager::LogHandle;
 use crate::log::{FetchSlice, LeaderAppend};
+use crate::record::producer::AppendOrigin;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -275,6 +276,18 @@ impl Partition {
     ) -> Result<LeaderAppend, ErrorCode> {
         self.append_with(acks, |log, epoch| {
             log.append_as_leader(batch, epoch, now_ms)
+        })
+    }
+
+    /// Appends a coordinator's batch (acks=all) as leader: an internal topic's records, or a
+    /// transactional offset commit, whose sequence is not checked.
+    pub fn append_as_coordinator(
+        &self,
+        batch: BytesMut,
+        now_ms: i64,
+    ) -> Result<LeaderAppend, ErrorCode> {
+        self.append_with(-1, |log, epoch| {
+            log.append_from(batch, epoch, now_ms, AppendOrigin::Coordinator)
         })
     }
 

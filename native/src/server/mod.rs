@@ -24,7 +24,7 @@ use crate::log::{now_ms, LogManager};
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 
-pub use commands::{CommandError, OpenRequest, PartitionState, RoleRequest};
+pub use commands::{CommandError, MarkerRequest, OpenRequest, PartitionState, RoleRequest};
 pub use config::ServerConfig;
 pub use replication::ReplicaState;
 
