@@ -53,9 +53,11 @@ def test_producer_ids_are_unique_across_restarts(
     assert after["producer_id"] > max(ids)
 
 
-def test_transactional_id_gets_coordinator_not_available(ferrolog_broker: Any) -> None:
+def test_transactional_id_needs_its_coordinator(ferrolog_broker: Any) -> None:
+    # Before any FindCoordinator created `__transaction_state`, no broker coordinates the id;
+    # the client finds its coordinator and asks there (tests/transactions).
     response = init_producer_id(ferrolog_broker.bootstrap_servers, 4, "my-transaction")
-    assert response["error_code"] == 15  # COORDINATOR_NOT_AVAILABLE
+    assert response["error_code"] == 16  # NOT_COORDINATOR
     assert response["producer_id"] == -1
 
 

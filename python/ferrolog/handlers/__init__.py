@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ferrolog.handlers import (
+    add_offsets_to_txn,
+    add_partitions_to_txn,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -28,6 +30,7 @@ from ferrolog.handlers import (
     describe_groups,
     describe_log_dirs,
     elect_leaders,
+    end_txn,
     find_coordinator,
     heartbeat,
     incremental_alter_configs,
@@ -41,6 +44,8 @@ from ferrolog.handlers import (
     offset_delete,
     offset_fetch,
     sync_group,
+    txn_offset_commit,
+    write_txn_markers,
 )
 from ferrolog.handlers.context import RequestContext
 
@@ -79,6 +84,8 @@ def table(*modules: HandlerModule) -> dict[int, Handler]:
 
 
 HANDLERS: dict[int, Handler] = table(
+    add_offsets_to_txn,
+    add_partitions_to_txn,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -92,6 +99,7 @@ HANDLERS: dict[int, Handler] = table(
     describe_groups,
     describe_log_dirs,
     elect_leaders,
+    end_txn,
     find_coordinator,
     heartbeat,
     incremental_alter_configs,
@@ -105,4 +113,6 @@ HANDLERS: dict[int, Handler] = table(
     offset_delete,
     offset_fetch,
     sync_group,
+    txn_offset_commit,
+    write_txn_markers,
 )

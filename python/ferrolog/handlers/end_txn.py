@@ -1,0 +1,26 @@
+"""EndTxn (key 26), v0-3: commits or aborts the producer's transaction. Answered once the
+PrepareCommit/PrepareAbort state is durable in `__transaction_state`; the coordinator then
+writes the markers to every partition of the transaction and records its completion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ferrolog.handlers._txn import coordinator, for_version
+from ferrolog.handlers.context import RequestContext
+
+API_KEY = 26
+MIN_VERSION = 0
+MAX_VERSION = 3
+
+FENCED_VERSION = 2
+
+
+async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+    code = await coordinator(ctx).end_txn(
+        request["transactional_id"],
+        request["producer_id"],
+        request["producer_epoch"],
+        bool(request["committed"]),
+    )
+    return {"throttle_time_ms": 0, "error_code": for_version(code, ctx.api_version, FENCED_VERSION)}

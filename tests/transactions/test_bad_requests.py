@@ -1,0 +1,220 @@
+"""The transaction APIs over raw requests: the producer id and epoch a transactional id gets
+(bumps, KIP-360 retries, fencing), and Kafka's error codes for what a request gets wrong."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from ferrolog import errors
+from ferrolog.connection import Connection
+
+from tests.transactions.conftest import create_topic
+
+FIND_COORDINATOR, INIT_PRODUCER_ID, ADD_PARTITIONS, ADD_OFFSETS, END_TXN = 10, 22, 24, 25, 26
+WRITE_TXN_MARKERS, TXN_OFFSET_COMMIT = 27, 28
+
+
+class Client:
+    def __init__(self, bootstrap: str) -> None:
+        host, _, port = bootstrap.rpartition(":")
+        self.conn = Connection(host, int(port), 20, "txn-test")
+
+    def request(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
+        return self.conn.request(api_key, version, body)
+
+    def init(self, txn_id: str, producer: tuple[int, int] = (-1, -1), timeout: int = 60000) -> Any:
+        r = self.request(
+            INIT_PRODUCER_ID,
+            4,
+            {
+                "transactional_id": txn_id,
+                "transaction_timeout_ms": timeout,
+                "producer_id": producer[0],
+                "producer_epoch": producer[1],
+            },
+        )
+        return r["error_code"], (r["producer_id"], r["producer_epoch"])
+
+    def add(
+        self, txn_id: str, producer: tuple[int, int], topic: str, *parts: int
+    ) -> dict[int, int]:
+        r = self.request(
+            ADD_PARTITIONS,
+            3,
+            {
+                "v3_and_below_transactional_id": txn_id,
+                "v3_and_below_producer_id": producer[0],
+                "v3_and_below_producer_epoch": producer[1],
+                "v3_and_below_topics": [{"name": topic, "partitions": list(parts)}],
+            },
+        )
+        (t,) = r["results_by_topic_v3_and_below"]
+        return {p["partition_index"]: p["partition_error_code"] for p in t["results_by_partition"]}
+
+    def end(self, txn_id: str, producer: tuple[int, int], commit: bool, version: int = 3) -> int:
+        r = self.request(
+            END_TXN,
+            version,
+            {
+                "transactional_id": txn_id,
+                "producer_id": producer[0],
+                "producer_epoch": producer[1],
+                "committed": commit,
+            },
+        )
+        return int(r["error_code"])
+
+
+@pytest.fixture
+def client(bootstrap: str) -> Iterator[Client]:
+    c = Client(bootstrap)
+    yield c
+    c.conn.close()
+
+
+def _found(client: Client, txn_id: str) -> None:
+    """FindCoordinator for the id (which creates `__transaction_state`), until its partition
+    is loaded."""
+    r = client.request(FIND_COORDINATOR, 3, {"key": txn_id, "key_type": 1})
+    assert r["error_code"] == 0
+    assert r["node_id"] >= 0
+
+
+def _ready(client: Client, txn_id: str, **kw: Any) -> tuple[int, tuple[int, int]]:
+    _found(client, txn_id)
+    for _ in range(100):
+        code, producer = client.init(txn_id, **kw)
+        if code not in (
+            errors.CoordinatorLoadInProgressError.code,
+            errors.NotCoordinatorError.code,
+        ):
+            return code, producer
+    raise AssertionError("the coordinator did not load")
+
+
+def test_epochs_bump_and_kip360_retries(client: Client) -> None:
+    txn_id = f"tx-{uuid.uuid4().hex[:8]}"
+    code, (pid, epoch) = _ready(client, txn_id)
+    assert (code, epoch) == (0, 0)
+    assert client.init(txn_id) == (0, (pid, 1))
+    # KIP-360: the producer names what it had; a retry of that bump gets the same answer.
+    assert client.init(txn_id, (pid, 1)) == (0, (pid, 2))
+    assert client.init(txn_id, (pid, 1)) == (0, (pid, 2))
+    # An epoch older than that is a fenced producer; an id that is not the id's, too.
+    fenced = errors.ProducerFencedError.code
+    assert client.init(txn_id, (pid, 0)) == (fenced, (-1, -1))
+    assert client.init(txn_id, (pid + 1000, 2))[0] == fenced
+    # Half a producer (an id without an epoch) is a malformed request.
+    assert client.init(txn_id, (pid, -1))[0] == errors.InvalidRequestError.code
+
+
+def test_bad_timeouts_and_ids(client: Client) -> None:
+    txn_id = f"tx-{uuid.uuid4().hex[:8]}"
+    _found(client, txn_id)
+    too_long = client.init(txn_id, timeout=900_001)
+    assert too_long == (errors.InvalidTransactionTimeoutError.code, (-1, -1))
+    assert client.init(txn_id, timeout=0)[0] == errors.InvalidTransactionTimeoutError.code
+    assert client.init("")[0] == errors.InvalidRequestError.code
+    r = client.request(FIND_COORDINATOR, 3, {"key": "", "key_type": 1})
+    assert r["error_code"] == errors.InvalidRequestError.code
+
+
+def test_requests_of_unknown_ids_wrong_epochs_and_wrong_states(
+    client: Client, bootstrap: str
+) -> None:
+    topic = create_topic(bootstrap, partitions=2)
+    txn_id = f"tx-{uuid.uuid4().hex[:8]}"
+    _, (pid, epoch) = _ready(client, txn_id)
+    mapping = errors.InvalidProducerIdMappingError.code
+    unknown = f"tx-{uuid.uuid4().hex[:8]}"
+    _found(client, unknown)
+    assert client.add(unknown, (pid, epoch), topic, 0) == {0: mapping}
+    assert client.add(txn_id, (pid + 1, epoch), topic, 0) == {0: mapping}
+    assert client.add(txn_id, (pid, epoch + 1), topic, 0) == {0: errors.ProducerFencedError.code}
+    # Before v2 a fenced producer hears INVALID_PRODUCER_EPOCH, which it knows.
+    assert client.end(txn_id, (pid, epoch + 1), True, version=1) == (
+        errors.InvalidProducerEpochError.code
+    )
+    # Nothing added: there is no transaction to end.
+    assert client.end(txn_id, (pid, epoch), True) == errors.InvalidTxnStateError.code
+    # A partition of an unknown topic: nothing is added, the others are not attempted.
+    assert client.add(txn_id, (pid, epoch), "no-such-topic", 0) == {
+        0: errors.UnknownTopicOrPartitionError.code
+    }
+    assert client.add(txn_id, (pid, epoch), topic, 0, 7) == {
+        0: errors.OperationNotAttemptedError.code,
+        7: errors.UnknownTopicOrPartitionError.code,
+    }
+    assert client.add(txn_id, (pid, epoch), topic, 0, 1) == {0: 0, 1: 0}
+    assert client.end(txn_id, (pid, epoch), False) == 0
+    # A retried abort is answered as the first; a commit of it is the wrong state.
+    assert client.end(txn_id, (pid, epoch), False) in (0, errors.ConcurrentTransactionsError.code)
+    assert client.end(txn_id, (pid, epoch), True) in (
+        errors.InvalidTxnStateError.code,
+        errors.ConcurrentTransactionsError.code,
+    )
+
+
+def test_offsets_and_markers_of_unknown_partitions(client: Client, bootstrap: str) -> None:
+    txn_id = f"tx-{uuid.uuid4().hex[:8]}"
+    _, (pid, epoch) = _ready(client, txn_id)
+    group = f"g-{txn_id}"
+    r = client.request(
+        ADD_OFFSETS,
+        3,
+        {
+            "transactional_id": txn_id,
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "group_id": group,
+        },
+    )
+    assert r["error_code"] == 0
+    client.request(FIND_COORDINATOR, 3, {"key": group, "key_type": 0})
+    commit = {
+        "transactional_id": txn_id,
+        "group_id": group,
+        "producer_id": pid,
+        "producer_epoch": epoch,
+        "generation_id": -1,
+        "member_id": "",
+        "group_instance_id": None,
+        "topics": [
+            {
+                "name": "no-such-topic",
+                "partitions": [
+                    {"partition_index": 0, "committed_offset": 5, "committed_metadata": ""}
+                ],
+            }
+        ],
+    }
+    loading = errors.CoordinatorLoadInProgressError.code
+    for _ in range(100):
+        r = client.request(TXN_OFFSET_COMMIT, 3, commit)
+        if r["topics"][0]["partitions"][0]["error_code"] != loading:
+            break
+    (t,) = r["topics"]
+    assert t["partitions"][0]["error_code"] == errors.UnknownTopicOrPartitionError.code
+    assert client.end(txn_id, (pid, epoch), False) == 0
+    r = client.request(
+        WRITE_TXN_MARKERS,
+        1,
+        {
+            "markers": [
+                {
+                    "producer_id": pid,
+                    "producer_epoch": epoch,
+                    "transaction_result": True,
+                    "topics": [{"name": "no-such-topic", "partition_indexes": [3]}],
+                    "coordinator_epoch": 0,
+                }
+            ]
+        },
+    )
+    (m,) = r["markers"]
+    assert m["topics"][0]["partitions"] == [
+        {"partition_index": 3, "error_code": errors.UnknownTopicOrPartitionError.code}
+    ]
