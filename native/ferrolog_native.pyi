@@ -232,6 +232,9 @@ def error_codes() -> dict[str, int]:
     """The native error-code table, ``{"CORRUPT_MESSAGE": 2, ...}``."""
 
 def version() -> str: ...
+def init_logging(level: str, fmt: str) -> None:
+    """Sends the native core's log lines to stderr in the broker's format (``kv`` or ``json``,
+    as ``ferrolog.logs``) at ``level`` and above (Python's level names)."""
 
 # Hot-path building blocks, exposed for tests and pytest-benchmark (not used by the broker
 # from Python: the broker's data path never crosses into Python).

@@ -8,6 +8,7 @@
 pub mod control;
 pub mod error;
 pub mod log;
+pub mod logging;
 pub mod protocol;
 pub mod record;
 pub mod replica;
