@@ -79,6 +79,11 @@ class BrokerConfig:
             raise InvalidConfigError("listeners: at least one listener is required")
         if self.is_set("advertised.listeners"):
             parse_listeners(self.get("advertised.listeners") or "")
+        # The settings never change after this, so neither do the topic defaults: resolved
+        # once, not for every partition a broker opens.
+        self._topic_defaults = {
+            name: self._topic_default(definition)[0] for name, definition in TOPIC_CONFIGS.items()
+        }
 
     @classmethod
     def load(
@@ -207,11 +212,7 @@ class BrokerConfig:
     def topic_config(self, overrides: Mapping[str, str]) -> dict[str, str]:
         """Every topic config's effective value: the topic's overrides (validated) over the
         broker defaults."""
-        checked = validate_topic_configs(overrides)
-        return {
-            name: checked[name] if name in checked else self._topic_default(definition)[0]
-            for name, definition in TOPIC_CONFIGS.items()
-        }
+        return {**self._topic_defaults, **validate_topic_configs(overrides)}
 
     def resolve_topic_config(self, overrides: Mapping[str, str]) -> dict[str, str]:
         """The resolved config `ferrolog_native.Server.open_partition` takes: every topic
