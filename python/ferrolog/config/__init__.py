@@ -3,7 +3,7 @@
 `table` is the one table of every property: name, type, default, bounds, documentation, the
 broker properties a topic config falls back to, and which properties the native core reads.
 The native core's Rust table (`native/src/properties/table.rs`) is generated from it by
-`python -m ferrolog.config.rust`.
+`python -m ferrolog.config.rust`; `help` prints it for `ferrolog broker --help-config`.
 
 Precedence of broker settings, lowest first: table defaults, `server.properties`, environment
 variables (`FERROLOG_` + the name upper-cased with dots as underscores, e.g.
