@@ -74,6 +74,7 @@ impl Server {
             .build()?;
         let logs = Arc::new(LogManager::new(config.log_dirs.clone())?);
         logs.set_threads_per_dir(config.recovery_threads_per_dir);
+        logs.set_producer_id_expiration_ms(config.producer_id_expiration_ms);
         let control = ControlBridge::new(config.control_queue_size)?;
         let handle = runtime.handle().clone();
         let shutdown = watch::channel(false).0;
