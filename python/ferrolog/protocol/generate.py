@@ -121,23 +121,39 @@ def _field_flexible(field: dict[str, Any]) -> VersionRange:
     return parse_versions(field["flexibleVersions"]) or (0, -1)
 
 
+def field_type(
+    field: dict[str, Any], common: dict[str, list[dict[str, Any]]], where: str
+) -> tuple[bool, str, list[dict[str, Any]] | None]:
+    """(is_array, base type, struct fields): a struct's base type is its Kafka name, and its
+    fields are inline or those of the `commonStructs` entry it names."""
+    ftype: str = field["type"]
+    is_array = ftype.startswith("[]")
+    base = ftype[2:] if is_array else ftype
+    if base in PRIMITIVES:
+        return is_array, base, None
+    if "fields" in field:
+        return is_array, base, field["fields"]
+    if base in common:
+        return is_array, base, common[base]
+    raise SchemaError(f"{where}.{field['name']}: unknown type {ftype}")
+
+
+def field_versions(field: dict[str, Any]) -> VersionRange:
+    # A tagged field may give only `taggedVersions`; Kafka's generator then takes them as its
+    # versions (FieldSpec).
+    return parse_versions(field.get("versions", field.get("taggedVersions")))
+
+
 def convert_fields(
     fields: list[dict[str, Any]], common: dict[str, list[dict[str, Any]]], where: str
 ) -> tuple[Field, ...]:
     out: list[Field] = []
     for field in fields:
         name = field["name"]
-        ftype: str = field["type"]
-        is_array = ftype.startswith("[]")
-        base = ftype[2:] if is_array else ftype
+        is_array, base, struct_fields = field_type(field, common, where)
         sub: tuple[Field, ...] | None = None
-        if base not in PRIMITIVES:
-            if "fields" in field:
-                sub = convert_fields(field["fields"], common, f"{where}.{name}")
-            elif base in common:
-                sub = convert_fields(common[base], common, f"{where}.{name}")
-            else:
-                raise SchemaError(f"{where}.{name}: unknown type {ftype}")
+        if struct_fields is not None:
+            sub = convert_fields(struct_fields, common, f"{where}.{name}")
             base = "struct"
         tag = field.get("tag")
         tagged = parse_versions(field.get("taggedVersions")) if tag is not None else None
@@ -145,7 +161,7 @@ def convert_fields(
             (
                 snake_case(name),
                 ("[]" if is_array else "") + base,
-                parse_versions(field.get("versions")),
+                field_versions(field),
                 parse_versions(field.get("nullableVersions")),
                 None if tag is None else int(tag),
                 tagged,

@@ -2453,8 +2453,8 @@ DATA: dict[str, Any] = {
     )),
     'TransactionLogValue': ('TransactionLogValue', None, (0, 1), (1, 32767), (
         ('producer_id', 'int64', (0, 32767), None, None, None, 0, None, None),
-        ('previous_producer_id', 'int64', None, None, 0, (1, 32767), -1, None, None),
-        ('next_producer_id', 'int64', None, None, 1, (1, 32767), -1, None, None),
+        ('previous_producer_id', 'int64', (1, 32767), None, 0, (1, 32767), -1, None, None),
+        ('next_producer_id', 'int64', (1, 32767), None, 1, (1, 32767), -1, None, None),
         ('producer_epoch', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('transaction_timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('transaction_status', 'int8', (0, 32767), None, None, None, 0, None, None),
@@ -2464,7 +2464,7 @@ DATA: dict[str, Any] = {
         )),
         ('transaction_last_update_timestamp_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('transaction_start_timestamp_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
-        ('client_transaction_version', 'int16', None, None, 2, (1, 32767), 0, None, None),
+        ('client_transaction_version', 'int16', (1, 32767), None, 2, (1, 32767), 0, None, None),
     )),
     'VotersRecord': ('VotersRecord', None, (0, 0), (0, 32767), (
         ('version', 'int16', (0, 32767), None, None, None, 0, None, None),
