@@ -1,4 +1,6 @@
 # generated - do not edit; regenerate with `python -m ferrolog.protocol.generate`
+# content sha256: 76a2712c9eab66a551899b112104b66c0cca296c3c5ba5f41caef8213a1dbbd0
+# schemas sha256: 2f70d5502ce360991e40ed6e2e6ba11b24612f7c6ac8893f63b99a7bdb86e4ff
 # from Kafka's message schemas (messages/*.json, internal/*/*.json).
 # message = (name, api_key, valid_versions, flexible_versions, fields)
 # field = (name, type, versions, nullable_versions, tag, tagged_versions, default,
