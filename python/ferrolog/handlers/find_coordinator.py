@@ -62,5 +62,13 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
     if ctx.api_version >= 4:
         found = [await _find(ctx, key, key_type) for key in request.get("coordinator_keys") or []]
         return {"throttle_time_ms": 0, "coordinators": found}
-    result = await _find(ctx, request.get("key") or "", key_type)
-    return {"throttle_time_ms": 0, **result}
+    answer = await _find(ctx, request.get("key") or "", key_type)
+    # v0-3 answer for the one key asked about in the body itself, which names no key.
+    return {
+        "throttle_time_ms": 0,
+        "error_code": answer["error_code"],
+        "error_message": answer["error_message"],
+        "node_id": answer["node_id"],
+        "host": answer["host"],
+        "port": answer["port"],
+    }
