@@ -7,10 +7,15 @@ v5+ echo of the created topic's partition count, replication factor and configs.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    CreateTopicsRequest,
+    CreateTopicsRequestCreatableTopic,
+    CreateTopicsResponse,
+    CreateTopicsResponseCreatableTopicResult,
+)
 
 API_KEY = 19
 MIN_VERSION = 2
@@ -19,7 +24,7 @@ MAX_VERSION = 7
 ZERO_UUID = bytes(16)
 
 
-def _failure(name: str, exc: errors.KafkaError) -> dict[str, Any]:
+def _failure(name: str, exc: errors.KafkaError) -> CreateTopicsResponseCreatableTopicResult:
     return {
         "name": name,
         "topic_id": ZERO_UUID,
@@ -31,7 +36,7 @@ def _failure(name: str, exc: errors.KafkaError) -> dict[str, Any]:
     }
 
 
-def _check_shape(topic: dict[str, Any]) -> None:
+def _check_shape(topic: CreateTopicsRequestCreatableTopic) -> None:
     """What Kafka refuses before it looks at the cluster."""
     assignments = topic.get("assignments") or []
     if assignments and (topic["num_partitions"] != -1 or topic["replication_factor"] != -1):
@@ -50,8 +55,8 @@ def _check_shape(topic: dict[str, Any]) -> None:
 
 
 async def _create_one(
-    ctx: RequestContext, topic: dict[str, Any], validate_only: bool
-) -> dict[str, Any]:
+    ctx: RequestContext, topic: CreateTopicsRequestCreatableTopic, validate_only: bool
+) -> CreateTopicsResponseCreatableTopicResult:
     name = topic["name"]
     try:
         _check_shape(topic)
@@ -93,11 +98,11 @@ async def _create_one(
     }
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsResponse:
     topics = request.get("topics") or []
     counts = Counter(t["name"] for t in topics)
     validate_only = bool(request.get("validate_only", False))
-    results = []
+    results: list[CreateTopicsResponseCreatableTopicResult] = []
     done: set[str] = set()
     for topic in topics:
         name = topic["name"]

@@ -9,7 +9,6 @@ topic with its leaders. Internal topics are created with their own settings."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from ferrolog.controller.cluster.topics import is_internal, validate_topic_name
 from ferrolog.controller.store.base import TopicRecord
@@ -21,6 +20,13 @@ from ferrolog.errors import (
     UnknownTopicOrPartitionError,
 )
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    MetadataRequest,
+    MetadataRequestTopic,
+    MetadataResponse,
+    MetadataResponsePartition,
+    MetadataResponseTopic,
+)
 
 API_KEY = 3
 MIN_VERSION = 0
@@ -62,7 +68,7 @@ CLUSTER_OPERATIONS = sum(
 log = logging.getLogger(__name__)
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
     broker = ctx.broker
     controller = broker.controller
     version = ctx.api_version
@@ -100,8 +106,8 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
 
 
 async def _lookup(
-    ctx: RequestContext, entry: dict[str, Any], allow_create: bool, topic_ops: int | None
-) -> dict[str, Any]:
+    ctx: RequestContext, entry: MetadataRequestTopic, allow_create: bool, topic_ops: int | None
+) -> MetadataResponseTopic:
     controller = ctx.broker.controller
     name: str | None = entry.get("name")
     topic_id: bytes = entry.get("topic_id") or ZERO_UUID
@@ -130,7 +136,9 @@ async def _lookup(
     return _error(name, ZERO_UUID, LeaderNotAvailableError.code, internal=is_internal(name))
 
 
-def _error(name: str | None, topic_id: bytes, code: int, internal: bool = False) -> dict[str, Any]:
+def _error(
+    name: str | None, topic_id: bytes, code: int, internal: bool = False
+) -> MetadataResponseTopic:
     return {
         "error_code": code,
         "name": name,
@@ -141,11 +149,13 @@ def _error(name: str | None, topic_id: bytes, code: int, internal: bool = False)
     }
 
 
-def _describe(ctx: RequestContext, record: TopicRecord, topic_ops: int | None) -> dict[str, Any]:
+def _describe(
+    ctx: RequestContext, record: TopicRecord, topic_ops: int | None
+) -> MetadataResponseTopic:
     controller = ctx.broker.controller
     live = controller.brokers()
     states = controller.partition_states(record.name)
-    partitions = []
+    partitions: list[MetadataResponsePartition] = []
     for index, replicas in sorted(record.assignment.items()):
         state = states.get(index)
         leader = state.leader if state is not None else -1
