@@ -67,9 +67,7 @@ def _spec(topic: CreateTopicsRequestCreatableTopic) -> TopicSpec:
     )
 
 
-def _created(
-    ctx: RequestContext, record: TopicRecord
-) -> CreateTopicsResponseCreatableTopicResult:
+def _created(ctx: RequestContext, record: TopicRecord) -> CreateTopicsResponseCreatableTopicResult:
     replication = max((len(r) for r in record.assignment.values()), default=0)
     return {
         "name": record.name,
