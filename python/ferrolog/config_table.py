@@ -114,6 +114,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "its network runtime itself.", minimum=1),
         _b("control.queue.size", _I, "1024", "Capacity of the queue of requests handed to the "
            "Python control plane (ferrolog-specific).", minimum=1),
+        _b("max.incremental.fetch.session.cache.slots", _I, "1000", "Fetch sessions (KIP-227) "
+           "kept for consumers and followers; 0 turns incremental fetches off.", minimum=0),
         # Storage
         _b("log.dirs", _LST, None, "Data directories (comma separated); overrides log.dir."),
         _b("log.dir", _S, "./ferrolog-data", "The data directory, when log.dirs is not set."),
@@ -324,4 +326,5 @@ NATIVE_SERVER_KEYS = (
     "log.retention.check.interval.ms", "replica.fetch.max.bytes", "control.queue.size",
     "replica.fetch.wait.max.ms", "replica.fetch.min.bytes", "replica.fetch.response.max.bytes",
     "replica.fetch.backoff.ms", "replica.socket.timeout.ms",
+    "max.incremental.fetch.session.cache.slots",
 )  # fmt: skip

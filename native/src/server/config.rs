@@ -24,6 +24,8 @@ pub struct ServerConfig {
     pub replica_fetch_backoff: Duration,
     pub replica_socket_timeout: Duration,
     pub control_queue_size: usize,
+    /// `max.incremental.fetch.session.cache.slots`: at most this many fetch sessions.
+    pub fetch_session_slots: usize,
 }
 
 impl Default for ServerConfig {
@@ -45,6 +47,7 @@ impl Default for ServerConfig {
             replica_fetch_backoff: Duration::from_millis(1000),
             replica_socket_timeout: Duration::from_millis(30_000),
             control_queue_size: 512,
+            fetch_session_slots: 1000,
         }
     }
 }
@@ -130,6 +133,11 @@ impl ServerConfig {
             replica_fetch_backoff: millis("replica.fetch.backoff.ms", 1000)?,
             replica_socket_timeout: millis("replica.socket.timeout.ms", 30_000)?,
             control_queue_size: num(map, "control.queue.size", d.control_queue_size)?.max(1),
+            fetch_session_slots: num(
+                map,
+                "max.incremental.fetch.session.cache.slots",
+                d.fetch_session_slots,
+            )?,
         };
         if config.log_dirs.is_empty() {
             return Err("log.dirs is empty".into());

@@ -4,6 +4,7 @@
 mod cluster;
 mod concurrency;
 mod control_bridge;
+mod fetch_sessions;
 mod framing;
 mod mutations;
 mod offsets;
