@@ -5,6 +5,7 @@
 //! generated from Kafka's own schemas); only the Fetch response is written by hand, as a list of
 //! byte buffers and file regions.
 
+pub mod fetch_session;
 pub mod fetch_writer;
 mod skim;
 

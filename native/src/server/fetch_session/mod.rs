@@ -22,28 +22,15 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::error::ErrorCode;
+pub use crate::protocol::fetch_session::{
+    next_epoch, FetchMetadata, FetchParams, FINAL_EPOCH, INITIAL_EPOCH, INVALID_SESSION_ID,
+};
 
 pub use partition_map::{CachedPartition, PartitionMap};
 
-/// Kafka's `FetchMetadata` constants: no session, a full fetch, a full fetch closing a session.
-pub const INVALID_SESSION_ID: i32 = 0;
-pub const INITIAL_EPOCH: i32 = 0;
-pub const FINAL_EPOCH: i32 = -1;
 /// Kafka's `MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS`: how long a session is safe from
 /// eviction after its last use, and after its creation from smaller newcomers.
 pub const EVICTION_MS: i64 = 120_000;
-
-/// The epoch that follows `epoch` (Kafka's `FetchMetadata.nextEpoch`): wraps to 1, never back
-/// to the initial epoch, and a closing epoch stays closing.
-pub fn next_epoch(epoch: i32) -> i32 {
-    if epoch < 0 {
-        FINAL_EPOCH
-    } else if epoch == i32::MAX {
-        1
-    } else {
-        epoch + 1
-    }
-}
 
 /// How a request names a topic: by name before Fetch v13, by topic id from v13 (KIP-516).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -56,17 +43,6 @@ pub enum TopicRef {
 pub struct PartitionKey {
     pub topic: TopicRef,
     pub partition: i32,
-}
-
-/// A partition's fields of a Fetch request, which a session remembers between requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FetchParams {
-    pub fetch_offset: i64,
-    /// The fetcher's own log start offset (followers).
-    pub log_start_offset: i64,
-    pub max_bytes: i32,
-    pub current_leader_epoch: i32,
-    pub last_fetched_epoch: i32,
 }
 
 /// What the fetcher was last told about a partition. The high watermark is -1 after an error,
@@ -98,19 +74,6 @@ impl Outcome {
             sent.high_watermark = -1;
         }
         sent
-    }
-}
-
-/// The session fields of a Fetch request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RequestMeta {
-    pub session_id: i32,
-    pub epoch: i32,
-}
-
-impl RequestMeta {
-    pub fn is_full(&self) -> bool {
-        self.epoch == INITIAL_EPOCH || self.epoch == FINAL_EPOCH
     }
 }
 
@@ -217,13 +180,17 @@ impl FetchSessionCache {
         self.evictions
     }
 
+    pub fn session_ids(&self) -> Vec<i32> {
+        self.sessions.keys().copied().collect()
+    }
+
     /// Decides how to serve a request (Kafka's `FetchManager.newContext`). An incremental
     /// request updates its session here: its partitions are added or updated, the forgotten
     /// ones removed, and the epoch moves on.
     pub fn new_context(
         &mut self,
         version: i16,
-        meta: RequestMeta,
+        meta: FetchMetadata,
         wanted: &[(PartitionKey, FetchParams)],
         forgotten: &[PartitionKey],
         now_ms: i64,

@@ -39,13 +39,10 @@ fn outcome(high_watermark: i64) -> Outcome {
     }
 }
 
-const FULL: RequestMeta = RequestMeta {
-    session_id: INVALID_SESSION_ID,
-    epoch: INITIAL_EPOCH,
-};
+const FULL: FetchMetadata = FetchMetadata::INITIAL;
 
-fn incremental(session_id: i32, epoch: i32) -> RequestMeta {
-    RequestMeta { session_id, epoch }
+fn incremental(session_id: i32, epoch: i32) -> FetchMetadata {
+    FetchMetadata { session_id, epoch }
 }
 
 /// A cache holding one session over `keys`, all told high watermark 10; returns its id.
@@ -73,20 +70,6 @@ fn read_list(context: &Context) -> Vec<PartitionKey> {
         }
         other => panic!("not incremental: {other:?}"),
     }
-}
-
-#[test]
-fn epochs_follow_kafkas_sequence() {
-    assert_eq!(next_epoch(INITIAL_EPOCH), 1);
-    assert_eq!(next_epoch(41), 42);
-    assert_eq!(next_epoch(i32::MAX), 1, "wraps past the initial epoch");
-    assert_eq!(next_epoch(FINAL_EPOCH), FINAL_EPOCH);
-    assert!(RequestMeta {
-        session_id: 5,
-        epoch: FINAL_EPOCH
-    }
-    .is_full());
-    assert!(!incremental(5, 1).is_full());
 }
 
 #[test]
@@ -246,14 +229,14 @@ fn a_request_between_context_and_response_invalidates_the_response() {
 fn full_requests_replace_or_close_their_session() {
     let mut cache = FetchSessionCache::new(10, EVICTION_MS, 1);
     let id = with_session(&mut cache, &[key("a", 0)], 0);
-    let replace = RequestMeta {
+    let replace = FetchMetadata {
         session_id: id,
         epoch: INITIAL_EPOCH,
     };
     assert_eq!(cache.new_context(12, replace, &[], &[], 1), Context::Full);
     assert!(cache.is_empty(), "the named session is closed");
     let id = with_session(&mut cache, &[key("a", 0)], 0);
-    let close = RequestMeta {
+    let close = FetchMetadata {
         session_id: id,
         epoch: FINAL_EPOCH,
     };

@@ -13,6 +13,7 @@ mod replication;
 mod replication_cluster;
 mod replication_faults;
 mod replication_isr;
+mod replication_sessions;
 mod replication_truncation;
 mod transactions;
 

@@ -34,7 +34,7 @@ use crate::protocol::fetch_writer::{
 use crate::protocol::{decode_request, HeaderPeek};
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
-    Context, FetchParams, Finish, Outcome, PartitionKey, RequestMeta, Sent, TopicRef,
+    Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
     INVALID_SESSION_ID,
 };
 use crate::server::{now_ms, Broker};
@@ -65,7 +65,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     let follower = (replica_id >= 0).then_some(replica_id);
     let wanted = requested(version, &request.topics);
     let forgotten = forgotten(version, &request.forgotten_topics_data);
-    let meta = RequestMeta {
+    let meta = FetchMetadata {
         session_id: request.session_id,
         epoch: request.session_epoch,
     };
