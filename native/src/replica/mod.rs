@@ -45,10 +45,12 @@ impl Registry {
         topic_id: &[u8; 16],
         partition: i32,
     ) -> Result<Arc<Partition>, ErrorCode> {
+        // Both read locks, in the writers' order: no copy of the name per lookup.
         let topics = self.topics.read();
-        let name = self.names.read().get(topic_id).cloned();
-        let parts = name
-            .and_then(|n| topics.get(&n))
+        let names = self.names.read();
+        let parts = names
+            .get(topic_id)
+            .and_then(|n| topics.get(n))
             .ok_or(ErrorCode::UnknownTopicId)?;
         parts
             .get(&partition)

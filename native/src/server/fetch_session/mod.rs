@@ -291,25 +291,24 @@ impl FetchSessionCache {
     }
 
     /// After an incremental fetch: which partitions the response carries (in the order
-    /// given), remembering what it tells. Partitions that returned records move to the end of
-    /// the session.
+    /// given, which is the session's order the context handed out), remembering what it tells.
+    /// Partitions that returned records move to the end of the session.
     pub fn finish_incremental<'a>(
         &mut self,
         session_id: i32,
         epoch: i32,
-        outcomes: impl Iterator<Item = (&'a PartitionKey, Outcome)>,
+        outcomes: impl ExactSizeIterator<Item = (&'a PartitionKey, Outcome)>,
     ) -> Result<Vec<bool>, Finish> {
         let session = self.sessions.get_mut(&session_id).ok_or(Finish::Gone)?;
-        if session.epoch != epoch {
+        // The same epoch means no request changed the session since its context: it holds
+        // the partitions read, in the same order, so they are walked rather than looked up.
+        if session.epoch != epoch || session.partitions.len() != outcomes.len() {
             return Err(Finish::EpochMoved);
         }
-        let mut answered = Vec::new();
-        for (key, outcome) in outcomes {
-            let Some(cached) = session.partitions.get_mut(key) else {
-                // forgotten by a later request: nothing to say about it
-                answered.push(false);
-                continue;
-            };
+        let mut answered = Vec::with_capacity(outcomes.len());
+        let mut moved = Vec::new();
+        for (cached, (key, outcome)) in session.partitions.iter_mut().zip(outcomes) {
+            debug_assert!(cached.key == *key, "session order changed within an epoch");
             let remembered = outcome.remembered();
             // Kafka compares the high watermark and log start offset; the last stable offset
             // too here, so a read_committed consumer never misses an LSO that moved alone.
@@ -319,9 +318,12 @@ impl FetchSessionCache {
                 || cached.sent != remembered;
             cached.sent = remembered;
             if outcome.has_records {
-                session.partitions.move_to_end(key);
+                moved.push(key);
             }
             answered.push(changed);
+        }
+        for key in moved {
+            session.partitions.move_to_end(key);
         }
         Ok(answered)
     }

@@ -83,6 +83,10 @@ impl PartitionMap {
         self.slots.iter().flatten()
     }
 
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut CachedPartition> {
+        self.slots.iter_mut().flatten()
+    }
+
     /// Keeps the holes below half the slots, so memory follows the live entries and moving
     /// costs O(1) amortised.
     fn compact_if_sparse(&mut self) {

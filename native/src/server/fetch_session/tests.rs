@@ -394,3 +394,9 @@ fn partition_maps_stay_compact_under_churn() {
     assert!(map.get(&key("t", 3)).is_none());
     assert_eq!(map.get(&key("t", 2)).map(|c| c.key.partition), Some(2));
 }
+
+#[test]
+fn a_cached_partition_stays_small() {
+    // what an idle partition costs a session: its slot, plus about 48 bytes of index
+    assert!(std::mem::size_of::<Option<CachedPartition>>() <= 96);
+}
