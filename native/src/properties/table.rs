@@ -89,6 +89,16 @@ pub mod server {
         choices: &[],
     };
 
+    /// Fetch sessions (KIP-227) kept for consumers and followers; 0 turns incremental fetches off.
+    pub const MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS: Property = Property {
+        name: "max.incremental.fetch.session.cache.slots",
+        kind: Kind::Int,
+        default: "1000",
+        min: Some(0.0),
+        max: None,
+        choices: &[],
+    };
+
     /// Data directories (comma separated); overrides log.dir.
     pub const LOG_DIRS: Property = Property {
         name: "log.dirs",
@@ -189,6 +199,7 @@ pub mod server {
         &NUM_IO_THREADS,
         &NUM_RECOVERY_THREADS_PER_DATA_DIR,
         &QUEUED_MAX_REQUESTS,
+        &MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
         &LOG_DIRS,
         &LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS,
         &REPLICA_FETCH_MAX_BYTES,

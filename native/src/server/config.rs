@@ -32,6 +32,8 @@ pub struct ServerConfig {
     pub recovery_threads_per_dir: usize,
     /// Idle producers' state is forgotten after this (see `LogManager::tick`).
     pub producer_id_expiration_ms: i64,
+    /// `max.incremental.fetch.session.cache.slots`: at most this many fetch sessions.
+    pub fetch_session_slots: usize,
 }
 
 /// Splits `PLAINTEXT://host:port` (the first listener if several are given).
@@ -102,6 +104,7 @@ impl ServerConfig {
             control_queue_size: p.integer(&server::QUEUED_MAX_REQUESTS)?,
             recovery_threads_per_dir: p.integer(&server::NUM_RECOVERY_THREADS_PER_DATA_DIR)?,
             producer_id_expiration_ms: p.integer(&server::PRODUCER_ID_EXPIRATION_MS)?,
+            fetch_session_slots: p.integer(&server::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS)?,
         })
     }
 

@@ -134,6 +134,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("queued.max.requests", _I, "500", "Requests queued for the Python control plane "
            "(every request the native core does not serve itself) before connections wait.",
            minimum=1, native=True),
+        _b("max.incremental.fetch.session.cache.slots", _I, "1000", "Fetch sessions (KIP-227) "
+           "kept for consumers and followers; 0 turns incremental fetches off.", minimum=0,
+           native=True),
         # Storage
         _b("log.dirs", _LST, None, "Data directories (comma separated); overrides log.dir.",
            native=True),

@@ -4,6 +4,7 @@
 mod cluster;
 mod concurrency;
 mod control_bridge;
+mod fetch_sessions;
 mod framing;
 mod mutations;
 mod offsets;
@@ -12,6 +13,7 @@ mod replication;
 mod replication_cluster;
 mod replication_faults;
 mod replication_isr;
+mod replication_sessions;
 mod replication_truncation;
 mod transactions;
 
