@@ -10,6 +10,8 @@ import sys
 import time
 from typing import IO
 
+import ferrolog_native
+
 FORMATS = ("kv", "json")
 
 
@@ -58,4 +60,6 @@ def setup_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level.upper() if isinstance(level, str) else level)
+    # The native core writes its own lines, in the same format, at the same level.
+    ferrolog_native.init_logging(logging.getLevelName(root.level), fmt)
     return handler

@@ -18,7 +18,16 @@ fn map(file: &File) -> io::Result<MmapMut> {
     // mapped. Index files live in a partition directory that only this broker's log owns; the
     // log never shrinks a file without dropping its map first (`resize` unmaps, resizes,
     // remaps), and a deleted segment's map stays valid because unlinking does not truncate.
-    unsafe { MmapMut::map_mut(file) }
+    let mmap = unsafe { MmapMut::map_mut(file) }?;
+    // No readahead on faults: an index is read and written an entry at a time, and most of a
+    // preallocated one is a hole; with the default advice, the first touch of a page reads
+    // ahead (and zeroes) up to megabytes of the hole around it, which costs CPU and resident
+    // memory for every partition. Measured with perf: 67% of a 1,000-partition shutdown went
+    // to that readahead when sealing each active segment's time index.
+    if !mmap.is_empty() {
+        mmap.advise(memmap2::Advice::Random)?;
+    }
+    Ok(mmap)
 }
 
 #[derive(Debug)]

@@ -284,6 +284,16 @@ impl Log {
         if self.closed {
             return Ok(());
         }
+        let plan = self.close_unsynced(true)?;
+        plan.execute()?;
+        self.complete_flush(&plan);
+        Ok(())
+    }
+
+    /// Closes the log without syncing anything: the caller makes the returned plan durable —
+    /// by executing it, or, when closing every log at shutdown, by one `syncfs` of the log
+    /// directory's file system — then hands it to `complete_flush`.
+    pub(crate) fn close_unsynced(&mut self, sync_snapshot: bool) -> io::Result<FlushPlan> {
         // Sealed before the flush, so the flush covers the trimmed indexes and their last time
         // index entry. An idle log has nothing to flush: had the trimmed sizes not reached
         // the disk, the next start finds the indexes longer than their entries, fails their
@@ -292,17 +302,21 @@ impl Log {
             .last_mut()
             .expect("a log always has a segment")
             .seal()?;
-        self.flush()?;
+        let plan = self.flush_plan();
         let leo = self.log_end_offset();
         // The next start replays producer state from the newest snapshot: one at the log end
         // saves replaying the log. None is needed for an empty log, nor a second one at the
         // same offset (as Kafka skips a snapshot that is not at a new offset).
         let have = list_snapshots(&self.dir)?;
         if leo > self.log_start_offset && have.last() != Some(&leo) {
-            self.producers.write_snapshot(&self.dir, leo)?;
+            if sync_snapshot {
+                self.producers.write_snapshot(&self.dir, leo)?;
+            } else {
+                self.producers.write_snapshot_unsynced(&self.dir, leo)?;
+            }
         }
         self.closed = true;
-        Ok(())
+        Ok(plan)
     }
 
     pub fn is_closed(&self) -> bool {

@@ -4,6 +4,7 @@
 //! ([`without_gil`]).
 
 mod columns;
+mod config;
 mod error;
 mod server;
 mod types;
@@ -143,6 +144,34 @@ fn validate_batch<'py>(
     Ok(PyBytes::new(py, &validated.bytes))
 }
 
+/// Installs the native core's logger: `level` as Python's logging names it (DEBUG, INFO,
+/// WARNING, ERROR, CRITICAL), `fmt` one of `ferrolog.logs.FORMATS`.
+#[pyfunction]
+fn init_logging(level: &str, fmt: &str) -> PyResult<()> {
+    let level = match level.to_ascii_uppercase().as_str() {
+        "DEBUG" | "NOTSET" => ::log::LevelFilter::Debug,
+        "INFO" => ::log::LevelFilter::Info,
+        "WARNING" | "WARN" => ::log::LevelFilter::Warn,
+        "ERROR" | "CRITICAL" | "FATAL" => ::log::LevelFilter::Error,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown log level {other:?}"
+            )))
+        }
+    };
+    let format = match fmt {
+        "kv" => crate::logging::Format::KeyValue,
+        "json" => crate::logging::Format::Json,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown log format {other:?}"
+            )))
+        }
+    };
+    crate::logging::init(level, format);
+    Ok(())
+}
+
 #[pymodule(gil_used = false)]
 #[pyo3(name = "ferrolog_native")]
 fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -157,11 +186,13 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(native_api_versions, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(init_logging, m)?)?;
     m.add_function(wrap_pyfunction!(crc32c_py, m)?)?;
     m.add_function(wrap_pyfunction!(compress, m)?)?;
     m.add_function(wrap_pyfunction!(decompress, m)?)?;
     m.add_function(wrap_pyfunction!(build_batch, m)?)?;
     m.add_function(wrap_pyfunction!(validate_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(config::config_names, m)?)?;
     m.add_class::<columns::PyDecodedColumns>()?;
     m.add_class::<columns::PyBinaryBuffers>()?;
     m.add_function(wrap_pyfunction!(columns::decode_columns, m)?)?;

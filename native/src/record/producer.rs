@@ -313,7 +313,12 @@ impl ProducerStateManager {
 
     /// Writes `<offset>.snapshot` (20-digit name) in `dir`.
     pub fn write_snapshot(&self, dir: &Path, offset: i64) -> std::io::Result<()> {
-        super::producer_snapshot::write(self, dir, offset)
+        super::producer_snapshot::write(self, dir, offset, true)
+    }
+
+    /// As `write_snapshot`, without an fsync: for a caller that syncs the file system after.
+    pub fn write_snapshot_unsynced(&self, dir: &Path, offset: i64) -> std::io::Result<()> {
+        super::producer_snapshot::write(self, dir, offset, false)
     }
 
     /// Deletes the snapshots above `offset`, which a truncation to `offset` invalidates.

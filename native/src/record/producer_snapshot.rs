@@ -152,15 +152,17 @@ pub fn decode(bytes: &[u8]) -> Option<ProducerStateManager> {
     Some(state)
 }
 
-/// Writes the snapshot atomically: a temporary file, fsynced, renamed over the final name,
-/// then the directory fsynced so the rename itself survives a crash.
-pub fn write(state: &ProducerStateManager, dir: &Path, offset: i64) -> io::Result<()> {
+/// Writes the snapshot atomically: a temporary file, fsynced unless the caller syncs the whole
+/// file system after (`sync`), renamed over the final name.
+pub fn write(state: &ProducerStateManager, dir: &Path, offset: i64, sync: bool) -> io::Result<()> {
     let path = snapshot_path(dir, offset);
     let tmp = path.with_extension("snapshot.tmp");
     {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(&encode(state))?;
-        f.sync_all()?;
+        if sync {
+            f.sync_all()?;
+        }
     }
     // No fsync of the directory (Kafka does none either): should a power loss undo the
     // rename, the snapshot is missing, and loading falls back to an older one and replays

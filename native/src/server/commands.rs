@@ -159,7 +159,8 @@ impl Server {
             let config = LogConfig::from_map(config).map_err(CommandError::Config)?;
             parsed.insert(topic.as_str(), config);
         }
-        Ok(self.broker().logs.parallel(requests, |r| {
+        let started = std::time::Instant::now();
+        let outcomes = self.broker().logs.parallel(requests, |r| {
             let config = parsed.get(r.topic.as_str()).ok_or_else(|| {
                 CommandError::Config(format!("no config for topic {:?}", r.topic))
             })?;
@@ -193,7 +194,14 @@ impl Server {
                     replicas.clone(),
                 ),
             }
-        }))
+        });
+        let failed = outcomes.iter().filter(|o| o.is_err()).count();
+        ::log::info!(
+            "opened {} partitions in {} ms ({failed} failed)",
+            requests.len(),
+            started.elapsed().as_millis()
+        );
+        Ok(outcomes)
     }
 
     pub fn delete_partition(&self, topic: &str, partition: i32) -> Result<(), CommandError> {

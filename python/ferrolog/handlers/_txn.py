@@ -1,16 +1,18 @@
-"""What the transaction-API handlers share: the broker's transaction coordinator, and the
-(topic, partition) pairs of a request's topic list."""
+"""What the transaction-API handlers share: the broker's transaction coordinator, per-topic
+regrouping of per-partition results, and the fencing error each version knows."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
     from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
+
+TopicPartition = tuple[str, int]
 
 
 def coordinator(ctx: RequestContext) -> TransactionCoordinator:
@@ -20,18 +22,12 @@ def coordinator(ctx: RequestContext) -> TransactionCoordinator:
     return txn
 
 
-def partitions_of(topics: Iterable[Mapping[str, Any]]) -> list[tuple[str, int]]:
-    """The (topic, partition) pairs of `[{name, partitions: [int]}]`, in request order."""
-    return [(t["name"], p) for t in topics for p in t.get("partitions") or []]
-
-
-def by_topic(codes: Mapping[tuple[str, int], int], key: str, code: str) -> list[dict[str, Any]]:
-    """`codes` regrouped per topic, each partition as `{key: index, code: error}`, in the
-    order the partitions came."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for (topic, partition), error in codes.items():
-        out.setdefault(topic, []).append({key: partition, code: error})
-    return [{"name": topic, "partitions": parts} for topic, parts in out.items()]
+def grouped(codes: Mapping[TopicPartition, int]) -> dict[str, list[tuple[int, int]]]:
+    """`codes` regrouped per topic as (partition, error code), in the order they came."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for (topic, partition), code in codes.items():
+        out.setdefault(topic, []).append((partition, code))
+    return out
 
 
 def for_version(code: int, version: int, fenced_since: int) -> int:

@@ -4,12 +4,11 @@ transaction's marker (send_offsets_to_transaction)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog.controller.api import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.handlers._txn import coordinator, for_version
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import AddOffsetsToTxnRequest, AddOffsetsToTxnResponse
 
 API_KEY = 25
 MIN_VERSION = 0
@@ -18,7 +17,7 @@ MAX_VERSION = 3
 FENCED_VERSION = 2
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: AddOffsetsToTxnRequest) -> AddOffsetsToTxnResponse:
     topic = ctx.broker.controller.topic(CONSUMER_OFFSETS)
     count = (
         len(topic.assignment)

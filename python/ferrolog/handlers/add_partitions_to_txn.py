@@ -8,11 +8,16 @@ others OPERATION_NOT_ATTEMPTED, and nothing is added."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
-from ferrolog.handlers._txn import by_topic, coordinator, for_version, partitions_of
+from ferrolog.handlers._txn import TopicPartition, coordinator, for_version, grouped
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    AddPartitionsToTxnRequest,
+    AddPartitionsToTxnRequestAddPartitionsToTxnTopic,
+    AddPartitionsToTxnResponse,
+    AddPartitionsToTxnResponseAddPartitionsToTxnResult,
+    AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult,
+)
 
 API_KEY = 24
 MIN_VERSION = 0
@@ -22,7 +27,7 @@ BATCHED_VERSION = 4
 FENCED_VERSION = 2
 
 
-def _unknown(ctx: RequestContext, partitions: list[tuple[str, int]]) -> set[tuple[str, int]]:
+def _unknown(ctx: RequestContext, partitions: list[TopicPartition]) -> set[TopicPartition]:
     controller = ctx.broker.controller
     unknown = set()
     for topic, partition in partitions:
@@ -33,49 +38,60 @@ def _unknown(ctx: RequestContext, partitions: list[tuple[str, int]]) -> set[tupl
 
 
 async def _transaction(
-    ctx: RequestContext, txn: dict[str, Any], verify_only: bool
-) -> dict[tuple[str, int], int]:
-    partitions = partitions_of(txn.get("topics") or [])
-    transactional_id = txn["transactional_id"]
-    producer_id, epoch = txn["producer_id"], txn["producer_epoch"]
+    ctx: RequestContext,
+    transactional_id: str,
+    producer: tuple[int, int],
+    topics: list[AddPartitionsToTxnRequestAddPartitionsToTxnTopic],
+    verify_only: bool,
+) -> list[AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult]:
+    partitions = [(t["name"], p) for t in topics for p in t["partitions"]]
+    txn = coordinator(ctx)
     if verify_only:
-        verified: dict[tuple[str, int], int] = coordinator(ctx).verify_partitions(
-            transactional_id, producer_id, epoch, partitions
-        )
-        return verified
-    unknown = _unknown(ctx, partitions)
-    if unknown:
-        return {
+        codes = txn.verify_partitions(transactional_id, *producer, partitions)
+    elif unknown := _unknown(ctx, partitions):
+        codes = {
             tp: errors.UnknownTopicOrPartitionError.code
             if tp in unknown
             else errors.OperationNotAttemptedError.code
             for tp in partitions
         }
-    code = await coordinator(ctx).add_partitions(transactional_id, producer_id, epoch, partitions)
-    return dict.fromkeys(partitions, for_version(code, ctx.api_version, FENCED_VERSION))
-
-
-def _results(codes: dict[tuple[str, int], int]) -> list[dict[str, Any]]:
+    else:
+        code = await txn.add_partitions(transactional_id, *producer, partitions)
+        codes = dict.fromkeys(partitions, for_version(code, ctx.api_version, FENCED_VERSION))
     return [
-        {"name": t["name"], "results_by_partition": t["partitions"]}
-        for t in by_topic(codes, "partition_index", "partition_error_code")
+        {
+            "name": topic,
+            "results_by_partition": [
+                {"partition_index": p, "partition_error_code": code} for p, code in parts
+            ],
+        }
+        for topic, parts in grouped(codes).items()
     ]
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(
+    ctx: RequestContext, request: AddPartitionsToTxnRequest
+) -> AddPartitionsToTxnResponse:
     if ctx.api_version < BATCHED_VERSION:
-        txn = {
-            "transactional_id": request["v3_and_below_transactional_id"],
-            "producer_id": request["v3_and_below_producer_id"],
-            "producer_epoch": request["v3_and_below_producer_epoch"],
-            "topics": request.get("v3_and_below_topics") or [],
-        }
-        codes = await _transaction(ctx, txn, verify_only=False)
-        return {"throttle_time_ms": 0, "results_by_topic_v3_and_below": _results(codes)}
-    results = []
-    for txn in request.get("transactions") or []:
-        codes = await _transaction(ctx, txn, bool(txn.get("verify_only")))
-        results.append(
-            {"transactional_id": txn["transactional_id"], "topic_results": _results(codes)}
+        results = await _transaction(
+            ctx,
+            request.get("v3_and_below_transactional_id", ""),
+            (
+                request.get("v3_and_below_producer_id", -1),
+                request.get("v3_and_below_producer_epoch", -1),
+            ),
+            request.get("v3_and_below_topics") or [],
+            verify_only=False,
         )
-    return {"throttle_time_ms": 0, "error_code": 0, "results_by_transaction": results}
+        return {"throttle_time_ms": 0, "results_by_topic_v3_and_below": results}
+    by_txn: list[AddPartitionsToTxnResponseAddPartitionsToTxnResult] = []
+    for txn in request.get("transactions") or []:
+        topic_results = await _transaction(
+            ctx,
+            txn["transactional_id"],
+            (txn["producer_id"], txn["producer_epoch"]),
+            txn["topics"],
+            txn["verify_only"],
+        )
+        by_txn.append({"transactional_id": txn["transactional_id"], "topic_results": topic_results})
+    return {"throttle_time_ms": 0, "error_code": 0, "results_by_transaction": by_txn}

@@ -4,10 +4,9 @@ writes the markers to every partition of the transaction and records its complet
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog.handlers._txn import coordinator, for_version
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import EndTxnRequest, EndTxnResponse
 
 API_KEY = 26
 MIN_VERSION = 0
@@ -16,7 +15,7 @@ MAX_VERSION = 3
 FENCED_VERSION = 2
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: EndTxnRequest) -> EndTxnResponse:
     code = await coordinator(ctx).end_txn(
         request["transactional_id"],
         request["producer_id"],

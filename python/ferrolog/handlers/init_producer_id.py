@@ -14,11 +14,11 @@ request carries the producer id and epoch it had."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.handlers._txn import coordinator, for_version
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import InitProducerIdRequest, InitProducerIdResponse
 
 API_KEY = 22
 MIN_VERSION = 0
@@ -29,11 +29,11 @@ FENCED_VERSION = 4
 log = logging.getLogger(__name__)
 
 
-def _error(code: int) -> dict[str, Any]:
+def _error(code: int) -> InitProducerIdResponse:
     return {"throttle_time_ms": 0, "error_code": code, "producer_id": -1, "producer_epoch": -1}
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: InitProducerIdRequest) -> InitProducerIdResponse:
     transactional_id = request.get("transactional_id")
     producer_id = request.get("producer_id", -1)
     epoch = request.get("producer_epoch", -1)

@@ -6,30 +6,41 @@ v3 carries the consumer's member id and generation (KIP-447), checked like Offse
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
-from ferrolog.handlers.offset_commit import all_failed, partition_exists
+from ferrolog.handlers.offset_commit import partition_exists
+from ferrolog.protocol.messages import TxnOffsetCommitRequest, TxnOffsetCommitResponse
 
 API_KEY = 28
 MIN_VERSION = 0
 MAX_VERSION = 3
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
     producer = (request["producer_id"], request["producer_epoch"])
     exists = partition_exists(ctx)
     try:
-        response: dict[str, Any] = await coordinator(ctx).run(
+        response: TxnOffsetCommitResponse = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: offsets.commit(
                 shard, request, now_ms(), reply, exists, producer=producer
             ),
         )
     except errors.KafkaError as exc:
-        response = all_failed(request, exc.code)
+        response = {
+            "throttle_time_ms": 0,
+            "topics": [
+                {
+                    "name": t["name"],
+                    "partitions": [
+                        {"partition_index": p["partition_index"], "error_code": exc.code}
+                        for p in t["partitions"]
+                    ],
+                }
+                for t in request["topics"]
+            ],
+        }
     return response

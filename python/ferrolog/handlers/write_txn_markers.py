@@ -5,18 +5,17 @@ TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog.controller.coordinator.txn.markers import Marker
-from ferrolog.handlers._txn import by_topic, partitions_of
+from ferrolog.handlers._txn import grouped
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import WriteTxnMarkersRequest, WriteTxnMarkersResponse
 
 API_KEY = 27
 MIN_VERSION = 0
 MAX_VERSION = 1
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteTxnMarkersResponse:
     writer = ctx.broker.txn_markers
     if writer is None:
         raise RuntimeError("the broker has no marker writer")
@@ -25,22 +24,25 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             m["producer_id"],
             m["producer_epoch"],
             m["coordinator_epoch"],
-            bool(m["transaction_result"]),
-            tuple(
-                partitions_of(
-                    {"name": t["name"], "partitions": t["partition_indexes"]}
-                    for t in m.get("topics") or []
-                )
-            ),
+            m["transaction_result"],
+            tuple((t["name"], p) for t in m["topics"] for p in t["partition_indexes"]),
         )
-        for m in request.get("markers") or []
+        for m in request["markers"]
     ]
     results = await writer.write(markers)
     return {
         "markers": [
             {
                 "producer_id": m.producer_id,
-                "topics": by_topic(codes, "partition_index", "error_code"),
+                "topics": [
+                    {
+                        "name": topic,
+                        "partitions": [
+                            {"partition_index": p, "error_code": code} for p, code in parts
+                        ],
+                    }
+                    for topic, parts in grouped(codes).items()
+                ],
             }
             for m, codes in zip(markers, results, strict=True)
         ]
