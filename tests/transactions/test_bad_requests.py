@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import ferrolog_native
 import pytest
 from ferrolog import errors
 from ferrolog.connection import Connection
@@ -15,6 +17,7 @@ from tests.transactions.conftest import create_topic
 
 FIND_COORDINATOR, INIT_PRODUCER_ID, ADD_PARTITIONS, ADD_OFFSETS, END_TXN = 10, 22, 24, 25, 26
 WRITE_TXN_MARKERS, TXN_OFFSET_COMMIT = 27, 28
+PRODUCE, LIST_OFFSETS = 0, 2
 
 
 class Client:
@@ -118,8 +121,9 @@ def test_bad_timeouts_and_ids(client: Client) -> None:
     assert too_long == (errors.InvalidTransactionTimeoutError.code, (-1, -1))
     assert client.init(txn_id, timeout=0)[0] == errors.InvalidTransactionTimeoutError.code
     assert client.init("")[0] == errors.InvalidRequestError.code
+    # Kafka 4.1 finds a coordinator even for the empty id; InitProducerId refuses it.
     r = client.request(FIND_COORDINATOR, 3, {"key": "", "key_type": 1})
-    assert r["error_code"] == errors.InvalidRequestError.code
+    assert r["error_code"] == 0
 
 
 def test_requests_of_unknown_ids_wrong_epochs_and_wrong_states(
@@ -218,3 +222,102 @@ def test_offsets_and_markers_of_unknown_partitions(client: Client, bootstrap: st
     assert m["topics"][0]["partitions"] == [
         {"partition_index": 3, "error_code": errors.UnknownTopicOrPartitionError.code}
     ]
+
+
+def _produce(
+    client: Client,
+    txn_id: str,
+    topic: str,
+    producer: tuple[int, int],
+    version: int,
+    sequence: int = 0,
+) -> int:
+    batch = ferrolog_native.build_batch(
+        [(b"k", b"stray", [], int(time.time() * 1000))],
+        producer_id=producer[0],
+        producer_epoch=producer[1],
+        base_sequence=sequence,
+        transactional=True,
+    )
+    body = {
+        "transactional_id": txn_id,
+        "acks": -1,
+        "timeout_ms": 5000,
+        "topic_data": [{"name": topic, "partition_data": [{"index": 0, "records": batch}]}],
+    }
+    # A topic just created may not have its leader everywhere yet (Kafka).
+    for _ in range(100):
+        r = client.request(PRODUCE, version, body)
+        code = int(r["responses"][0]["partition_responses"][0]["error_code"])
+        if code != errors.NotLeaderOrFollowerError.code:
+            return code
+        time.sleep(0.1)
+    return code
+
+
+def _end_offset(client: Client, topic: str) -> int:
+    r = client.request(
+        LIST_OFFSETS,
+        7,
+        {
+            "replica_id": -1,
+            "isolation_level": 0,
+            "topics": [{"name": topic, "partitions": [{"partition_index": 0, "timestamp": -1}]}],
+        },
+    )
+    return int(r["topics"][0]["partitions"][0]["offset"])
+
+
+def test_transactional_batches_outside_a_transaction_are_refused(
+    client: Client, bootstrap: str
+) -> None:
+    """KIP-890: a batch of a partition never added to the transaction is refused, not
+    appended (so it cannot open a transaction nobody ends), as Kafka 4.1 answers: Produce
+    v9 INVALID_TXN_STATE, v11 TRANSACTION_ABORTABLE; TxnOffsetCommit without AddOffsetsToTxn
+    INVALID_TXN_STATE."""
+    topic = create_topic(bootstrap)
+    txn_id = f"tx-{uuid.uuid4().hex[:8]}"
+    _, producer = _ready(client, txn_id)
+    assert _produce(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code
+    assert _produce(client, txn_id, topic, producer, 11) == errors.TransactionAbortableError.code
+    assert _end_offset(client, topic) == 0
+    group = f"g-{txn_id}"
+    client.request(FIND_COORDINATOR, 3, {"key": group, "key_type": 0})
+    commit = {
+        "transactional_id": txn_id,
+        "group_id": group,
+        "producer_id": producer[0],
+        "producer_epoch": producer[1],
+        "topics": [
+            {
+                "name": topic,
+                "partitions": [
+                    {"partition_index": 0, "committed_offset": 1, "committed_metadata": ""}
+                ],
+            }
+        ],
+    }
+    loading = errors.CoordinatorLoadInProgressError.code
+    for _ in range(100):
+        code = client.request(TXN_OFFSET_COMMIT, 3, commit)["topics"][0]["partitions"][0]
+        if code["error_code"] != loading:
+            break
+    assert code["error_code"] == errors.InvalidTxnStateError.code
+    # Added, the same batch goes in; ended, a late one is refused again.
+    assert client.add(txn_id, producer, topic, 0) == {0: 0}
+    assert _produce(client, txn_id, topic, producer, 9) == 0
+    assert client.end(txn_id, producer, True) == 0
+    # Once the COMMIT marker is in (before it, a late batch still joins the committing
+    # transaction, in Kafka 4.1 too: KIP-890 part 2 closes that).
+    for _ in range(100):
+        if _end_offset(client, topic) == 2:
+            break
+        time.sleep(0.05)
+    for _ in range(100):
+        refused = _produce(client, txn_id, topic, producer, 9, sequence=1)
+        if refused != errors.NotEnoughReplicasError.code:  # the coordinator completing
+            break
+    assert refused == errors.InvalidTxnStateError.code
+    # Even a retry of the batch that went in: verification comes first, as in Kafka 4.1.
+    assert _produce(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code
+    assert _end_offset(client, topic) == 2  # the batch and its COMMIT marker

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
+from ferrolog.controller.coordinator.txn.forward import VerifyForwarder
 from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter, OnWritten
 from ferrolog.controller.coordinator.txn.markers import GONE, MarkerSender
 
@@ -58,7 +59,7 @@ def build(
         return await cluster().allocate_producer_id()
 
     local = LocalMarkerWriter(native, on_written)
-    sender = MarkerSender(
-        config.node_id, leader_of, local.write, BrokerChannel(config.node_id, address_of)
-    )
-    return TransactionCoordinator(native, config, allocate, sender), local
+    channel = BrokerChannel(config.node_id, address_of)
+    sender = MarkerSender(config.node_id, leader_of, local.write, channel)
+    forward = VerifyForwarder(channel, leader_of)
+    return TransactionCoordinator(native, config, allocate, sender, forward), local

@@ -29,6 +29,7 @@ from ferrolog.controller.cluster.topics import TRANSACTION_STATE
 from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.txn import operations, records
+from ferrolog.controller.coordinator.txn.forward import VerifyForwarder
 from ferrolog.controller.coordinator.txn.markers import Marker, MarkerSender
 from ferrolog.controller.coordinator.txn.operations import Expected, FenceThenAbort, NeedProducerId
 from ferrolog.controller.coordinator.txn.state import (
@@ -101,12 +102,14 @@ class TransactionCoordinator:
         config: BrokerConfig,
         allocate_producer_id: Callable[[], Awaitable[int]],
         markers: MarkerSender,
+        forward: VerifyForwarder | None = None,
     ) -> None:
         self._native = native
         self.settings = TxnSettings.from_config(config)
         self.partition_count = config.get_int("transaction.state.log.num.partitions")
         self._allocate = allocate_producer_id
         self._markers = markers
+        self._forward = forward
         self._partitions: dict[int, _Partition] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
@@ -268,6 +271,24 @@ class TransactionCoordinator:
             meta, producer_id, epoch, partitions
         )
         return codes
+
+    async def verify(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: list[TopicPartition],
+        forward: bool,
+    ) -> dict[TopicPartition, int]:
+        """`verify_partitions`, or with `forward` (this broker's own native core asking) the
+        answer of the broker that coordinates the id when that is not this one."""
+        partition = self.partition_of(transactional_id)
+        if forward and self._forward is not None and partition not in self._partitions:
+            codes: dict[TopicPartition, int] = await self._forward.verify(
+                partition, transactional_id, producer_id, epoch, partitions
+            )
+            return codes
+        return self.verify_partitions(transactional_id, producer_id, epoch, partitions)
 
     async def end_txn(
         self, transactional_id: str, producer_id: int, epoch: int, commit: bool

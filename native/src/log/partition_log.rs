@@ -2,6 +2,7 @@
 //! read paths. Opening and recovery are in `recovery.rs`, truncation, retention and flushing in
 //! `maintenance.rs`.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -73,6 +74,9 @@ pub struct Log {
     pub(crate) recovery_point: i64,
     pub(crate) epochs: EpochCache,
     pub(crate) producers: ProducerStateManager,
+    /// Producers whose next transaction the coordinator confirmed includes this partition
+    /// (producer id -> epoch), until its marker (KIP-890; see `transactions.rs`).
+    pub(crate) verified_txns: HashMap<i64, i16>,
     pub(crate) size_bytes: u64,
     /// Records appended since the last flush, for flush.messages.
     pub(crate) unflushed_messages: i64,
@@ -134,7 +138,12 @@ impl Log {
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
-        self.append_from(batch, leader_epoch, now_ms, AppendOrigin::Client)
+        self.append_from(
+            batch,
+            leader_epoch,
+            now_ms,
+            AppendOrigin::Client { verify_txn: false },
+        )
     }
 
     /// [`Log::append_as_leader`] for a batch from `origin` (a coordinator's batches are not
@@ -153,6 +162,7 @@ impl Log {
         let mut header = validated.header;
         if header.has_producer_id() {
             if let Some(dup) = self.producers.check_from(&header, origin)? {
+                // A retried batch answers as the first did, verified or not.
                 return Ok(LeaderAppend {
                     base_offset: dup.base_offset,
                     last_offset: dup.last_offset,
@@ -164,6 +174,11 @@ impl Log {
                     log_start_offset: self.log_start_offset,
                     duplicate: true,
                 });
+            }
+            if origin == (AppendOrigin::Client { verify_txn: true })
+                && self.needs_txn_verification(&header)
+            {
+                return Err(ErrorCode::InvalidTxnState);
             }
         }
         let base_offset = self.log_end_offset();

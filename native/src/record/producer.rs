@@ -21,7 +21,12 @@ pub const NO_PRODUCER_EPOCH: i16 = -1;
 /// only their epoch is checked, not their sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AppendOrigin {
-    Client,
+    /// A producer's batch. With `verify_txn` (KIP-890) the first batch of a transaction is
+    /// appended only once the transaction coordinator confirmed the partition is in it
+    /// ([`crate::log::Log::mark_txn_verified`]).
+    Client {
+        verify_txn: bool,
+    },
     Coordinator,
 }
 
@@ -117,7 +122,7 @@ impl ProducerStateManager {
     /// Checks a batch about to be appended as leader: `Ok(None)` to append it,
     /// `Ok(Some(dup))` for a retried duplicate, or Kafka's error for gaps and stale epochs.
     pub fn check(&self, header: &BatchHeader) -> Result<Option<DuplicateBatch>, ErrorCode> {
-        self.check_from(header, AppendOrigin::Client)
+        self.check_from(header, AppendOrigin::Client { verify_txn: false })
     }
 
     /// [`ProducerStateManager::check`] for a batch from `origin`.

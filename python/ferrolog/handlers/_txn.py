@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ferrolog import errors
+from ferrolog.controller.api import CONSUMER_OFFSETS
+from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
@@ -20,6 +22,18 @@ def coordinator(ctx: RequestContext) -> TransactionCoordinator:
     if txn is None:
         raise RuntimeError("the broker has no transaction coordinator")
     return txn
+
+
+def offsets_partition(ctx: RequestContext, group_id: str) -> TopicPartition:
+    """The group's partition of `__consumer_offsets`, which AddOffsetsToTxn adds to the
+    transaction (the configured count before the topic exists, as Kafka computes it)."""
+    topic = ctx.broker.controller.topic(CONSUMER_OFFSETS)
+    count = (
+        len(topic.assignment)
+        if topic is not None
+        else ctx.broker.config.get_int("offsets.topic.num.partitions")
+    )
+    return CONSUMER_OFFSETS, partition_for(group_id, count)
 
 
 def grouped(codes: Mapping[TopicPartition, int]) -> dict[str, list[tuple[int, int]]]:

@@ -25,6 +25,10 @@ MAX_VERSION = 4
 
 BATCHED_VERSION = 4
 FENCED_VERSION = 2
+# The peer of the verifications this broker's native core asks before appending a
+# transaction's first batch (`NATIVE_PEER` in native/src/server/api/txn_verify.rs): only
+# those are forwarded to the id's coordinator; another broker asking gets this one's answer.
+NATIVE_PEER = "ferrolog-native"
 
 
 def _unknown(ctx: RequestContext, partitions: list[TopicPartition]) -> set[TopicPartition]:
@@ -47,7 +51,8 @@ async def _transaction(
     partitions = [(t["name"], p) for t in topics for p in t["partitions"]]
     txn = coordinator(ctx)
     if verify_only:
-        codes = txn.verify_partitions(transactional_id, *producer, partitions)
+        forward = ctx.peer == NATIVE_PEER
+        codes = await txn.verify(transactional_id, *producer, partitions, forward)
     elif unknown := _unknown(ctx, partitions):
         codes = {
             tp: errors.UnknownTopicOrPartitionError.code

@@ -38,8 +38,6 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinator
     name = TOPICS.get(key_type)
     if name is None:
         return error(errors.InvalidRequestError(f"unknown coordinator key type {key_type}"))
-    if key_type == TRANSACTION_KEY and not key:
-        return error(errors.InvalidRequestError("empty transactional id"))
     controller = ctx.broker.controller
     try:
         topic = await controller.ensure_internal_topic(name)
