@@ -209,6 +209,13 @@ class Server:
         """Appends transaction markers, each ``(topic, partition, producer_id, producer_epoch,
         coordinator_epoch, commit)``, and waits until they are committed; returns each
         marker's offset or its error, in order."""
+    def describe_producers(
+        self, topic: str, partition: int
+    ) -> list[tuple[int, int, int, int, int, int]]:
+        """The producers with state in a partition this broker leads, each ``(producer_id,
+        epoch, last_sequence, last_timestamp, coordinator_epoch, current_txn_start_offset)``
+        (-1: no open transaction). Raises ``KafkaNativeError`` (UNKNOWN_TOPIC_OR_PARTITION,
+        NOT_LEADER_OR_FOLLOWER)."""
     def read(self, topic: str, partition: int, offset: int, max_bytes: int) -> bytes:
         """Reads committed batches from ``offset`` (the whole batch containing it first), at
         least one batch even if larger than ``max_bytes``."""

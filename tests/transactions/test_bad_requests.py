@@ -6,69 +6,22 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
-from typing import Any
 
-import ferrolog_native
 import pytest
 from ferrolog import errors
-from ferrolog.connection import Connection
 
 from tests.transactions.conftest import create_topic
-
-FIND_COORDINATOR, INIT_PRODUCER_ID, ADD_PARTITIONS, ADD_OFFSETS, END_TXN = 10, 22, 24, 25, 26
-WRITE_TXN_MARKERS, TXN_OFFSET_COMMIT = 27, 28
-PRODUCE, LIST_OFFSETS = 0, 2
-
-
-class Client:
-    def __init__(self, bootstrap: str) -> None:
-        host, _, port = bootstrap.rpartition(":")
-        self.conn = Connection(host, int(port), 20, "txn-test")
-
-    def request(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
-        return self.conn.request(api_key, version, body)
-
-    def init(self, txn_id: str, producer: tuple[int, int] = (-1, -1), timeout: int = 60000) -> Any:
-        r = self.request(
-            INIT_PRODUCER_ID,
-            4,
-            {
-                "transactional_id": txn_id,
-                "transaction_timeout_ms": timeout,
-                "producer_id": producer[0],
-                "producer_epoch": producer[1],
-            },
-        )
-        return r["error_code"], (r["producer_id"], r["producer_epoch"])
-
-    def add(
-        self, txn_id: str, producer: tuple[int, int], topic: str, *parts: int
-    ) -> dict[int, int]:
-        r = self.request(
-            ADD_PARTITIONS,
-            3,
-            {
-                "v3_and_below_transactional_id": txn_id,
-                "v3_and_below_producer_id": producer[0],
-                "v3_and_below_producer_epoch": producer[1],
-                "v3_and_below_topics": [{"name": topic, "partitions": list(parts)}],
-            },
-        )
-        (t,) = r["results_by_topic_v3_and_below"]
-        return {p["partition_index"]: p["partition_error_code"] for p in t["results_by_partition"]}
-
-    def end(self, txn_id: str, producer: tuple[int, int], commit: bool, version: int = 3) -> int:
-        r = self.request(
-            END_TXN,
-            version,
-            {
-                "transactional_id": txn_id,
-                "producer_id": producer[0],
-                "producer_epoch": producer[1],
-                "committed": commit,
-            },
-        )
-        return int(r["error_code"])
+from tests.transactions.raw import (
+    ADD_OFFSETS,
+    FIND_COORDINATOR,
+    TXN_OFFSET_COMMIT,
+    WRITE_TXN_MARKERS,
+    Client,
+    end_offset,
+    found,
+    produce_raw,
+    ready,
+)
 
 
 @pytest.fixture
@@ -78,29 +31,9 @@ def client(bootstrap: str) -> Iterator[Client]:
     c.conn.close()
 
 
-def _found(client: Client, txn_id: str) -> None:
-    """FindCoordinator for the id (which creates `__transaction_state`), until its partition
-    is loaded."""
-    r = client.request(FIND_COORDINATOR, 3, {"key": txn_id, "key_type": 1})
-    assert r["error_code"] == 0
-    assert r["node_id"] >= 0
-
-
-def _ready(client: Client, txn_id: str, **kw: Any) -> tuple[int, tuple[int, int]]:
-    _found(client, txn_id)
-    for _ in range(100):
-        code, producer = client.init(txn_id, **kw)
-        if code not in (
-            errors.CoordinatorLoadInProgressError.code,
-            errors.NotCoordinatorError.code,
-        ):
-            return code, producer
-    raise AssertionError("the coordinator did not load")
-
-
 def test_epochs_bump_and_kip360_retries(client: Client) -> None:
     txn_id = f"tx-{uuid.uuid4().hex[:8]}"
-    code, (pid, epoch) = _ready(client, txn_id)
+    code, (pid, epoch) = ready(client, txn_id)
     assert (code, epoch) == (0, 0)
     assert client.init(txn_id) == (0, (pid, 1))
     # KIP-360: the producer names what it had; a retry of that bump gets the same answer.
@@ -116,7 +49,7 @@ def test_epochs_bump_and_kip360_retries(client: Client) -> None:
 
 def test_bad_timeouts_and_ids(client: Client) -> None:
     txn_id = f"tx-{uuid.uuid4().hex[:8]}"
-    _found(client, txn_id)
+    found(client, txn_id)
     too_long = client.init(txn_id, timeout=900_001)
     assert too_long == (errors.InvalidTransactionTimeoutError.code, (-1, -1))
     assert client.init(txn_id, timeout=0)[0] == errors.InvalidTransactionTimeoutError.code
@@ -131,10 +64,10 @@ def test_requests_of_unknown_ids_wrong_epochs_and_wrong_states(
 ) -> None:
     topic = create_topic(bootstrap, partitions=2)
     txn_id = f"tx-{uuid.uuid4().hex[:8]}"
-    _, (pid, epoch) = _ready(client, txn_id)
+    _, (pid, epoch) = ready(client, txn_id)
     mapping = errors.InvalidProducerIdMappingError.code
     unknown = f"tx-{uuid.uuid4().hex[:8]}"
-    _found(client, unknown)
+    found(client, unknown)
     assert client.add(unknown, (pid, epoch), topic, 0) == {0: mapping}
     assert client.add(txn_id, (pid + 1, epoch), topic, 0) == {0: mapping}
     assert client.add(txn_id, (pid, epoch + 1), topic, 0) == {0: errors.ProducerFencedError.code}
@@ -164,7 +97,7 @@ def test_requests_of_unknown_ids_wrong_epochs_and_wrong_states(
 
 def test_offsets_and_markers_of_unknown_partitions(client: Client, bootstrap: str) -> None:
     txn_id = f"tx-{uuid.uuid4().hex[:8]}"
-    _, (pid, epoch) = _ready(client, txn_id)
+    _, (pid, epoch) = ready(client, txn_id)
     group = f"g-{txn_id}"
     r = client.request(
         ADD_OFFSETS,
@@ -224,50 +157,6 @@ def test_offsets_and_markers_of_unknown_partitions(client: Client, bootstrap: st
     ]
 
 
-def _produce(
-    client: Client,
-    txn_id: str,
-    topic: str,
-    producer: tuple[int, int],
-    version: int,
-    sequence: int = 0,
-) -> int:
-    batch = ferrolog_native.build_batch(
-        [(b"k", b"stray", [], int(time.time() * 1000))],
-        producer_id=producer[0],
-        producer_epoch=producer[1],
-        base_sequence=sequence,
-        transactional=True,
-    )
-    body = {
-        "transactional_id": txn_id,
-        "acks": -1,
-        "timeout_ms": 5000,
-        "topic_data": [{"name": topic, "partition_data": [{"index": 0, "records": batch}]}],
-    }
-    # A topic just created may not have its leader everywhere yet (Kafka).
-    for _ in range(100):
-        r = client.request(PRODUCE, version, body)
-        code = int(r["responses"][0]["partition_responses"][0]["error_code"])
-        if code != errors.NotLeaderOrFollowerError.code:
-            return code
-        time.sleep(0.1)
-    return code
-
-
-def _end_offset(client: Client, topic: str) -> int:
-    r = client.request(
-        LIST_OFFSETS,
-        7,
-        {
-            "replica_id": -1,
-            "isolation_level": 0,
-            "topics": [{"name": topic, "partitions": [{"partition_index": 0, "timestamp": -1}]}],
-        },
-    )
-    return int(r["topics"][0]["partitions"][0]["offset"])
-
-
 def test_transactional_batches_outside_a_transaction_are_refused(
     client: Client, bootstrap: str
 ) -> None:
@@ -277,10 +166,10 @@ def test_transactional_batches_outside_a_transaction_are_refused(
     INVALID_TXN_STATE."""
     topic = create_topic(bootstrap)
     txn_id = f"tx-{uuid.uuid4().hex[:8]}"
-    _, producer = _ready(client, txn_id)
-    assert _produce(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code
-    assert _produce(client, txn_id, topic, producer, 11) == errors.TransactionAbortableError.code
-    assert _end_offset(client, topic) == 0
+    _, producer = ready(client, txn_id)
+    assert produce_raw(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code
+    assert produce_raw(client, txn_id, topic, producer, 11) == errors.TransactionAbortableError.code
+    assert end_offset(client, topic) == 0
     group = f"g-{txn_id}"
     client.request(FIND_COORDINATOR, 3, {"key": group, "key_type": 0})
     commit = {
@@ -305,19 +194,19 @@ def test_transactional_batches_outside_a_transaction_are_refused(
     assert code["error_code"] == errors.InvalidTxnStateError.code
     # Added, the same batch goes in; ended, a late one is refused again.
     assert client.add(txn_id, producer, topic, 0) == {0: 0}
-    assert _produce(client, txn_id, topic, producer, 9) == 0
+    assert produce_raw(client, txn_id, topic, producer, 9) == 0
     assert client.end(txn_id, producer, True) == 0
     # Once the COMMIT marker is in (before it, a late batch still joins the committing
     # transaction, in Kafka 4.1 too: KIP-890 part 2 closes that).
     for _ in range(100):
-        if _end_offset(client, topic) == 2:
+        if end_offset(client, topic) == 2:
             break
         time.sleep(0.05)
     for _ in range(100):
-        refused = _produce(client, txn_id, topic, producer, 9, sequence=1)
+        refused = produce_raw(client, txn_id, topic, producer, 9, sequence=1)
         if refused != errors.NotEnoughReplicasError.code:  # the coordinator completing
             break
     assert refused == errors.InvalidTxnStateError.code
     # Even a retry of the batch that went in: verification comes first, as in Kafka 4.1.
-    assert _produce(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code
-    assert _end_offset(client, topic) == 2  # the batch and its COMMIT marker
+    assert produce_raw(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code
+    assert end_offset(client, topic) == 2  # the batch and its COMMIT marker

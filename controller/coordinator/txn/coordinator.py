@@ -183,6 +183,12 @@ class TransactionCoordinator:
             raise errors.CoordinatorLoadInProgressError()
         return entry, entry.txns.get(transactional_id)
 
+    def describe(self, transactional_id: str) -> TxnMetadata | None:
+        """The id's metadata (None: unknown); raises NotCoordinatorError or
+        CoordinatorLoadInProgressError."""
+        _, meta = self._state(transactional_id)
+        return meta
+
     def loading(self) -> bool:
         return any(not e.loaded.is_set() for e in self._partitions.values())
 

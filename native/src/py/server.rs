@@ -12,6 +12,10 @@ use super::without_gil;
 use crate::control::ControlReply;
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
 
+/// One producer of `describe_producers`: (producer id, epoch, last sequence, last timestamp,
+/// coordinator epoch, current transaction start offset).
+type ProducerRow = (i64, i16, i32, i64, i32, i64);
+
 #[pyclass(frozen, subclass, name = "Server", module = "ferrolog_native")]
 pub struct PyServer {
     inner: Server,
@@ -279,6 +283,31 @@ impl PyServer {
                 Err(e) => PyErr::from(e).into_value(py).into_any(),
             })
             .collect()
+    }
+
+    /// The producers with state in a partition this broker leads: `(producer_id, epoch,
+    /// last_sequence, last_timestamp, coordinator_epoch, current_txn_start_offset)` each.
+    fn describe_producers(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+    ) -> PyResult<Vec<ProducerRow>> {
+        let producers = without_gil(py, || self.inner.describe_producers(topic, partition))
+            .map_err(PyErr::from)?;
+        Ok(producers
+            .into_iter()
+            .map(|p| {
+                (
+                    p.producer_id,
+                    p.producer_epoch,
+                    p.last_sequence,
+                    p.last_timestamp,
+                    p.coordinator_epoch,
+                    p.current_txn_start_offset,
+                )
+            })
+            .collect())
     }
 
     fn read<'py>(

@@ -292,6 +292,11 @@ impl ProducerStateManager {
             .retain(|_, e| e.current_txn_first_offset.is_some() || e.last_timestamp >= horizon);
     }
 
+    /// Every producer with state here, by id.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, &ProducerEntry)> {
+        self.producers.iter().map(|(id, entry)| (*id, entry))
+    }
+
     pub fn entry(&self, producer_id: i64) -> Option<&ProducerEntry> {
         self.producers.get(&producer_id)
     }

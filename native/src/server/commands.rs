@@ -90,6 +90,18 @@ pub struct MarkerRequest {
     pub commit: bool,
 }
 
+/// One producer with state in a partition, as DescribeProducers reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActiveProducer {
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub last_sequence: i32,
+    pub last_timestamp: i64,
+    pub coordinator_epoch: i32,
+    /// First offset of its open transaction, -1 for none.
+    pub current_txn_start_offset: i64,
+}
+
 /// How long `append` waits for its batches to be committed.
 const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -332,6 +344,32 @@ impl Server {
             }
             out
         })
+    }
+
+    /// The producers with state in a partition this broker leads (DescribeProducers, which
+    /// `kafka-transactions describe-producers` and `find-hanging` use).
+    pub fn describe_producers(
+        &self,
+        topic: &str,
+        partition: i32,
+    ) -> Result<Vec<ActiveProducer>, CommandError> {
+        let p = self.partition(topic, partition)?;
+        p.leader_epoch_if_leader()?;
+        let log = p.log().read();
+        let mut producers: Vec<ActiveProducer> = log
+            .producers
+            .iter()
+            .map(|(producer_id, e)| ActiveProducer {
+                producer_id,
+                producer_epoch: e.epoch,
+                last_sequence: e.last_seq(),
+                last_timestamp: e.last_timestamp,
+                coordinator_epoch: e.coordinator_epoch,
+                current_txn_start_offset: e.current_txn_first_offset.unwrap_or(-1),
+            })
+            .collect();
+        producers.sort_by_key(|a| a.producer_id);
+        Ok(producers)
     }
 
     /// Committed batches from `offset` (the whole batch containing it first), at least one.
