@@ -5,13 +5,33 @@ every change is a record in the outbox, applied when replayed."""
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import cast
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.records import GroupRecord, OffsetRecord, OffsetValue
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
 from ferrolog.controller.coordinator.group.state import Group, GroupState
+from ferrolog.protocol.messages import (
+    DescribeGroupsResponseDescribedGroup,
+    DescribeGroupsResponseDescribedGroupMember,
+    ListGroupsResponseListedGroup,
+    OffsetCommitRequest,
+    OffsetCommitRequestTopic,
+    OffsetCommitResponse,
+    OffsetCommitResponsePartition,
+    OffsetCommitResponseTopic,
+    OffsetDeleteRequestTopic,
+    OffsetDeleteResponse,
+    OffsetDeleteResponsePartition,
+    OffsetDeleteResponseTopic,
+    OffsetFetchRequestTopics,
+    OffsetFetchResponsePartitions,
+    OffsetFetchResponseTopics,
+    TxnOffsetCommitRequest,
+    TxnOffsetCommitRequestTopic,
+    TxnOffsetCommitResponse,
+)
 
 NONE = 0
 CONSUMER_PROTOCOL = "consumer"
@@ -61,30 +81,63 @@ def validate_txn_commit(
 
 def commit(
     shard: GroupShard,
-    req: dict[str, Any],
+    req: OffsetCommitRequest,
     now: int,
-    reply: Callable[[dict[str, Any]], None],
+    reply: Callable[[OffsetCommitResponse], None],
     exists: Callable[[str, int], bool] = lambda topic, partition: True,
-    producer: tuple[int, int] | None = None,
 ) -> None:
     """Commits what passes the checks; a partition that does not exist gets
-    UNKNOWN_TOPIC_OR_PARTITION, as in Kafka. With `producer` (id, epoch) this is a
-    TxnOffsetCommit: the offsets are appended in that producer's transaction and stay pending
-    until it ends."""
-    group_id: str = req["group_id"]
-    group = shard.group(group_id)
-    member_id = req.get("member_id") or ""
-    if producer is None:
-        generation = req.get("generation_id_or_member_epoch", -1)
-        error = validate_commit(group, generation, member_id, req.get("group_instance_id"))
-    else:
-        generation = req.get("generation_id", -1)
-        error = validate_txn_commit(group, generation, member_id, req.get("group_instance_id"))
+    UNKNOWN_TOPIC_OR_PARTITION, as in Kafka."""
+    group_id = req["group_id"]
+    error = validate_commit(
+        shard.group(group_id),
+        req.get("generation_id_or_member_epoch", -1),
+        req.get("member_id") or "",
+        req.get("group_instance_id"),
+    )
+    topics = req.get("topics") or []
     retention = req.get("retention_time_ms", -1)
+    _commit(shard, group_id, error, topics, retention, now, reply, exists, None)
+
+
+def commit_txn(
+    shard: GroupShard,
+    req: TxnOffsetCommitRequest,
+    now: int,
+    reply: Callable[[TxnOffsetCommitResponse], None],
+    exists: Callable[[str, int], bool] = lambda topic, partition: True,
+) -> None:
+    """TxnOffsetCommit: the offsets are appended in the producer's transaction and stay
+    pending until it ends (its marker reaches the partition)."""
+    group_id = req["group_id"]
+    error = validate_txn_commit(
+        shard.group(group_id),
+        req.get("generation_id", -1),
+        req.get("member_id") or "",
+        req.get("group_instance_id"),
+    )
+    producer = (req["producer_id"], req["producer_epoch"])
+    # The two responses have the same fields; only their names differ.
+    answer = cast(Callable[[OffsetCommitResponse], None], reply)
+    _commit(shard, group_id, error, req["topics"], -1, now, answer, exists, producer)
+
+
+def _commit(
+    shard: GroupShard,
+    group_id: str,
+    error: int,
+    request_topics: Sequence[OffsetCommitRequestTopic] | Sequence[TxnOffsetCommitRequestTopic],
+    retention: int | None,
+    now: int,
+    reply: Callable[[OffsetCommitResponse], None],
+    exists: Callable[[str, int], bool],
+    producer: tuple[int, int] | None,
+) -> None:
+    group = shard.group(group_id)
     records: list[OffsetRecord] = []
-    topics = []
-    for topic in req.get("topics") or []:
-        partitions = []
+    topics: list[OffsetCommitResponseTopic] = []
+    for topic in request_topics:
+        partitions: list[OffsetCommitResponsePartition] = []
         for p in topic["partitions"]:
             # As Kafka: partitions that do not exist are refused before the group is asked.
             code = error
@@ -106,7 +159,7 @@ def commit(
                 records.append(OffsetRecord(group_id, topic["name"], p["partition_index"], value))
             partitions.append({"partition_index": p["partition_index"], "error_code": code})
         topics.append({"name": topic["name"], "partitions": partitions})
-    response = {"throttle_time_ms": 0, "topics": topics}
+    response: OffsetCommitResponse = {"throttle_time_ms": 0, "topics": topics}
     if not records:
         reply(response)
         return
@@ -126,9 +179,9 @@ def commit(
 def fetch(
     shard: GroupShard,
     group_id: str,
-    topics: list[dict[str, Any]] | None,
+    topics: Sequence[OffsetFetchRequestTopics] | None,
     require_stable: bool = False,
-) -> list[dict[str, Any]]:
+) -> list[OffsetFetchResponseTopics]:
     """The committed offsets of `group_id` for `topics` (None: every committed partition), as
     OffsetFetch topic entries; unknown partitions get offset -1. With `require_stable` (a
     read_committed consumer), a partition an open transaction holds an offset for answers
@@ -141,9 +194,9 @@ def fetch(
             wanted.setdefault(topic, []).append(partition)
     else:
         wanted = {t["name"]: list(t["partition_indexes"]) for t in topics}
-    result = []
+    result: list[OffsetFetchResponseTopics] = []
     for topic, partitions in wanted.items():
-        entries = []
+        entries: list[OffsetFetchResponsePartitions] = []
         for partition in partitions:
             value = offsets.get((topic, partition))
             if require_stable and shard.has_pending(group_id, topic, partition):
@@ -193,9 +246,9 @@ def subscribed_topics(group: Group) -> set[str] | None:
 def offset_delete(
     shard: GroupShard,
     group_id: str,
-    topics: list[dict[str, Any]],
+    topics: list[OffsetDeleteRequestTopic],
     now: int,
-    reply: Callable[[dict[str, Any]], None],
+    reply: Callable[[OffsetDeleteResponse], None],
 ) -> None:
     group = shard.group(group_id)
     if group is None:
@@ -211,9 +264,9 @@ def offset_delete(
             return
         subscribed = found
     records = []
-    out = []
+    out: list[OffsetDeleteResponseTopic] = []
     for t in topics:
-        partitions = []
+        partitions: list[OffsetDeleteResponsePartition] = []
         for p in t["partitions"]:
             index = p["partition_index"]
             code = NONE
@@ -223,7 +276,7 @@ def offset_delete(
                 records.append(OffsetRecord(group_id, t["name"], index, None))
             partitions.append({"partition_index": index, "error_code": code})
         out.append({"name": t["name"], "partitions": partitions})
-    response = {"error_code": NONE, "throttle_time_ms": 0, "topics": out}
+    response: OffsetDeleteResponse = {"error_code": NONE, "throttle_time_ms": 0, "topics": out}
     if not records:
         reply(response)
         return
@@ -279,7 +332,7 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
         shard.write(Write(records, replay=True))
 
 
-def describe(group: Group | None, group_id: str) -> dict[str, Any]:
+def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescribedGroup:
     if group is None:
         return {
             "error_code": NONE,
@@ -291,7 +344,7 @@ def describe(group: Group | None, group_id: str) -> dict[str, Any]:
             "authorized_operations": -2147483648,
         }
     stable = group.state == GroupState.STABLE
-    members = [
+    members: list[DescribeGroupsResponseDescribedGroupMember] = [
         {
             "member_id": m.member_id,
             "group_instance_id": m.group_instance_id,
@@ -313,7 +366,7 @@ def describe(group: Group | None, group_id: str) -> dict[str, Any]:
     }
 
 
-def list_entry(group: Group) -> dict[str, Any]:
+def list_entry(group: Group) -> ListGroupsResponseListedGroup:
     return {
         "group_id": group.group_id,
         "protocol_type": group.protocol_type or "",

@@ -61,7 +61,8 @@ def _spec(topic: CreateTopicsRequestCreatableTopic) -> TopicSpec:
     assignment = (
         {a["partition_index"]: list(a["broker_ids"]) for a in assignments} if assignments else None
     )
-    configs = {c["name"]: c["value"] for c in topic.get("configs") or []}
+    # _check_shape refused null values.
+    configs = {c["name"]: c["value"] for c in topic.get("configs") or [] if c["value"] is not None}
     return TopicSpec(
         topic["name"], topic["num_partitions"], topic["replication_factor"], assignment, configs
     )

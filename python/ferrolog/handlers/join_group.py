@@ -18,7 +18,7 @@ NULLABLE_PROTOCOL_VERSION = 7
 
 
 async def handle(ctx: RequestContext, request: JoinGroupRequest) -> JoinGroupResponse:
-    req = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
+    req: membership.JoinCall = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
     host = client_host(ctx)
     try:
         response: JoinGroupResponse = await coordinator(ctx).run(

@@ -28,12 +28,13 @@ async def handle(ctx: RequestContext, request: LeaveGroupRequest) -> LeaveGroupR
             (m.get("member_id") or "", m.get("group_instance_id")) for m in request["members"]
         ]
     try:
-        error, results = await coordinator(ctx).run(
+        outcome: tuple[int, list[int]] = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: reply(
                 membership.leave(shard, request["group_id"], leaving, now_ms())
             ),
         )
+        error, results = outcome
     except errors.KafkaError as exc:
         error, results = exc.code, [exc.code] * len(leaving)
     if ctx.api_version < BATCH_VERSION:

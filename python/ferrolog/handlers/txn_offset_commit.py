@@ -41,7 +41,6 @@ async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int
 
 
 async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
-    producer = (request["producer_id"], request["producer_epoch"])
     exists = partition_exists(ctx)
     try:
         code = await _verified(ctx, request)
@@ -49,9 +48,7 @@ async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOff
             raise errors.for_code(code)()
         response: TxnOffsetCommitResponse = await coordinator(ctx).run(
             request["group_id"],
-            lambda shard, reply: offsets.commit(
-                shard, request, now_ms(), reply, exists, producer=producer
-            ),
+            lambda shard, reply: offsets.commit_txn(shard, request, now_ms(), reply, exists),
         )
     except errors.KafkaError as exc:
         response = {
