@@ -6,6 +6,7 @@ absent."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 import uuid
@@ -29,25 +30,21 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def transactions_tool(bootstrap: str, *args: str) -> list[list[str]]:
-    """The rows of the tool's table output (header first), split on its tab separators."""
+def java(main: str, *args: str) -> str:
     run = subprocess.run(
-        [
-            "java",
-            "-Xmx256M",
-            "-cp",
-            kafka_dist.classpath(kafka_dist.KAFKA4),
-            "org.apache.kafka.tools.TransactionsCommand",
-            "--bootstrap-server",
-            bootstrap,
-            *args,
-        ],
+        ["java", "-Xmx256M", "-cp", kafka_dist.classpath(kafka_dist.KAFKA4), main, *args],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    return [[cell.strip() for cell in line.split("\t")[:-1]] for line in run.stdout.splitlines()]
+    return run.stdout
+
+
+def transactions_tool(bootstrap: str, *args: str) -> list[list[str]]:
+    """The rows of the tool's table output (header first), split on its tab separators."""
+    out = java("org.apache.kafka.tools.TransactionsCommand", "--bootstrap-server", bootstrap, *args)
+    return [[cell.strip() for cell in line.split("\t")[:-1]] for line in out.splitlines()]
 
 
 def rows(table: list[list[str]]) -> list[dict[str, str]]:
@@ -129,3 +126,30 @@ def test_find_hanging_and_abort(unverified_broker: EmbeddedBroker) -> None:
         assert end_offset(client, topic) == 4  # stray, after, its COMMIT, the ABORT
     finally:
         client.conn.close()
+
+
+def test_kafkas_formatter_reads_the_transaction_log(bootstrap: str, txn_id: str) -> None:
+    """`__transaction_state` holds Kafka's TransactionLogKey/Value records: Kafka's own
+    TransactionLogMessageFormatter decodes every state the id went through."""
+    topic = create_topic(bootstrap)
+    producer = transactional_producer(bootstrap, txn_id)
+    producer.begin_transaction()
+    producer.produce(topic, value=b"x")
+    producer.commit_transaction(30)
+    out = java(
+        "org.apache.kafka.tools.consumer.ConsoleConsumer",
+        "--bootstrap-server", bootstrap,
+        "--topic", "__transaction_state",
+        "--from-beginning",
+        "--timeout-ms", "5000",
+        "--formatter", "org.apache.kafka.tools.consumer.TransactionLogMessageFormatter",
+    )  # fmt: skip
+    decoder, pos, states = json.JSONDecoder(), 0, []
+    while (start := out.find("{", pos)) >= 0:
+        record, pos = decoder.raw_decode(out, start)
+        if record["key"]["data"]["transactionalId"] == txn_id:
+            states.append(record["value"]["data"]["transactionStatus"])
+            partitions = record["value"]["data"]["transactionPartitions"]
+    # Empty, Ongoing, PrepareCommit, CompleteCommit.
+    assert states == [0, 1, 2, 4]
+    assert partitions == []
