@@ -82,8 +82,7 @@ def imports_of(name: str, path: Path) -> set[str]:
 
 
 def starts_with(module: str, prefix: str) -> bool:
-    return module == prefix or module.startswith(prefix + ".") or (
-        prefix == "ferrolog.cli" and module.startswith("ferrolog.cli_"))
+    return module == prefix or module.startswith(prefix + ".")
 
 
 def broken_imports(source: str, forbidden: list[str], allowed: list[str]) -> list[str]:
