@@ -19,7 +19,7 @@ from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.zk_controller import ZkController
 from ferrolog.handlers.context import BrokerServices
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"ferrolog": ROOT / "python/ferrolog", "ferrolog.controller": ROOT / "controller",
            "ferrolog.spark": ROOT / "spark"}
 FRONT_END = ["ferrolog.cli", "ferrolog.dispatcher", "ferrolog.handlers", "ferrolog.broker"]
