@@ -11,7 +11,8 @@ from click.testing import CliRunner, Result
 from confluent_kafka import Consumer, TopicPartition
 from ferrolog.cli.tools import register
 
-from tests.groups.conftest import consumer_config, create_topic, produce, wait_until
+from tests.groups.conftest import consumer_config, create_topic, produce
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="module")
