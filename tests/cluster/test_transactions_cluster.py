@@ -15,8 +15,9 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from ferrolog.connection import Connection
 
-from tests.cluster.harness import Cluster, java_command, needs_kafka_jars, wait_until
+from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
 from tests.transactions.conftest import read_all
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 
@@ -70,7 +71,7 @@ def test_transactions_span_the_brokers(cluster_factory: Any) -> None:
 def _bounce(cluster: Cluster, node: int) -> None:
     broker = cluster.brokers[node]
     broker.kill()  # SIGKILL
-    time.sleep(1)
+    time.sleep(1)  # on purpose: the others notice it gone before it is back
     broker.start()
     broker.wait_ready(60)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,14 +20,6 @@ FAST_TRANSACTIONS = {
     "transaction.state.log.num.partitions": "4",
     "transaction.abort.timed.out.transaction.cleanup.interval.ms": "200",
 }
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 20.0, step: float = 0.05) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(step)
 
 
 def create_topic(bootstrap: str, partitions: int = 1) -> str:

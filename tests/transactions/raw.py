@@ -4,11 +4,16 @@ send) exactly what a client would: epochs, error codes, stray transactional batc
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import ferrolog_native
 from ferrolog import errors
 from ferrolog.connection import Connection
+
+from tests.waiting import wait_until
+
+T = TypeVar("T")
 
 FIND_COORDINATOR, INIT_PRODUCER_ID, ADD_PARTITIONS, ADD_OFFSETS, END_TXN = 10, 22, 24, 25, 26
 WRITE_TXN_MARKERS, TXN_OFFSET_COMMIT = 27, 28
@@ -66,6 +71,13 @@ class Client:
         return int(r["error_code"])
 
 
+def until_answered(call: Callable[[], T], retry: Callable[[T], bool], what: str) -> T:
+    """`call()`'s first answer that `retry` does not reject (a coordinator loading, a leader
+    not elected yet), polled as a client retries."""
+    (answer,) = wait_until(lambda: [a] if not retry(a := call()) else None, what=what)
+    return answer
+
+
 def found(client: Client, txn_id: str) -> None:
     """FindCoordinator for the id (which creates `__transaction_state`), until its partition
     is loaded."""
@@ -76,14 +88,10 @@ def found(client: Client, txn_id: str) -> None:
 
 def ready(client: Client, txn_id: str, **kw: Any) -> tuple[int, tuple[int, int]]:
     found(client, txn_id)
-    for _ in range(100):
-        code, producer = client.init(txn_id, **kw)
-        if code not in (
-            errors.CoordinatorLoadInProgressError.code,
-            errors.NotCoordinatorError.code,
-        ):
-            return code, producer
-    raise AssertionError("the coordinator did not load")
+    not_ready = (errors.CoordinatorLoadInProgressError.code, errors.NotCoordinatorError.code)
+    return until_answered(
+        lambda: client.init(txn_id, **kw), lambda a: a[0] in not_ready, "the coordinator"
+    )
 
 
 def produce_raw(
@@ -108,14 +116,14 @@ def produce_raw(
         "timeout_ms": 5000,
         "topic_data": [{"name": topic, "partition_data": [{"index": 0, "records": batch}]}],
     }
-    # A topic just created may not have its leader everywhere yet (Kafka).
-    for _ in range(100):
+
+    def answer() -> int:
         r = client.request(PRODUCE, version, body)
-        code = int(r["responses"][0]["partition_responses"][0]["error_code"])
-        if code != errors.NotLeaderOrFollowerError.code:
-            return code
-        time.sleep(0.1)
-    return code
+        return int(r["responses"][0]["partition_responses"][0]["error_code"])
+
+    # A topic just created may not have its leader everywhere yet (Kafka).
+    leaderless = errors.NotLeaderOrFollowerError.code
+    return until_answered(answer, lambda code: code == leaderless, "a leader")
 
 
 def end_offset(client: Client, topic: str) -> int:

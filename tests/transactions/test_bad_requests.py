@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator
 
@@ -21,7 +20,9 @@ from tests.transactions.raw import (
     found,
     produce_raw,
     ready,
+    until_answered,
 )
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -129,10 +130,11 @@ def test_offsets_and_markers_of_unknown_partitions(client: Client, bootstrap: st
         ],
     }
     loading = errors.CoordinatorLoadInProgressError.code
-    for _ in range(100):
-        r = client.request(TXN_OFFSET_COMMIT, 3, commit)
-        if r["topics"][0]["partitions"][0]["error_code"] != loading:
-            break
+    r = until_answered(
+        lambda: client.request(TXN_OFFSET_COMMIT, 3, commit),
+        lambda r: r["topics"][0]["partitions"][0]["error_code"] == loading,
+        "the group coordinator",
+    )
     (t,) = r["topics"]
     assert t["partitions"][0]["error_code"] == errors.UnknownTopicOrPartitionError.code
     assert client.end(txn_id, (pid, epoch), False) == 0
@@ -187,10 +189,11 @@ def test_transactional_batches_outside_a_transaction_are_refused(
         ],
     }
     loading = errors.CoordinatorLoadInProgressError.code
-    for _ in range(100):
-        code = client.request(TXN_OFFSET_COMMIT, 3, commit)["topics"][0]["partitions"][0]
-        if code["error_code"] != loading:
-            break
+    code = until_answered(
+        lambda: client.request(TXN_OFFSET_COMMIT, 3, commit)["topics"][0]["partitions"][0],
+        lambda p: p["error_code"] == loading,
+        "the group coordinator",
+    )
     assert code["error_code"] == errors.InvalidTxnStateError.code
     # Added, the same batch goes in; ended, a late one is refused again.
     assert client.add(txn_id, producer, topic, 0) == {0: 0}
@@ -198,14 +201,13 @@ def test_transactional_batches_outside_a_transaction_are_refused(
     assert client.end(txn_id, producer, True) == 0
     # Once the COMMIT marker is in (before it, a late batch still joins the committing
     # transaction, in Kafka 4.1 too: KIP-890 part 2 closes that).
-    for _ in range(100):
-        if end_offset(client, topic) == 2:
-            break
-        time.sleep(0.05)
-    for _ in range(100):
-        refused = produce_raw(client, txn_id, topic, producer, 9, sequence=1)
-        if refused != errors.NotEnoughReplicasError.code:  # the coordinator completing
-            break
+    wait_until(lambda: end_offset(client, topic) == 2, what="the COMMIT marker")
+    # NOT_ENOUGH_REPLICAS (retriable) while the coordinator is still completing the commit.
+    refused = until_answered(
+        lambda: produce_raw(client, txn_id, topic, producer, 9, sequence=1),
+        lambda code: code == errors.NotEnoughReplicasError.code,
+        "the coordinator",
+    )
     assert refused == errors.InvalidTxnStateError.code
     # Even a retry of the batch that went in: verification comes first, as in Kafka 4.1.
     assert produce_raw(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code

@@ -18,8 +18,8 @@ from tests.transactions.conftest import (
     create_topic,
     read_all,
     transactional_producer,
-    wait_until,
 )
+from tests.waiting import wait_until
 
 
 def test_committed_records_are_read_by_both_isolation_levels(bootstrap: str, txn_id: str) -> None:
@@ -182,7 +182,9 @@ def test_a_killed_producers_transaction_is_aborted_at_its_timeout(
     started = time.monotonic()
     seen: list[str] = []
     wait_until(
-        lambda: seen.extend(read_all(bootstrap, topic, "read_committed", 1, 0.5)) or bool(seen)
+        lambda: seen.extend(read_all(bootstrap, topic, "read_committed", 1, 0.5)) or bool(seen),
+        20,
+        what="the LSO to move past the aborted transaction",
     )
     assert seen == ["later"]
     assert time.monotonic() - started < 15

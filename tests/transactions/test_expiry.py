@@ -11,8 +11,9 @@ import pytest
 from ferrolog import errors
 from ferrolog.embedded import EmbeddedBroker
 
-from tests.transactions.conftest import FAST_TRANSACTIONS, wait_until
+from tests.transactions.conftest import FAST_TRANSACTIONS
 from tests.transactions.raw import Client, ready
+from tests.waiting import wait_until
 
 DESCRIBE_TRANSACTIONS = 65
 
@@ -43,7 +44,11 @@ def test_max_timeout_and_id_expiration(short_broker: EmbeddedBroker) -> None:
             return int(r["transaction_states"][0]["error_code"])
 
         assert state() == 0
-        wait_until(lambda: state() == errors.TransactionalIdNotFoundError.code, timeout=20)
+        wait_until(
+            lambda: state() == errors.TransactionalIdNotFoundError.code,
+            20,
+            what="the idle id to expire",
+        )
         # Expired: the id starts over with a new producer id at epoch 0.
         code, (new_id, epoch) = client.init(txn_id, timeout=5000)
         assert (code, epoch) == (0, 0)
