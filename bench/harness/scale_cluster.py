@@ -29,11 +29,19 @@ def _each(pids: list[int], read: Any) -> list[float]:
 
 
 def _wait_brokers(bootstrap: str, timeout: float) -> None:
+    """Until Metadata lists every broker and a controller. Without one, librdkafka's admin
+    client holds a CreateTopics until its metadata names a controller, which a cluster that
+    was still electing one (seen once: ferrolog's brokers registered before it had one)
+    leaves it waiting for."""
     admin = AdminClient({"bootstrap.servers": bootstrap})
     deadline = time.monotonic() + timeout
-    while len(admin.list_topics(timeout=30).brokers) < SIZE:
+    while True:
+        meta = admin.list_topics(timeout=30)
+        if len(meta.brokers) >= SIZE and meta.controller_id >= 0:
+            return
         if time.monotonic() > deadline:
-            raise TimeoutError(f"fewer than {SIZE} brokers registered after {timeout}s")
+            raise TimeoutError(f"{len(meta.brokers)} of {SIZE} brokers registered, controller "
+                               f"{meta.controller_id}, after {timeout}s")
         time.sleep(0.1)
 
 

@@ -56,6 +56,7 @@ ROWS = [
     Row("replicated", "peak_rss_mb", "largest broker peak RSS (MB)", RSS),
     Row("replicated", "stop_s", "SIGTERM to all three, until the last exits (s)", STOP),
     Row("replicated", "open_files", "open files, largest broker"),
+    Row("replicated", "records_checked", "acknowledged keyed records read back"),
     Row("conns", "errors", "errors (connect, request, delivery)", zero=True),
     Row("conns", "idle_connect_s", "open the idle connections (s)"),
     Row("conns", "rss_idle_mb", "RSS with the idle connections (MB)", RSS),

@@ -23,6 +23,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bench.harness import brokers, cluster, scale, scale_cluster, scale_conns, scale_load
@@ -78,7 +79,8 @@ def phases(args: argparse.Namespace) -> list[Phase]:
             b, args.load_partitions, args.load_records, not args.no_java)))
     if "replicated" in wanted:
         out.append(Phase("replicated", args.replicated_partitions, lambda b: scale_cluster.run(
-            b, args.replicated_partitions, args.replicated_records), make=cluster.make))
+            b, args.replicated_partitions, args.replicated_records, args.records),
+            make=cluster.make))
     if "conns" in wanted:
         out.append(Phase("conns", scale_conns.PARTITIONS, lambda b: scale_conns.run(
             b, args.idle, args.producers, args.seconds)))
@@ -95,7 +97,10 @@ def run_phase(phase: Phase, name: str) -> dict[str, Any]:
     try:
         sample["metrics"] = phase.run(broker)
     except Exception as exc:
-        sample["error"] = traceback.format_exception_only(exc)[-1].strip()[:2000]
+        # Where in the harness it stopped (a bare TimeoutError says nothing by itself).
+        ours = [f for f in traceback.extract_tb(exc.__traceback__) if "/bench/" in f.filename]
+        where = "".join(f" (at {f.name}, {Path(f.filename).name}:{f.lineno})" for f in ours[-1:])
+        sample["error"] = traceback.format_exception_only(exc)[-1].strip()[:2000] + where
         sample["lost"] = isinstance(exc, scale.LostRecords)
         sample["broker_log"] = broker.log_tail(20)
     finally:
