@@ -49,7 +49,15 @@ test-python: ## Python tests (the Cython codec), then the codec tests again on t
 
 lint: ## ruff, mypy, clippy, rustfmt --check
 	$(PY) -m ruff check python controller spark tests bench
-	$(PY) -m mypy python/ferrolog controller
+	@# mypy checks the package under the names it is imported by (ferrolog.controller lives in
+	@# controller/, ferrolog.spark in spark/), from a copy laid out as it installs; errors name
+	@# the source files.
+	@rm -rf build/typecheck/ferrolog && mkdir -p build/typecheck
+	@cp -r python/ferrolog build/typecheck/ferrolog
+	@cp -r controller build/typecheck/ferrolog/controller && cp -r spark build/typecheck/ferrolog/spark
+	cd build/typecheck && $(PY) -m mypy --config-file ../../pyproject.toml -p ferrolog >mypy.out 2>&1; \
+	  rc=$$?; sed -e 's#^ferrolog/controller/#controller/#' -e 's#^ferrolog/spark/#spark/#' \
+	  -e 's#^ferrolog/#python/ferrolog/#' mypy.out; exit $$rc
 	cargo clippy --no-default-features --all-targets -- -D warnings
 	cargo clippy --lib -- -D warnings
 	cargo fmt --check

@@ -9,10 +9,11 @@ import uuid
 
 import ferrolog_native
 import pytest
+from ferrolog.config import BrokerConfig
 
 RECORD_SIZES = [100, 1024]
 CODECS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
-TOPIC_CONFIG = {"max.message.bytes": str(16 * 1024 * 1024)}
+TOPIC_CONFIG = BrokerConfig().resolve_topic_config({"max.message.bytes": str(16 * 1024 * 1024)})
 
 
 def payloads(size: int, count: int) -> list[tuple[bytes | None, bytes | None, list, int]]:
@@ -57,8 +58,8 @@ def test_decompress(benchmark, codec: str) -> None:  # type: ignore[no-untyped-d
 def test_append(benchmark, tmp_path, size: int) -> None:  # type: ignore[no-untyped-def]
     """Append of a 100-record batch through the whole leader path (validation, producer state,
     offset assignment, segment write, index), with the commit wait of Server.append."""
-    server = ferrolog_native.Server({"node.id": "0", "listeners": "PLAINTEXT://127.0.0.1:0",
-                                     "log.dirs": str(tmp_path)})
+    config = BrokerConfig({"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(tmp_path)})
+    server = ferrolog_native.Server(config.native_server_config())
     server.start()
     try:
         topic = f"bench-{uuid.uuid4().hex[:6]}"

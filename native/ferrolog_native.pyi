@@ -6,8 +6,11 @@ Python as a :class:`ControlRequest` through one bounded queue; Python answers it
 Python drives the data path through the coarse partition commands below; the long ones
 (opening a log runs recovery) release the GIL.
 
-Configuration values are Kafka's property names with string values, already resolved by the
-Python config table (broker defaults merged with topic overrides).
+Configuration maps are Kafka's property names with string values, resolved by the control
+plane (``BrokerConfig.native_server_config()``, ``BrokerConfig.resolve_topic_config()``) from
+the one config table, ``ferrolog.config.table``. They hold exactly the names
+:func:`config_names` lists, no more, no fewer: a missing or extra name, or a value outside the
+table's bounds, raises ``ValueError``. The native core has no defaults of its own.
 """
 
 from typing_extensions import disjoint_base
@@ -26,6 +29,7 @@ __all__ = [
     "decompress",
     "build_batch",
     "validate_batch",
+    "config_names",
     "DecodedColumns",
     "BinaryBuffers",
     "decode_columns",
@@ -116,17 +120,8 @@ class ReplicaState:
 class Server:
     """The native broker: listener, connections, partition logs.
 
-    ``config`` keys (all strings): ``node.id``, ``listeners`` (``PLAINTEXT://host:port``;
-    port 0 picks a free port), ``log.dirs`` (comma separated), ``max.connections``,
-    ``connections.max.idle.ms``, ``socket.request.max.bytes``, ``num.io.threads``,
-    ``log.flush.interval.messages``, ``log.flush.interval.ms``,
-    ``log.flush.offset.checkpoint.interval.ms``, ``log.retention.check.interval.ms``,
-    ``replica.fetch.max.bytes``, ``control.queue.size``.
-
-    Replica fetchers (one per leader broker this broker follows) also read
-    ``replica.fetch.wait.max.ms`` (500), ``replica.fetch.min.bytes`` (1),
-    ``replica.fetch.response.max.bytes`` (10485760), ``replica.fetch.backoff.ms`` (1000) and
-    ``replica.socket.timeout.ms`` (30000).
+    ``config`` is the broker's resolved config (``config_names()["server"]``); of
+    ``listeners`` (``PLAINTEXT://host:port``, port 0 picks a free port) it binds the first.
     """
 
     def __new__(cls, config: dict[str, str]) -> Server: ...
@@ -156,13 +151,8 @@ class Server:
     ) -> None:
         """Opens (running recovery) or creates the partition's log. Idempotent.
 
-        ``config`` is the topic's resolved config: ``segment.bytes``, ``segment.ms``,
-        ``segment.index.bytes``, ``index.interval.bytes``, ``retention.ms``,
-        ``retention.bytes``, ``max.message.bytes``, ``message.timestamp.type``,
-        ``message.timestamp.before.max.ms``, ``message.timestamp.after.max.ms``,
-        ``compression.type``, ``cleanup.policy``, ``flush.messages``, ``flush.ms``,
-        ``min.insync.replicas``, ``delete.retention.ms``, ``min.cleanable.dirty.ratio``. A partition starts with no role; it serves no traffic until
-        ``become_leader``."""
+        ``config`` is the topic's resolved config (``config_names()["topic"]``). A partition
+        starts with no role; it serves no traffic until ``become_leader``."""
     def open_partitions(
         self,
         configs: dict[str, dict[str, str]],
@@ -253,8 +243,11 @@ def build_batch(
 ) -> bytes:
     """A RecordBatch v2 as a producer sends it: records are (key, value, headers, timestamp)."""
 def validate_batch(batch: bytes, config: dict[str, str], now_ms: int) -> bytes:
-    """Runs produce validation with a topic config; returns the batch as it would be stored
-    (before offsets are assigned). Raises ``KafkaNativeError``."""
+    """Runs produce validation with a resolved topic config; returns the batch as it would be
+    stored (before offsets are assigned). Raises ``KafkaNativeError``."""
+def config_names() -> dict[str, list[str]]:
+    """The property names the native core reads, found by running its parsers:
+    ``{"server": [...], "topic": [...]}`` for ``Server(config)`` and ``open_partition``."""
 
 # Consumers: fetched records as Arrow-layout column buffers (the PySpark data source).
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import struct
+import typing
 from typing import Any
 
 import ferrolog.handlers
@@ -14,7 +15,7 @@ from ferrolog.api_versions import advertised, merge
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.handlers import HANDLERS, Handler, table
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol import SCHEMA_VERSIONS, decode_response, encode_request
+from ferrolog.protocol import API_NAMES, SCHEMA_VERSIONS, decode_response, encode_request, messages
 
 from tests.test_broker_basics import raw_exchange
 
@@ -35,6 +36,18 @@ def test_every_handler_module_of_the_package_is_registered() -> None:
     assert HANDLERS[METADATA].module == "ferrolog.handlers.metadata"
     assert HANDLERS[API_VERSIONS].module == "ferrolog.handlers.api_versions"
     assert all(h.api_key == key for key, h in HANDLERS.items())
+
+
+def test_every_handler_takes_and_returns_its_messages_typed_body() -> None:
+    """mypy checks a handler's field names only if its request and response are the generated
+    TypedDicts of its own API, not `dict[str, Any]`."""
+    for key, handler in HANDLERS.items():
+        hints = typing.get_type_hints(handler.handle)
+        request, response = hints["request"], hints["return"]
+        # A coroutine function's return hint is what it returns when awaited.
+        for body, kind in ((request, "Request"), (response, "Response")):
+            assert typing.is_typeddict(body), (handler.module, kind, body)
+            assert body is getattr(messages, f"{API_NAMES[key]}{kind}"), (handler.module, body)
 
 
 def test_two_modules_claiming_one_key_is_a_bug() -> None:

@@ -15,7 +15,7 @@ from ferrolog.config import (
     parse_properties,
     validate_topic_configs,
 )
-from ferrolog.config_table import NATIVE_SERVER_KEYS, NATIVE_TOPIC_KEYS
+from ferrolog.config.table import NATIVE_SERVER_KEYS, NATIVE_TOPIC_KEYS
 from ferrolog.errors import InvalidConfigError
 
 
@@ -85,6 +85,7 @@ def test_broker_id_is_a_synonym_of_node_id() -> None:
         ("listeners", "localhost:9092"),
         ("log.cleanup.policy", "delete,shred"),
         ("message.max.bytes", str(2**31)),
+        ("log.cleaner.min.cleanable.ratio", "nan"),
     ],
 )
 def test_bad_broker_values(key: str, value: str) -> None:
@@ -185,8 +186,10 @@ def test_native_server_config() -> None:
     assert set(server) == set(NATIVE_SERVER_KEYS)
     assert server["node.id"] == "3"
     assert server["log.dirs"] == "/a,/b"
-    assert server["log.flush.interval.ms"] == "10"
+    # The broker's flush interval reaches the native core as each topic's flush.ms.
+    assert config.resolve_topic_config({})["flush.ms"] == "10"
     assert all(isinstance(v, str) for v in server.values())
+    assert BrokerConfig({"log.dir": "/x"}).native_server_config()["log.dirs"] == "/x"
 
 
 def test_advertised_listeners() -> None:

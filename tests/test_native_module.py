@@ -17,16 +17,22 @@ pytestmark = pytest.mark.native
 
 fn = pytest.importorskip("ferrolog_native")
 
+from ferrolog.config import BrokerConfig  # noqa: E402
+
+TOPIC_DEFAULTS = BrokerConfig().resolve_topic_config({})
+
 TOPIC = "native-test"
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[fn.Server]:
     srv = fn.Server(
-        {"node.id": "1", "listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(tmp_path)}
+        BrokerConfig(
+            {"node.id": "1", "listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(tmp_path)}
+        ).native_server_config()
     )
     srv.start()
-    srv.open_partition(TOPIC, 0, os.urandom(16), {})
+    srv.open_partition(TOPIC, 0, os.urandom(16), TOPIC_DEFAULTS)
     srv.become_leader(TOPIC, 0, 1, [1], [1])
     yield srv
     srv.shutdown()
@@ -49,7 +55,7 @@ def take_one(srv: fn.Server) -> fn.ControlRequest:
 
 
 def test_tables() -> None:
-    assert fn.native_api_versions() == {0: (3, 11), 1: (4, 12), 2: (1, 7), 23: (2, 4)}
+    assert fn.native_api_versions() == {0: (3, 11), 1: (4, 15), 2: (1, 7), 23: (2, 4)}
     codes = fn.error_codes()
     assert codes["NOT_LEADER_OR_FOLLOWER"] == 6
     assert codes["CORRUPT_MESSAGE"] == 2
@@ -125,7 +131,8 @@ def test_helpers() -> None:
         data = b"ferrolog " * 100
         assert fn.decompress(codec, fn.compress(codec, data)) == data
     batch = fn.build_batch([(b"k", b"v", [], int(time.time() * 1000))], codec=1)
-    stored = fn.validate_batch(batch, {"compression.type": "producer"}, int(time.time() * 1000))
+    config = BrokerConfig().resolve_topic_config({"compression.type": "producer"})
+    stored = fn.validate_batch(batch, config, int(time.time() * 1000))
     assert stored == batch
     with pytest.raises(fn.KafkaNativeError):
-        fn.validate_batch(batch[:-1], {}, 0)
+        fn.validate_batch(batch[:-1], config, 0)

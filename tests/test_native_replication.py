@@ -18,6 +18,7 @@ pytestmark = pytest.mark.native
 fn = pytest.importorskip("ferrolog_native")
 confluent_kafka = pytest.importorskip("confluent_kafka")
 
+from ferrolog.config import BrokerConfig  # noqa: E402
 from ferrolog.protocol import encode_response  # noqa: E402
 
 TOPIC = "replicated"
@@ -104,12 +105,14 @@ class MetadataAnswerer:
 
 def make_server(node_id: int, path: Path) -> fn.Server:
     srv = fn.Server(
-        {
-            "node.id": str(node_id),
-            "listeners": "PLAINTEXT://127.0.0.1:0",
-            "log.dirs": str(path),
-            **FAST,
-        }
+        BrokerConfig(
+            {
+                "node.id": str(node_id),
+                "listeners": "PLAINTEXT://127.0.0.1:0",
+                "log.dirs": str(path),
+                **FAST,
+            }
+        ).native_server_config()
     )
     srv.start()
     return srv
@@ -132,7 +135,9 @@ def pair(tmp_path: Path) -> Iterator[tuple[fn.Server, fn.Server]]:
     leader = make_server(1, tmp_path / "one")
     follower = make_server(2, tmp_path / "two")
     for srv in (leader, follower):
-        srv.open_partition(TOPIC, 0, topic_id, {"min.insync.replicas": "2"})
+        srv.open_partition(
+            TOPIC, 0, topic_id, BrokerConfig().resolve_topic_config({"min.insync.replicas": "2"})
+        )
     leader.become_leader(TOPIC, 0, 1, [1, 2], [1, 2])
     follower.become_follower(TOPIC, 0, 1, 1, "127.0.0.1", leader.port, [1, 2])
     try:

@@ -77,6 +77,7 @@ error_codes! {
     ProducerFenced = 90,
     UnknownTopicId = 100,
     InconsistentTopicId = 103,
+    FetchSessionTopicIdError = 106,
 }
 
 impl std::fmt::Display for ErrorCode {

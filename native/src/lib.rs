@@ -3,12 +3,15 @@
 //! Rust does bytes, Python does decisions. This crate stores partitions (`log`), validates and
 //! rewrites record batches (`record`), serves Produce, Fetch and ListOffsets over TCP without
 //! Python (`server`, `protocol`, `replica`), and hands every other request to the Python control
-//! plane through one queue (`control`). pyo3 appears only in `py`, behind the `python` feature.
+//! plane through one queue (`control`). Its settings are the Python config table's, read
+//! through a table generated from it (`properties`). pyo3 appears only in `py`, behind the
+//! `python` feature.
 
 pub mod control;
 pub mod error;
 pub mod log;
 pub mod logging;
+pub mod properties;
 pub mod protocol;
 pub mod record;
 pub mod replica;

@@ -52,6 +52,14 @@ def cli() -> None:
     """ferrolog: a Kafka-compatible message broker."""
 
 
+def _help_config(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        from ferrolog.config.help import help_text
+
+        click.echo(help_text(), nl=False)
+        ctx.exit()
+
+
 @cli.command()
 @click.argument(
     "properties", required=False, type=click.Path(exists=True, dir_okay=False, readable=True)
@@ -68,12 +76,17 @@ def cli() -> None:
     "--log-format", type=click.Choice(FORMATS), default="kv", show_default=True,
     help="key=value lines or JSON objects, on stderr.",
 )  # fmt: skip
+@click.option(
+    "--help-config", is_flag=True, is_eager=True, expose_value=False, callback=_help_config,
+    help="Print every broker and topic property (type, default, valid values) and exit.",
+)  # fmt: skip
 def broker(
     properties: str | None, overrides: tuple[str, ...], log_level: str, log_format: str
 ) -> None:
     """Start a broker. With no arguments: a single-node broker on 127.0.0.1:9092 with its
     data in ./ferrolog-data. Properties use Kafka's names (server.properties); environment
-    variables FERROLOG_<NAME> (e.g. FERROLOG_LOG_DIRS) set them too."""
+    variables FERROLOG_<NAME> (e.g. FERROLOG_LOG_DIRS) set them too; --help-config lists
+    them."""
     setup_logging(log_level, log_format)
     try:
         config = BrokerConfig.load(properties, overrides)

@@ -161,6 +161,16 @@ def test_data_schemas() -> None:
         decode_data("OffsetCommitKey", 1, encoded[:-1])
 
 
+def test_tagged_fields_that_give_only_tagged_versions() -> None:
+    # TransactionLogValue's producer id fields name no `versions`: they take their tagged ones.
+    value = {"producer_id": 5, "previous_producer_id": 4, "next_producer_id": 6}
+    decoded = decode_data("TransactionLogValue", 1, encode_data("TransactionLogValue", 1, value))
+    assert (decoded["previous_producer_id"], decoded["next_producer_id"]) == (4, 6)
+    assert "previous_producer_id" not in decode_data(
+        "TransactionLogValue", 0, encode_data("TransactionLogValue", 0, {"producer_id": 5})
+    )
+
+
 def test_nullable_struct() -> None:
     body = {"topics": [], "cursor": None}
     frame = encode_request(75, 0, 1, "c", body)

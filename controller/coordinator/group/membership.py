@@ -9,7 +9,6 @@ later."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.responses import (
@@ -19,7 +18,14 @@ from ferrolog.controller.coordinator.group.responses import (
     sync_response,
 )
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
-from ferrolog.controller.coordinator.group.state import Group, GroupState, Member, Reply
+from ferrolog.controller.coordinator.group.state import (
+    Group,
+    GroupState,
+    JoinReply,
+    Member,
+    SyncReply,
+)
+from ferrolog.protocol.messages import HeartbeatRequest, JoinGroupRequest, SyncGroupRequest
 
 NONE = 0
 # JoinGroup v4+ asks a new member to come back with the id it is given (KIP-394).
@@ -29,7 +35,14 @@ MEMBER_ID_REQUIRED_VERSION = 4
 # JoinGroup
 
 
-def join(shard: GroupShard, req: dict[str, Any], now: int, reply: Reply, host: str) -> None:
+class JoinCall(JoinGroupRequest):
+    """A JoinGroup request with what the coordinator needs from its header."""
+
+    version: int
+    client_id: str | None
+
+
+def join(shard: GroupShard, req: JoinCall, now: int, reply: JoinReply, host: str) -> None:
     settings = shard.settings
     group_id: str = req["group_id"]
     member_id: str = req.get("member_id") or ""
@@ -88,7 +101,9 @@ def _new_member_id(member: Member) -> str:
     return f"{prefix}-{uuid.uuid4()}"
 
 
-def _join_unknown(shard: GroupShard, group: Group, member: Member, now: int, reply: Reply) -> None:
+def _join_unknown(
+    shard: GroupShard, group: Group, member: Member, now: int, reply: JoinReply
+) -> None:
     instance_id = member.group_instance_id
     if instance_id is not None and instance_id in group.static_members:
         _replace_static(shard, group, member, now, reply)
@@ -105,7 +120,9 @@ def _join_unknown(shard: GroupShard, group: Group, member: Member, now: int, rep
     return None
 
 
-def _join_known(shard: GroupShard, group: Group, member: Member, now: int, reply: Reply) -> None:
+def _join_known(
+    shard: GroupShard, group: Group, member: Member, now: int, reply: JoinReply
+) -> None:
     member_id = member.member_id
     if member_id in group.pending_members and member.group_instance_id is None:
         del group.pending_members[member_id]
@@ -141,7 +158,7 @@ def _join_known(shard: GroupShard, group: Group, member: Member, now: int, reply
     return None
 
 
-def _update_member(group: Group, existing: Member, new: Member, reply: Reply, now: int) -> None:
+def _update_member(group: Group, existing: Member, new: Member, reply: JoinReply, now: int) -> None:
     if existing.join_reply is not None and existing.join_reply is not reply:
         existing.join_reply(join_response(errors.RebalanceInProgressError.code, new.member_id))
     group.set_protocols(existing, new.protocols)
@@ -155,7 +172,9 @@ def _update_member(group: Group, existing: Member, new: Member, reply: Reply, no
     existing.heartbeat_deadline = now + existing.session_timeout_ms
 
 
-def _add_member(shard: GroupShard, group: Group, member: Member, now: int, reply: Reply) -> None:
+def _add_member(
+    shard: GroupShard, group: Group, member: Member, now: int, reply: JoinReply
+) -> None:
     if not group.members:
         group.protocol_type = member.protocol_type
     member.join_reply = reply
@@ -171,7 +190,7 @@ def _add_member(shard: GroupShard, group: Group, member: Member, now: int, reply
 
 
 def _replace_static(
-    shard: GroupShard, group: Group, member: Member, now: int, reply: Reply
+    shard: GroupShard, group: Group, member: Member, now: int, reply: JoinReply
 ) -> None:
     """A static member back with a new process: it takes over its old id's place (the old
     process is fenced) without a rebalance when the group is stable and its protocol holds.
@@ -295,7 +314,7 @@ def remove_and_rebalance(shard: GroupShard, group: Group, member: Member, now: i
 # SyncGroup
 
 
-def sync(shard: GroupShard, req: dict[str, Any], now: int, reply: Reply) -> None:
+def sync(shard: GroupShard, req: SyncGroupRequest, now: int, reply: SyncReply) -> None:
     group = shard.group(req["group_id"])
     member_id: str = req["member_id"]
     if group is None:
@@ -356,7 +375,7 @@ def sync(shard: GroupShard, req: dict[str, Any], now: int, reply: Reply) -> None
 # Heartbeat
 
 
-def heartbeat(shard: GroupShard, req: dict[str, Any], now: int) -> int:
+def heartbeat(shard: GroupShard, req: HeartbeatRequest, now: int) -> int:
     group = shard.group(req["group_id"])
     if group is None:
         return errors.UnknownMemberIdError.code

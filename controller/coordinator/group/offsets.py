@@ -5,13 +5,28 @@ every change is a record in the outbox, applied when replayed."""
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.records import GroupRecord, OffsetRecord, OffsetValue
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
 from ferrolog.controller.coordinator.group.state import Group, GroupState
+from ferrolog.protocol.messages import (
+    DescribeGroupsResponseDescribedGroup,
+    DescribeGroupsResponseDescribedGroupMember,
+    ListGroupsResponseListedGroup,
+    OffsetCommitRequest,
+    OffsetCommitResponse,
+    OffsetCommitResponsePartition,
+    OffsetCommitResponseTopic,
+    OffsetDeleteRequestTopic,
+    OffsetDeleteResponse,
+    OffsetDeleteResponsePartition,
+    OffsetDeleteResponseTopic,
+    OffsetFetchRequestTopics,
+    OffsetFetchResponsePartitions,
+    OffsetFetchResponseTopics,
+)
 
 NONE = 0
 CONSUMER_PROTOCOL = "consumer"
@@ -40,9 +55,9 @@ def validate_commit(
 
 def commit(
     shard: GroupShard,
-    req: dict[str, Any],
+    req: OffsetCommitRequest,
     now: int,
-    reply: Callable[[dict[str, Any]], None],
+    reply: Callable[[OffsetCommitResponse], None],
     exists: Callable[[str, int], bool] = lambda topic, partition: True,
 ) -> None:
     """Commits what passes the checks; a partition that does not exist gets
@@ -55,9 +70,9 @@ def commit(
     )
     retention = req.get("retention_time_ms", -1)
     records: list[OffsetRecord] = []
-    topics = []
+    topics: list[OffsetCommitResponseTopic] = []
     for topic in req.get("topics") or []:
-        partitions = []
+        partitions: list[OffsetCommitResponsePartition] = []
         for p in topic["partitions"]:
             # As Kafka: partitions that do not exist are refused before the group is asked.
             code = error
@@ -79,7 +94,7 @@ def commit(
                 records.append(OffsetRecord(group_id, topic["name"], p["partition_index"], value))
             partitions.append({"partition_index": p["partition_index"], "error_code": code})
         topics.append({"name": topic["name"], "partitions": partitions})
-    response = {"throttle_time_ms": 0, "topics": topics}
+    response: OffsetCommitResponse = {"throttle_time_ms": 0, "topics": topics}
     if not records:
         reply(response)
         return
@@ -97,8 +112,8 @@ def commit(
 
 
 def fetch(
-    shard: GroupShard, group_id: str, topics: list[dict[str, Any]] | None
-) -> list[dict[str, Any]]:
+    shard: GroupShard, group_id: str, topics: Sequence[OffsetFetchRequestTopics] | None
+) -> list[OffsetFetchResponseTopics]:
     """The committed offsets of `group_id` for `topics` (None: every committed partition), as
     OffsetFetch topic entries; unknown partitions get offset -1."""
     group = shard.group(group_id)
@@ -109,9 +124,9 @@ def fetch(
             wanted.setdefault(topic, []).append(partition)
     else:
         wanted = {t["name"]: list(t["partition_indexes"]) for t in topics}
-    result = []
+    result: list[OffsetFetchResponseTopics] = []
     for topic, partitions in wanted.items():
-        entries = []
+        entries: list[OffsetFetchResponsePartitions] = []
         for partition in partitions:
             value = offsets.get((topic, partition))
             entries.append(
@@ -150,9 +165,9 @@ def subscribed_topics(group: Group) -> set[str] | None:
 def offset_delete(
     shard: GroupShard,
     group_id: str,
-    topics: list[dict[str, Any]],
+    topics: list[OffsetDeleteRequestTopic],
     now: int,
-    reply: Callable[[dict[str, Any]], None],
+    reply: Callable[[OffsetDeleteResponse], None],
 ) -> None:
     group = shard.group(group_id)
     if group is None:
@@ -168,9 +183,9 @@ def offset_delete(
             return
         subscribed = found
     records = []
-    out = []
+    out: list[OffsetDeleteResponseTopic] = []
     for t in topics:
-        partitions = []
+        partitions: list[OffsetDeleteResponsePartition] = []
         for p in t["partitions"]:
             index = p["partition_index"]
             code = NONE
@@ -180,7 +195,7 @@ def offset_delete(
                 records.append(OffsetRecord(group_id, t["name"], index, None))
             partitions.append({"partition_index": index, "error_code": code})
         out.append({"name": t["name"], "partitions": partitions})
-    response = {"error_code": NONE, "throttle_time_ms": 0, "topics": out}
+    response: OffsetDeleteResponse = {"error_code": NONE, "throttle_time_ms": 0, "topics": out}
     if not records:
         reply(response)
         return
@@ -236,7 +251,7 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
         shard.write(Write(records, replay=True))
 
 
-def describe(group: Group | None, group_id: str) -> dict[str, Any]:
+def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescribedGroup:
     if group is None:
         return {
             "error_code": NONE,
@@ -248,7 +263,7 @@ def describe(group: Group | None, group_id: str) -> dict[str, Any]:
             "authorized_operations": -2147483648,
         }
     stable = group.state == GroupState.STABLE
-    members = [
+    members: list[DescribeGroupsResponseDescribedGroupMember] = [
         {
             "member_id": m.member_id,
             "group_instance_id": m.group_instance_id,
@@ -270,7 +285,7 @@ def describe(group: Group | None, group_id: str) -> dict[str, Any]:
     }
 
 
-def list_entry(group: Group) -> dict[str, Any]:
+def list_entry(group: Group) -> ListGroupsResponseListedGroup:
     return {
         "group_id": group.group_id,
         "protocol_type": group.protocol_type or "",

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog.controller.coordinator.group.state import Group, Member
+from ferrolog.protocol.messages import JoinGroupResponse, JoinGroupResponseMember, SyncGroupResponse
 
 NONE = 0
 
@@ -13,8 +12,8 @@ def join_response(
     error: int,
     member_id: str = "",
     group: Group | None = None,
-    members: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
+    members: list[JoinGroupResponseMember] | None = None,
+) -> JoinGroupResponse:
     return {
         "throttle_time_ms": 0,
         "error_code": error,
@@ -28,7 +27,7 @@ def join_response(
     }
 
 
-def member_list(group: Group) -> list[dict[str, Any]]:
+def member_list(group: Group) -> list[JoinGroupResponseMember]:
     return [
         {
             "member_id": m.member_id,
@@ -48,7 +47,7 @@ def reply_join(group: Group, member: Member) -> None:
 
 def sync_response(
     error: int, group: Group | None = None, assignment: bytes = b""
-) -> dict[str, Any]:
+) -> SyncGroupResponse:
     return {
         "throttle_time_ms": 0,
         "error_code": error,

@@ -10,12 +10,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.records import OffsetValue
+from ferrolog.protocol.messages import JoinGroupResponse, SyncGroupResponse
 
-Reply = Callable[[dict[str, Any]], None]
+JoinReply = Callable[[JoinGroupResponse], None]
+SyncReply = Callable[[SyncGroupResponse], None]
 
 
 class GroupState(enum.Enum):
@@ -50,8 +51,8 @@ class Member:
     protocols: list[tuple[str, bytes]]
     assignment: bytes = b""
     # The JoinGroup / SyncGroup answer owed to this member, while it waits for the rebalance.
-    join_reply: Reply | None = None
-    sync_reply: Reply | None = None
+    join_reply: JoinReply | None = None
+    sync_reply: SyncReply | None = None
     join_version: int = 0
     heartbeat_deadline: int = 0
 

@@ -2,7 +2,7 @@
 //! queued here as a raw frame; Python drains the queue when an eventfd wakes its event loop,
 //! and answers each request by its handle.
 //!
-//! The queue is bounded (`control.queue.size`): when Python falls behind, connections wait to
+//! The queue is bounded (`queued.max.requests`): when Python falls behind, connections wait to
 //! enqueue (backpressure), nothing is dropped. A connection that goes away while its request is
 //! pending removes its handle (see [`PendingReply`]), so a late `respond` is a no-op.
 

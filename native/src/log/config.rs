@@ -1,7 +1,9 @@
-//! A topic's resolved log config, parsed from Kafka's property names.
+//! A topic's resolved log config, parsed from Kafka's property names through the generated
+//! table ([`crate::properties`]): the names, bounds and allowed values are the control plane's.
 
 use std::collections::HashMap;
 
+use crate::properties::{self, table::topic, Props};
 use crate::record::validate::{TargetCompression, TimestampType, ValidationConfig};
 
 #[derive(Debug, Clone)]
@@ -32,118 +34,50 @@ pub struct LogConfig {
     pub min_cleanable_dirty_ratio: f64,
 }
 
+/// Kafka's defaults from the one table: for tests, which build configs as
+/// `LogConfig { field: .., ..LogConfig::default() }`. The broker never uses it: the control
+/// plane passes every property.
+#[cfg(test)]
 impl Default for LogConfig {
-    /// Kafka's defaults (3.6+ for the timestamp bounds).
     fn default() -> Self {
-        const WEEK_MS: i64 = 7 * 24 * 60 * 60 * 1000;
-        LogConfig {
-            segment_bytes: 1 << 30,
-            segment_ms: WEEK_MS,
-            segment_index_bytes: 10 * 1024 * 1024,
-            index_interval_bytes: 4096,
-            retention_ms: WEEK_MS,
-            retention_bytes: -1,
-            max_message_bytes: 1_048_588,
-            timestamp_type: TimestampType::CreateTime,
-            timestamp_before_max_ms: i64::MAX,
-            timestamp_after_max_ms: 3_600_000,
-            compression: TargetCompression::Producer,
-            compact: false,
-            delete: true,
-            flush_messages: i64::MAX,
-            flush_ms: i64::MAX,
-            min_insync_replicas: 1,
-            delete_retention_ms: 24 * 60 * 60 * 1000,
-            min_cleanable_dirty_ratio: 0.5,
-        }
+        LogConfig::from_map(&properties::defaults(topic::ALL)).expect("the table's defaults")
     }
-}
-
-fn parse<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("invalid value {value:?} for {key}"))
-}
-
-fn at_least<T: PartialOrd + std::fmt::Display + Copy>(
-    key: &str,
-    value: T,
-    min: T,
-) -> Result<T, String> {
-    if value < min {
-        return Err(format!("{key} must be at least {min}, got {value}"));
-    }
-    Ok(value)
 }
 
 impl LogConfig {
-    /// Parses the resolved config; unknown keys are ignored, bad values are an error naming
-    /// the key.
+    /// Parses a topic's resolved config: every property this reads must be there, with a
+    /// value within the table's bounds, and nothing else.
     pub fn from_map(map: &HashMap<String, String>) -> Result<LogConfig, String> {
-        let mut c = LogConfig::default();
-        for (key, value) in map {
-            let v = value.as_str();
-            match key.as_str() {
-                // Kafka's own floor: a segment must hold at least one maximal batch header.
-                "segment.bytes" => c.segment_bytes = at_least(key, parse::<u64>(key, v)?, 14)?,
-                "segment.ms" => c.segment_ms = at_least(key, parse(key, v)?, 1)?,
-                "segment.index.bytes" => c.segment_index_bytes = at_least(key, parse(key, v)?, 12)?,
-                "index.interval.bytes" => c.index_interval_bytes = parse(key, v)?,
-                "retention.ms" => c.retention_ms = at_least(key, parse(key, v)?, -1)?,
-                "retention.bytes" => c.retention_bytes = parse(key, v)?,
-                "max.message.bytes" => c.max_message_bytes = at_least(key, parse(key, v)?, 0)?,
-                "message.timestamp.type" => {
-                    c.timestamp_type = match v.trim() {
-                        "CreateTime" => TimestampType::CreateTime,
-                        "LogAppendTime" => TimestampType::LogAppendTime,
-                        _ => return Err(format!("invalid value {v:?} for {key}")),
-                    }
-                }
-                "message.timestamp.before.max.ms" => {
-                    c.timestamp_before_max_ms = at_least(key, parse(key, v)?, 0)?
-                }
-                "message.timestamp.after.max.ms" => {
-                    c.timestamp_after_max_ms = at_least(key, parse(key, v)?, 0)?
-                }
-                "compression.type" => {
-                    c.compression = match v.trim().to_ascii_lowercase().as_str() {
-                        "producer" => TargetCompression::Producer,
-                        "uncompressed" | "none" => TargetCompression::Uncompressed,
-                        "gzip" => TargetCompression::Gzip,
-                        "snappy" => TargetCompression::Snappy,
-                        "lz4" => TargetCompression::Lz4,
-                        "zstd" => TargetCompression::Zstd,
-                        _ => return Err(format!("invalid value {v:?} for {key}")),
-                    }
-                }
-                "cleanup.policy" => {
-                    let (mut compact, mut delete) = (false, false);
-                    for policy in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-                        match policy {
-                            "compact" => compact = true,
-                            "delete" => delete = true,
-                            _ => return Err(format!("invalid value {v:?} for {key}")),
-                        }
-                    }
-                    c.compact = compact;
-                    c.delete = delete;
-                }
-                "flush.messages" => c.flush_messages = at_least(key, parse(key, v)?, 1)?,
-                "flush.ms" => c.flush_ms = at_least(key, parse(key, v)?, 0)?,
-                "min.insync.replicas" => c.min_insync_replicas = at_least(key, parse(key, v)?, 1)?,
-                "delete.retention.ms" => c.delete_retention_ms = at_least(key, parse(key, v)?, 0)?,
-                "min.cleanable.dirty.ratio" => {
-                    let ratio: f64 = parse(key, v)?;
-                    if !(0.0..=1.0).contains(&ratio) {
-                        return Err(format!("{key} must be between 0 and 1, got {v}"));
-                    }
-                    c.min_cleanable_dirty_ratio = ratio;
-                }
-                _ => {}
-            }
-        }
-        Ok(c)
+        properties::parse(map, Self::read)
+    }
+
+    /// The topic properties [`LogConfig::from_map`] reads.
+    pub fn property_names() -> Result<Vec<&'static str>, String> {
+        properties::names_read(topic::ALL, Self::read)
+    }
+
+    fn read(p: &mut Props<'_>) -> Result<LogConfig, String> {
+        let policies = p.list(&topic::CLEANUP_POLICY)?;
+        Ok(LogConfig {
+            segment_bytes: p.integer(&topic::SEGMENT_BYTES)?,
+            segment_ms: p.integer(&topic::SEGMENT_MS)?,
+            segment_index_bytes: p.integer(&topic::SEGMENT_INDEX_BYTES)?,
+            index_interval_bytes: p.integer(&topic::INDEX_INTERVAL_BYTES)?,
+            retention_ms: p.integer(&topic::RETENTION_MS)?,
+            retention_bytes: p.integer(&topic::RETENTION_BYTES)?,
+            max_message_bytes: p.integer(&topic::MAX_MESSAGE_BYTES)?,
+            timestamp_type: timestamp_type(p.text(&topic::MESSAGE_TIMESTAMP_TYPE)?)?,
+            timestamp_before_max_ms: p.integer(&topic::MESSAGE_TIMESTAMP_BEFORE_MAX_MS)?,
+            timestamp_after_max_ms: p.integer(&topic::MESSAGE_TIMESTAMP_AFTER_MAX_MS)?,
+            compression: target_compression(p.text(&topic::COMPRESSION_TYPE)?)?,
+            compact: policies.contains(&"compact"),
+            delete: policies.contains(&"delete"),
+            flush_messages: p.integer(&topic::FLUSH_MESSAGES)?,
+            flush_ms: p.integer(&topic::FLUSH_MS)?,
+            min_insync_replicas: p.integer(&topic::MIN_INSYNC_REPLICAS)?,
+            delete_retention_ms: p.integer(&topic::DELETE_RETENTION_MS)?,
+            min_cleanable_dirty_ratio: p.double(&topic::MIN_CLEANABLE_DIRTY_RATIO)?,
+        })
     }
 
     pub fn validation(&self) -> ValidationConfig {
@@ -155,5 +89,30 @@ impl LogConfig {
             target_compression: self.compression,
             compacted: self.compact,
         }
+    }
+}
+
+// The table's choices are checked before these; a choice added to the table without a match
+// arm here is an error, not a silent fallback.
+
+fn timestamp_type(name: &str) -> Result<TimestampType, String> {
+    match name {
+        "CreateTime" => Ok(TimestampType::CreateTime),
+        "LogAppendTime" => Ok(TimestampType::LogAppendTime),
+        _ => Err(format!(
+            "message.timestamp.type {name:?} is not implemented"
+        )),
+    }
+}
+
+fn target_compression(name: &str) -> Result<TargetCompression, String> {
+    match name {
+        "producer" => Ok(TargetCompression::Producer),
+        "uncompressed" => Ok(TargetCompression::Uncompressed),
+        "gzip" => Ok(TargetCompression::Gzip),
+        "snappy" => Ok(TargetCompression::Snappy),
+        "lz4" => Ok(TargetCompression::Lz4),
+        "zstd" => Ok(TargetCompression::Zstd),
+        _ => Err(format!("compression.type {name:?} is not implemented")),
     }
 }

@@ -40,7 +40,8 @@ pub(crate) struct IndexFile {
     entries: usize,
 }
 
-fn open_rw(path: &Path) -> io::Result<File> {
+/// Opens `path` for reading and writing, creating it empty if missing, never truncating.
+pub(crate) fn open_rw(path: &Path) -> io::Result<File> {
     OpenOptions::new()
         .read(true)
         .write(true)

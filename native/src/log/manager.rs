@@ -15,6 +15,7 @@ use parking_lot::RwLock;
 
 use super::checkpoint::{read_offsets, sync_dir, sync_file_system, write_offsets};
 use super::{Log, LogConfig};
+use crate::properties;
 
 /// A shared handle to one partition's log.
 pub type LogHandle = Arc<RwLock<Log>>;
@@ -115,12 +116,6 @@ fn open_log(plan: &OpenPlan, topic_id: [u8; 16], config: LogConfig) -> io::Resul
     }
     Ok(log)
 }
-
-/// Kafka's default `num.recovery.threads.per.data.dir`.
-pub const DEFAULT_THREADS_PER_DIR: usize = 2;
-
-/// Kafka's default `producer.id.expiration.ms`: one day.
-pub const DEFAULT_PRODUCER_ID_EXPIRATION_MS: i64 = 86_400_000;
 
 #[derive(Debug)]
 pub struct LogManager {
@@ -297,8 +292,13 @@ impl LogManager {
             dirs,
             state: parking_lot::Mutex::new(state),
             opened: parking_lot::Condvar::new(),
-            producer_id_expiration_ms: AtomicI64::new(DEFAULT_PRODUCER_ID_EXPIRATION_MS),
-            threads_per_dir: AtomicUsize::new(DEFAULT_THREADS_PER_DIR),
+            // The server sets both from the broker's config; until then, the table's defaults.
+            producer_id_expiration_ms: AtomicI64::new(properties::default_of(
+                &properties::table::server::PRODUCER_ID_EXPIRATION_MS,
+            )),
+            threads_per_dir: AtomicUsize::new(properties::default_of(
+                &properties::table::server::NUM_RECOVERY_THREADS_PER_DATA_DIR,
+            )),
         })
     }
 

@@ -1,6 +1,6 @@
 //! One segment: `<base offset>.log` with its offset and time indexes.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::epoch_cache::EpochCache;
 use super::index::{OffsetIndex, TimeIndex, OFFSET_ENTRY, TIME_ENTRY};
-use super::index_file::IndexFile;
+use super::index_file::{open_rw, IndexFile};
 use super::scan::{ChunkReader, HeaderScan};
 use super::txn_index::TxnIndex;
 use super::LogConfig;
@@ -63,15 +63,6 @@ pub(crate) struct Segment {
     /// Wall-clock time of the first append (or, after a reopen, the first batch's timestamp
     /// capped at the time of opening): segment.ms counts from it.
     pub(crate) first_append_ms: Option<i64>,
-}
-
-fn open_rw(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
 }
 
 fn index_sizes(config: &LogConfig) -> (usize, usize) {

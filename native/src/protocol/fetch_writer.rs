@@ -1,10 +1,10 @@
-//! The Fetch response (v4-12) written by hand as chunks, so that record data is never copied:
+//! The Fetch response (v4-15) written by hand as chunks, so that record data is never copied:
 //! each partition's records are a file region that the connection sends with sendfile.
 //!
 //! Field order and encodings follow `FetchResponse.json`; v12 is the first flexible version
-//! (compact arrays/strings/bytes and a tag section after every struct). The tagged fields of
-//! a partition (diverging epoch, current leader, snapshot id) keep their defaults and are
-//! therefore not written.
+//! (compact arrays/strings/bytes and a tag section after every struct), v13 names topics by
+//! id instead of by name. The tagged fields of a partition other than the diverging epoch
+//! (current leader, snapshot id) keep their defaults and are therefore not written.
 
 use bytes::{BufMut, BytesMut};
 
@@ -47,7 +47,10 @@ impl FetchPartitionOut {
 
 #[derive(Debug, Clone)]
 pub struct FetchTopicOut {
+    /// Written up to v12.
     pub topic: String,
+    /// Written from v13.
+    pub topic_id: [u8; 16],
     pub partitions: Vec<FetchPartitionOut>,
 }
 
@@ -160,7 +163,7 @@ fn put_uvarint(buf: &mut BytesMut, mut v: u32) {
     buf.put_u8(v as u8);
 }
 
-/// Writes the whole response (size prefix, header, body) for Fetch `version` (4-12).
+/// Writes the whole response (size prefix, header, body) for Fetch `version` (4-15).
 pub fn write_fetch_response(
     version: i16,
     correlation_id: i32,
@@ -184,7 +187,11 @@ pub fn write_fetch_response(
     }
     w.array_len(response.topics.len());
     for topic in &response.topics {
-        w.string(&topic.topic);
+        if version >= 13 {
+            w.cur.put_slice(&topic.topic_id);
+        } else {
+            w.string(&topic.topic);
+        }
         w.array_len(topic.partitions.len());
         for p in &topic.partitions {
             w.cur.put_i32(p.partition_index);
@@ -267,10 +274,11 @@ mod tests {
         let response = FetchResponseOut {
             throttle_time_ms: 5,
             error_code: 0,
-            session_id: 0,
+            session_id: 77_777,
             topics: vec![
                 FetchTopicOut {
                     topic: "alpha".into(),
+                    topic_id: [0xa1; 16],
                     partitions: vec![
                         FetchPartitionOut {
                             partition_index: 0,
@@ -292,6 +300,7 @@ mod tests {
                 },
                 FetchTopicOut {
                     topic: "beta".into(),
+                    topic_id: [0xb2; 16],
                     partitions: vec![FetchPartitionOut {
                         records: Some(Chunk::Bytes(Bytes::from_static(b"inline"))),
                         ..FetchPartitionOut::error(2, 0)
@@ -305,7 +314,7 @@ mod tests {
     #[test]
     fn decodes_with_kafka_protocol_at_every_served_version() {
         let (response, region) = sample();
-        for version in 4..=12i16 {
+        for version in 4..=15i16 {
             let bytes = inline(&write_fetch_response(version, 77, &response));
             let mut buf = Bytes::from(bytes);
             assert_eq!(buf.get_i32() as usize, buf.len(), "size prefix v{version}");
@@ -316,9 +325,17 @@ mod tests {
             let decoded = FetchResponse::decode(&mut buf, version).expect("decodes");
             assert!(!buf.has_remaining(), "trailing bytes at v{version}");
             assert_eq!(decoded.throttle_time_ms, 5);
+            if version >= 7 {
+                assert_eq!(decoded.session_id, 77_777);
+            }
             assert_eq!(decoded.responses.len(), 2);
             let alpha = &decoded.responses[0];
-            assert_eq!(alpha.topic.0.as_str(), "alpha");
+            if version >= 13 {
+                assert_eq!(alpha.topic_id.as_bytes(), &[0xa1; 16]);
+                assert_eq!(decoded.responses[1].topic_id.as_bytes(), &[0xb2; 16]);
+            } else {
+                assert_eq!(alpha.topic.0.as_str(), "alpha");
+            }
             let p0 = &alpha.partitions[0];
             assert_eq!(
                 (p0.partition_index, p0.error_code, p0.high_watermark),

@@ -5,6 +5,7 @@
 //! generated from Kafka's own schemas); only the Fetch response is written by hand, as a list of
 //! byte buffers and file regions.
 
+pub mod fetch_session;
 pub mod fetch_writer;
 mod skim;
 
@@ -24,7 +25,7 @@ pub const OFFSET_FOR_LEADER_EPOCH: i16 = 23;
 /// `(api_key, min, max)`. ApiVersions (answered by Python) advertises exactly these.
 pub const NATIVE_API_VERSIONS: &[(i16, i16, i16)] = &[
     (PRODUCE, 3, 11),
-    (FETCH, 4, 12),
+    (FETCH, 4, 15),
     (LIST_OFFSETS, 1, 7),
     (OFFSET_FOR_LEADER_EPOCH, 2, 4),
 ];
@@ -168,7 +169,8 @@ mod tests {
         assert_eq!(route(PRODUCE, 3), Route::Native);
         assert_eq!(route(PRODUCE, 11), Route::Native);
         assert_eq!(route(PRODUCE, 2), Route::Unsupported);
-        assert_eq!(route(FETCH, 13), Route::Unsupported);
+        assert_eq!(route(FETCH, 15), Route::Native);
+        assert_eq!(route(FETCH, 16), Route::Unsupported);
         assert_eq!(route(18, 3), Route::Control);
         assert_eq!(route(-5, 0), Route::Control);
     }

@@ -45,12 +45,15 @@ fn fetch(v: i16) -> Vec<F> {
     .into_iter()
     .flatten()
     .collect();
-    let topic = vec![Str, Array(partition)];
+    // v13 names topics by a 16-byte id; v15 drops the replica id (a tagged field now)
+    let topic_name = if v >= 13 { Fixed(16) } else { Str };
+    let topic = vec![topic_name.clone(), Array(partition)];
+    let replica_id = if v >= 15 { 0 } else { 4 };
     [
-        Some(Fixed(4 + 4 + 4 + 4 + 1)),
+        Some(Fixed(replica_id + 4 + 4 + 4 + 1)),
         when(v >= 7, Fixed(8)),
         Some(Array(topic)),
-        when(v >= 7, Array(vec![Str, Ints(4)])),
+        when(v >= 7, Array(vec![topic_name, Ints(4)])),
         when(v >= 11, Str),
     ]
     .into_iter()
@@ -181,7 +184,9 @@ pub fn body_is_sound(api_key: i16, version: i16, flexible: bool, body: &[u8]) ->
 #[cfg(test)]
 mod tests {
     use bytes::{Bytes, BytesMut};
-    use kafka_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ForgottenTopic};
+    use kafka_protocol::messages::fetch_request::{
+        self, FetchPartition, FetchTopic, ForgottenTopic,
+    };
     use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
     use kafka_protocol::messages::offset_for_leader_epoch_request::{
         OffsetForLeaderPartition, OffsetForLeaderTopic,
@@ -229,6 +234,11 @@ mod tests {
                 }
                 if v >= 11 {
                     r = r.with_rack_id(StrBytes::from_static_str("rack"));
+                }
+                if v >= 15 {
+                    r = r.with_replica_state(
+                        fetch_request::ReplicaState::default().with_replica_id(BrokerId(3)),
+                    );
                 }
                 encoded(&r, v)
             }

@@ -4,6 +4,7 @@
 //! ([`without_gil`]).
 
 mod columns;
+mod config;
 mod error;
 mod server;
 mod types;
@@ -191,6 +192,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decompress, m)?)?;
     m.add_function(wrap_pyfunction!(build_batch, m)?)?;
     m.add_function(wrap_pyfunction!(validate_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(config::config_names, m)?)?;
     m.add_class::<columns::PyDecodedColumns>()?;
     m.add_class::<columns::PyBinaryBuffers>()?;
     m.add_function(wrap_pyfunction!(columns::decode_columns, m)?)?;

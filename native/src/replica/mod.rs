@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 use parking_lot::RwLock;
 
+use crate::error::ErrorCode;
+
 pub use follower::FollowerPosition;
 pub use leader::FollowerState;
 pub use partition::{Partition, Progress, Role, RoleError};
@@ -23,6 +25,8 @@ pub use partition::{Partition, Progress, Role, RoleError};
 #[derive(Debug, Default)]
 pub struct Registry {
     topics: RwLock<HashMap<String, HashMap<i32, Arc<Partition>>>>,
+    /// Topic id -> name, for Fetch v13+ (KIP-516). Written under `topics`' write lock.
+    names: RwLock<HashMap<[u8; 16], String>>,
 }
 
 impl Registry {
@@ -34,17 +38,52 @@ impl Registry {
         self.topics.read().get(topic)?.get(&partition).cloned()
     }
 
+    /// The partition of the topic with id `topic_id`: UNKNOWN_TOPIC_ID if no partition of
+    /// that topic is hosted here, UNKNOWN_TOPIC_OR_PARTITION if others are.
+    pub fn get_by_id(
+        &self,
+        topic_id: &[u8; 16],
+        partition: i32,
+    ) -> Result<Arc<Partition>, ErrorCode> {
+        // Both read locks, in the writers' order: no copy of the name per lookup.
+        let topics = self.topics.read();
+        let names = self.names.read();
+        let parts = names
+            .get(topic_id)
+            .and_then(|n| topics.get(n))
+            .ok_or(ErrorCode::UnknownTopicId)?;
+        parts
+            .get(&partition)
+            .filter(|p| p.topic_id() == *topic_id)
+            .cloned()
+            .ok_or(ErrorCode::UnknownTopicOrPartition)
+    }
+
     /// Adds `p` unless the partition is already registered; returns the registered one.
     pub fn insert_if_absent(&self, p: Partition) -> Arc<Partition> {
         let mut topics = self.topics.write();
         let parts = topics.entry(p.topic().to_string()).or_default();
-        Arc::clone(parts.entry(p.index()).or_insert_with(|| Arc::new(p)))
+        let registered = Arc::clone(parts.entry(p.index()).or_insert_with(|| Arc::new(p)));
+        if registered.topic_id() != [0; 16] {
+            self.names
+                .write()
+                .insert(registered.topic_id(), registered.topic().to_string());
+        }
+        registered
     }
 
     pub fn remove(&self, topic: &str, partition: i32) -> Option<Arc<Partition>> {
         let mut topics = self.topics.write();
         let parts = topics.get_mut(topic)?;
         let removed = parts.remove(&partition);
+        if let Some(r) = &removed {
+            if !parts.values().any(|p| p.topic_id() == r.topic_id()) {
+                let mut names = self.names.write();
+                if names.get(&r.topic_id()).is_some_and(|n| n == topic) {
+                    names.remove(&r.topic_id());
+                }
+            }
+        }
         if parts.is_empty() {
             topics.remove(topic);
         }

@@ -1,9 +1,12 @@
-//! The broker settings the native server reads, by Kafka's property names (string values,
-//! already resolved by the Python config table).
+//! The broker settings the native server reads, by Kafka's property names, from the map the
+//! control plane resolves, through the generated table ([`crate::properties`]): names, bounds
+//! and defaults are the control plane's, so this file has none of its own.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
+
+use crate::properties::{self, table::server, Props};
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -23,47 +26,14 @@ pub struct ServerConfig {
     pub replica_fetch_min_bytes: i32,
     pub replica_fetch_backoff: Duration,
     pub replica_socket_timeout: Duration,
+    /// `queued.max.requests`: capacity of the queue to the Python control plane.
     pub control_queue_size: usize,
     /// `num.recovery.threads.per.data.dir`: threads that open and close logs in bulk.
     pub recovery_threads_per_dir: usize,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        ServerConfig {
-            node_id: 0,
-            host: "127.0.0.1".into(),
-            port: 9092,
-            log_dirs: vec![PathBuf::from("/tmp/ferrolog-logs")],
-            max_connections: usize::MAX,
-            idle_timeout: Duration::from_millis(600_000),
-            max_request_bytes: 104_857_600,
-            io_threads: 2,
-            checkpoint_interval: Duration::from_millis(60_000),
-            replica_fetch_max_bytes: 1_048_576,
-            replica_fetch_response_max_bytes: 10_485_760,
-            replica_fetch_wait_max: Duration::from_millis(500),
-            replica_fetch_min_bytes: 1,
-            replica_fetch_backoff: Duration::from_millis(1000),
-            replica_socket_timeout: Duration::from_millis(30_000),
-            control_queue_size: 512,
-            recovery_threads_per_dir: crate::log::manager::DEFAULT_THREADS_PER_DIR,
-        }
-    }
-}
-
-fn num<T: std::str::FromStr>(
-    map: &HashMap<String, String>,
-    key: &str,
-    default: T,
-) -> Result<T, String> {
-    match map.get(key) {
-        None => Ok(default),
-        Some(v) => v
-            .trim()
-            .parse()
-            .map_err(|_| format!("invalid value for {key}: {v:?}")),
-    }
+    /// Idle producers' state is forgotten after this (see `LogManager::tick`).
+    pub producer_id_expiration_ms: i64,
+    /// `max.incremental.fetch.session.cache.slots`: at most this many fetch sessions.
+    pub fetch_session_slots: usize,
 }
 
 /// Splits `PLAINTEXT://host:port` (the first listener if several are given).
@@ -85,65 +55,57 @@ pub fn parse_listener(listeners: &str) -> Result<(String, u16), String> {
 }
 
 impl ServerConfig {
+    /// Parses the broker's resolved config: every property this reads must be there, with a
+    /// value within the table's bounds, and nothing else.
     pub fn from_map(map: &HashMap<String, String>) -> Result<ServerConfig, String> {
-        let d = ServerConfig::default();
-        let (host, port) = match map.get("listeners") {
-            Some(l) => parse_listener(l)?,
-            None => (d.host.clone(), d.port),
-        };
-        let log_dirs = match map.get("log.dirs").or_else(|| map.get("log.dir")) {
-            Some(dirs) => dirs
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(PathBuf::from)
-                .collect(),
-            None => d.log_dirs.clone(),
-        };
-        let max_connections: i64 = num(map, "max.connections", i64::from(i32::MAX))?;
+        properties::parse(map, Self::read)
+    }
+
+    /// The broker properties [`ServerConfig::from_map`] reads.
+    pub fn property_names() -> Result<Vec<&'static str>, String> {
+        properties::names_read(server::ALL, Self::read)
+    }
+
+    fn read(p: &mut Props<'_>) -> Result<ServerConfig, String> {
+        let (host, port) = parse_listener(p.text(&server::LISTENERS)?)?;
+        let log_dirs: Vec<PathBuf> = p
+            .list(&server::LOG_DIRS)?
+            .into_iter()
+            .map(PathBuf::from)
+            .collect();
+        if log_dirs.is_empty() {
+            return Err("log.dirs is empty".into());
+        }
         // Kafka's longs: a negative idle timeout means connections are never reaped.
-        let idle_ms: i64 = num(map, "connections.max.idle.ms", 600_000)?;
+        let idle_ms: i64 = p.integer(&server::CONNECTIONS_MAX_IDLE_MS)?;
         let idle_ms = u64::try_from(idle_ms).unwrap_or(u64::MAX / 4);
-        let checkpoint_ms: u64 = num(map, "log.flush.offset.checkpoint.interval.ms", 60_000)?;
-        let millis = |key: &str, default: u64| -> Result<Duration, String> {
-            Ok(Duration::from_millis(num(map, key, default)?))
+        let millis = |p: &mut Props<'_>, property| -> Result<Duration, String> {
+            Ok(Duration::from_millis(p.integer(property)?))
         };
-        let config = ServerConfig {
-            node_id: num(map, "node.id", num(map, "broker.id", d.node_id)?)?,
+        Ok(ServerConfig {
+            node_id: p.integer(&server::NODE_ID)?,
             host,
             port,
             log_dirs,
-            max_connections: max_connections.max(0) as usize,
+            max_connections: p.integer(&server::MAX_CONNECTIONS)?,
             idle_timeout: Duration::from_millis(idle_ms),
-            max_request_bytes: num(map, "socket.request.max.bytes", d.max_request_bytes)?,
-            io_threads: num(map, "num.io.threads", d.io_threads)?.max(1),
-            checkpoint_interval: Duration::from_millis(checkpoint_ms.max(1)),
-            replica_fetch_max_bytes: num(
-                map,
-                "replica.fetch.max.bytes",
-                d.replica_fetch_max_bytes,
-            )?,
-            replica_fetch_response_max_bytes: num(
-                map,
-                "replica.fetch.response.max.bytes",
-                d.replica_fetch_response_max_bytes,
-            )?,
-            replica_fetch_wait_max: millis("replica.fetch.wait.max.ms", 500)?,
-            replica_fetch_min_bytes: num(map, "replica.fetch.min.bytes", 1)?,
-            replica_fetch_backoff: millis("replica.fetch.backoff.ms", 1000)?,
-            replica_socket_timeout: millis("replica.socket.timeout.ms", 30_000)?,
-            control_queue_size: num(map, "control.queue.size", d.control_queue_size)?.max(1),
-            recovery_threads_per_dir: num(
-                map,
-                "num.recovery.threads.per.data.dir",
-                d.recovery_threads_per_dir,
-            )?
-            .max(1),
-        };
-        if config.log_dirs.is_empty() {
-            return Err("log.dirs is empty".into());
-        }
-        Ok(config)
+            max_request_bytes: p.integer(&server::SOCKET_REQUEST_MAX_BYTES)?,
+            io_threads: p.integer(&server::NUM_IO_THREADS)?,
+            // The table allows 0; a tokio interval cannot tick that fast.
+            checkpoint_interval: millis(p, &server::LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS)?
+                .max(Duration::from_millis(1)),
+            replica_fetch_max_bytes: p.integer(&server::REPLICA_FETCH_MAX_BYTES)?,
+            replica_fetch_response_max_bytes: p
+                .integer(&server::REPLICA_FETCH_RESPONSE_MAX_BYTES)?,
+            replica_fetch_wait_max: millis(p, &server::REPLICA_FETCH_WAIT_MAX_MS)?,
+            replica_fetch_min_bytes: p.integer(&server::REPLICA_FETCH_MIN_BYTES)?,
+            replica_fetch_backoff: millis(p, &server::REPLICA_FETCH_BACKOFF_MS)?,
+            replica_socket_timeout: millis(p, &server::REPLICA_SOCKET_TIMEOUT_MS)?,
+            control_queue_size: p.integer(&server::QUEUED_MAX_REQUESTS)?,
+            recovery_threads_per_dir: p.integer(&server::NUM_RECOVERY_THREADS_PER_DATA_DIR)?,
+            producer_id_expiration_ms: p.integer(&server::PRODUCER_ID_EXPIRATION_MS)?,
+            fetch_session_slots: p.integer(&server::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS)?,
+        })
     }
 
     /// The settings the replica fetchers use.
@@ -175,25 +137,69 @@ mod tests {
             ("0.0.0.0".into(), 9092)
         );
         assert!(parse_listener("127.0.0.1:9092").is_err());
-        let map: HashMap<String, String> = [
-            ("node.id", "3"),
-            ("log.dirs", "/a, /b"),
-            ("num.io.threads", "4"),
-            ("connections.max.idle.ms", "1000"),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+        let map = properties::with_defaults(
+            server::ALL,
+            &[
+                ("node.id", "3"),
+                ("log.dirs", "/a, /b"),
+                ("num.io.threads", "4"),
+                ("connections.max.idle.ms", "1000"),
+            ],
+        );
         let c = ServerConfig::from_map(&map).unwrap();
         assert_eq!(c.node_id, 3);
         assert_eq!(c.log_dirs, vec![PathBuf::from("/a"), PathBuf::from("/b")]);
         assert_eq!(c.io_threads, 4);
         assert_eq!(c.idle_timeout, Duration::from_secs(1));
-        let bad: HashMap<String, String> = [("max.connections".to_string(), "many".to_string())]
-            .into_iter()
-            .collect();
+        let bad = properties::with_defaults(server::ALL, &[("max.connections", "many")]);
         assert!(ServerConfig::from_map(&bad)
             .unwrap_err()
             .contains("max.connections"));
+    }
+
+    #[test]
+    fn the_tables_defaults_are_kafkas() {
+        let c = ServerConfig::from_map(&properties::defaults(server::ALL)).unwrap();
+        assert_eq!(c.io_threads, 8);
+        assert_eq!(c.control_queue_size, 500);
+        assert_eq!(c.log_dirs, vec![PathBuf::from("./ferrolog-data")]);
+        assert_eq!(c.producer_id_expiration_ms, 86_400_000);
+    }
+
+    #[test]
+    fn every_property_is_required_and_no_other_is_accepted() {
+        let mut missing = properties::defaults(server::ALL);
+        missing.remove("num.io.threads");
+        let err = ServerConfig::from_map(&missing).unwrap_err();
+        assert!(err.contains("num.io.threads is missing"), "{err}");
+        let extra =
+            properties::with_defaults(server::ALL, &[("log.retention.check.interval.ms", "1")]);
+        let err = ServerConfig::from_map(&extra).unwrap_err();
+        assert!(err.contains("log.retention.check.interval.ms"), "{err}");
+    }
+
+    #[test]
+    fn bounds_come_from_the_table() {
+        for (key, value) in [
+            ("num.io.threads", "0"),
+            ("queued.max.requests", "0"),
+            ("node.id", "-1"),
+            ("socket.request.max.bytes", "2147483648"),
+        ] {
+            let map = properties::with_defaults(server::ALL, &[(key, value)]);
+            let err = ServerConfig::from_map(&map).unwrap_err();
+            assert!(err.contains(key), "{key}={value}: {err}");
+        }
+        let never = properties::with_defaults(server::ALL, &[("connections.max.idle.ms", "-1")]);
+        assert!(
+            ServerConfig::from_map(&never).unwrap().idle_timeout > Duration::from_secs(1 << 40)
+        );
+    }
+
+    #[test]
+    fn names_read_are_the_tables() {
+        let mut names = ServerConfig::property_names().unwrap();
+        names.sort_unstable();
+        assert_eq!(names, properties::sorted_names(server::ALL));
     }
 }

@@ -1,18 +1,20 @@
 //! The native broker server: a tokio runtime it owns, the listener, one task per connection,
 //! the periodic log tasks, the replica fetchers (`crate::replica::fetcher`), and the partition
 //! commands the control plane calls (`commands`, and `replication` for roles and the ISR).
+//! Fetch sessions (KIP-227) live in `fetch_session`.
 
 pub mod api;
 pub mod commands;
 pub mod config;
 mod connection;
+pub mod fetch_session;
 pub mod replication;
 mod sendfile;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parking_lot::Mutex;
 use tokio::net::TcpListener;
@@ -23,6 +25,7 @@ use crate::control::ControlBridge;
 use crate::log::{now_ms, LogManager};
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
+use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
 
 pub use commands::{CommandError, OpenRequest, PartitionState, RoleRequest};
 pub use config::ServerConfig;
@@ -36,6 +39,8 @@ pub struct Broker {
     pub partitions: Registry,
     /// The replica fetchers of the partitions this broker follows.
     pub fetchers: FetcherManager,
+    /// The fetch sessions of consumers and followers fetching from here (KIP-227).
+    pub fetch_sessions: Mutex<FetchSessionCache>,
     pub control: Arc<ControlBridge>,
     connections: AtomicUsize,
     next_connection_id: AtomicU64,
@@ -74,6 +79,7 @@ impl Server {
             .build()?;
         let logs = Arc::new(LogManager::new(config.log_dirs.clone())?);
         logs.set_threads_per_dir(config.recovery_threads_per_dir);
+        logs.set_producer_id_expiration_ms(config.producer_id_expiration_ms);
         let control = ControlBridge::new(config.control_queue_size)?;
         let handle = runtime.handle().clone();
         let shutdown = watch::channel(false).0;
@@ -82,11 +88,21 @@ impl Server {
             handle.clone(),
             shutdown.subscribe(),
         );
+        // Session ids only need to be hard to collide with a stale one, not secret.
+        let seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let fetch_sessions = Mutex::new(FetchSessionCache::new(
+            config.fetch_session_slots,
+            EVICTION_MS,
+            seed,
+        ));
         let broker = Arc::new(Broker {
             config,
             logs,
             partitions: Registry::new(),
             fetchers,
+            fetch_sessions,
             control,
             connections: AtomicUsize::new(0),
             next_connection_id: AtomicU64::new(1),

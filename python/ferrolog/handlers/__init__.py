@@ -10,7 +10,7 @@ module and listing it here."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,7 +44,9 @@ from ferrolog.handlers import (
 )
 from ferrolog.handlers.context import RequestContext
 
-HandleFn = Callable[[RequestContext, dict[str, Any]], Awaitable[dict[str, Any]]]
+# A handler takes its request's TypedDict and returns its response's (ferrolog.protocol.messages);
+# the table only needs to know it takes a decoded body and returns a mapping to encode.
+HandleFn = Callable[[RequestContext, Any], Awaitable[Mapping[str, object]]]
 
 
 class HandlerModule(Protocol):
@@ -54,7 +56,7 @@ class HandlerModule(Protocol):
     MIN_VERSION: int
     MAX_VERSION: int
 
-    async def handle(self, ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]: ...
+    async def handle(self, ctx: RequestContext, request: Any) -> Mapping[str, object]: ...
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ asks for nothing and succeeds."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TypeVar
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
@@ -19,30 +19,48 @@ from ferrolog.handlers.describe_configs import (
     check_broker_name,
     check_topic_name,
 )
+from ferrolog.protocol.messages import (
+    AlterConfigsRequest,
+    AlterConfigsRequestAlterConfigsResource,
+    AlterConfigsResponse,
+    AlterConfigsResponseAlterConfigsResourceResponse,
+    IncrementalAlterConfigsRequestAlterConfigsResource,
+)
 
 API_KEY = 33
 MIN_VERSION = 0
 MAX_VERSION = 2
 
+# The resources of AlterConfigs and of IncrementalAlterConfigs, which share the loop below.
+Resource = TypeVar(
+    "Resource",
+    AlterConfigsRequestAlterConfigsResource,
+    IncrementalAlterConfigsRequestAlterConfigsResource,
+)
 
-def check_config_names(configs: list[dict[str, Any]]) -> None:
-    names = Counter(c["name"] for c in configs)
+
+def check_config_names(configs: Sequence[Mapping[str, object]]) -> None:
+    names = Counter(str(c["name"]) for c in configs)
     repeated = sorted(name for name, n in names.items() if n > 1)
     if repeated:
         raise errors.InvalidRequestError(f"duplicate config keys: {', '.join(repeated)}")
 
 
-def refuse_broker_change(ctx: RequestContext, name: str, configs: list[dict[str, Any]]) -> None:
+def refuse_broker_change(
+    ctx: RequestContext, name: str, configs: Sequence[Mapping[str, object]]
+) -> None:
     check_broker_name(ctx, name)
     if configs:
-        keys = ", ".join(sorted(c["name"] for c in configs))
+        keys = ", ".join(sorted(str(c["name"]) for c in configs))
         raise errors.InvalidRequestError(
             f"cannot update these configs dynamically: {keys} (ferrolog broker configs are "
             "static: set them in server.properties and restart)"
         )
 
 
-def response(resource: dict[str, Any], exc: errors.KafkaError | None) -> dict[str, Any]:
+def response(
+    resource: Resource, exc: errors.KafkaError | None
+) -> AlterConfigsResponseAlterConfigsResourceResponse:
     return {
         "error_code": 0 if exc is None else exc.code,
         "error_message": None if exc is None else exc.message,
@@ -51,14 +69,16 @@ def response(resource: dict[str, Any], exc: errors.KafkaError | None) -> dict[st
     }
 
 
-def duplicates(resources: list[dict[str, Any]]) -> set[tuple[int, str]]:
+def duplicates(resources: Sequence[Resource]) -> set[tuple[int, str]]:
     """Resources named more than once: Kafka refuses each such entry rather than guess an
     order."""
     counts = Counter((r["resource_type"], r["resource_name"]) for r in resources)
     return {key for key, n in counts.items() if n > 1}
 
 
-async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: bool) -> None:
+async def _alter(
+    ctx: RequestContext, resource: AlterConfigsRequestAlterConfigsResource, validate_only: bool
+) -> None:
     resource_type, name = resource["resource_type"], resource["resource_name"]
     configs = resource.get("configs") or []
     check_config_names(configs)
@@ -75,23 +95,21 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
             raise errors.InvalidConfigError(
                 f"null value not supported for topic configs: {', '.join(nulls)}"
             )
-        return {c["name"]: c["value"] for c in configs}
+        return {c["name"]: c["value"] for c in configs if c["value"] is not None}
 
     await ctx.broker.controller.alter_topic_configs(name, replace_all, validate_only=validate_only)
 
 
-AlterOne = Callable[[RequestContext, dict[str, Any], bool], Awaitable[None]]
-
-
 async def alter_each(
-    ctx: RequestContext, request: dict[str, Any], alter: AlterOne
-) -> dict[str, Any]:
+    ctx: RequestContext,
+    resources: Sequence[Resource],
+    validate_only: bool,
+    alter: Callable[[RequestContext, Resource, bool], Awaitable[None]],
+) -> AlterConfigsResponse:
     """Applies `alter` to each resource of an AlterConfigs or IncrementalAlterConfigs request,
     answering each with its own error; a resource named twice is refused."""
-    resources = request.get("resources") or []
     repeated = duplicates(resources)
-    validate_only = bool(request.get("validate_only", False))
-    results = []
+    results: list[AlterConfigsResponseAlterConfigsResourceResponse] = []
     for resource in resources:
         try:
             if (resource["resource_type"], resource["resource_name"]) in repeated:
@@ -104,5 +122,6 @@ async def alter_each(
     return {"throttle_time_ms": 0, "responses": results}
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
-    return await alter_each(ctx, request, _alter)
+async def handle(ctx: RequestContext, request: AlterConfigsRequest) -> AlterConfigsResponse:
+    resources = request.get("resources") or []
+    return await alter_each(ctx, resources, bool(request.get("validate_only")), _alter)

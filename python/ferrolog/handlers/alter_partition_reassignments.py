@@ -7,16 +7,22 @@ not wait for the moves, as in Kafka; ListPartitionReassignments shows progress."
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    AlterPartitionReassignmentsRequest,
+    AlterPartitionReassignmentsResponse,
+    AlterPartitionReassignmentsResponseReassignablePartitionResponse,
+    AlterPartitionReassignmentsResponseReassignableTopicResponse,
+)
 
 API_KEY = 45
 MIN_VERSION = 0
 MAX_VERSION = 0
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(
+    ctx: RequestContext, request: AlterPartitionReassignmentsRequest
+) -> AlterPartitionReassignmentsResponse:
     topics = request.get("topics") or []
     targets = {
         (topic["name"], int(entry["partition_index"])): entry.get("replicas")
@@ -24,9 +30,9 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         for entry in topic.get("partitions") or []
     }
     results = await ctx.broker.controller.alter_partition_reassignments(targets)
-    responses = []
+    responses: list[AlterPartitionReassignmentsResponseReassignableTopicResponse] = []
     for topic in topics:
-        rows = []
+        rows: list[AlterPartitionReassignmentsResponseReassignablePartitionResponse] = []
         for entry in topic.get("partitions") or []:
             partition = int(entry["partition_index"])
             error = results[(topic["name"], partition)]

@@ -7,11 +7,11 @@ an unknown version is answered by the dispatcher (v0, UNSUPPORTED_VERSION)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ferrolog.api_versions import advertised
 from ferrolog.errors import InvalidRequestError
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import ApiVersionsRequest, ApiVersionsResponse
 
 API_KEY = 18
 MIN_VERSION = 0
@@ -22,7 +22,7 @@ MAX_VERSION = 4
 _SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
 
 
-def body(versions: dict[int, tuple[int, int]], error_code: int = 0) -> dict[str, Any]:
+def body(versions: dict[int, tuple[int, int]], error_code: int = 0) -> ApiVersionsResponse:
     """The response body for any version (fields a version lacks are not encoded)."""
     return {
         "error_code": error_code,
@@ -38,9 +38,9 @@ def body(versions: dict[int, tuple[int, int]], error_code: int = 0) -> dict[str,
     }
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: ApiVersionsRequest) -> ApiVersionsResponse:
     if ctx.api_version >= 3:
-        for field in ("client_software_name", "client_software_version"):
-            if not _SOFTWARE.fullmatch(request.get(field) or ""):
+        for value in (request.get("client_software_name"), request.get("client_software_version")):
+            if not _SOFTWARE.fullmatch(value or ""):
                 return body({}, InvalidRequestError.code)
     return body(advertised())

@@ -5,10 +5,11 @@ metadata store, whichever it is.
 
 Every handler module in this package (one per API, named after it, listed in `HANDLERS` in
 `__init__.py`) declares `API_KEY`, `MIN_VERSION` and `MAX_VERSION` and defines
-`async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]`, taking the
-decoded request body and returning the response body (dicts keyed by the schema's field names
-in snake_case; missing fields take schema defaults). A handler raises only for bugs: Kafka
-errors go into the response's error fields."""
+`async def handle(ctx: RequestContext, request: FooRequest) -> FooResponse`, taking the
+decoded request body and returning the response body: dicts keyed by the schema's field names
+in snake_case, typed by the TypedDicts of `ferrolog.protocol.messages` (missing fields take
+schema defaults; a key that is no field of the message is refused by the encoder). A handler
+raises only for bugs: Kafka errors go into the response's error fields."""
 
 from __future__ import annotations
 

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    CreatePartitionsRequest,
+    CreatePartitionsRequestCreatePartitionsTopic,
+    CreatePartitionsResponse,
+    CreatePartitionsResponseCreatePartitionsTopicResult,
+)
 
 API_KEY = 37
 MIN_VERSION = 0
 MAX_VERSION = 3
 
 
-async def _grow(ctx: RequestContext, topic: dict[str, Any], validate_only: bool) -> None:
+async def _grow(
+    ctx: RequestContext, topic: CreatePartitionsRequestCreatePartitionsTopic, validate_only: bool
+) -> None:
     assignments = topic.get("assignments")
     assignment = None if assignments is None else [list(a["broker_ids"]) for a in assignments]
     await ctx.broker.controller.create_partitions(
@@ -21,11 +28,11 @@ async def _grow(ctx: RequestContext, topic: dict[str, Any], validate_only: bool)
     )
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: CreatePartitionsRequest) -> CreatePartitionsResponse:
     topics = request.get("topics") or []
     counts = Counter(t["name"] for t in topics)
     validate_only = bool(request.get("validate_only", False))
-    results = []
+    results: list[CreatePartitionsResponseCreatePartitionsTopicResult] = []
     reported: set[str] = set()
     for topic in topics:
         name = topic["name"]

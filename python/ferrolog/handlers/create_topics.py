@@ -7,11 +7,16 @@ v5+ echo of the created topic's partition count, replication factor and configs.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.controller.api import TopicRecord, TopicSpec
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    CreateTopicsRequest,
+    CreateTopicsRequestCreatableTopic,
+    CreateTopicsResponse,
+    CreateTopicsResponseCreatableTopicResult,
+)
 
 API_KEY = 19
 MIN_VERSION = 2
@@ -20,7 +25,7 @@ MAX_VERSION = 7
 ZERO_UUID = bytes(16)
 
 
-def _failure(name: str, exc: errors.KafkaError) -> dict[str, Any]:
+def _failure(name: str, exc: errors.KafkaError) -> CreateTopicsResponseCreatableTopicResult:
     return {
         "name": name,
         "topic_id": ZERO_UUID,
@@ -32,7 +37,7 @@ def _failure(name: str, exc: errors.KafkaError) -> dict[str, Any]:
     }
 
 
-def _check_shape(topic: dict[str, Any]) -> None:
+def _check_shape(topic: CreateTopicsRequestCreatableTopic) -> None:
     """What Kafka refuses before it looks at the cluster."""
     assignments = topic.get("assignments") or []
     if assignments and (topic["num_partitions"] != -1 or topic["replication_factor"] != -1):
@@ -50,19 +55,20 @@ def _check_shape(topic: dict[str, Any]) -> None:
         )
 
 
-def _spec(topic: dict[str, Any]) -> TopicSpec:
+def _spec(topic: CreateTopicsRequestCreatableTopic) -> TopicSpec:
     _check_shape(topic)
     assignments = topic.get("assignments") or []
     assignment = (
         {a["partition_index"]: list(a["broker_ids"]) for a in assignments} if assignments else None
     )
-    configs = {c["name"]: c["value"] for c in topic.get("configs") or []}
+    # _check_shape refused null values.
+    configs = {c["name"]: c["value"] for c in topic.get("configs") or [] if c["value"] is not None}
     return TopicSpec(
         topic["name"], topic["num_partitions"], topic["replication_factor"], assignment, configs
     )
 
 
-def _created(ctx: RequestContext, record: TopicRecord) -> dict[str, Any]:
+def _created(ctx: RequestContext, record: TopicRecord) -> CreateTopicsResponseCreatableTopicResult:
     replication = max((len(r) for r in record.assignment.values()), default=0)
     return {
         "name": record.name,
@@ -84,13 +90,13 @@ def _created(ctx: RequestContext, record: TopicRecord) -> dict[str, Any]:
     }
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsResponse:
     topics = request.get("topics") or []
     counts = Counter(t["name"] for t in topics)
     validate_only = bool(request.get("validate_only", False))
     # One slot per answered name, in request order: a failure here, or a spec for the
     # controller, which creates all of them as one batch.
-    slots: list[dict[str, Any] | TopicSpec] = []
+    slots: list[CreateTopicsResponseCreatableTopicResult | TopicSpec] = []
     done: set[str] = set()
     for topic in topics:
         name = topic["name"]
@@ -108,7 +114,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
             slots.append(_failure(name, exc))
     specs = [s for s in slots if isinstance(s, TopicSpec)]
     outcomes = iter(await ctx.broker.controller.create_topics(specs, validate_only))
-    results = []
+    results: list[CreateTopicsResponseCreatableTopicResult] = []
     for slot in slots:
         if not isinstance(slot, TopicSpec):
             results.append(slot)

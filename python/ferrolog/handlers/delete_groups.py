@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    DeleteGroupsRequest,
+    DeleteGroupsResponse,
+    DeleteGroupsResponseDeletableGroupResult,
+)
 
 API_KEY = 42
 MIN_VERSION = 0
@@ -26,8 +29,8 @@ async def _delete(ctx: RequestContext, group_id: str) -> int:
     return code
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
-    results = [
+async def handle(ctx: RequestContext, request: DeleteGroupsRequest) -> DeleteGroupsResponse:
+    results: list[DeleteGroupsResponseDeletableGroupResult] = [
         {"group_id": group_id, "error_code": await _delete(ctx, group_id)}
         for group_id in request.get("groups_names") or []
     ]

@@ -6,12 +6,17 @@ so runs in a worker thread); its KafkaNativeError codes go straight into the res
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import ferrolog_native
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    DeleteRecordsRequest,
+    DeleteRecordsResponse,
+    DeleteRecordsResponseDeleteRecordsPartitionResult,
+    DeleteRecordsResponseDeleteRecordsTopicResult,
+)
 
 API_KEY = 21
 MIN_VERSION = 0
@@ -20,7 +25,7 @@ MAX_VERSION = 2
 
 async def _delete_one(
     ctx: RequestContext, topic: str, partition: int, offset: int, leaders: set[tuple[str, int]]
-) -> dict[str, Any]:
+) -> DeleteRecordsResponseDeleteRecordsPartitionResult:
     try:
         if (topic, partition) not in leaders:
             raise errors.NotLeaderOrFollowerError(f"not the leader of {topic}-{partition}")
@@ -38,15 +43,15 @@ def _native_code(exc: BaseException) -> int:
     return errors.from_native(exc).code
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: DeleteRecordsRequest) -> DeleteRecordsResponse:
     controller = ctx.broker.controller
     states = await asyncio.to_thread(ctx.broker.native.partition_states)
     leaders = {(s.topic, s.partition) for s in states if s.is_leader}
-    results = []
+    results: list[DeleteRecordsResponseDeleteRecordsTopicResult] = []
     for topic in request.get("topics") or []:
         name = topic["name"]
         record = controller.topic(name)
-        partitions = []
+        partitions: list[DeleteRecordsResponseDeleteRecordsPartitionResult] = []
         for part in topic.get("partitions") or []:
             index = part["partition_index"]
             if record is None or index not in record.assignment:

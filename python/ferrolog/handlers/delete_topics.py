@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    DeleteTopicsRequest,
+    DeleteTopicsResponse,
+    DeleteTopicsResponseDeletableTopicResult,
+)
 
 API_KEY = 20
 MIN_VERSION = 1
@@ -17,7 +21,7 @@ ZERO_UUID = bytes(16)
 
 def _result(
     name: str | None, topic_id: bytes, exc: errors.KafkaError | None = None
-) -> dict[str, Any]:
+) -> DeleteTopicsResponseDeletableTopicResult:
     return {
         "name": name,
         "topic_id": topic_id,
@@ -26,7 +30,7 @@ def _result(
     }
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTopicsResponse:
     # v0-5 name topics in `topic_names`; v6 in `topics` with a name or an id each.
     if ctx.api_version >= 6:
         wanted = [(t.get("name"), t.get("topic_id") or ZERO_UUID) for t in request["topics"]]

@@ -5,10 +5,13 @@ MISMATCHED_ENDPOINT_TYPE, as a Kafka broker's listener would give."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    DescribeClusterRequest,
+    DescribeClusterResponse,
+    DescribeClusterResponseDescribeClusterBroker,
+)
 
 API_KEY = 60
 MIN_VERSION = 0
@@ -26,7 +29,7 @@ _CLUSTER_OPERATIONS = (5, 7, 8, 9, 10, 11, 12)
 ALL_CLUSTER_OPERATIONS = sum(1 << op for op in _CLUSTER_OPERATIONS)
 
 
-def _error(exc: errors.KafkaError) -> dict[str, Any]:
+def _error(exc: errors.KafkaError) -> DescribeClusterResponse:
     return {
         "throttle_time_ms": 0,
         "error_code": exc.code,
@@ -35,10 +38,11 @@ def _error(exc: errors.KafkaError) -> dict[str, Any]:
         "cluster_id": "",
         "controller_id": -1,
         "brokers": [],
+        "cluster_authorized_operations": NOT_REQUESTED,
     }
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: DescribeClusterRequest) -> DescribeClusterResponse:
     endpoint = request.get("endpoint_type", ENDPOINT_BROKER) if ctx.api_version >= 1 else 1
     if endpoint == ENDPOINT_CONTROLLER:
         return _error(
@@ -49,7 +53,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
     if endpoint != ENDPOINT_BROKER:
         return _error(errors.UnsupportedEndpointTypeError(f"unknown endpoint type {endpoint}"))
     registered = ctx.broker.controller.brokers()
-    brokers = [
+    brokers: list[DescribeClusterResponseDescribeClusterBroker] = [
         {"broker_id": b.node_id, "host": b.host, "port": b.port, "rack": b.rack}
         for b in sorted(registered.values(), key=lambda b: b.node_id)
     ]

@@ -7,12 +7,17 @@ keys, synonyms only when asked (v1+), documentation only when asked (v3+)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.config import ConfigEntry
 from ferrolog.controller.api import validate_topic_name
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    DescribeConfigsRequest,
+    DescribeConfigsResponse,
+    DescribeConfigsResponseDescribeConfigsResourceResult,
+    DescribeConfigsResponseDescribeConfigsResult,
+)
 
 API_KEY = 32
 MIN_VERSION = 1
@@ -45,7 +50,9 @@ def check_broker_name(ctx: RequestContext, name: str) -> None:
         )
 
 
-def _row(entry: ConfigEntry, synonyms: bool, documentation: bool) -> dict[str, Any]:
+def _row(
+    entry: ConfigEntry, synonyms: bool, documentation: bool
+) -> DescribeConfigsResponseDescribeConfigsResourceResult:
     return {
         "name": entry.name,
         "value": entry.value,
@@ -79,14 +86,14 @@ async def _entries(ctx: RequestContext, resource_type: int, name: str) -> Iterab
     raise errors.InvalidRequestError(f"describing resource type {resource_type} is not supported")
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: DescribeConfigsRequest) -> DescribeConfigsResponse:
     synonyms = bool(request.get("include_synonyms", False))
     documentation = bool(request.get("include_documentation", False))
-    results = []
+    results: list[DescribeConfigsResponseDescribeConfigsResult] = []
     for resource in request.get("resources") or []:
         resource_type, name = resource["resource_type"], resource["resource_name"]
         keys = resource.get("configuration_keys")
-        result: dict[str, Any] = {
+        result: DescribeConfigsResponseDescribeConfigsResult = {
             "resource_type": resource_type,
             "resource_name": name,
             "error_code": 0,
@@ -96,7 +103,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         try:
             entries = await _entries(ctx, resource_type, name)
         except errors.KafkaError as exc:
-            result.update(error_code=exc.code, error_message=exc.message)
+            result.update({"error_code": exc.code, "error_message": exc.message})
         else:
             wanted = None if keys is None else set(keys)
             result["configs"] = [

@@ -4,30 +4,35 @@ does before v6."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    DescribeGroupsRequest,
+    DescribeGroupsResponse,
+    DescribeGroupsResponseDescribedGroup,
+)
 
 API_KEY = 15
 MIN_VERSION = 0
 MAX_VERSION = 5
 
 
-def _describe(ctx: RequestContext, group_id: str) -> dict[str, Any]:
+def _describe(ctx: RequestContext, group_id: str) -> DescribeGroupsResponseDescribedGroup:
     try:
         shard = coordinator(ctx).shard_for(group_id)
     except errors.KafkaError as exc:
-        result: dict[str, Any] = offsets.describe(None, group_id)
-        result.update(error_code=exc.code, group_state="")
+        result: DescribeGroupsResponseDescribedGroup = offsets.describe(None, group_id)
+        result.update({"error_code": exc.code, "group_state": ""})
         return result
-    described: dict[str, Any] = offsets.describe(shard.group(group_id), group_id)
+    described: DescribeGroupsResponseDescribedGroup = offsets.describe(
+        shard.group(group_id), group_id
+    )
     return described
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: DescribeGroupsRequest) -> DescribeGroupsResponse:
     return {
         "throttle_time_ms": 0,
         "groups": [_describe(ctx, group_id) for group_id in request.get("groups") or []],

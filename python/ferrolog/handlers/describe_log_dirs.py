@@ -12,6 +12,12 @@ from typing import Any
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    DescribeLogDirsRequest,
+    DescribeLogDirsResponse,
+    DescribeLogDirsResponseDescribeLogDirsPartition,
+    DescribeLogDirsResponseDescribeLogDirsResult,
+)
 
 API_KEY = 35
 MIN_VERSION = 1
@@ -29,7 +35,7 @@ def _disk(path: str) -> tuple[int, int] | None:
     return usage.total, usage.free
 
 
-def _wanted(request: dict[str, Any]) -> dict[str, set[int]] | None:
+def _wanted(request: DescribeLogDirsRequest) -> dict[str, set[int]] | None:
     topics = request.get("topics")
     if topics is None:
         return None
@@ -50,9 +56,11 @@ def _owning_dir(path: str, log_dirs: list[str]) -> str:
 
 def _describe(
     states: list[Any], log_dirs: list[str], wanted: dict[str, set[int]] | None
-) -> list[dict[str, Any]]:
+) -> list[DescribeLogDirsResponseDescribeLogDirsResult]:
     dirs = [os.path.abspath(d) for d in log_dirs]
-    by_dir: dict[str, dict[str, list[dict[str, Any]]]] = {d: {} for d in dirs}
+    by_dir: dict[str, dict[str, list[DescribeLogDirsResponseDescribeLogDirsPartition]]] = {
+        d: {} for d in dirs
+    }
     for state in sorted(states, key=lambda s: (s.topic, s.partition)):
         if wanted is not None and state.partition not in wanted.get(state.topic, ()):
             continue
@@ -66,7 +74,7 @@ def _describe(
                 "is_future_key": False,
             }
         )
-    results = []
+    results: list[DescribeLogDirsResponseDescribeLogDirsResult] = []
     for log_dir, topics in by_dir.items():
         disk = _disk(log_dir)
         results.append(
@@ -83,7 +91,7 @@ def _describe(
     return results
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: DescribeLogDirsRequest) -> DescribeLogDirsResponse:
     native, log_dirs, wanted = ctx.broker.native, ctx.broker.config.log_dirs, _wanted(request)
     results = await asyncio.to_thread(
         lambda: _describe(native.partition_states(), log_dirs, wanted)

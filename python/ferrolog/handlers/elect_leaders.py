@@ -7,18 +7,21 @@ need no election are left out of the answer."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.controller.api import ElectionType
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    ElectLeadersRequest,
+    ElectLeadersResponse,
+    ElectLeadersResponsePartitionResult,
+)
 
 API_KEY = 43
 MIN_VERSION = 0
 MAX_VERSION = 2
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: ElectLeadersRequest) -> ElectLeadersResponse:
     requested = request.get("topic_partitions")
     partitions = (
         None
@@ -37,7 +40,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
     results = await ctx.broker.controller.elect_leaders(
         kind, partitions, int(request.get("timeout_ms", 60000))
     )
-    by_topic: dict[str, list[dict[str, Any]]] = {}
+    by_topic: dict[str, list[ElectLeadersResponsePartitionResult]] = {}
     for (name, partition), error in results.items():
         by_topic.setdefault(name, []).append(
             {

@@ -5,12 +5,15 @@ clients retry."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.controller.api import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator.group.coordinator import partition_for
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    FindCoordinatorRequest,
+    FindCoordinatorResponse,
+    FindCoordinatorResponseCoordinator,
+)
 
 API_KEY = 10
 MIN_VERSION = 0
@@ -20,8 +23,8 @@ GROUP_KEY = 0
 TRANSACTION_KEY = 1
 
 
-async def _find(ctx: RequestContext, key: str, key_type: int) -> dict[str, Any]:
-    def error(exc: errors.KafkaError) -> dict[str, Any]:
+async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinatorResponseCoordinator:
+    def error(exc: errors.KafkaError) -> FindCoordinatorResponseCoordinator:
         return {
             "key": key,
             "node_id": -1,
@@ -57,10 +60,18 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> dict[str, Any]:
     }
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: FindCoordinatorRequest) -> FindCoordinatorResponse:
     key_type = request.get("key_type", GROUP_KEY)
     if ctx.api_version >= 4:
         found = [await _find(ctx, key, key_type) for key in request.get("coordinator_keys") or []]
         return {"throttle_time_ms": 0, "coordinators": found}
-    result = await _find(ctx, request.get("key") or "", key_type)
-    return {"throttle_time_ms": 0, **result}
+    answer = await _find(ctx, request.get("key") or "", key_type)
+    # v0-3 answer for the one key asked about in the body itself, which names no key.
+    return {
+        "throttle_time_ms": 0,
+        "error_code": answer["error_code"],
+        "error_message": answer["error_message"],
+        "node_id": answer["node_id"],
+        "host": answer["host"],
+        "port": answer["port"],
+    }

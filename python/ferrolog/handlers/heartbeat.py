@@ -3,20 +3,19 @@ started (REBALANCE_IN_PROGRESS) or it fell out of the group."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import membership
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import HeartbeatRequest, HeartbeatResponse
 
 API_KEY = 12
 MIN_VERSION = 0
 MAX_VERSION = 4
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: HeartbeatRequest) -> HeartbeatResponse:
     try:
         code: int = await coordinator(ctx).run(
             request["group_id"],

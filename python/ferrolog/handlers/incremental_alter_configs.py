@@ -7,13 +7,19 @@ as in AlterConfigs (no dynamic broker configs)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from ferrolog import errors
 from ferrolog.config import TOPIC_CONFIGS, ConfigType
 from ferrolog.handlers.alter_configs import alter_each, check_config_names, refuse_broker_change
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import RESOURCE_BROKER, RESOURCE_TOPIC, check_topic_name
+from ferrolog.protocol.messages import (
+    IncrementalAlterConfigsRequest,
+    IncrementalAlterConfigsRequestAlterableConfig,
+    IncrementalAlterConfigsRequestAlterConfigsResource,
+    IncrementalAlterConfigsResponse,
+)
 
 API_KEY = 44
 MIN_VERSION = 0
@@ -30,7 +36,9 @@ def _current_list(ctx: RequestContext, overrides: dict[str, str], name: str) -> 
 
 
 def apply_operations(
-    ctx: RequestContext, overrides: dict[str, str], configs: list[dict[str, Any]]
+    ctx: RequestContext,
+    overrides: dict[str, str],
+    configs: Sequence[IncrementalAlterConfigsRequestAlterableConfig],
 ) -> dict[str, str]:
     """The overrides after the operations, in request order."""
     result = dict(overrides)
@@ -62,7 +70,11 @@ def apply_operations(
     return result
 
 
-async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: bool) -> None:
+async def _alter(
+    ctx: RequestContext,
+    resource: IncrementalAlterConfigsRequestAlterConfigsResource,
+    validate_only: bool,
+) -> None:
     resource_type, name = resource["resource_type"], resource["resource_name"]
     configs = resource.get("configs") or []
     check_config_names(configs)
@@ -83,5 +95,8 @@ async def _alter(ctx: RequestContext, resource: dict[str, Any], validate_only: b
     )
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
-    return await alter_each(ctx, request, _alter)
+async def handle(
+    ctx: RequestContext, request: IncrementalAlterConfigsRequest
+) -> IncrementalAlterConfigsResponse:
+    resources = request.get("resources") or []
+    return await alter_each(ctx, resources, bool(request.get("validate_only")), _alter)

@@ -12,10 +12,10 @@ its transactional id; it keeps retrying rather than failing on a code it does no
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import InitProducerIdRequest, InitProducerIdResponse
 
 API_KEY = 22
 MIN_VERSION = 0
@@ -24,11 +24,11 @@ MAX_VERSION = 4
 log = logging.getLogger(__name__)
 
 
-def _error(exc: errors.KafkaError) -> dict[str, Any]:
+def _error(exc: errors.KafkaError) -> InitProducerIdResponse:
     return {"throttle_time_ms": 0, "error_code": exc.code, "producer_id": -1, "producer_epoch": -1}
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: InitProducerIdRequest) -> InitProducerIdResponse:
     transactional_id = request.get("transactional_id")
     if transactional_id == "":
         return _error(errors.InvalidRequestError("empty transactional id"))

@@ -3,13 +3,12 @@ the rebalance (see `ferrolog.controller.coordinator.group.membership`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import membership, responses
 from ferrolog.handlers._groups import client_host, coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import JoinGroupRequest, JoinGroupResponse
 
 API_KEY = 11
 MIN_VERSION = 0
@@ -18,11 +17,11 @@ MAX_VERSION = 9
 NULLABLE_PROTOCOL_VERSION = 7
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
-    req = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
+async def handle(ctx: RequestContext, request: JoinGroupRequest) -> JoinGroupResponse:
+    req: membership.JoinCall = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
     host = client_host(ctx)
     try:
-        response: dict[str, Any] = await coordinator(ctx).run(
+        response: JoinGroupResponse = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: membership.join(shard, req, now_ms(), reply, host),
         )

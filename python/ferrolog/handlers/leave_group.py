@@ -3,13 +3,16 @@ instance id (v3+), leave and the group rebalances."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import membership
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    LeaveGroupRequest,
+    LeaveGroupResponse,
+    LeaveGroupResponseMemberResponse,
+)
 
 API_KEY = 13
 MIN_VERSION = 0
@@ -17,25 +20,26 @@ MAX_VERSION = 5
 BATCH_VERSION = 3
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: LeaveGroupRequest) -> LeaveGroupResponse:
     if ctx.api_version < BATCH_VERSION:
-        leaving = [(request.get("member_id") or "", None)]
+        leaving: list[tuple[str, str | None]] = [(request.get("member_id") or "", None)]
     else:
         leaving = [
             (m.get("member_id") or "", m.get("group_instance_id")) for m in request["members"]
         ]
     try:
-        error, results = await coordinator(ctx).run(
+        outcome: tuple[int, list[int]] = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: reply(
                 membership.leave(shard, request["group_id"], leaving, now_ms())
             ),
         )
+        error, results = outcome
     except errors.KafkaError as exc:
         error, results = exc.code, [exc.code] * len(leaving)
     if ctx.api_version < BATCH_VERSION:
         return {"throttle_time_ms": 0, "error_code": error or results[0]}
-    members = [
+    members: list[LeaveGroupResponseMemberResponse] = [
         {"member_id": member_id, "group_instance_id": instance_id, "error_code": code}
         for (member_id, instance_id), code in zip(leaving, results, strict=True)
     ]

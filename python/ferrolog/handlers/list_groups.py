@@ -3,19 +3,18 @@ and type (v5+; every group here is "classic")."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import ListGroupsRequest, ListGroupsResponse
 
 API_KEY = 16
 MIN_VERSION = 0
 MAX_VERSION = 5
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsResponse:
     group_coordinator = coordinator(ctx)
     states = {s.lower() for s in request.get("states_filter") or []}
     types = {t.lower() for t in request.get("types_filter") or []}

@@ -3,23 +3,28 @@ partition has now and those being added and removed."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    ListPartitionReassignmentsRequest,
+    ListPartitionReassignmentsResponse,
+    ListPartitionReassignmentsResponseOngoingPartitionReassignment,
+)
 
 API_KEY = 46
 MIN_VERSION = 0
 MAX_VERSION = 0
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(
+    ctx: RequestContext, request: ListPartitionReassignmentsRequest
+) -> ListPartitionReassignmentsResponse:
     requested = request.get("topics")
     partitions = (
         None
         if requested is None
         else [(t["name"], int(p)) for t in requested for p in t["partition_indexes"]]
     )
-    by_topic: dict[str, list[dict[str, Any]]] = {}
+    by_topic: dict[str, list[ListPartitionReassignmentsResponseOngoingPartitionReassignment]] = {}
     for status in ctx.broker.controller.list_partition_reassignments(partitions):
         by_topic.setdefault(status.topic, []).append(
             {

@@ -9,7 +9,6 @@ topic with its leaders. Internal topics are created with their own settings."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from ferrolog.controller.api import TopicRecord, is_internal, validate_topic_name
 from ferrolog.errors import (
@@ -20,6 +19,13 @@ from ferrolog.errors import (
     UnknownTopicOrPartitionError,
 )
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    MetadataRequest,
+    MetadataRequestTopic,
+    MetadataResponse,
+    MetadataResponsePartition,
+    MetadataResponseTopic,
+)
 
 API_KEY = 3
 MIN_VERSION = 0
@@ -61,7 +67,7 @@ CLUSTER_OPERATIONS = sum(
 log = logging.getLogger(__name__)
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
     broker = ctx.broker
     controller = broker.controller
     version = ctx.api_version
@@ -99,8 +105,8 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
 
 
 async def _lookup(
-    ctx: RequestContext, entry: dict[str, Any], allow_create: bool, topic_ops: int | None
-) -> dict[str, Any]:
+    ctx: RequestContext, entry: MetadataRequestTopic, allow_create: bool, topic_ops: int | None
+) -> MetadataResponseTopic:
     controller = ctx.broker.controller
     name: str | None = entry.get("name")
     topic_id: bytes = entry.get("topic_id") or ZERO_UUID
@@ -126,7 +132,9 @@ async def _lookup(
     return _error(name, ZERO_UUID, LeaderNotAvailableError.code, internal=is_internal(name))
 
 
-def _error(name: str | None, topic_id: bytes, code: int, internal: bool = False) -> dict[str, Any]:
+def _error(
+    name: str | None, topic_id: bytes, code: int, internal: bool = False
+) -> MetadataResponseTopic:
     return {
         "error_code": code,
         "name": name,
@@ -137,11 +145,13 @@ def _error(name: str | None, topic_id: bytes, code: int, internal: bool = False)
     }
 
 
-def _describe(ctx: RequestContext, record: TopicRecord, topic_ops: int | None) -> dict[str, Any]:
+def _describe(
+    ctx: RequestContext, record: TopicRecord, topic_ops: int | None
+) -> MetadataResponseTopic:
     controller = ctx.broker.controller
     live = controller.brokers()
     states = controller.partition_states(record.name)
-    partitions = []
+    partitions: list[MetadataResponsePartition] = []
     for index, replicas in sorted(record.assignment.items()):
         state = states.get(index)
         leader = state.leader if state is not None else -1

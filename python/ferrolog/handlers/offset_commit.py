@@ -5,20 +5,19 @@ that do not exist are refused (UNKNOWN_TOPIC_OR_PARTITION), as Kafka does."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import OffsetCommitRequest, OffsetCommitResponse
 
 API_KEY = 8
 MIN_VERSION = 2
 MAX_VERSION = 9
 
 
-def _all_failed(request: dict[str, Any], code: int) -> dict[str, Any]:
+def _all_failed(request: OffsetCommitRequest, code: int) -> OffsetCommitResponse:
     return {
         "throttle_time_ms": 0,
         "topics": [
@@ -34,7 +33,7 @@ def _all_failed(request: dict[str, Any], code: int) -> dict[str, Any]:
     }
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
     controller = ctx.broker.controller
 
     def exists(topic: str, partition: int) -> bool:
@@ -42,7 +41,7 @@ async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]
         return record is not None and partition in record.assignment
 
     try:
-        response: dict[str, Any] = await coordinator(ctx).run(
+        response: OffsetCommitResponse = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists),
         )

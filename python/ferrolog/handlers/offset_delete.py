@@ -3,24 +3,23 @@ refused for topics the group's members still subscribe to (GROUP_SUBSCRIBED_TO_T
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import OffsetDeleteRequest, OffsetDeleteResponse
 
 API_KEY = 47
 MIN_VERSION = 0
 MAX_VERSION = 0
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: OffsetDeleteRequest) -> OffsetDeleteResponse:
     group_id = request["group_id"]
     topics = request.get("topics") or []
     try:
-        response: dict[str, Any] = await coordinator(ctx).run(
+        response: OffsetDeleteResponse = await coordinator(ctx).run(
             group_id,
             lambda shard, reply: offsets.offset_delete(shard, group_id, topics, now_ms(), reply),
         )

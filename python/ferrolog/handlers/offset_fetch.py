@@ -10,6 +10,13 @@ from ferrolog import errors
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    OffsetFetchRequest,
+    OffsetFetchRequestTopic,
+    OffsetFetchRequestTopics,
+    OffsetFetchResponse,
+    OffsetFetchResponseGroup,
+)
 
 API_KEY = 9
 MIN_VERSION = 1
@@ -19,8 +26,12 @@ LEADER_EPOCH_VERSION = 5
 
 
 def _fetch(
-    ctx: RequestContext, group_id: str, topics: list[dict[str, Any]] | None
-) -> tuple[int, list[dict[str, Any]]]:
+    ctx: RequestContext,
+    group_id: str,
+    topics: list[OffsetFetchRequestTopic] | list[OffsetFetchRequestTopics] | None,
+) -> tuple[int, list[Any]]:
+    # One shape serves both generations of the response (v0-7 topics, v8+ groups' topics): the
+    # encoder leaves out the leader epoch for the versions without it.
     try:
         shard = coordinator(ctx).shard_for(group_id)
     except errors.KafkaError as exc:
@@ -28,14 +39,14 @@ def _fetch(
     return 0, offsets.fetch(shard, group_id, topics)
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchResponse:
     if ctx.api_version >= GROUPS_VERSION:
-        groups = []
+        groups: list[OffsetFetchResponseGroup] = []
         for g in request.get("groups") or []:
             code, topics = _fetch(ctx, g["group_id"], g.get("topics"))
             groups.append({"group_id": g["group_id"], "topics": topics, "error_code": code})
         return {"throttle_time_ms": 0, "groups": groups}
-    code, topics = _fetch(ctx, request["group_id"], request.get("topics"))
+    code, topics = _fetch(ctx, request.get("group_id", ""), request.get("topics"))
     if code and ctx.api_version < 2:
         # v0-1 have no top-level error: it goes on every partition asked for.
         topics = [

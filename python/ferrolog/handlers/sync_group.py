@@ -3,22 +3,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import membership, responses
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import SyncGroupRequest, SyncGroupResponse
 
 API_KEY = 14
 MIN_VERSION = 0
 MAX_VERSION = 5
 
 
-async def handle(ctx: RequestContext, request: dict[str, Any]) -> dict[str, Any]:
+async def handle(ctx: RequestContext, request: SyncGroupRequest) -> SyncGroupResponse:
     try:
-        response: dict[str, Any] = await coordinator(ctx).run(
+        response: SyncGroupResponse = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: membership.sync(shard, request, now_ms(), reply),
         )

@@ -1,8 +1,11 @@
 """The Python-side Kafka protocol codec, generated from Kafka's message schemas.
 
-Bodies are plain dicts keyed by the schemas' field names in snake_case. Two twins implement
-it: the Cython-compiled `_ccodec` (default) and the pure-Python `_codec` (set
-`FERROLOG_PURE_PYTHON=1`); both come from the same source and behave identically.
+Bodies are plain dicts keyed by the schemas' field names in snake_case, typed for mypy by the
+TypedDicts of `ferrolog.protocol.messages`. A missing field takes its default; a key that is
+not a field of the message in any version is refused (ProtocolError), and one of another
+version is left out. Two twins implement it: the Cython-compiled `_ccodec` (default) and the
+pure-Python `_codec` (set `FERROLOG_PURE_PYTHON=1`); both come from the same source and behave
+identically.
 """
 
 import importlib

@@ -298,14 +298,25 @@ def _write_field(out: bytearray, f: Any, v: Any) -> None:
 
 def _write_struct(out: bytearray, plan: Any, value: Any) -> None:
     get = value.get
+    # Keys that are fields of this version are counted as they are written; only a body
+    # with other keys pays for the full check (`_check_keys`).
+    seen = 0
     for f in plan[0]:
-        _write_field(out, f, get(f[0], _MISSING))
+        v = get(f[0], _MISSING)
+        if v is not _MISSING:
+            seen += 1
+        _write_field(out, f, v)
     if not plan[3]:
+        if seen != len(value):
+            _check_keys(plan, value)
         return
     entries = []
     for f in plan[1]:
         v = get(f[0], _MISSING)
-        if v is _MISSING or (v is None and f[6] is None):
+        if v is _MISSING:
+            continue
+        seen += 1
+        if v is None and f[6] is None:
             continue
         if f[2] and f[6] is not None and v is not None and len(v) == 0:
             continue
@@ -316,11 +327,23 @@ def _write_struct(out: bytearray, plan: Any, value: Any) -> None:
         data = bytearray()
         _write_field(data, f, v)
         entries.append((f[7], data))
+    if seen != len(value):
+        _check_keys(plan, value)
     _write_uvarint(out, len(entries))
     for tag, data in entries:
         _write_uvarint(out, tag)
         _write_uvarint(out, len(data))
         out += data
+
+
+def _check_keys(plan: Any, value: Any) -> None:
+    """Refuses a key that is not a field of the struct in any version: misspelled or stray,
+    it would otherwise go out as the field's default. Fields of other versions pass (and are
+    left out), so that one body serves every version."""
+    names = plan[5]
+    if not names.issuperset(value):
+        unknown = ", ".join(sorted(repr(key) for key in value if key not in names))
+        raise ProtocolError(f"unknown field {unknown}" + (f" in {plan[6]}" if plan[6] else ""))
 
 
 def _encode_struct(out: bytearray, plan: Any, value: Any, what: str) -> None:

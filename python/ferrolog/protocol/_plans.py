@@ -6,7 +6,12 @@ import this module; it runs once per (schema, version), so it is not compiled.
 
     field plan  = (name, code, is_array, nullable, compact, subplan, default, tag,
                    default_struct)   # the last only for tagged, non-null-default structs
-    struct plan = (fields, tagged_fields, tags: {tag: field plan}, flexible, min_size)
+    struct plan = (fields, tagged_fields, tags: {tag: field plan}, flexible, min_size,
+                   names, where)
+
+`names` holds the struct's field names in every version, which the encoder checks a body's
+keys against (`_codec._check_keys`); `where` is the struct's path in the message, for its
+errors ("topics[].partitions[]"; "" for the body itself).
 """
 
 from typing import Any
@@ -70,7 +75,7 @@ def default_struct(plan: Any) -> dict[str, Any]:
     return out
 
 
-def _build(fields: Any, version: int, flexible: bool) -> Any:
+def _build(fields: Any, version: int, flexible: bool, where: str) -> Any:
     regular = []
     tagged = []
     size = 1 if flexible else 0  # the tag section's count byte
@@ -81,7 +86,10 @@ def _build(fields: Any, version: int, flexible: bool) -> Any:
         code = _CODES[ftype[2:] if is_array else ftype]
         nullable = in_range(nullable_v, version)
         compact = flexible and (flex_v is None or in_range(flex_v, version))
-        subplan = _build(sub, version, flexible) if sub is not None else None
+        subplan = None
+        if sub is not None:
+            path = f"{where}.{name}" if where else name
+            subplan = _build(sub, version, flexible, path + "[]" if is_array else path)
         if flexible and tag is not None and in_range(tagged_v, version):
             # Kafka writes a tagged struct only when it differs from a default-built one.
             is_struct = code == STRUCT and not is_array and default is not None
@@ -92,7 +100,9 @@ def _build(fields: Any, version: int, flexible: bool) -> Any:
             regular.append((name, code, is_array, nullable, compact, subplan, default, None, None))
             size += min_size(code, is_array, nullable, compact, subplan)
     tagged.sort(key=lambda f: f[7])
-    return (tuple(regular), tuple(tagged), {f[7]: f for f in tagged}, flexible, size)
+    names = frozenset(field[0] for field in fields)
+    tags = {f[7]: f for f in tagged}
+    return (tuple(regular), tuple(tagged), tags, flexible, size, names, where)
 
 
 def plan(kind: str, key: Any, version: int) -> Any:
@@ -107,6 +117,6 @@ def plan(kind: str, key: Any, version: int) -> Any:
     name, _api_key, valid, flexible_v, fields = schema
     if not in_range(valid, version):
         raise UnknownSchemaError(f"{name} has no version {version}")
-    found = _build(fields, version, in_range(flexible_v, version))
+    found = _build(fields, version, in_range(flexible_v, version), "")
     _PLANS[cache_key] = found
     return found

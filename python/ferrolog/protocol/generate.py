@@ -1,10 +1,16 @@
-"""Generates `schemas.py`, the codec's tables, from Kafka's JSON message schemas.
+"""Generates the codec's two committed files from Kafka's JSON message schemas: `schemas.py`,
+the tables the codec runs on, and `messages.py`, the typed bodies (`generate_messages.py`).
 
-Run as `python -m ferrolog.protocol.generate [--schemas DIR] [--output FILE]`. The schemas
-stay outside the repository (reference data in `../shared/kafka-protocol`); only the compact
-tables derived from them are committed, so the codec needs no JSON at runtime.
+Run as `python -m ferrolog.protocol.generate [--schemas DIR] [--out-dir DIR]`. The schemas
+stay outside the repository (reference data in `../shared/kafka-protocol`); only what is
+derived from them is committed, so the codec needs no JSON at run time.
 
-Table layout (also described at the top of the generated file):
+Each generated file records two digests in its header: `schemas sha256`, of the schema files
+it came from, and `content sha256`, of its own text without that line. The hand-edit guard
+(tests/protocol/test_generate.py) checks the latter wherever it runs, and where the schemas
+are at hand regenerates both files and compares them whole.
+
+Table layout (also described at the top of schemas.py):
 
     message = (name, api_key, valid_versions, flexible_versions, fields)
     field   = (name, type, versions, nullable_versions, tag, tagged_versions, default,
@@ -21,65 +27,37 @@ codec uses: a struct's default is `{}` (every sub-field at its default) or `None
 from __future__ import annotations
 
 import argparse
-import json
-import re
+import dataclasses
+import hashlib
 import sys
 from pathlib import Path
 from typing import Any
 
-VERSION_MAX = 0x7FFF
+from ferrolog.protocol._schemas_json import (
+    SchemaError,
+    VersionRange,
+    common_structs,
+    field_type,
+    field_versions,
+    inputs_digest,
+    load_schema,
+    parse_versions,
+    schema_files,
+    snake_case,
+)
+from ferrolog.protocol.generate_messages import TypedStruct, render_structs, typed_structs
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_SCHEMAS = REPO_ROOT.parent / "shared" / "kafka-protocol"
-DEFAULT_OUTPUT = Path(__file__).resolve().parent / "schemas.py"
+DEFAULT_OUT_DIR = Path(__file__).resolve().parent
+TABLES_FILE = "schemas.py"
+MESSAGES_FILE = "messages.py"
 REGENERATE = "python -m ferrolog.protocol.generate"
+GENERATED_LINE = f"# generated - do not edit; regenerate with `{REGENERATE}`"
+INPUTS_PREFIX = "# schemas sha256: "
+CONTENT_PREFIX = "# content sha256: "
 
-PRIMITIVES = frozenset(
-    {
-        "bool", "int8", "int16", "uint16", "int32", "uint32", "int64", "float64",
-        "varint", "varlong", "uuid", "string", "bytes", "records",
-    }
-)  # fmt: skip
-
-VersionRange = tuple[int, int] | None
 Field = tuple[Any, ...]
-
-
-class SchemaError(Exception):
-    """A schema file the generator does not understand."""
-
-
-def load_schema(path: Path) -> dict[str, Any]:
-    # Kafka's schema files are JSON plus whole-line `//` comments; strings may contain `//`
-    # (URLs), so only lines that start with it are dropped.
-    text = "\n".join(
-        line for line in path.read_text(encoding="utf-8").splitlines()
-        if not line.lstrip().startswith("//")
-    )  # fmt: skip
-    try:
-        schema: dict[str, Any] = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SchemaError(f"{path}: {exc}") from exc
-    return schema
-
-
-def parse_versions(spec: str | None) -> VersionRange:
-    if spec is None or spec == "none":
-        return None
-    spec = spec.strip()
-    if spec.endswith("+"):
-        return (int(spec[:-1]), VERSION_MAX)
-    if "-" in spec:
-        low, high = spec.split("-", 1)
-        return (int(low), int(high))
-    return (int(spec), int(spec))
-
-
-_CAMEL_1 = re.compile(r"(.)([A-Z][a-z]+)")
-_CAMEL_2 = re.compile(r"([a-z0-9])([A-Z])")
-
-
-def snake_case(name: str) -> str:
-    return _CAMEL_2.sub(r"\1_\2", _CAMEL_1.sub(r"\1_\2", name)).lower()
 
 
 def _parse_int(text: str) -> int:
@@ -127,17 +105,10 @@ def convert_fields(
     out: list[Field] = []
     for field in fields:
         name = field["name"]
-        ftype: str = field["type"]
-        is_array = ftype.startswith("[]")
-        base = ftype[2:] if is_array else ftype
+        is_array, base, struct_fields = field_type(field, common, where)
         sub: tuple[Field, ...] | None = None
-        if base not in PRIMITIVES:
-            if "fields" in field:
-                sub = convert_fields(field["fields"], common, f"{where}.{name}")
-            elif base in common:
-                sub = convert_fields(common[base], common, f"{where}.{name}")
-            else:
-                raise SchemaError(f"{where}.{name}: unknown type {ftype}")
+        if struct_fields is not None:
+            sub = convert_fields(struct_fields, common, f"{where}.{name}")
             base = "struct"
         tag = field.get("tag")
         tagged = parse_versions(field.get("taggedVersions")) if tag is not None else None
@@ -145,7 +116,7 @@ def convert_fields(
             (
                 snake_case(name),
                 ("[]" if is_array else "") + base,
-                parse_versions(field.get("versions")),
+                field_versions(field),
                 parse_versions(field.get("nullableVersions")),
                 None if tag is None else int(tag),
                 tagged,
@@ -158,7 +129,7 @@ def convert_fields(
 
 
 def convert(schema: dict[str, Any], where: str) -> tuple[Any, ...]:
-    common = {c["name"]: c["fields"] for c in schema.get("commonStructs", [])}
+    common = common_structs(schema)
     return (
         schema["name"],
         schema.get("apiKey"),
@@ -168,31 +139,43 @@ def convert(schema: dict[str, Any], where: str) -> tuple[Any, ...]:
     )
 
 
-def collect(schemas_dir: Path) -> dict[str, dict[Any, tuple[Any, ...]]]:
-    files = sorted((schemas_dir / "messages").glob("*.json"))
-    files += sorted((schemas_dir / "internal").glob("*/*.json"))
-    if not files:
-        raise SchemaError(f"no schema files under {schemas_dir}")
-    tables: dict[str, dict[Any, tuple[Any, ...]]] = {
-        "REQUESTS": {}, "RESPONSES": {}, "HEADERS": {}, "DATA": {},
-    }  # fmt: skip
+@dataclasses.dataclass
+class Generated:
+    """What one pass over the schema files yields, before it is rendered."""
+
+    digest: str
+    tables: dict[str, dict[Any, tuple[Any, ...]]] = dataclasses.field(
+        default_factory=lambda: {"REQUESTS": {}, "RESPONSES": {}, "HEADERS": {}, "DATA": {}}
+    )
+    # Typed bodies, keyed so that each api key's request sorts before its response and the
+    # data schemas come last. The headers have none: only the codec itself builds them.
+    typed: dict[tuple[Any, ...], list[TypedStruct]] = dataclasses.field(default_factory=dict)
+
+
+def collect(schemas_dir: Path) -> Generated:
+    files = schema_files(schemas_dir)
+    out = Generated(inputs_digest(schemas_dir, files))
+    tables = out.tables
     for path in files:
         schema = load_schema(path)
         kind = schema["type"]
         message = convert(schema, path.name)
         if kind == "request":
             tables["REQUESTS"][schema["apiKey"]] = message
+            out.typed[(0, schema["apiKey"], 0)] = typed_structs(schema, path.name)
         elif kind == "response":
             tables["RESPONSES"][schema["apiKey"]] = message
+            out.typed[(0, schema["apiKey"], 1)] = typed_structs(schema, path.name)
         elif kind == "header":
             tables["HEADERS"][schema["name"]] = message
         elif kind == "data":
             if schema["name"] in tables["DATA"]:
                 raise SchemaError(f"{path.name}: duplicate data schema {schema['name']}")
             tables["DATA"][schema["name"]] = message
+            out.typed[(1, schema["name"], 0)] = typed_structs(schema, path.name)
         else:
             raise SchemaError(f"{path.name}: unknown schema type {kind!r}")
-    return tables
+    return out
 
 
 def _literal(value: Any) -> str:
@@ -222,9 +205,28 @@ def _emit_message(key: Any, message: tuple[Any, ...], lines: list[str]) -> None:
     lines.append("    )),")
 
 
-def render(tables: dict[str, dict[Any, tuple[Any, ...]]]) -> str:
+def content_digest(text: str) -> str:
+    """sha256 of a generated file's text without its own `content sha256` line."""
+    kept = [line for line in text.split("\n") if not line.startswith(CONTENT_PREFIX)]
+    return hashlib.sha256("\n".join(kept).encode()).hexdigest()
+
+
+def recorded_digest(text: str, prefix: str) -> str | None:
+    """The digest a generated file records on its line that starts with `prefix`."""
+    for line in text.split("\n"):
+        if line.startswith(prefix):
+            return line[len(prefix) :]
+    return None
+
+
+def _sealed(lines: list[str], digest: str) -> str:
+    """The file's text with its header's digest lines filled in."""
+    text = "\n".join([GENERATED_LINE, f"{INPUTS_PREFIX}{digest}", *lines])
+    return text.replace("\n", f"\n{CONTENT_PREFIX}{content_digest(text)}\n", 1)
+
+
+def render_tables(generated: Generated) -> str:
     lines = [
-        f"# generated - do not edit; regenerate with `{REGENERATE}`",
         "# from Kafka's message schemas (messages/*.json, internal/*/*.json).",
         "# message = (name, api_key, valid_versions, flexible_versions, fields)",
         "# field = (name, type, versions, nullable_versions, tag, tagged_versions, default,",
@@ -235,15 +237,46 @@ def render(tables: dict[str, dict[Any, tuple[Any, ...]]]) -> str:
     for table in ("REQUESTS", "RESPONSES", "HEADERS", "DATA"):
         key_type = "int" if table in ("REQUESTS", "RESPONSES") else "str"
         lines.append(f"{table}: dict[{key_type}, Any] = {{")
-        for key in sorted(tables[table]):
-            _emit_message(key, tables[table][key], lines)
+        for key in sorted(generated.tables[table]):
+            _emit_message(key, generated.tables[table][key], lines)
         lines.append("}")
         lines.append("")
-    return "\n".join(lines)
+    return _sealed(lines, generated.digest)
 
 
-def generate(schemas_dir: Path, output: Path) -> None:
-    output.write_text(render(collect(schemas_dir)), encoding="utf-8")
+def render_messages(generated: Generated) -> str:
+    lines = [
+        "# from Kafka's message schemas (messages/*.json, internal/*/*.json).",
+        '"""Typed bodies of every request, response and data schema, for mypy: the dicts the',
+        "codec takes and returns, one TypedDict per message (all its versions) and per nested",
+        "struct. A NotRequired field exists only in the versions its comment gives (or is",
+        "tagged); the encoder refuses keys that are not fields of the message. How the types",
+        'are derived: ferrolog/protocol/generate_messages.py."""',
+        "",
+        "from typing import NotRequired, TypedDict",
+    ]
+    names: set[str] = set()
+    for key in sorted(generated.typed):
+        structs = generated.typed[key]
+        for struct in structs:
+            if struct.name in names:
+                raise SchemaError(f"{key[1]}: a second TypedDict named {struct.name}")
+            names.add(struct.name)
+        lines += render_structs(structs)
+    lines.append("")
+    return _sealed(lines, generated.digest)
+
+
+def render_all(schemas_dir: Path) -> dict[str, str]:
+    """Every generated file's name and text."""
+    generated = collect(schemas_dir)
+    return {TABLES_FILE: render_tables(generated), MESSAGES_FILE: render_messages(generated)}
+
+
+def generate(schemas_dir: Path, out_dir: Path) -> None:
+    # Both files are rendered before either is written: they never come from different runs.
+    for name, text in render_all(schemas_dir).items():
+        (out_dir / name).write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,14 +288,14 @@ def main(argv: list[str] | None = None) -> int:
         help="the kafka-protocol directory (holding messages/ and internal/)",
     )
     parser.add_argument(
-        "--output",
+        "--out-dir",
         type=Path,
-        default=DEFAULT_OUTPUT,
-        help="where to write the tables (default: the package's schemas.py)",
+        default=DEFAULT_OUT_DIR,
+        help=f"where to write {TABLES_FILE} and {MESSAGES_FILE} (default: this package)",
     )
     args = parser.parse_args(argv)
     try:
-        generate(args.schemas, args.output)
+        generate(args.schemas, args.out_dir)
     except (OSError, SchemaError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

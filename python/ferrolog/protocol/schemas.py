@@ -1,4 +1,6 @@
 # generated - do not edit; regenerate with `python -m ferrolog.protocol.generate`
+# content sha256: 76a2712c9eab66a551899b112104b66c0cca296c3c5ba5f41caef8213a1dbbd0
+# schemas sha256: 2f70d5502ce360991e40ed6e2e6ba11b24612f7c6ac8893f63b99a7bdb86e4ff
 # from Kafka's message schemas (messages/*.json, internal/*/*.json).
 # message = (name, api_key, valid_versions, flexible_versions, fields)
 # field = (name, type, versions, nullable_versions, tag, tagged_versions, default,
@@ -2453,8 +2455,8 @@ DATA: dict[str, Any] = {
     )),
     'TransactionLogValue': ('TransactionLogValue', None, (0, 1), (1, 32767), (
         ('producer_id', 'int64', (0, 32767), None, None, None, 0, None, None),
-        ('previous_producer_id', 'int64', None, None, 0, (1, 32767), -1, None, None),
-        ('next_producer_id', 'int64', None, None, 1, (1, 32767), -1, None, None),
+        ('previous_producer_id', 'int64', (1, 32767), None, 0, (1, 32767), -1, None, None),
+        ('next_producer_id', 'int64', (1, 32767), None, 1, (1, 32767), -1, None, None),
         ('producer_epoch', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('transaction_timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('transaction_status', 'int8', (0, 32767), None, None, None, 0, None, None),
@@ -2464,7 +2466,7 @@ DATA: dict[str, Any] = {
         )),
         ('transaction_last_update_timestamp_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('transaction_start_timestamp_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
-        ('client_transaction_version', 'int16', None, None, 2, (1, 32767), 0, None, None),
+        ('client_transaction_version', 'int16', (1, 32767), None, 2, (1, 32767), 0, None, None),
     )),
     'VotersRecord': ('VotersRecord', None, (0, 0), (0, 32767), (
         ('version', 'int16', (0, 32767), None, None, None, 0, None, None),

@@ -1,13 +1,12 @@
 use std::collections::HashMap;
 
 use crate::log::LogConfig;
+use crate::properties::{self, table::topic};
 use crate::record::validate::{TargetCompression, TimestampType};
 
+/// A resolved topic config as the control plane passes it: the table's defaults, `pairs` on top.
 fn map(pairs: &[(&str, &str)]) -> HashMap<String, String> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+    properties::with_defaults(topic::ALL, pairs)
 }
 
 #[test]
@@ -31,7 +30,7 @@ fn defaults_are_kafkas() {
 }
 
 #[test]
-fn from_map_parses_kafka_names_and_ignores_unknown_keys() {
+fn from_map_parses_kafka_names() {
     let c = LogConfig::from_map(&map(&[
         ("segment.bytes", "1048576"),
         ("retention.ms", "-1"),
@@ -41,7 +40,6 @@ fn from_map_parses_kafka_names_and_ignores_unknown_keys() {
         ("cleanup.policy", "compact,delete"),
         ("min.insync.replicas", "2"),
         ("flush.messages", "1"),
-        ("unclean.leader.election.enable", "false"),
     ]))
     .unwrap();
     assert_eq!(c.segment_bytes, 1 << 20);
@@ -61,6 +59,13 @@ fn bad_values_name_the_key() {
         ("message.timestamp.type", "Now"),
         ("cleanup.policy", "shred"),
         ("min.insync.replicas", "0"),
+        // The table's bounds and choices.
+        ("segment.index.bytes", "3"),
+        ("retention.ms", "-2"),
+        ("segment.bytes", "13"),
+        ("max.message.bytes", "2147483648"),
+        ("compression.type", "none"),
+        ("min.cleanable.dirty.ratio", "NaN"),
     ] {
         let err = LogConfig::from_map(&map(&[(k, v)])).unwrap_err();
         assert!(err.contains(k), "{err}");
@@ -80,4 +85,30 @@ fn compaction_settings_parse_and_are_checked() {
     );
     assert_eq!(LogConfig::default().delete_retention_ms, 86_400_000);
     assert!(LogConfig::from_map(&map(&[("min.cleanable.dirty.ratio", "1.5")])).is_err());
+}
+
+#[test]
+fn every_property_is_required_and_no_other_is_accepted() {
+    let mut missing = map(&[]);
+    missing.remove("segment.ms");
+    let err = LogConfig::from_map(&missing).unwrap_err();
+    assert!(err.contains("segment.ms is missing"), "{err}");
+    // A topic property the control plane applies itself is not the native core's.
+    let err =
+        LogConfig::from_map(&map(&[("unclean.leader.election.enable", "false")])).unwrap_err();
+    assert!(err.contains("unclean.leader.election.enable"), "{err}");
+}
+
+#[test]
+fn segment_index_bytes_goes_down_to_kafkas_floor() {
+    // 4: an index that holds no entry, so every batch starts a new segment (see retention.rs).
+    let c = LogConfig::from_map(&map(&[("segment.index.bytes", "4")])).unwrap();
+    assert_eq!(c.segment_index_bytes, 4);
+}
+
+#[test]
+fn names_read_are_the_tables() {
+    let mut names = LogConfig::property_names().unwrap();
+    names.sort_unstable();
+    assert_eq!(names, properties::sorted_names(topic::ALL));
 }

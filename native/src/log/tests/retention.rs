@@ -115,24 +115,32 @@ fn roll_by_time_from_the_first_append() {
 
 #[test]
 fn roll_when_the_index_is_full() {
-    let dir = tempdir().unwrap();
-    // Room for 4 offset-index entries (and 2 time-index entries), an entry every batch.
-    let config = LogConfig {
-        segment_index_bytes: 32,
-        index_interval_bytes: 1,
-        ..LogConfig::default()
-    };
-    let mut log = open(dir.path(), config.clone());
-    for i in 0..20 {
-        log.append_as_leader(batch(1, 10, NOW + i), 0, NOW).unwrap();
+    // 32 bytes: room for 4 offset-index entries (and 2 time-index entries), an entry every
+    // batch. 4, Kafka's smallest segment.index.bytes: room for none, so every batch starts a
+    // segment of its own and reads and recovery scan.
+    for (index_bytes, fewest_segments) in [(32, 4), (4, 20)] {
+        let dir = tempdir().unwrap();
+        let config = LogConfig {
+            segment_index_bytes: index_bytes,
+            index_interval_bytes: 1,
+            ..LogConfig::default()
+        };
+        let mut log = open(dir.path(), config.clone());
+        for i in 0..20 {
+            log.append_as_leader(batch(1, 10, NOW + i), 0, NOW).unwrap();
+        }
+        assert!(log.segment_count() >= fewest_segments, "{index_bytes}");
+        let all = read_all(&log);
+        assert_eq!(all.len(), 20);
+        log.close().unwrap();
+        drop(log);
+        let log = Log::open(dir.path(), config.clone(), i64::MAX, 0, 0).unwrap();
+        assert_eq!(read_all(&log), all);
+        drop(log);
+        // And from the start, as after a crash.
+        let log = Log::open(dir.path(), config, 0, 0, 0).unwrap();
+        assert_eq!(read_all(&log), all, "{index_bytes}");
     }
-    assert!(log.segment_count() > 3);
-    let all = read_all(&log);
-    assert_eq!(all.len(), 20);
-    log.close().unwrap();
-    drop(log);
-    let log = Log::open(dir.path(), config, i64::MAX, 0, 0).unwrap();
-    assert_eq!(read_all(&log), all);
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Replica fetchers: one tokio task per leader broker (as Kafka's ReplicaFetcherThread) serving
 //! every local partition that follows that leader. A partition joining a fetcher first
 //! truncates its log by epoch (OffsetForLeaderEpoch, KIP-101/279), then fetches with ordinary
-//! Fetch requests (replica id = our node id) and appends what it gets byte for byte.
+//! Fetch requests (replica id = our node id) and appends what it gets byte for byte. Each task
+//! keeps an incremental fetch session (KIP-227) with its leader, so idle partitions cost the
+//! leader and the wire next to nothing.
 //!
 //! The control plane moves partitions between fetchers (`become_follower`, `become_leader`);
 //! the task picks changes up at its next round. Every write a task makes names the leader
@@ -9,6 +11,7 @@
 //! in flight from a former leader is dropped rather than appended.
 
 mod client;
+mod session;
 mod task;
 pub mod truncation;
 

@@ -1,11 +1,12 @@
 //! The fetcher task of one leader: connect, then rounds of truncation (OffsetForLeaderEpoch
-//! v4) and fetching (Fetch v12) over the partitions that follow that leader.
+//! v4) and fetching (Fetch v12, in an incremental fetch session) over the partitions that
+//! follow that leader.
 
 use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
 
-use kafka_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
+use kafka_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ForgottenTopic};
 use kafka_protocol::messages::fetch_response::PartitionData;
 use kafka_protocol::messages::offset_for_leader_epoch_request::{
     OffsetForLeaderPartition, OffsetForLeaderTopic,
@@ -19,9 +20,11 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::client::LeaderConnection;
+use super::session::{Answer, FetchSession};
 use super::truncation::truncation_for;
 use super::{Ask, Entry, FetcherConfig, Key, Phase, Shared};
 use crate::error::ErrorCode;
+use crate::protocol::fetch_session::FetchParams;
 
 const FETCH_VERSION: i16 = 12;
 const OFFSET_FOR_LEADER_EPOCH_VERSION: i16 = 4;
@@ -43,6 +46,8 @@ pub(super) async fn run(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut conn: Option<LeaderConnection> = None;
+    // One session with the leader for the task's life, as Kafka's fetcher thread keeps one.
+    let mut session = FetchSession::new();
     // Consecutive failed rounds: a leader down for long is reported now and then, not at
     // every retry.
     let mut failures = 0u32;
@@ -82,7 +87,7 @@ pub(super) async fn run(
             if !ready.truncating.is_empty() {
                 truncate_round(c, &shared, ready.truncating, &config).await
             } else {
-                fetch_round(c, &shared, ready.fetching, &config).await
+                fetch_round(c, &shared, ready.fetching, &config, &mut session).await
             }
         };
         let result = tokio::select! {
@@ -258,39 +263,52 @@ fn apply_truncation(
     }
 }
 
-/// One Fetch request for every partition that fetches, then the appends it brings.
+/// One Fetch request for every partition that fetches, then the appends it brings. In the
+/// session, the request names only the partitions whose position changed, and the response
+/// carries only partitions with something new; the others wait for the next round.
 async fn fetch_round(
     conn: &mut LeaderConnection,
     shared: &Shared,
     entries: Vec<(Key, Entry)>,
     config: &FetcherConfig,
+    session: &mut FetchSession,
 ) -> io::Result<()> {
     let mut sent: HashMap<Key, (Entry, i64)> = HashMap::new();
     let mut wanted = Vec::with_capacity(entries.len());
     for (key, entry) in entries {
         let pos = entry.partition.follower_position();
-        wanted.push((
-            key.0.clone(),
-            FetchPartition::default()
-                .with_partition(key.1)
-                .with_current_leader_epoch(entry.epoch)
-                .with_fetch_offset(pos.log_end_offset)
-                .with_last_fetched_epoch(pos.latest_epoch.unwrap_or(-1))
-                .with_log_start_offset(pos.log_start_offset)
-                .with_partition_max_bytes(config.max_bytes),
-        ));
+        let params = FetchParams {
+            fetch_offset: pos.log_end_offset,
+            log_start_offset: pos.log_start_offset,
+            max_bytes: config.max_bytes,
+            current_leader_epoch: entry.epoch,
+            last_fetched_epoch: pos.latest_epoch.unwrap_or(-1),
+        };
+        wanted.push((key.clone(), params));
         sent.insert(key, (entry, pos.log_end_offset));
     }
+    let prepared = session.prepare(wanted);
+    let partitions = prepared.send.iter().map(|((topic, index), p)| {
+        let partition = FetchPartition::default()
+            .with_partition(*index)
+            .with_current_leader_epoch(p.current_leader_epoch)
+            .with_fetch_offset(p.fetch_offset)
+            .with_last_fetched_epoch(p.last_fetched_epoch)
+            .with_log_start_offset(p.log_start_offset)
+            .with_partition_max_bytes(p.max_bytes);
+        (topic.clone(), partition)
+    });
+    let forgotten = prepared.forget.iter().map(|(t, index)| (t.clone(), *index));
     let request = FetchRequest::default()
         .with_replica_id(BrokerId(config.node_id))
         .with_max_wait_ms(config.wait_max.as_millis().min(i32::MAX as u128) as i32)
         .with_min_bytes(config.min_bytes)
         .with_max_bytes(config.response_max_bytes)
         .with_isolation_level(0)
-        .with_session_id(0)
-        .with_session_epoch(-1)
+        .with_session_id(prepared.metadata.session_id)
+        .with_session_epoch(prepared.metadata.epoch)
         .with_topics(
-            by_topic(wanted)
+            by_topic(partitions)
                 .into_iter()
                 .map(|(t, partitions)| {
                     FetchTopic::default()
@@ -298,15 +316,57 @@ async fn fetch_round(
                         .with_partitions(partitions)
                 })
                 .collect(),
+        )
+        .with_forgotten_topics_data(
+            by_topic(forgotten)
+                .into_iter()
+                .map(|(t, partitions)| {
+                    ForgottenTopic::default()
+                        .with_topic(topic_name(&t))
+                        .with_partitions(partitions)
+                })
+                .collect(),
         );
-    let response: FetchResponse = conn
+    let response: FetchResponse = match conn
         .call(ApiKey::Fetch, FETCH_VERSION, &request, config.wait_max)
-        .await?;
-    if response.error_code != 0 {
-        for (key, (entry, _)) in &sent {
-            shared.retry_later(key, entry.epoch, config.backoff);
+        .await
+    {
+        Ok(response) => response,
+        Err(e) => {
+            session.on_error();
+            return Err(e);
         }
-        return Ok(());
+    };
+    let answered: Vec<Key> = response
+        .responses
+        .iter()
+        .flat_map(|t| {
+            let topic = t.topic.0.to_string();
+            t.partitions
+                .iter()
+                .map(move |p| (topic.clone(), p.partition_index))
+        })
+        .collect();
+    match session.on_response(
+        &prepared,
+        response.error_code,
+        response.session_id,
+        answered.iter(),
+    ) {
+        Answer::Apply => {}
+        Answer::Restart => {
+            log::debug!(
+                "fetch session with leader ended (error {}): starting a new one",
+                response.error_code
+            );
+            return Ok(());
+        }
+        Answer::Failed => {
+            for (key, (entry, _)) in &sent {
+                shared.retry_later(key, entry.epoch, config.backoff);
+            }
+            return Ok(());
+        }
     }
     for topic in response.responses {
         for data in topic.partitions {

@@ -2,7 +2,6 @@
 //! start, stop and restart them (same directory, same port), produce to them, and read their
 //! logs directly to compare replicas byte for byte.
 
-use std::collections::HashMap;
 use std::os::unix::fs::FileExt;
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use kafka_protocol::messages::{ApiKey, ProduceRequest, ProduceResponse, TopicNam
 use kafka_protocol::protocol::StrBytes;
 
 use super::{batch, Client};
+use crate::properties::{self, table::server, table::topic};
 use crate::record::batch::iter_batches;
 use crate::server::{PartitionState, Server};
 
@@ -53,7 +53,8 @@ impl Node {
     }
 
     fn boot(&mut self) {
-        let mut config: HashMap<String, String> = self.extra.iter().cloned().collect();
+        let mut config = properties::defaults(server::ALL);
+        config.extend(self.extra.iter().cloned());
         config.insert("node.id".into(), self.id.to_string());
         config.insert(
             "listeners".into(),
@@ -94,10 +95,7 @@ impl Node {
     }
 
     pub fn open(&self, config: &[(&str, &str)]) {
-        let config: HashMap<String, String> = config
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let config = properties::with_defaults(topic::ALL, config);
         self.server()
             .open_partition(T, 0, [9; 16], &config)
             .expect("open");

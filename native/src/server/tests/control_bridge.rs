@@ -4,6 +4,7 @@ use bytes::Bytes;
 
 use super::TestBroker;
 use crate::control::ControlRequest;
+use crate::properties::{self, table::topic};
 
 /// Polls the bridge the way the event loop does after an eventfd wakeup.
 fn take_one(broker: &TestBroker) -> ControlRequest {
@@ -92,7 +93,7 @@ fn commands_after_shutdown_fail_cleanly() {
     assert!(broker.server.read(super::TOPIC, 0, 0, 100).is_err());
     assert!(broker
         .server
-        .open_partition("x", 0, [0; 16], &Default::default())
+        .open_partition("x", 0, [0; 16], &properties::defaults(topic::ALL))
         .is_err());
     assert!(
         broker.server.start().is_ok(),

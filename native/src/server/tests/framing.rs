@@ -1,6 +1,7 @@
 use kafka_protocol::messages::{ApiKey, ProduceRequest};
 
 use super::TestBroker;
+use crate::properties::{self, table::server};
 
 #[test]
 fn bad_sizes_close_the_connection() {
@@ -96,13 +97,13 @@ fn absurd_array_counts_close_the_connection_without_allocating() {
 #[test]
 fn listens_on_ipv6() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let config: std::collections::HashMap<String, String> = [
-        ("listeners", "PLAINTEXT://[::1]:0"),
-        ("log.dirs", dir.path().to_str().expect("utf-8")),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect();
+    let config = properties::with_defaults(
+        server::ALL,
+        &[
+            ("listeners", "PLAINTEXT://[::1]:0"),
+            ("log.dirs", dir.path().to_str().expect("utf-8")),
+        ],
+    );
     let server = crate::server::Server::new(&config).expect("server");
     match server.start() {
         Ok(port) => assert!(std::net::TcpStream::connect(("::1", port)).is_ok()),

@@ -4,6 +4,7 @@
 mod cluster;
 mod concurrency;
 mod control_bridge;
+mod fetch_sessions;
 mod framing;
 mod mutations;
 mod offsets;
@@ -12,10 +13,10 @@ mod replication;
 mod replication_cluster;
 mod replication_faults;
 mod replication_isr;
+mod replication_sessions;
 mod replication_truncation;
 mod transactions;
 
-use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
@@ -25,6 +26,7 @@ use kafka_protocol::messages::{ApiKey, RequestHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
 
 use super::Server;
+use crate::properties::{self, table::server, table::topic};
 use crate::record::builder::{BatchBuilder, Record};
 use crate::record::compression::Codec;
 
@@ -39,14 +41,14 @@ impl TestBroker {
     /// A started server with `events-0` led by this node at epoch 1.
     pub fn start(extra: &[(&str, &str)]) -> TestBroker {
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut config: HashMap<String, String> = [
-            ("node.id", "1"),
-            ("listeners", "PLAINTEXT://127.0.0.1:0"),
-            ("log.dirs", dir.path().to_str().expect("utf-8 path")),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+        let mut config = properties::with_defaults(
+            server::ALL,
+            &[
+                ("node.id", "1"),
+                ("listeners", "PLAINTEXT://127.0.0.1:0"),
+                ("log.dirs", dir.path().to_str().expect("utf-8 path")),
+            ],
+        );
         for (k, v) in extra {
             config.insert(k.to_string(), v.to_string());
         }
@@ -58,10 +60,7 @@ impl TestBroker {
     }
 
     pub fn add_partition(&self, topic: &str, partition: i32, config: &[(&str, &str)]) {
-        let config: HashMap<String, String> = config
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let config = properties::with_defaults(topic::ALL, config);
         self.server
             .open_partition(topic, partition, [7; 16], &config)
             .expect("open");

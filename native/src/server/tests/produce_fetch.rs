@@ -10,6 +10,7 @@ use kafka_protocol::protocol::StrBytes;
 
 use super::{batch, Client, TestBroker, TOPIC};
 use crate::error::ErrorCode;
+use crate::properties::{self, table::topic};
 use crate::record::validate::assign_offsets;
 
 fn produce_request(topic: &str, records: &[u8], acks: i16) -> ProduceRequest {
@@ -163,7 +164,7 @@ fn produce_errors_per_partition() {
     );
     broker
         .server
-        .open_partition("idle", 0, [1; 16], &Default::default())
+        .open_partition("idle", 0, [1; 16], &properties::defaults(topic::ALL))
         .expect("open");
     assert_eq!(
         produce(&mut client, 11, "idle", &b, 1).0,

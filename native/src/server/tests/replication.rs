@@ -13,6 +13,7 @@ use kafka_protocol::protocol::StrBytes;
 use super::produce_fetch::fetch_request;
 use super::{batch, TestBroker};
 use crate::error::ErrorCode;
+use crate::properties::{self, table::topic};
 
 const REPLICATED: &str = "replicated";
 
@@ -32,7 +33,7 @@ fn acks_all_waits_for_the_follower() {
     let broker = TestBroker::start(&[]);
     broker
         .server
-        .open_partition(REPLICATED, 0, [3; 16], &Default::default())
+        .open_partition(REPLICATED, 0, [3; 16], &properties::defaults(topic::ALL))
         .expect("open");
     broker
         .server
@@ -71,7 +72,7 @@ fn a_diverging_follower_is_told_where_to_truncate() {
     let broker = TestBroker::start(&[]);
     broker
         .server
-        .open_partition(REPLICATED, 0, [3; 16], &Default::default())
+        .open_partition(REPLICATED, 0, [3; 16], &properties::defaults(topic::ALL))
         .expect("open");
     broker
         .server

@@ -1,11 +1,6 @@
-"""Broker and topic configuration: parsing, validation and resolution over the one table in
-`ferrolog.config_table`.
-
-Precedence of broker settings, lowest first: table defaults, `server.properties`, environment
-variables (`FERROLOG_` + the name upper-cased with dots as underscores, e.g.
-`FERROLOG_LOG_DIRS`), then `--override key=value`. Only names in the table are read from the
-environment, so unrelated `FERROLOG_*` variables are left alone.
-"""
+"""A broker's configuration: its settings over the table's defaults, the resolution of topic
+configs through their broker synonyms, the maps the native core reads, and DescribeConfigs
+rows."""
 
 from __future__ import annotations
 
@@ -16,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ferrolog.config_table import (
+from ferrolog.config.table import (
     BROKER_CONFIGS,
     NATIVE_SERVER_KEYS,
     NATIVE_TOPIC_KEYS,
@@ -26,42 +21,17 @@ from ferrolog.config_table import (
     ConfigType,
     TopicConfigDef,
 )
+from ferrolog.config.values import (
+    Listener,
+    env_name,
+    parse_listeners,
+    parse_properties,
+    validate_topic_configs,
+    validate_value,
+)
 from ferrolog.errors import InvalidConfigError
 
-__all__ = [
-    "BROKER_CONFIGS",
-    "TOPIC_CONFIGS",
-    "BrokerConfig",
-    "ConfigEntry",
-    "ConfigSource",
-    "ConfigSynonym",
-    "ConfigType",
-    "Listener",
-    "env_name",
-    "parse_listeners",
-    "parse_properties",
-    "validate_topic_configs",
-]
-
 log = logging.getLogger(__name__)
-
-ENV_PREFIX = "FERROLOG_"
-
-_INT_RANGES = {
-    ConfigType.SHORT: (-(2**15), 2**15 - 1),
-    ConfigType.INT: (-(2**31), 2**31 - 1),
-    ConfigType.LONG: (-(2**63), 2**63 - 1),
-}
-
-
-@dataclass(frozen=True)
-class Listener:
-    name: str  # security protocol / listener name, e.g. PLAINTEXT
-    host: str
-    port: int
-
-    def __str__(self) -> str:
-        return f"{self.name}://{self.host}:{self.port}"
 
 
 @dataclass(frozen=True)
@@ -89,146 +59,6 @@ class ConfigEntry:
         return self.source == ConfigSource.DEFAULT_CONFIG
 
 
-def env_name(name: str) -> str:
-    return ENV_PREFIX + name.upper().replace(".", "_")
-
-
-def parse_properties(text: str) -> dict[str, str]:
-    """Java `.properties` syntax: `#`/`!` comments, `=`, `:` or whitespace separators, trailing
-    backslash continuations and backslash escapes."""
-    result: dict[str, str] = {}
-    logical: list[str] = []
-    pending = ""
-    for raw in text.splitlines():
-        line = raw.lstrip() if pending else raw.strip()
-        if not pending and (not line or line[0] in "#!"):
-            continue
-        trailing = len(line) - len(line.rstrip("\\"))
-        if trailing % 2 == 1:  # an odd count of backslashes continues the line
-            pending += line[:-1]
-            continue
-        logical.append(pending + line.rstrip())
-        pending = ""
-    if pending:
-        logical.append(pending)
-    for line in logical:
-        key, value = _split_property(line)
-        result[key] = value
-    return result
-
-
-def _split_property(line: str) -> tuple[str, str]:
-    key: list[str] = []
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "\\" and i + 1 < len(line):
-            key.append(_unescape(line[i + 1]))
-            i += 2
-            continue
-        if ch in "=: \t":
-            break
-        key.append(ch)
-        i += 1
-    rest = line[i:].lstrip(" \t")
-    if rest[:1] in ("=", ":"):
-        rest = rest[1:].lstrip(" \t")
-    value: list[str] = []
-    j = 0
-    while j < len(rest):
-        if rest[j] == "\\" and j + 1 < len(rest):
-            if rest[j + 1] == "u" and j + 6 <= len(rest):
-                value.append(chr(int(rest[j + 2 : j + 6], 16)))
-                j += 6
-                continue
-            value.append(_unescape(rest[j + 1]))
-            j += 2
-            continue
-        value.append(rest[j])
-        j += 1
-    return "".join(key), "".join(value)
-
-
-def _unescape(ch: str) -> str:
-    return {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}.get(ch, ch)
-
-
-def parse_listeners(value: str) -> list[Listener]:
-    listeners = []
-    for item in (part.strip() for part in value.split(",")):
-        if not item:
-            continue
-        name, sep, address = item.partition("://")
-        host, colon, port = address.rpartition(":")
-        if not sep or not colon or not port.isdigit():
-            raise InvalidConfigError(f"listener {item!r} is not NAME://host:port")
-        listeners.append(Listener(name.upper(), host.strip("[]"), int(port)))
-    return listeners
-
-
-def validate_value(definition: ConfigDef, value: str) -> str:
-    """Checks `value` against its definition; returns it normalized (booleans lower-case,
-    lists without spaces). Raises InvalidConfigError."""
-    name = definition.name
-    text = value.strip()
-    kind = definition.type
-    if kind == ConfigType.BOOLEAN:
-        if text.lower() not in ("true", "false"):
-            raise InvalidConfigError(f"{name}: {value!r} is not true or false")
-        return text.lower()
-    if kind in _INT_RANGES:
-        try:
-            number = int(text)
-        except ValueError:
-            raise InvalidConfigError(f"{name}: {value!r} is not an integer") from None
-        low, high = _INT_RANGES[kind]
-        if not low <= number <= high:
-            raise InvalidConfigError(f"{name}: {value!r} is out of range")
-        _check_bounds(definition, number)
-        return str(number)
-    if kind == ConfigType.DOUBLE:
-        try:
-            real = float(text)
-        except ValueError:
-            raise InvalidConfigError(f"{name}: {value!r} is not a number") from None
-        _check_bounds(definition, real)
-        return text
-    if kind == ConfigType.LIST:
-        items = [item.strip() for item in text.split(",") if item.strip()]
-        for item in items:
-            _check_choice(definition, item)
-        return ",".join(items)
-    _check_choice(definition, text)
-    return text
-
-
-def _check_bounds(definition: ConfigDef, number: float) -> None:
-    if definition.minimum is not None and number < definition.minimum:
-        raise InvalidConfigError(f"{definition.name}: {number} is below {definition.minimum}")
-    if definition.maximum is not None and number > definition.maximum:
-        raise InvalidConfigError(f"{definition.name}: {number} is above {definition.maximum}")
-
-
-def _check_choice(definition: ConfigDef, value: str) -> None:
-    if definition.choices and value not in definition.choices:
-        allowed = ", ".join(definition.choices)
-        raise InvalidConfigError(f"{definition.name}: {value!r} is not one of {allowed}")
-
-
-def validate_topic_configs(configs: Mapping[str, str | None]) -> dict[str, str]:
-    """Validates topic-level overrides; returns them normalized. Unknown names and bad values
-    raise InvalidConfigError. A None value (a null in CreateTopics) is dropped."""
-    result = {}
-    for name, value in configs.items():
-        definition = TOPIC_CONFIGS.get(name)
-        if definition is None:
-            raise InvalidConfigError(f"unknown topic config {name!r}")
-        if value is None:
-            continue
-        result[name] = validate_value(definition, value)
-    return result
-
-
 class BrokerConfig:
     """A broker's static configuration: the explicitly given settings (validated), with the
     table's defaults and synonym rules for everything else."""
@@ -249,6 +79,11 @@ class BrokerConfig:
             raise InvalidConfigError("listeners: at least one listener is required")
         if self.is_set("advertised.listeners"):
             parse_listeners(self.get("advertised.listeners") or "")
+        # The settings never change after this, so neither do the topic defaults: resolved
+        # once, not for every partition a broker opens.
+        self._topic_defaults = {
+            name: self._topic_default(definition)[0] for name, definition in TOPIC_CONFIGS.items()
+        }
 
     @classmethod
     def load(
@@ -337,19 +172,19 @@ class BrokerConfig:
         return self.get("zookeeper.connect")
 
     def native_server_config(self) -> dict[str, str]:
-        """The dict for `ferrolog_native.Server(config)`."""
+        """The dict for `ferrolog_native.Server(config)`: every broker property the native core
+        reads (`native` in the table), resolved, and nothing else."""
         result = {}
         for name in NATIVE_SERVER_KEYS:
             if name == "node.id":
-                result[name] = str(self.node_id)
+                value: str | None = str(self.node_id)
             elif name == "log.dirs":
-                result[name] = ",".join(self.log_dirs)
-            elif name == "log.flush.interval.ms":
-                result[name] = self._topic_default(TOPIC_CONFIGS["flush.ms"])[0]
+                value = ",".join(self.log_dirs)
             else:
                 value = self.get(name)
-                if value is not None:
-                    result[name] = value
+            if value is None:
+                raise InvalidConfigError(f"{name} has no value")
+            result[name] = value
         return result
 
     # Topic configs
@@ -377,14 +212,11 @@ class BrokerConfig:
     def topic_config(self, overrides: Mapping[str, str]) -> dict[str, str]:
         """Every topic config's effective value: the topic's overrides (validated) over the
         broker defaults."""
-        checked = validate_topic_configs(overrides)
-        return {
-            name: checked[name] if name in checked else self._topic_default(definition)[0]
-            for name, definition in TOPIC_CONFIGS.items()
-        }
+        return {**self._topic_defaults, **validate_topic_configs(overrides)}
 
     def resolve_topic_config(self, overrides: Mapping[str, str]) -> dict[str, str]:
-        """The resolved config `ferrolog_native.Server.open_partition` takes."""
+        """The resolved config `ferrolog_native.Server.open_partition` takes: every topic
+        property the native core reads (`native` in the table), and nothing else."""
         effective = self.topic_config(overrides)
         return {name: effective[name] for name in NATIVE_TOPIC_KEYS}
 

@@ -4,6 +4,17 @@ Broker properties come from `server.properties`, the environment and `--override
 properties are per-topic overrides whose defaults come from broker properties (their
 "synonyms", e.g. `retention.ms` <- `log.retention.ms` | `log.retention.minutes` |
 `log.retention.hours`). `ferrolog.config` parses, validates and resolves them.
+
+Defaults and bounds are Apache Kafka 4.1's, except where a laptop needs another value (the
+listener on 127.0.0.1, `./ferrolog-data`, replication factors of the internal topics) or
+ferrolog's tests need smaller segments (`segment.bytes`, whose floor Kafka 4 raised to 1 MiB);
+those say so in their doc.
+
+`native=True` marks the properties the native core reads. The control plane resolves them
+(synonyms, `broker.id` -> `node.id`, `log.dir` -> `log.dirs`) and passes every one of them, and
+nothing else, to `ferrolog_native.Server` (broker) or `open_partition` (topic); the native
+side parses them with the bounds of this table, from a Rust file generated from it
+(`python -m ferrolog.config.rust`), so neither side has defaults or bounds of its own.
 """
 
 from __future__ import annotations
@@ -51,6 +62,7 @@ class ConfigDef:
     choices: tuple[str, ...] = ()  # allowed values (each element, for LIST)
     minimum: float | None = None
     maximum: float | None = None
+    native: bool = False  # read by the native core (see the module doc)
 
     @property
     def sensitive(self) -> bool:
@@ -95,31 +107,43 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
     d.name: d
     for d in [
         # Identity and network
-        _b("node.id", _I, "0", "This broker's id (single-node default 0).", minimum=0),
+        _b("node.id", _I, "0", "This broker's id (single-node default 0).", minimum=0,
+           native=True),
         _b("broker.id", _I, None, "Older name of node.id; used when node.id is not set.",
            minimum=0),
         _b("broker.rack", _S, None, "Rack of the broker, for rack-aware replica assignment."),
         _b("listeners", _LST, "PLAINTEXT://127.0.0.1:9092",
-           "Where to listen, as PLAINTEXT://host:port (port 0 picks a free port)."),
+           "Where to listen, as PLAINTEXT://host:port (port 0 picks a free port); the native "
+           "core binds the first. Kafka's default listens on every interface; ferrolog's, like "
+           "a laptop install should, on loopback only.", native=True),
         _b("advertised.listeners", _LST, None,
            "Addresses given to clients in Metadata; defaults to the bound listeners."),
         _b("max.connections", _I, str(INT_MAX), "Maximum number of client connections.",
-           minimum=0),
-        _b("connections.max.idle.ms", _L, "600000", "Idle connections are closed after this."),
+           minimum=0, native=True),
+        _b("connections.max.idle.ms", _L, "600000", "Idle connections are closed after this "
+           "(negative: never).", native=True),
         _b("socket.request.max.bytes", _I, "104857600", "Largest request frame accepted.",
-           minimum=1),
-        _b("num.io.threads", _I, "8", "Threads of the native core that do disk I/O.",
-           minimum=1),
+           minimum=1, native=True),
+        _b("num.io.threads", _I, "8", "Worker threads of the native core's runtime, which "
+           "serves connections and does their disk I/O.", minimum=1, native=True),
         _b("num.recovery.threads.per.data.dir", _I, "2", "Threads per log directory that "
-           "open (recover) logs at start-up and close them at shutdown.", minimum=1),
+           "open (recover) logs at start-up and close them at shutdown.", minimum=1,
+           native=True),
         _b("num.network.threads", _I, "3", "Accepted for compatibility; the native core sizes "
            "its network runtime itself.", minimum=1),
-        _b("control.queue.size", _I, "1024", "Capacity of the queue of requests handed to the "
-           "Python control plane (ferrolog-specific).", minimum=1),
+        _b("queued.max.requests", _I, "500", "Requests queued for the Python control plane "
+           "(every request the native core does not serve itself) before connections wait.",
+           minimum=1, native=True),
+        _b("max.incremental.fetch.session.cache.slots", _I, "1000", "Fetch sessions (KIP-227) "
+           "kept for consumers and followers; 0 turns incremental fetches off.", minimum=0,
+           native=True),
         # Storage
-        _b("log.dirs", _LST, None, "Data directories (comma separated); overrides log.dir."),
-        _b("log.dir", _S, "./ferrolog-data", "The data directory, when log.dirs is not set."),
-        _b("log.segment.bytes", _I, "1073741824", "Maximum size of a log segment.",
+        _b("log.dirs", _LST, None, "Data directories (comma separated); overrides log.dir.",
+           native=True),
+        _b("log.dir", _S, "./ferrolog-data", "The data directory, when log.dirs is not set "
+           "(Kafka's default is /tmp/kafka-logs; ferrolog keeps data where it was started)."),
+        _b("log.segment.bytes", _I, "1073741824", "Maximum size of a log segment (Kafka 4 "
+           "requires at least 1 MiB; ferrolog allows smaller segments, which its tests use).",
            minimum=14),
         _b("log.roll.ms", _L, None, "Time after which a new segment is rolled (overrides "
            "log.roll.hours).", minimum=1),
@@ -133,10 +157,11 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("log.retention.hours", _I, "168", "How long to keep data, in hours."),
         _b("log.retention.bytes", _L, "-1", "Maximum size of a partition before old segments "
            "are deleted (-1: no limit)."),
-        _b("log.retention.check.interval.ms", _L, "300000", "How often retention runs.",
+        _b("log.retention.check.interval.ms", _L, "300000", "Accepted for compatibility; the "
+           "native core checks retention, time-based rolls and compaction every second.",
            minimum=1),
-        _b("log.index.size.max.bytes", _I, "10485760", "Maximum size of an offset index.",
-           minimum=4),
+        _b("log.index.size.max.bytes", _I, "10485760", "Maximum size of a segment's offset "
+           "and time indexes; a full index rolls the segment.", minimum=4),
         _b("log.index.interval.bytes", _I, "4096", "Bytes between offset index entries.",
            minimum=0),
         _b("log.flush.interval.messages", _L, str(LONG_MAX), "Messages appended before a "
@@ -146,7 +171,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("log.flush.scheduler.interval.ms", _L, str(LONG_MAX), "How often the flusher checks "
            "whether a log needs an fsync."),
         _b("log.flush.offset.checkpoint.interval.ms", _I, "60000", "How often the recovery "
-           "point checkpoints are written.", minimum=0),
+           "point checkpoints are written.", minimum=0, native=True),
         _b("log.segment.delete.delay.ms", _L, "60000", "Delay before a deleted segment's file "
            "is removed.", minimum=0),
         _b("log.cleanup.policy", _LST, "delete", "delete and/or compact.", choices=_CLEANUP),
@@ -169,7 +194,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("compression.type", _S, "producer", "Codec of stored batches; producer keeps the "
            "producer's.", choices=_COMPRESSION),
         _b("replica.fetch.max.bytes", _I, "1048576", "Bytes a follower fetches per partition.",
-           minimum=0),
+           minimum=0, native=True),
         # Topics and replication
         _b("num.partitions", _I, "1", "Default partition count of new topics.", minimum=1),
         _b("default.replication.factor", _I, "1", "Default replication factor of new topics.",
@@ -191,14 +216,15 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("zookeeper.connection.timeout.ms", _I, None, "Maximum time to wait for ZooKeeper; "
            "defaults to the session timeout."),
         _b("replica.fetch.wait.max.ms", _I, "500", "Longest a follower's fetch waits at the "
-           "leader for new data.", minimum=0),
-        _b("replica.fetch.min.bytes", _I, "1", "Bytes a follower's fetch waits for.", minimum=1),
+           "leader for new data.", minimum=0, native=True),
+        _b("replica.fetch.min.bytes", _I, "1", "Bytes a follower's fetch waits for.",
+           minimum=1, native=True),
         _b("replica.fetch.response.max.bytes", _I, "10485760", "Bytes of one follower fetch "
-           "response.", minimum=0),
+           "response.", minimum=0, native=True),
         _b("replica.fetch.backoff.ms", _I, "1000", "Pause of a follower after a failed fetch.",
-           minimum=0),
+           minimum=0, native=True),
         _b("replica.socket.timeout.ms", _I, "30000", "Socket timeout of follower fetches.",
-           minimum=1),
+           minimum=1, native=True),
         _b("controlled.shutdown.enable", _B, "true", "On SIGTERM in cluster mode, move this "
            "broker's leaderships to other in-sync replicas before stopping."),
         _b("controlled.shutdown.timeout.ms", _L, "30000", "Longest wait for leaderships to "
@@ -207,7 +233,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("offsets.topic.num.partitions", _I, "50", "Partitions of __consumer_offsets.",
            minimum=1),
         _b("offsets.topic.replication.factor", _SH, "1",
-           "Replication factor of __consumer_offsets (1, so a laptop works).", minimum=1),
+           "Replication factor of __consumer_offsets (Kafka: 3; 1, so a laptop works).",
+           minimum=1),
         _b("offsets.topic.segment.bytes", _I, "104857600", "Segment size of "
            "__consumer_offsets.", minimum=1),
         _b("offsets.retention.minutes", _I, "10080", "How long committed offsets of empty "
@@ -226,9 +253,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("transaction.state.log.num.partitions", _I, "50", "Partitions of "
            "__transaction_state.", minimum=1),
         _b("transaction.state.log.replication.factor", _SH, "1",
-           "Replication factor of __transaction_state.", minimum=1),
+           "Replication factor of __transaction_state (Kafka: 3; 1, so a laptop works).",
+           minimum=1),
         _b("transaction.state.log.min.isr", _I, "1", "min.insync.replicas of "
-           "__transaction_state.", minimum=1),
+           "__transaction_state (Kafka: 2; 1, so a laptop works).", minimum=1),
         _b("transaction.state.log.segment.bytes", _I, "104857600", "Segment size of "
            "__transaction_state.", minimum=1),
         _b("transaction.max.timeout.ms", _I, "900000", "Largest transaction timeout a producer "
@@ -236,7 +264,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("transactional.id.expiration.ms", _I, "604800000", "Idle time after which a "
            "transactional id expires.", minimum=1),
         _b("producer.id.expiration.ms", _I, "86400000", "Idle time after which an idempotent "
-           "producer's state expires.", minimum=1),
+           "producer's state expires.", minimum=1, native=True),
     ]
 }
 # fmt: on
@@ -259,71 +287,57 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
     d.name: d
     for d in [
         _t("cleanup.policy", _LST, "delete and/or compact.", Synonym("log.cleanup.policy"),
-           choices=_CLEANUP),
+           choices=_CLEANUP, native=True),
         _t("compression.type", _S, "Codec of stored batches.", Synonym("compression.type"),
-           choices=_COMPRESSION),
+           choices=_COMPRESSION, native=True),
         _t("delete.retention.ms", _L, "How long tombstones are kept when compacting.",
-           Synonym("log.cleaner.delete.retention.ms"), minimum=0),
+           Synonym("log.cleaner.delete.retention.ms"), minimum=0, native=True),
         _t("file.delete.delay.ms", _L, "Delay before a deleted segment's file is removed.",
            Synonym("log.segment.delete.delay.ms"), minimum=0),
         _t("flush.messages", _L, "Messages appended before an fsync.",
-           Synonym("log.flush.interval.messages"), minimum=1),
+           Synonym("log.flush.interval.messages"), minimum=1, native=True),
         _t("flush.ms", _L, "Maximum time a message stays unflushed.",
            Synonym("log.flush.interval.ms"), Synonym("log.flush.scheduler.interval.ms"),
-           minimum=0),
+           minimum=0, native=True),
         _t("index.interval.bytes", _I, "Bytes between offset index entries.",
-           Synonym("log.index.interval.bytes"), minimum=0),
+           Synonym("log.index.interval.bytes"), minimum=0, native=True),
         _t("max.compaction.lag.ms", _L, "Maximum time a message stays uncompacted.",
            Synonym("log.cleaner.max.compaction.lag.ms"), minimum=1),
         _t("max.message.bytes", _I, "Largest record batch accepted.",
-           Synonym("message.max.bytes"), minimum=0),
+           Synonym("message.max.bytes"), minimum=0, native=True),
         _t("message.timestamp.type", _S, "CreateTime or LogAppendTime.",
-           Synonym("log.message.timestamp.type"), choices=_TIMESTAMP_TYPES),
+           Synonym("log.message.timestamp.type"), choices=_TIMESTAMP_TYPES, native=True),
         _t("message.timestamp.before.max.ms", _L, "How far in the past a timestamp may be.",
-           Synonym("log.message.timestamp.before.max.ms"), minimum=0),
+           Synonym("log.message.timestamp.before.max.ms"), minimum=0, native=True),
         _t("message.timestamp.after.max.ms", _L, "How far in the future a timestamp may be.",
-           Synonym("log.message.timestamp.after.max.ms"), minimum=0),
+           Synonym("log.message.timestamp.after.max.ms"), minimum=0, native=True),
         _t("min.cleanable.dirty.ratio", _D, "Dirty ratio that triggers cleaning.",
-           Synonym("log.cleaner.min.cleanable.ratio"), minimum=0, maximum=1),
+           Synonym("log.cleaner.min.cleanable.ratio"), minimum=0, maximum=1, native=True),
         _t("min.compaction.lag.ms", _L, "Minimum age of a message before compaction.",
            Synonym("log.cleaner.min.compaction.lag.ms"), minimum=0),
         _t("min.insync.replicas", _I, "Minimum ISR size for acks=all produces.",
-           Synonym("min.insync.replicas"), minimum=1),
+           Synonym("min.insync.replicas"), minimum=1, native=True),
         _t("preallocate", _B, "Preallocate segment files.", Synonym("log.preallocate")),
         _t("retention.bytes", _L, "Maximum partition size before old segments go (-1: none).",
-           Synonym("log.retention.bytes")),
+           Synonym("log.retention.bytes"), native=True),
         _t("retention.ms", _L, "How long data is kept (-1: forever).",
            Synonym("log.retention.ms"), Synonym("log.retention.minutes", 60_000),
-           Synonym("log.retention.hours", _HOUR)),
+           Synonym("log.retention.hours", _HOUR), minimum=-1, native=True),
         _t("segment.bytes", _I, "Maximum size of a segment.", Synonym("log.segment.bytes"),
-           minimum=14),
-        _t("segment.index.bytes", _I, "Maximum size of a segment's offset index.",
-           Synonym("log.index.size.max.bytes"), minimum=4),
+           minimum=14, native=True),
+        _t("segment.index.bytes", _I, "Maximum size of a segment's offset and time indexes; "
+           "a full index rolls the segment.",
+           Synonym("log.index.size.max.bytes"), minimum=4, native=True),
         _t("segment.jitter.ms", _L, "Maximum random jitter subtracted from segment.ms.",
            Synonym("log.roll.jitter.ms"), Synonym("log.roll.jitter.hours", _HOUR), minimum=0),
         _t("segment.ms", _L, "Time after which a segment is rolled.",
-           Synonym("log.roll.ms"), Synonym("log.roll.hours", _HOUR), minimum=1),
+           Synonym("log.roll.ms"), Synonym("log.roll.hours", _HOUR), minimum=1, native=True),
         _t("unclean.leader.election.enable", _B, "Allow out-of-sync leaders.",
            Synonym("unclean.leader.election.enable")),
     ]
 }
 # fmt: on
 
-# The resolved topic config keys the native core's `open_partition` takes.
-NATIVE_TOPIC_KEYS = (
-    "segment.bytes", "segment.ms", "segment.index.bytes", "index.interval.bytes",
-    "retention.ms", "retention.bytes", "max.message.bytes", "message.timestamp.type",
-    "message.timestamp.before.max.ms", "message.timestamp.after.max.ms", "compression.type",
-    "cleanup.policy", "flush.messages", "flush.ms", "min.insync.replicas",
-    "delete.retention.ms", "min.cleanable.dirty.ratio",
-)  # fmt: skip
-
-# The broker keys the native `Server(config)` takes.
-NATIVE_SERVER_KEYS = (
-    "node.id", "listeners", "log.dirs", "max.connections", "connections.max.idle.ms",
-    "socket.request.max.bytes", "num.io.threads", "log.flush.interval.messages",
-    "log.flush.interval.ms", "log.flush.offset.checkpoint.interval.ms",
-    "log.retention.check.interval.ms", "replica.fetch.max.bytes", "control.queue.size",
-    "replica.fetch.wait.max.ms", "replica.fetch.min.bytes", "replica.fetch.response.max.bytes",
-    "replica.fetch.backoff.ms", "replica.socket.timeout.ms", "num.recovery.threads.per.data.dir",
-)  # fmt: skip
+# The properties `ferrolog_native.Server(config)` and `Server.open_partition(config)` read.
+NATIVE_SERVER_KEYS = tuple(name for name, d in BROKER_CONFIGS.items() if d.native)
+NATIVE_TOPIC_KEYS = tuple(name for name, d in TOPIC_CONFIGS.items() if d.native)

@@ -1,0 +1,327 @@
+//! Fetch (v4-15) for consumers and followers, with long polling: when fewer than `min_bytes`
+//! are available the request waits on the partitions' progress watches until enough arrive or
+//! `max_wait_ms` passes. Record data is answered as file regions (sendfile).
+//!
+//! Fetch sessions (KIP-227, `crate::server::fetch_session`) decide which partitions a request
+//! reads and which its response carries: a full request reads what it names and opens a
+//! session; an incremental one reads every partition of its session and answers only those
+//! with something new. From v13 topics are named by id (KIP-516).
+//!
+//! Who fetches decides what is read: followers (replica id >= 0) read the leader up to its log
+//! end and their fetch offset is their log end offset; consumers read the leader up to the high
+//! watermark (or the last stable offset); Kafka's debugging consumer (replica id -2, used by
+//! `ferrolog verify-replicas`) reads any replica, leader or follower, up to its high watermark.
+
+mod read;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::Duration;
+
+use bytes::Bytes;
+use kafka_protocol::messages::fetch_request::{FetchTopic, ForgottenTopic};
+use kafka_protocol::messages::FetchRequest;
+use tokio::sync::watch;
+
+use self::read::{Plan, Target};
+use super::Reply;
+use crate::error::ErrorCode;
+use crate::log::now_ms;
+use crate::protocol::fetch_writer::{
+    write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
+};
+use crate::protocol::{decode_request, HeaderPeek};
+use crate::replica::{Partition, Progress, Registry};
+use crate::server::fetch_session::{
+    Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
+    INVALID_SESSION_ID,
+};
+use crate::server::Broker;
+
+const READ_COMMITTED: i8 = 1;
+/// Kafka's `DEBUGGING_CONSUMER_ID`: a consumer allowed to read from followers.
+const DEBUGGING_CONSUMER: i32 = -2;
+
+/// What the response does with the session once the partitions are read.
+enum Mode {
+    Sessionless,
+    Full,
+    Incremental { session_id: i32, epoch: i32 },
+}
+
+pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+    let request = match decode_request::<FetchRequest>(frame) {
+        Ok((_, request)) => request,
+        Err(_) => return Reply::Close,
+    };
+    let version = peek.api_version;
+    // v15 moved the replica id into a tagged ReplicaState (KIP-903).
+    let replica_id = if version >= 15 {
+        request.replica_state.replica_id.0
+    } else {
+        request.replica_id.0
+    };
+    let follower = (replica_id >= 0).then_some(replica_id);
+    let wanted = requested(version, &request.topics);
+    let forgotten = forgotten(version, &request.forgotten_topics_data);
+    let meta = FetchMetadata {
+        session_id: request.session_id,
+        epoch: request.session_epoch,
+    };
+    let context =
+        broker
+            .fetch_sessions
+            .lock()
+            .new_context(version, meta, &wanted, &forgotten, now_ms());
+    let (mode, to_read) = match context {
+        Context::Error(e) => return error_reply(peek, e, INVALID_SESSION_ID),
+        Context::Sessionless => (Mode::Sessionless, wanted),
+        Context::Full => (Mode::Full, wanted),
+        Context::Incremental {
+            session_id,
+            epoch,
+            partitions,
+        } => (Mode::Incremental { session_id, epoch }, partitions),
+    };
+    let plan = Plan {
+        version,
+        follower,
+        any_replica: replica_id == DEBUGGING_CONSUMER,
+        read_committed: request.isolation_level == READ_COMMITTED,
+        max_bytes: request.max_bytes,
+        targets: to_read
+            .into_iter()
+            .map(|(key, params)| Target {
+                partition: resolve(&broker.partitions, &key),
+                key,
+                params,
+            })
+            .collect(),
+    };
+    let max_wait = Duration::from_millis(request.max_wait_ms.max(0) as u64);
+    let outs = read_until_ready(&plan, max_wait, request.min_bytes.max(0) as usize).await;
+    finish(broker, peek, plan, mode, outs)
+}
+
+/// The request's partitions, in its order. Topic names are shared by their partitions.
+fn requested(version: i16, topics: &[FetchTopic]) -> Vec<(PartitionKey, FetchParams)> {
+    let mut wanted = Vec::new();
+    for t in topics {
+        let topic = topic_ref(version, t.topic.0.as_str(), t.topic_id.as_bytes());
+        for p in &t.partitions {
+            let params = FetchParams {
+                fetch_offset: p.fetch_offset,
+                log_start_offset: p.log_start_offset,
+                max_bytes: p.partition_max_bytes,
+                current_leader_epoch: p.current_leader_epoch,
+                last_fetched_epoch: p.last_fetched_epoch,
+            };
+            let key = PartitionKey {
+                topic: topic.clone(),
+                partition: p.partition,
+            };
+            wanted.push((key, params));
+        }
+    }
+    wanted
+}
+
+fn forgotten(version: i16, topics: &[ForgottenTopic]) -> Vec<PartitionKey> {
+    topics
+        .iter()
+        .flat_map(|t| {
+            let topic = topic_ref(version, t.topic.0.as_str(), t.topic_id.as_bytes());
+            t.partitions.iter().map(move |&partition| PartitionKey {
+                topic: topic.clone(),
+                partition,
+            })
+        })
+        .collect()
+}
+
+fn topic_ref(version: i16, name: &str, id: &[u8; 16]) -> TopicRef {
+    if version >= 13 {
+        TopicRef::Id(*id)
+    } else {
+        TopicRef::Name(Arc::from(name))
+    }
+}
+
+fn resolve(registry: &Registry, key: &PartitionKey) -> Result<Arc<Partition>, ErrorCode> {
+    match &key.topic {
+        TopicRef::Name(name) => registry
+            .get(name, key.partition)
+            .ok_or(ErrorCode::UnknownTopicOrPartition),
+        TopicRef::Id(id) => registry.get_by_id(id, key.partition),
+    }
+}
+
+/// Reads until `min_bytes` are there, a partition fails, or `max_wait` passes.
+async fn read_until_ready(
+    plan: &Plan,
+    max_wait: Duration,
+    min_bytes: usize,
+) -> Vec<FetchPartitionOut> {
+    let deadline = tokio::time::Instant::now() + max_wait;
+    // Subscribe before the first read so a produce landing between the read and the wait is
+    // not missed.
+    let mut watches: Vec<watch::Receiver<Progress>> = plan
+        .targets
+        .iter()
+        .filter_map(|t| t.partition.as_ref().ok().map(|p| p.subscribe()))
+        .collect();
+    let mut first = true;
+    loop {
+        for w in watches.iter_mut() {
+            w.mark_unchanged();
+        }
+        let pass = plan.read_all(first);
+        first = false;
+        if pass.bytes >= min_bytes
+            || pass.any_error
+            || watches.is_empty()
+            || tokio::time::Instant::now() >= deadline
+        {
+            return pass.partitions;
+        }
+        if tokio::time::timeout_at(deadline, any_changed(&mut watches))
+            .await
+            .is_err()
+        {
+            return plan.read_all(false).partitions;
+        }
+    }
+}
+
+/// Settles the session and writes the response: everything for full and sessionless
+/// fetches, only what changed for incremental ones.
+fn finish(
+    broker: &Broker,
+    peek: HeaderPeek,
+    plan: Plan,
+    mode: Mode,
+    outs: Vec<FetchPartitionOut>,
+) -> Reply {
+    let outcomes: Vec<Outcome> = outs.iter().map(outcome).collect();
+    let (session_id, answered) = match mode {
+        Mode::Sessionless | Mode::Full => (INVALID_SESSION_ID, None),
+        Mode::Incremental { session_id, epoch } => {
+            let keys = plan.targets.iter().map(|t| &t.key);
+            let settled = broker.fetch_sessions.lock().finish_incremental(
+                session_id,
+                epoch,
+                keys.zip(outcomes.iter().copied()),
+            );
+            match settled {
+                Ok(answered) => (session_id, Some(answered)),
+                // Evicted or closed while this request waited: everything, sessionless.
+                Err(Finish::Gone) => (INVALID_SESSION_ID, None),
+                Err(Finish::EpochMoved) => {
+                    return error_reply(peek, ErrorCode::InvalidFetchSessionEpoch, session_id)
+                }
+            }
+        }
+    };
+    let mut response = FetchResponseOut {
+        session_id,
+        topics: by_topic(&plan.targets, outs, answered.as_deref()),
+        ..Default::default()
+    };
+    if let Mode::Full = mode {
+        let cached = plan
+            .targets
+            .into_iter()
+            .zip(outcomes)
+            .map(|(t, o)| (t.key, t.params, o));
+        response.session_id = broker.fetch_sessions.lock().create_session(
+            now_ms(),
+            plan.follower.is_some(),
+            plan.version >= 13,
+            cached,
+        );
+    }
+    Reply::Send(write_fetch_response(
+        peek.api_version,
+        peek.correlation_id,
+        &response,
+    ))
+}
+
+fn outcome(out: &FetchPartitionOut) -> Outcome {
+    Outcome {
+        sent: Sent {
+            high_watermark: out.high_watermark,
+            last_stable_offset: out.last_stable_offset,
+            log_start_offset: out.log_start_offset,
+        },
+        has_records: out.records.as_ref().is_some_and(|r| !r.is_empty()),
+        error: out.error_code != 0,
+        diverging: out.diverging_epoch.is_some(),
+    }
+}
+
+/// The answered partitions grouped into topics, consecutive partitions of a topic together
+/// (as Kafka's FetchResponse does).
+fn by_topic(
+    targets: &[Target],
+    outs: Vec<FetchPartitionOut>,
+    answered: Option<&[bool]>,
+) -> Vec<FetchTopicOut> {
+    let mut topics: Vec<FetchTopicOut> = Vec::new();
+    let mut last: Option<&TopicRef> = None;
+    for (i, (target, out)) in targets.iter().zip(outs).enumerate() {
+        if answered.is_some_and(|a| !a[i]) {
+            continue;
+        }
+        if last != Some(&target.key.topic) {
+            let (topic, topic_id) = match &target.key.topic {
+                TopicRef::Name(name) => (name.to_string(), [0; 16]),
+                TopicRef::Id(id) => (String::new(), *id),
+            };
+            topics.push(FetchTopicOut {
+                topic,
+                topic_id,
+                partitions: Vec::new(),
+            });
+            last = Some(&target.key.topic);
+        }
+        topics.last_mut().expect("pushed").partitions.push(out);
+    }
+    topics
+}
+
+/// A response with only a top-level error (a session error).
+fn error_reply(peek: HeaderPeek, error: ErrorCode, session_id: i32) -> Reply {
+    let response = FetchResponseOut {
+        error_code: error.code(),
+        session_id,
+        ..Default::default()
+    };
+    Reply::Send(write_fetch_response(
+        peek.api_version,
+        peek.correlation_id,
+        &response,
+    ))
+}
+
+/// Resolves when any of the watches reports a change (or its partition is gone).
+fn any_changed(watches: &mut [watch::Receiver<Progress>]) -> impl Future<Output = ()> + '_ {
+    let mut futures: Vec<Pin<Box<dyn Future<Output = ()> + Send + '_>>> = watches
+        .iter_mut()
+        .map(|w| {
+            Box::pin(async move {
+                let _ = w.changed().await;
+            }) as Pin<Box<_>>
+        })
+        .collect();
+    std::future::poll_fn(move |cx| {
+        for f in futures.iter_mut() {
+            if f.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(());
+            }
+        }
+        Poll::Pending
+    })
+}

@@ -1,0 +1,3464 @@
+# generated - do not edit; regenerate with `python -m ferrolog.protocol.generate`
+# content sha256: 02479ce4e321323888699c6b130ab8f756375b51bf1682098942ffd65fafff08
+# schemas sha256: 2f70d5502ce360991e40ed6e2e6ba11b24612f7c6ac8893f63b99a7bdb86e4ff
+# from Kafka's message schemas (messages/*.json, internal/*/*.json).
+"""Typed bodies of every request, response and data schema, for mypy: the dicts the
+codec takes and returns, one TypedDict per message (all its versions) and per nested
+struct. A NotRequired field exists only in the versions its comment gives (or is
+tagged); the encoder refuses keys that are not fields of the message. How the types
+are derived: ferrolog/protocol/generate_messages.py."""
+
+from typing import NotRequired, TypedDict
+
+
+class ProduceRequestPartitionProduceData(TypedDict):
+    index: int
+    records: bytes | None
+
+
+class ProduceRequestTopicProduceData(TypedDict):
+    name: str
+    partition_data: list[ProduceRequestPartitionProduceData]
+
+
+# api key 0, v0-11
+class ProduceRequest(TypedDict):
+    transactional_id: NotRequired[str | None]  # v3+
+    acks: int
+    timeout_ms: int
+    topic_data: list[ProduceRequestTopicProduceData]
+
+
+class ProduceResponseBatchIndexAndErrorMessage(TypedDict):
+    batch_index: int
+    batch_index_error_message: str | None
+
+
+class ProduceResponseLeaderIdAndEpoch(TypedDict):
+    leader_id: int
+    leader_epoch: int
+
+
+class ProduceResponsePartitionProduceResponse(TypedDict):
+    index: int
+    error_code: int
+    base_offset: int
+    log_append_time_ms: NotRequired[int]  # v2+
+    log_start_offset: NotRequired[int]  # v5+
+    record_errors: NotRequired[list[ProduceResponseBatchIndexAndErrorMessage]]  # v8+
+    error_message: NotRequired[str | None]  # v8+
+    current_leader: NotRequired[ProduceResponseLeaderIdAndEpoch]  # tagged, v10+
+
+
+class ProduceResponseTopicProduceResponse(TypedDict):
+    name: str
+    partition_responses: list[ProduceResponsePartitionProduceResponse]
+
+
+class ProduceResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+    rack: str | None
+
+
+# api key 0, v0-11
+class ProduceResponse(TypedDict):
+    responses: list[ProduceResponseTopicProduceResponse]
+    throttle_time_ms: NotRequired[int]  # v1+
+    node_endpoints: NotRequired[list[ProduceResponseNodeEndpoint]]  # tagged, v10+
+
+
+class FetchRequestReplicaState(TypedDict):
+    replica_id: int
+    replica_epoch: int
+
+
+class FetchRequestFetchPartition(TypedDict):
+    partition: int
+    current_leader_epoch: NotRequired[int]  # v9+
+    fetch_offset: int
+    last_fetched_epoch: NotRequired[int]  # v12+
+    log_start_offset: NotRequired[int]  # v5+
+    partition_max_bytes: int
+    replica_directory_id: NotRequired[bytes]  # tagged, v17+
+
+
+class FetchRequestFetchTopic(TypedDict):
+    topic: NotRequired[str]  # v0-12
+    topic_id: NotRequired[bytes]  # v13+
+    partitions: list[FetchRequestFetchPartition]
+
+
+class FetchRequestForgottenTopic(TypedDict):
+    topic: NotRequired[str]  # v7-12
+    topic_id: NotRequired[bytes]  # v13+
+    partitions: list[int]
+
+
+# api key 1, v0-17
+class FetchRequest(TypedDict):
+    cluster_id: NotRequired[str | None]  # tagged, v12+
+    replica_id: NotRequired[int]  # v0-14
+    replica_state: NotRequired[FetchRequestReplicaState]  # tagged, v15+
+    max_wait_ms: int
+    min_bytes: int
+    max_bytes: NotRequired[int]  # v3+
+    isolation_level: NotRequired[int]  # v4+
+    session_id: NotRequired[int]  # v7+
+    session_epoch: NotRequired[int]  # v7+
+    topics: list[FetchRequestFetchTopic]
+    forgotten_topics_data: NotRequired[list[FetchRequestForgottenTopic]]  # v7+
+    rack_id: NotRequired[str]  # v11+
+
+
+class FetchResponseEpochEndOffset(TypedDict):
+    epoch: int
+    end_offset: int
+
+
+class FetchResponseLeaderIdAndEpoch(TypedDict):
+    leader_id: int
+    leader_epoch: int
+
+
+class FetchResponseSnapshotId(TypedDict):
+    end_offset: int
+    epoch: int
+
+
+class FetchResponseAbortedTransaction(TypedDict):
+    producer_id: int
+    first_offset: int
+
+
+class FetchResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    high_watermark: int
+    last_stable_offset: NotRequired[int]  # v4+
+    log_start_offset: NotRequired[int]  # v5+
+    diverging_epoch: NotRequired[FetchResponseEpochEndOffset]  # tagged, v12+
+    current_leader: NotRequired[FetchResponseLeaderIdAndEpoch]  # tagged, v12+
+    snapshot_id: NotRequired[FetchResponseSnapshotId]  # tagged, v12+
+    aborted_transactions: NotRequired[list[FetchResponseAbortedTransaction] | None]  # v4+
+    preferred_read_replica: NotRequired[int]  # v11+
+    records: bytes | None
+
+
+class FetchResponseFetchableTopicResponse(TypedDict):
+    topic: NotRequired[str]  # v0-12
+    topic_id: NotRequired[bytes]  # v13+
+    partitions: list[FetchResponsePartitionData]
+
+
+class FetchResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+    rack: str | None
+
+
+# api key 1, v0-17
+class FetchResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    error_code: NotRequired[int]  # v7+
+    session_id: NotRequired[int]  # v7+
+    responses: list[FetchResponseFetchableTopicResponse]
+    node_endpoints: NotRequired[list[FetchResponseNodeEndpoint]]  # tagged, v16+
+
+
+class ListOffsetsRequestListOffsetsPartition(TypedDict):
+    partition_index: int
+    current_leader_epoch: NotRequired[int]  # v4+
+    timestamp: int
+    max_num_offsets: NotRequired[int]  # v0
+
+
+class ListOffsetsRequestListOffsetsTopic(TypedDict):
+    name: str
+    partitions: list[ListOffsetsRequestListOffsetsPartition]
+
+
+# api key 2, v0-10
+class ListOffsetsRequest(TypedDict):
+    replica_id: int
+    isolation_level: NotRequired[int]  # v2+
+    topics: list[ListOffsetsRequestListOffsetsTopic]
+    timeout_ms: NotRequired[int]  # v10+
+
+
+class ListOffsetsResponseListOffsetsPartitionResponse(TypedDict):
+    partition_index: int
+    error_code: int
+    old_style_offsets: NotRequired[list[int]]  # v0
+    timestamp: NotRequired[int]  # v1+
+    offset: NotRequired[int]  # v1+
+    leader_epoch: NotRequired[int]  # v4+
+
+
+class ListOffsetsResponseListOffsetsTopicResponse(TypedDict):
+    name: str
+    partitions: list[ListOffsetsResponseListOffsetsPartitionResponse]
+
+
+# api key 2, v0-10
+class ListOffsetsResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v2+
+    topics: list[ListOffsetsResponseListOffsetsTopicResponse]
+
+
+class MetadataRequestTopic(TypedDict):
+    topic_id: NotRequired[bytes]  # v10+
+    name: str | None
+
+
+# api key 3, v0-12
+class MetadataRequest(TypedDict):
+    topics: list[MetadataRequestTopic] | None
+    allow_auto_topic_creation: NotRequired[bool]  # v4+
+    include_cluster_authorized_operations: NotRequired[bool]  # v8-10
+    include_topic_authorized_operations: NotRequired[bool]  # v8+
+
+
+class MetadataResponseBroker(TypedDict):
+    node_id: int
+    host: str
+    port: int
+    rack: NotRequired[str | None]  # v1+
+
+
+class MetadataResponsePartition(TypedDict):
+    error_code: int
+    partition_index: int
+    leader_id: int
+    leader_epoch: NotRequired[int]  # v7+
+    replica_nodes: list[int]
+    isr_nodes: list[int]
+    offline_replicas: NotRequired[list[int]]  # v5+
+
+
+class MetadataResponseTopic(TypedDict):
+    error_code: int
+    name: str | None
+    topic_id: NotRequired[bytes]  # v10+
+    is_internal: NotRequired[bool]  # v1+
+    partitions: list[MetadataResponsePartition]
+    topic_authorized_operations: NotRequired[int]  # v8+
+
+
+# api key 3, v0-12
+class MetadataResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v3+
+    brokers: list[MetadataResponseBroker]
+    cluster_id: NotRequired[str | None]  # v2+
+    controller_id: NotRequired[int]  # v1+
+    topics: list[MetadataResponseTopic]
+    cluster_authorized_operations: NotRequired[int]  # v8-10
+
+
+class LeaderAndIsrRequestLeaderAndIsrPartitionState(TypedDict):
+    topic_name: NotRequired[str]  # v0-1
+    partition_index: int
+    controller_epoch: int
+    leader: int
+    leader_epoch: int
+    isr: list[int]
+    partition_epoch: int
+    replicas: list[int]
+    adding_replicas: NotRequired[list[int]]  # v3+
+    removing_replicas: NotRequired[list[int]]  # v3+
+    is_new: NotRequired[bool]  # v1+
+    leader_recovery_state: NotRequired[int]  # v6+
+
+
+class LeaderAndIsrRequestLeaderAndIsrTopicState(TypedDict):
+    topic_name: str
+    topic_id: NotRequired[bytes]  # v5+
+    partition_states: list[LeaderAndIsrRequestLeaderAndIsrPartitionState]
+
+
+class LeaderAndIsrRequestLeaderAndIsrLiveLeader(TypedDict):
+    broker_id: int
+    host_name: str
+    port: int
+
+
+# api key 4, v0-7
+class LeaderAndIsrRequest(TypedDict):
+    controller_id: int
+    is_k_raft_controller: NotRequired[bool]  # v7+
+    controller_epoch: int
+    broker_epoch: NotRequired[int]  # v2+
+    type: NotRequired[int]  # v5+
+    ungrouped_partition_states: NotRequired[
+        list[LeaderAndIsrRequestLeaderAndIsrPartitionState]
+    ]  # v0-1
+    topic_states: NotRequired[list[LeaderAndIsrRequestLeaderAndIsrTopicState]]  # v2+
+    live_leaders: list[LeaderAndIsrRequestLeaderAndIsrLiveLeader]
+
+
+class LeaderAndIsrResponseLeaderAndIsrPartitionError(TypedDict):
+    topic_name: NotRequired[str]  # v0-4
+    partition_index: int
+    error_code: int
+
+
+class LeaderAndIsrResponseLeaderAndIsrTopicError(TypedDict):
+    topic_id: bytes
+    partition_errors: list[LeaderAndIsrResponseLeaderAndIsrPartitionError]
+
+
+# api key 4, v0-7
+class LeaderAndIsrResponse(TypedDict):
+    error_code: int
+    partition_errors: NotRequired[list[LeaderAndIsrResponseLeaderAndIsrPartitionError]]  # v0-4
+    topics: NotRequired[list[LeaderAndIsrResponseLeaderAndIsrTopicError]]  # v5+
+
+
+class StopReplicaRequestStopReplicaPartitionV0(TypedDict):
+    topic_name: str
+    partition_index: int
+
+
+class StopReplicaRequestStopReplicaTopicV1(TypedDict):
+    name: str
+    partition_indexes: list[int]
+
+
+class StopReplicaRequestStopReplicaPartitionState(TypedDict):
+    partition_index: int
+    leader_epoch: int
+    delete_partition: bool
+
+
+class StopReplicaRequestStopReplicaTopicState(TypedDict):
+    topic_name: str
+    partition_states: list[StopReplicaRequestStopReplicaPartitionState]
+
+
+# api key 5, v0-4
+class StopReplicaRequest(TypedDict):
+    controller_id: int
+    is_k_raft_controller: NotRequired[bool]  # v4+
+    controller_epoch: int
+    broker_epoch: NotRequired[int]  # v1+
+    delete_partitions: NotRequired[bool]  # v0-2
+    ungrouped_partitions: NotRequired[list[StopReplicaRequestStopReplicaPartitionV0]]  # v0
+    topics: NotRequired[list[StopReplicaRequestStopReplicaTopicV1]]  # v1-2
+    topic_states: NotRequired[list[StopReplicaRequestStopReplicaTopicState]]  # v3+
+
+
+class StopReplicaResponseStopReplicaPartitionError(TypedDict):
+    topic_name: str
+    partition_index: int
+    error_code: int
+
+
+# api key 5, v0-4
+class StopReplicaResponse(TypedDict):
+    error_code: int
+    partition_errors: list[StopReplicaResponseStopReplicaPartitionError]
+
+
+class UpdateMetadataRequestUpdateMetadataPartitionState(TypedDict):
+    topic_name: NotRequired[str]  # v0-4
+    partition_index: int
+    controller_epoch: int
+    leader: int
+    leader_epoch: int
+    isr: list[int]
+    zk_version: int
+    replicas: list[int]
+    offline_replicas: NotRequired[list[int]]  # v4+
+
+
+class UpdateMetadataRequestUpdateMetadataTopicState(TypedDict):
+    topic_name: str
+    topic_id: NotRequired[bytes]  # v7+
+    partition_states: list[UpdateMetadataRequestUpdateMetadataPartitionState]
+
+
+class UpdateMetadataRequestUpdateMetadataEndpoint(TypedDict):
+    port: int
+    host: str
+    listener: NotRequired[str]  # v3+
+    security_protocol: int
+
+
+class UpdateMetadataRequestUpdateMetadataBroker(TypedDict):
+    id: int
+    v0_host: NotRequired[str]  # v0
+    v0_port: NotRequired[int]  # v0
+    endpoints: NotRequired[list[UpdateMetadataRequestUpdateMetadataEndpoint]]  # v1+
+    rack: NotRequired[str | None]  # v2+
+
+
+# api key 6, v0-8
+class UpdateMetadataRequest(TypedDict):
+    controller_id: int
+    is_k_raft_controller: NotRequired[bool]  # v8+
+    type: NotRequired[int]  # tagged, v8+
+    controller_epoch: int
+    broker_epoch: NotRequired[int]  # v5+
+    ungrouped_partition_states: NotRequired[
+        list[UpdateMetadataRequestUpdateMetadataPartitionState]
+    ]  # v0-4
+    topic_states: NotRequired[list[UpdateMetadataRequestUpdateMetadataTopicState]]  # v5+
+    live_brokers: list[UpdateMetadataRequestUpdateMetadataBroker]
+
+
+# api key 6, v0-8
+class UpdateMetadataResponse(TypedDict):
+    error_code: int
+
+
+# api key 7, v0-3
+class ControlledShutdownRequest(TypedDict):
+    broker_id: int
+    broker_epoch: NotRequired[int]  # v2+
+
+
+class ControlledShutdownResponseRemainingPartition(TypedDict):
+    topic_name: str
+    partition_index: int
+
+
+# api key 7, v0-3
+class ControlledShutdownResponse(TypedDict):
+    error_code: int
+    remaining_partitions: list[ControlledShutdownResponseRemainingPartition]
+
+
+class OffsetCommitRequestPartition(TypedDict):
+    partition_index: int
+    committed_offset: int
+    committed_leader_epoch: NotRequired[int]  # v6+
+    commit_timestamp: NotRequired[int]  # v1
+    committed_metadata: str | None
+
+
+class OffsetCommitRequestTopic(TypedDict):
+    name: str
+    partitions: list[OffsetCommitRequestPartition]
+
+
+# api key 8, v0-9
+class OffsetCommitRequest(TypedDict):
+    group_id: str
+    generation_id_or_member_epoch: NotRequired[int]  # v1+
+    member_id: NotRequired[str]  # v1+
+    group_instance_id: NotRequired[str | None]  # v7+
+    retention_time_ms: NotRequired[int]  # v2-4
+    topics: list[OffsetCommitRequestTopic]
+
+
+class OffsetCommitResponsePartition(TypedDict):
+    partition_index: int
+    error_code: int
+
+
+class OffsetCommitResponseTopic(TypedDict):
+    name: str
+    partitions: list[OffsetCommitResponsePartition]
+
+
+# api key 8, v0-9
+class OffsetCommitResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v3+
+    topics: list[OffsetCommitResponseTopic]
+
+
+class OffsetFetchRequestTopic(TypedDict):
+    name: str
+    partition_indexes: list[int]
+
+
+class OffsetFetchRequestTopics(TypedDict):
+    name: str
+    partition_indexes: list[int]
+
+
+class OffsetFetchRequestGroup(TypedDict):
+    group_id: str
+    member_id: NotRequired[str | None]  # v9+
+    member_epoch: NotRequired[int]  # v9+
+    topics: list[OffsetFetchRequestTopics] | None
+
+
+# api key 9, v0-9
+class OffsetFetchRequest(TypedDict):
+    group_id: NotRequired[str]  # v0-7
+    topics: NotRequired[list[OffsetFetchRequestTopic] | None]  # v0-7
+    groups: NotRequired[list[OffsetFetchRequestGroup]]  # v8+
+    require_stable: NotRequired[bool]  # v7+
+
+
+class OffsetFetchResponsePartition(TypedDict):
+    partition_index: int
+    committed_offset: int
+    committed_leader_epoch: NotRequired[int]  # v5-7
+    metadata: str | None
+    error_code: int
+
+
+class OffsetFetchResponseTopic(TypedDict):
+    name: str
+    partitions: list[OffsetFetchResponsePartition]
+
+
+class OffsetFetchResponsePartitions(TypedDict):
+    partition_index: int
+    committed_offset: int
+    committed_leader_epoch: int
+    metadata: str | None
+    error_code: int
+
+
+class OffsetFetchResponseTopics(TypedDict):
+    name: str
+    partitions: list[OffsetFetchResponsePartitions]
+
+
+class OffsetFetchResponseGroup(TypedDict):
+    group_id: str
+    topics: list[OffsetFetchResponseTopics]
+    error_code: int
+
+
+# api key 9, v0-9
+class OffsetFetchResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v3+
+    topics: NotRequired[list[OffsetFetchResponseTopic]]  # v0-7
+    error_code: NotRequired[int]  # v2-7
+    groups: NotRequired[list[OffsetFetchResponseGroup]]  # v8+
+
+
+# api key 10, v0-6
+class FindCoordinatorRequest(TypedDict):
+    key: NotRequired[str]  # v0-3
+    key_type: NotRequired[int]  # v1+
+    coordinator_keys: NotRequired[list[str]]  # v4+
+
+
+class FindCoordinatorResponseCoordinator(TypedDict):
+    key: str
+    node_id: int
+    host: str
+    port: int
+    error_code: int
+    error_message: str | None
+
+
+# api key 10, v0-6
+class FindCoordinatorResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    error_code: NotRequired[int]  # v0-3
+    error_message: NotRequired[str | None]  # v1-3
+    node_id: NotRequired[int]  # v0-3
+    host: NotRequired[str]  # v0-3
+    port: NotRequired[int]  # v0-3
+    coordinators: NotRequired[list[FindCoordinatorResponseCoordinator]]  # v4+
+
+
+class JoinGroupRequestProtocol(TypedDict):
+    name: str
+    metadata: bytes
+
+
+# api key 11, v0-9
+class JoinGroupRequest(TypedDict):
+    group_id: str
+    session_timeout_ms: int
+    rebalance_timeout_ms: NotRequired[int]  # v1+
+    member_id: str
+    group_instance_id: NotRequired[str | None]  # v5+
+    protocol_type: str
+    protocols: list[JoinGroupRequestProtocol]
+    reason: NotRequired[str | None]  # v8+
+
+
+class JoinGroupResponseMember(TypedDict):
+    member_id: str
+    group_instance_id: NotRequired[str | None]  # v5+
+    metadata: bytes
+
+
+# api key 11, v0-9
+class JoinGroupResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v2+
+    error_code: int
+    generation_id: int
+    protocol_type: NotRequired[str | None]  # v7+
+    protocol_name: str | None
+    leader: str
+    skip_assignment: NotRequired[bool]  # v9+
+    member_id: str
+    members: list[JoinGroupResponseMember]
+
+
+# api key 12, v0-4
+class HeartbeatRequest(TypedDict):
+    group_id: str
+    generation_id: int
+    member_id: str
+    group_instance_id: NotRequired[str | None]  # v3+
+
+
+# api key 12, v0-4
+class HeartbeatResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    error_code: int
+
+
+class LeaveGroupRequestMemberIdentity(TypedDict):
+    member_id: str
+    group_instance_id: str | None
+    reason: NotRequired[str | None]  # v5+
+
+
+# api key 13, v0-5
+class LeaveGroupRequest(TypedDict):
+    group_id: str
+    member_id: NotRequired[str]  # v0-2
+    members: NotRequired[list[LeaveGroupRequestMemberIdentity]]  # v3+
+
+
+class LeaveGroupResponseMemberResponse(TypedDict):
+    member_id: str
+    group_instance_id: str | None
+    error_code: int
+
+
+# api key 13, v0-5
+class LeaveGroupResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    error_code: int
+    members: NotRequired[list[LeaveGroupResponseMemberResponse]]  # v3+
+
+
+class SyncGroupRequestAssignment(TypedDict):
+    member_id: str
+    assignment: bytes
+
+
+# api key 14, v0-5
+class SyncGroupRequest(TypedDict):
+    group_id: str
+    generation_id: int
+    member_id: str
+    group_instance_id: NotRequired[str | None]  # v3+
+    protocol_type: NotRequired[str | None]  # v5+
+    protocol_name: NotRequired[str | None]  # v5+
+    assignments: list[SyncGroupRequestAssignment]
+
+
+# api key 14, v0-5
+class SyncGroupResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    error_code: int
+    protocol_type: NotRequired[str | None]  # v5+
+    protocol_name: NotRequired[str | None]  # v5+
+    assignment: bytes
+
+
+# api key 15, v0-5
+class DescribeGroupsRequest(TypedDict):
+    groups: list[str]
+    include_authorized_operations: NotRequired[bool]  # v3+
+
+
+class DescribeGroupsResponseDescribedGroupMember(TypedDict):
+    member_id: str
+    group_instance_id: NotRequired[str | None]  # v4+
+    client_id: str
+    client_host: str
+    member_metadata: bytes
+    member_assignment: bytes
+
+
+class DescribeGroupsResponseDescribedGroup(TypedDict):
+    error_code: int
+    group_id: str
+    group_state: str
+    protocol_type: str
+    protocol_data: str
+    members: list[DescribeGroupsResponseDescribedGroupMember]
+    authorized_operations: NotRequired[int]  # v3+
+
+
+# api key 15, v0-5
+class DescribeGroupsResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    groups: list[DescribeGroupsResponseDescribedGroup]
+
+
+# api key 16, v0-5
+class ListGroupsRequest(TypedDict):
+    states_filter: NotRequired[list[str]]  # v4+
+    types_filter: NotRequired[list[str]]  # v5+
+
+
+class ListGroupsResponseListedGroup(TypedDict):
+    group_id: str
+    protocol_type: str
+    group_state: NotRequired[str]  # v4+
+    group_type: NotRequired[str]  # v5+
+
+
+# api key 16, v0-5
+class ListGroupsResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    error_code: int
+    groups: list[ListGroupsResponseListedGroup]
+
+
+# api key 17, v0-1
+class SaslHandshakeRequest(TypedDict):
+    mechanism: str
+
+
+# api key 17, v0-1
+class SaslHandshakeResponse(TypedDict):
+    error_code: int
+    mechanisms: list[str]
+
+
+# api key 18, v0-4
+class ApiVersionsRequest(TypedDict):
+    client_software_name: NotRequired[str]  # v3+
+    client_software_version: NotRequired[str]  # v3+
+
+
+class ApiVersionsResponseApiVersion(TypedDict):
+    api_key: int
+    min_version: int
+    max_version: int
+
+
+class ApiVersionsResponseSupportedFeatureKey(TypedDict):
+    name: str
+    min_version: int
+    max_version: int
+
+
+class ApiVersionsResponseFinalizedFeatureKey(TypedDict):
+    name: str
+    max_version_level: int
+    min_version_level: int
+
+
+# api key 18, v0-4
+class ApiVersionsResponse(TypedDict):
+    error_code: int
+    api_keys: list[ApiVersionsResponseApiVersion]
+    throttle_time_ms: NotRequired[int]  # v1+
+    supported_features: NotRequired[list[ApiVersionsResponseSupportedFeatureKey]]  # tagged, v3+
+    finalized_features_epoch: NotRequired[int]  # tagged, v3+
+    finalized_features: NotRequired[list[ApiVersionsResponseFinalizedFeatureKey]]  # tagged, v3+
+    zk_migration_ready: NotRequired[bool]  # tagged, v3+
+
+
+class CreateTopicsRequestCreatableReplicaAssignment(TypedDict):
+    partition_index: int
+    broker_ids: list[int]
+
+
+class CreateTopicsRequestCreatableTopicConfig(TypedDict):
+    name: str
+    value: str | None
+
+
+class CreateTopicsRequestCreatableTopic(TypedDict):
+    name: str
+    num_partitions: int
+    replication_factor: int
+    assignments: list[CreateTopicsRequestCreatableReplicaAssignment]
+    configs: list[CreateTopicsRequestCreatableTopicConfig]
+
+
+# api key 19, v0-7
+class CreateTopicsRequest(TypedDict):
+    topics: list[CreateTopicsRequestCreatableTopic]
+    timeout_ms: int
+    validate_only: NotRequired[bool]  # v1+
+
+
+class CreateTopicsResponseCreatableTopicConfigs(TypedDict):
+    name: str
+    value: str | None
+    read_only: bool
+    config_source: int
+    is_sensitive: bool
+
+
+class CreateTopicsResponseCreatableTopicResult(TypedDict):
+    name: str
+    topic_id: NotRequired[bytes]  # v7+
+    error_code: int
+    error_message: NotRequired[str | None]  # v1+
+    topic_config_error_code: NotRequired[int]  # tagged, v5+
+    num_partitions: NotRequired[int]  # v5+
+    replication_factor: NotRequired[int]  # v5+
+    configs: NotRequired[list[CreateTopicsResponseCreatableTopicConfigs] | None]  # v5+
+
+
+# api key 19, v0-7
+class CreateTopicsResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v2+
+    topics: list[CreateTopicsResponseCreatableTopicResult]
+
+
+class DeleteTopicsRequestDeleteTopicState(TypedDict):
+    name: str | None
+    topic_id: bytes
+
+
+# api key 20, v0-6
+class DeleteTopicsRequest(TypedDict):
+    topics: NotRequired[list[DeleteTopicsRequestDeleteTopicState]]  # v6+
+    topic_names: NotRequired[list[str]]  # v0-5
+    timeout_ms: int
+
+
+class DeleteTopicsResponseDeletableTopicResult(TypedDict):
+    name: str | None
+    topic_id: NotRequired[bytes]  # v6+
+    error_code: int
+    error_message: NotRequired[str | None]  # v5+
+
+
+# api key 20, v0-6
+class DeleteTopicsResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v1+
+    responses: list[DeleteTopicsResponseDeletableTopicResult]
+
+
+class DeleteRecordsRequestDeleteRecordsPartition(TypedDict):
+    partition_index: int
+    offset: int
+
+
+class DeleteRecordsRequestDeleteRecordsTopic(TypedDict):
+    name: str
+    partitions: list[DeleteRecordsRequestDeleteRecordsPartition]
+
+
+# api key 21, v0-2
+class DeleteRecordsRequest(TypedDict):
+    topics: list[DeleteRecordsRequestDeleteRecordsTopic]
+    timeout_ms: int
+
+
+class DeleteRecordsResponseDeleteRecordsPartitionResult(TypedDict):
+    partition_index: int
+    low_watermark: int
+    error_code: int
+
+
+class DeleteRecordsResponseDeleteRecordsTopicResult(TypedDict):
+    name: str
+    partitions: list[DeleteRecordsResponseDeleteRecordsPartitionResult]
+
+
+# api key 21, v0-2
+class DeleteRecordsResponse(TypedDict):
+    throttle_time_ms: int
+    topics: list[DeleteRecordsResponseDeleteRecordsTopicResult]
+
+
+# api key 22, v0-5
+class InitProducerIdRequest(TypedDict):
+    transactional_id: str | None
+    transaction_timeout_ms: int
+    producer_id: NotRequired[int]  # v3+
+    producer_epoch: NotRequired[int]  # v3+
+
+
+# api key 22, v0-5
+class InitProducerIdResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    producer_id: int
+    producer_epoch: int
+
+
+class OffsetForLeaderEpochRequestOffsetForLeaderPartition(TypedDict):
+    partition: int
+    current_leader_epoch: NotRequired[int]  # v2+
+    leader_epoch: int
+
+
+class OffsetForLeaderEpochRequestOffsetForLeaderTopic(TypedDict):
+    topic: str
+    partitions: list[OffsetForLeaderEpochRequestOffsetForLeaderPartition]
+
+
+# api key 23, v0-4
+class OffsetForLeaderEpochRequest(TypedDict):
+    replica_id: NotRequired[int]  # v3+
+    topics: list[OffsetForLeaderEpochRequestOffsetForLeaderTopic]
+
+
+class OffsetForLeaderEpochResponseEpochEndOffset(TypedDict):
+    error_code: int
+    partition: int
+    leader_epoch: NotRequired[int]  # v1+
+    end_offset: int
+
+
+class OffsetForLeaderEpochResponseOffsetForLeaderTopicResult(TypedDict):
+    topic: str
+    partitions: list[OffsetForLeaderEpochResponseEpochEndOffset]
+
+
+# api key 23, v0-4
+class OffsetForLeaderEpochResponse(TypedDict):
+    throttle_time_ms: NotRequired[int]  # v2+
+    topics: list[OffsetForLeaderEpochResponseOffsetForLeaderTopicResult]
+
+
+class AddPartitionsToTxnRequestAddPartitionsToTxnTopic(TypedDict):
+    name: str
+    partitions: list[int]
+
+
+class AddPartitionsToTxnRequestAddPartitionsToTxnTransaction(TypedDict):
+    transactional_id: str
+    producer_id: int
+    producer_epoch: int
+    verify_only: bool
+    topics: list[AddPartitionsToTxnRequestAddPartitionsToTxnTopic]
+
+
+# api key 24, v0-5
+class AddPartitionsToTxnRequest(TypedDict):
+    transactions: NotRequired[list[AddPartitionsToTxnRequestAddPartitionsToTxnTransaction]]  # v4+
+    v3_and_below_transactional_id: NotRequired[str]  # v0-3
+    v3_and_below_producer_id: NotRequired[int]  # v0-3
+    v3_and_below_producer_epoch: NotRequired[int]  # v0-3
+    v3_and_below_topics: NotRequired[list[AddPartitionsToTxnRequestAddPartitionsToTxnTopic]]  # v0-3
+
+
+class AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult(TypedDict):
+    partition_index: int
+    partition_error_code: int
+
+
+class AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult(TypedDict):
+    name: str
+    results_by_partition: list[AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult]
+
+
+class AddPartitionsToTxnResponseAddPartitionsToTxnResult(TypedDict):
+    transactional_id: str
+    topic_results: list[AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult]
+
+
+# api key 24, v0-5
+class AddPartitionsToTxnResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: NotRequired[int]  # v4+
+    results_by_transaction: NotRequired[
+        list[AddPartitionsToTxnResponseAddPartitionsToTxnResult]
+    ]  # v4+
+    results_by_topic_v3_and_below: NotRequired[
+        list[AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult]
+    ]  # v0-3
+
+
+# api key 25, v0-4
+class AddOffsetsToTxnRequest(TypedDict):
+    transactional_id: str
+    producer_id: int
+    producer_epoch: int
+    group_id: str
+
+
+# api key 25, v0-4
+class AddOffsetsToTxnResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+
+
+# api key 26, v0-5
+class EndTxnRequest(TypedDict):
+    transactional_id: str
+    producer_id: int
+    producer_epoch: int
+    committed: bool
+
+
+# api key 26, v0-5
+class EndTxnResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    producer_id: NotRequired[int]  # v5+
+    producer_epoch: NotRequired[int]  # v5+
+
+
+class WriteTxnMarkersRequestWritableTxnMarkerTopic(TypedDict):
+    name: str
+    partition_indexes: list[int]
+
+
+class WriteTxnMarkersRequestWritableTxnMarker(TypedDict):
+    producer_id: int
+    producer_epoch: int
+    transaction_result: bool
+    topics: list[WriteTxnMarkersRequestWritableTxnMarkerTopic]
+    coordinator_epoch: int
+
+
+# api key 27, v0-1
+class WriteTxnMarkersRequest(TypedDict):
+    markers: list[WriteTxnMarkersRequestWritableTxnMarker]
+
+
+class WriteTxnMarkersResponseWritableTxnMarkerPartitionResult(TypedDict):
+    partition_index: int
+    error_code: int
+
+
+class WriteTxnMarkersResponseWritableTxnMarkerTopicResult(TypedDict):
+    name: str
+    partitions: list[WriteTxnMarkersResponseWritableTxnMarkerPartitionResult]
+
+
+class WriteTxnMarkersResponseWritableTxnMarkerResult(TypedDict):
+    producer_id: int
+    topics: list[WriteTxnMarkersResponseWritableTxnMarkerTopicResult]
+
+
+# api key 27, v0-1
+class WriteTxnMarkersResponse(TypedDict):
+    markers: list[WriteTxnMarkersResponseWritableTxnMarkerResult]
+
+
+class TxnOffsetCommitRequestPartition(TypedDict):
+    partition_index: int
+    committed_offset: int
+    committed_leader_epoch: NotRequired[int]  # v2+
+    committed_metadata: str | None
+
+
+class TxnOffsetCommitRequestTopic(TypedDict):
+    name: str
+    partitions: list[TxnOffsetCommitRequestPartition]
+
+
+# api key 28, v0-4
+class TxnOffsetCommitRequest(TypedDict):
+    transactional_id: str
+    group_id: str
+    producer_id: int
+    producer_epoch: int
+    generation_id: NotRequired[int]  # v3+
+    member_id: NotRequired[str]  # v3+
+    group_instance_id: NotRequired[str | None]  # v3+
+    topics: list[TxnOffsetCommitRequestTopic]
+
+
+class TxnOffsetCommitResponsePartition(TypedDict):
+    partition_index: int
+    error_code: int
+
+
+class TxnOffsetCommitResponseTopic(TypedDict):
+    name: str
+    partitions: list[TxnOffsetCommitResponsePartition]
+
+
+# api key 28, v0-4
+class TxnOffsetCommitResponse(TypedDict):
+    throttle_time_ms: int
+    topics: list[TxnOffsetCommitResponseTopic]
+
+
+# api key 29, v0-3
+class DescribeAclsRequest(TypedDict):
+    resource_type_filter: int
+    resource_name_filter: str | None
+    pattern_type_filter: NotRequired[int]  # v1+
+    principal_filter: str | None
+    host_filter: str | None
+    operation: int
+    permission_type: int
+
+
+class DescribeAclsResponseAclDescription(TypedDict):
+    principal: str
+    host: str
+    operation: int
+    permission_type: int
+
+
+class DescribeAclsResponseDescribeAclsResource(TypedDict):
+    resource_type: int
+    resource_name: str
+    pattern_type: NotRequired[int]  # v1+
+    acls: list[DescribeAclsResponseAclDescription]
+
+
+# api key 29, v0-3
+class DescribeAclsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    resources: list[DescribeAclsResponseDescribeAclsResource]
+
+
+class CreateAclsRequestAclCreation(TypedDict):
+    resource_type: int
+    resource_name: str
+    resource_pattern_type: NotRequired[int]  # v1+
+    principal: str
+    host: str
+    operation: int
+    permission_type: int
+
+
+# api key 30, v0-3
+class CreateAclsRequest(TypedDict):
+    creations: list[CreateAclsRequestAclCreation]
+
+
+class CreateAclsResponseAclCreationResult(TypedDict):
+    error_code: int
+    error_message: str | None
+
+
+# api key 30, v0-3
+class CreateAclsResponse(TypedDict):
+    throttle_time_ms: int
+    results: list[CreateAclsResponseAclCreationResult]
+
+
+class DeleteAclsRequestDeleteAclsFilter(TypedDict):
+    resource_type_filter: int
+    resource_name_filter: str | None
+    pattern_type_filter: NotRequired[int]  # v1+
+    principal_filter: str | None
+    host_filter: str | None
+    operation: int
+    permission_type: int
+
+
+# api key 31, v0-3
+class DeleteAclsRequest(TypedDict):
+    filters: list[DeleteAclsRequestDeleteAclsFilter]
+
+
+class DeleteAclsResponseDeleteAclsMatchingAcl(TypedDict):
+    error_code: int
+    error_message: str | None
+    resource_type: int
+    resource_name: str
+    pattern_type: NotRequired[int]  # v1+
+    principal: str
+    host: str
+    operation: int
+    permission_type: int
+
+
+class DeleteAclsResponseDeleteAclsFilterResult(TypedDict):
+    error_code: int
+    error_message: str | None
+    matching_acls: list[DeleteAclsResponseDeleteAclsMatchingAcl]
+
+
+# api key 31, v0-3
+class DeleteAclsResponse(TypedDict):
+    throttle_time_ms: int
+    filter_results: list[DeleteAclsResponseDeleteAclsFilterResult]
+
+
+class DescribeConfigsRequestDescribeConfigsResource(TypedDict):
+    resource_type: int
+    resource_name: str
+    configuration_keys: list[str] | None
+
+
+# api key 32, v0-4
+class DescribeConfigsRequest(TypedDict):
+    resources: list[DescribeConfigsRequestDescribeConfigsResource]
+    include_synonyms: NotRequired[bool]  # v1+
+    include_documentation: NotRequired[bool]  # v3+
+
+
+class DescribeConfigsResponseDescribeConfigsSynonym(TypedDict):
+    name: str
+    value: str | None
+    source: int
+
+
+class DescribeConfigsResponseDescribeConfigsResourceResult(TypedDict):
+    name: str
+    value: str | None
+    read_only: bool
+    is_default: NotRequired[bool]  # v0
+    config_source: NotRequired[int]  # v1+
+    is_sensitive: bool
+    synonyms: NotRequired[list[DescribeConfigsResponseDescribeConfigsSynonym]]  # v1+
+    config_type: NotRequired[int]  # v3+
+    documentation: NotRequired[str | None]  # v3+
+
+
+class DescribeConfigsResponseDescribeConfigsResult(TypedDict):
+    error_code: int
+    error_message: str | None
+    resource_type: int
+    resource_name: str
+    configs: list[DescribeConfigsResponseDescribeConfigsResourceResult]
+
+
+# api key 32, v0-4
+class DescribeConfigsResponse(TypedDict):
+    throttle_time_ms: int
+    results: list[DescribeConfigsResponseDescribeConfigsResult]
+
+
+class AlterConfigsRequestAlterableConfig(TypedDict):
+    name: str
+    value: str | None
+
+
+class AlterConfigsRequestAlterConfigsResource(TypedDict):
+    resource_type: int
+    resource_name: str
+    configs: list[AlterConfigsRequestAlterableConfig]
+
+
+# api key 33, v0-2
+class AlterConfigsRequest(TypedDict):
+    resources: list[AlterConfigsRequestAlterConfigsResource]
+    validate_only: bool
+
+
+class AlterConfigsResponseAlterConfigsResourceResponse(TypedDict):
+    error_code: int
+    error_message: str | None
+    resource_type: int
+    resource_name: str
+
+
+# api key 33, v0-2
+class AlterConfigsResponse(TypedDict):
+    throttle_time_ms: int
+    responses: list[AlterConfigsResponseAlterConfigsResourceResponse]
+
+
+class AlterReplicaLogDirsRequestAlterReplicaLogDirTopic(TypedDict):
+    name: str
+    partitions: list[int]
+
+
+class AlterReplicaLogDirsRequestAlterReplicaLogDir(TypedDict):
+    path: str
+    topics: list[AlterReplicaLogDirsRequestAlterReplicaLogDirTopic]
+
+
+# api key 34, v0-2
+class AlterReplicaLogDirsRequest(TypedDict):
+    dirs: list[AlterReplicaLogDirsRequestAlterReplicaLogDir]
+
+
+class AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult(TypedDict):
+    partition_index: int
+    error_code: int
+
+
+class AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResult(TypedDict):
+    topic_name: str
+    partitions: list[AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult]
+
+
+# api key 34, v0-2
+class AlterReplicaLogDirsResponse(TypedDict):
+    throttle_time_ms: int
+    results: list[AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResult]
+
+
+class DescribeLogDirsRequestDescribableLogDirTopic(TypedDict):
+    topic: str
+    partitions: list[int]
+
+
+# api key 35, v0-4
+class DescribeLogDirsRequest(TypedDict):
+    topics: list[DescribeLogDirsRequestDescribableLogDirTopic] | None
+
+
+class DescribeLogDirsResponseDescribeLogDirsPartition(TypedDict):
+    partition_index: int
+    partition_size: int
+    offset_lag: int
+    is_future_key: bool
+
+
+class DescribeLogDirsResponseDescribeLogDirsTopic(TypedDict):
+    name: str
+    partitions: list[DescribeLogDirsResponseDescribeLogDirsPartition]
+
+
+class DescribeLogDirsResponseDescribeLogDirsResult(TypedDict):
+    error_code: int
+    log_dir: str
+    topics: list[DescribeLogDirsResponseDescribeLogDirsTopic]
+    total_bytes: NotRequired[int]  # v4+
+    usable_bytes: NotRequired[int]  # v4+
+
+
+# api key 35, v0-4
+class DescribeLogDirsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: NotRequired[int]  # v3+
+    results: list[DescribeLogDirsResponseDescribeLogDirsResult]
+
+
+# api key 36, v0-2
+class SaslAuthenticateRequest(TypedDict):
+    auth_bytes: bytes
+
+
+# api key 36, v0-2
+class SaslAuthenticateResponse(TypedDict):
+    error_code: int
+    error_message: str | None
+    auth_bytes: bytes
+    session_lifetime_ms: NotRequired[int]  # v1+
+
+
+class CreatePartitionsRequestCreatePartitionsAssignment(TypedDict):
+    broker_ids: list[int]
+
+
+class CreatePartitionsRequestCreatePartitionsTopic(TypedDict):
+    name: str
+    count: int
+    assignments: list[CreatePartitionsRequestCreatePartitionsAssignment] | None
+
+
+# api key 37, v0-3
+class CreatePartitionsRequest(TypedDict):
+    topics: list[CreatePartitionsRequestCreatePartitionsTopic]
+    timeout_ms: int
+    validate_only: bool
+
+
+class CreatePartitionsResponseCreatePartitionsTopicResult(TypedDict):
+    name: str
+    error_code: int
+    error_message: str | None
+
+
+# api key 37, v0-3
+class CreatePartitionsResponse(TypedDict):
+    throttle_time_ms: int
+    results: list[CreatePartitionsResponseCreatePartitionsTopicResult]
+
+
+class CreateDelegationTokenRequestCreatableRenewers(TypedDict):
+    principal_type: str
+    principal_name: str
+
+
+# api key 38, v0-3
+class CreateDelegationTokenRequest(TypedDict):
+    owner_principal_type: NotRequired[str | None]  # v3+
+    owner_principal_name: NotRequired[str | None]  # v3+
+    renewers: list[CreateDelegationTokenRequestCreatableRenewers]
+    max_lifetime_ms: int
+
+
+# api key 38, v0-3
+class CreateDelegationTokenResponse(TypedDict):
+    error_code: int
+    principal_type: str
+    principal_name: str
+    token_requester_principal_type: NotRequired[str]  # v3+
+    token_requester_principal_name: NotRequired[str]  # v3+
+    issue_timestamp_ms: int
+    expiry_timestamp_ms: int
+    max_timestamp_ms: int
+    token_id: str
+    hmac: bytes
+    throttle_time_ms: int
+
+
+# api key 39, v0-2
+class RenewDelegationTokenRequest(TypedDict):
+    hmac: bytes
+    renew_period_ms: int
+
+
+# api key 39, v0-2
+class RenewDelegationTokenResponse(TypedDict):
+    error_code: int
+    expiry_timestamp_ms: int
+    throttle_time_ms: int
+
+
+# api key 40, v0-2
+class ExpireDelegationTokenRequest(TypedDict):
+    hmac: bytes
+    expiry_time_period_ms: int
+
+
+# api key 40, v0-2
+class ExpireDelegationTokenResponse(TypedDict):
+    error_code: int
+    expiry_timestamp_ms: int
+    throttle_time_ms: int
+
+
+class DescribeDelegationTokenRequestDescribeDelegationTokenOwner(TypedDict):
+    principal_type: str
+    principal_name: str
+
+
+# api key 41, v0-3
+class DescribeDelegationTokenRequest(TypedDict):
+    owners: list[DescribeDelegationTokenRequestDescribeDelegationTokenOwner] | None
+
+
+class DescribeDelegationTokenResponseDescribedDelegationTokenRenewer(TypedDict):
+    principal_type: str
+    principal_name: str
+
+
+class DescribeDelegationTokenResponseDescribedDelegationToken(TypedDict):
+    principal_type: str
+    principal_name: str
+    token_requester_principal_type: NotRequired[str]  # v3+
+    token_requester_principal_name: NotRequired[str]  # v3+
+    issue_timestamp: int
+    expiry_timestamp: int
+    max_timestamp: int
+    token_id: str
+    hmac: bytes
+    renewers: list[DescribeDelegationTokenResponseDescribedDelegationTokenRenewer]
+
+
+# api key 41, v0-3
+class DescribeDelegationTokenResponse(TypedDict):
+    error_code: int
+    tokens: list[DescribeDelegationTokenResponseDescribedDelegationToken]
+    throttle_time_ms: int
+
+
+# api key 42, v0-2
+class DeleteGroupsRequest(TypedDict):
+    groups_names: list[str]
+
+
+class DeleteGroupsResponseDeletableGroupResult(TypedDict):
+    group_id: str
+    error_code: int
+
+
+# api key 42, v0-2
+class DeleteGroupsResponse(TypedDict):
+    throttle_time_ms: int
+    results: list[DeleteGroupsResponseDeletableGroupResult]
+
+
+class ElectLeadersRequestTopicPartitions(TypedDict):
+    topic: str
+    partitions: list[int]
+
+
+# api key 43, v0-2
+class ElectLeadersRequest(TypedDict):
+    election_type: NotRequired[int]  # v1+
+    topic_partitions: list[ElectLeadersRequestTopicPartitions] | None
+    timeout_ms: int
+
+
+class ElectLeadersResponsePartitionResult(TypedDict):
+    partition_id: int
+    error_code: int
+    error_message: str | None
+
+
+class ElectLeadersResponseReplicaElectionResult(TypedDict):
+    topic: str
+    partition_result: list[ElectLeadersResponsePartitionResult]
+
+
+# api key 43, v0-2
+class ElectLeadersResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: NotRequired[int]  # v1+
+    replica_election_results: list[ElectLeadersResponseReplicaElectionResult]
+
+
+class IncrementalAlterConfigsRequestAlterableConfig(TypedDict):
+    name: str
+    config_operation: int
+    value: str | None
+
+
+class IncrementalAlterConfigsRequestAlterConfigsResource(TypedDict):
+    resource_type: int
+    resource_name: str
+    configs: list[IncrementalAlterConfigsRequestAlterableConfig]
+
+
+# api key 44, v0-1
+class IncrementalAlterConfigsRequest(TypedDict):
+    resources: list[IncrementalAlterConfigsRequestAlterConfigsResource]
+    validate_only: bool
+
+
+class IncrementalAlterConfigsResponseAlterConfigsResourceResponse(TypedDict):
+    error_code: int
+    error_message: str | None
+    resource_type: int
+    resource_name: str
+
+
+# api key 44, v0-1
+class IncrementalAlterConfigsResponse(TypedDict):
+    throttle_time_ms: int
+    responses: list[IncrementalAlterConfigsResponseAlterConfigsResourceResponse]
+
+
+class AlterPartitionReassignmentsRequestReassignablePartition(TypedDict):
+    partition_index: int
+    replicas: list[int] | None
+
+
+class AlterPartitionReassignmentsRequestReassignableTopic(TypedDict):
+    name: str
+    partitions: list[AlterPartitionReassignmentsRequestReassignablePartition]
+
+
+# api key 45, v0
+class AlterPartitionReassignmentsRequest(TypedDict):
+    timeout_ms: int
+    topics: list[AlterPartitionReassignmentsRequestReassignableTopic]
+
+
+class AlterPartitionReassignmentsResponseReassignablePartitionResponse(TypedDict):
+    partition_index: int
+    error_code: int
+    error_message: str | None
+
+
+class AlterPartitionReassignmentsResponseReassignableTopicResponse(TypedDict):
+    name: str
+    partitions: list[AlterPartitionReassignmentsResponseReassignablePartitionResponse]
+
+
+# api key 45, v0
+class AlterPartitionReassignmentsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    responses: list[AlterPartitionReassignmentsResponseReassignableTopicResponse]
+
+
+class ListPartitionReassignmentsRequestListPartitionReassignmentsTopics(TypedDict):
+    name: str
+    partition_indexes: list[int]
+
+
+# api key 46, v0
+class ListPartitionReassignmentsRequest(TypedDict):
+    timeout_ms: int
+    topics: list[ListPartitionReassignmentsRequestListPartitionReassignmentsTopics] | None
+
+
+class ListPartitionReassignmentsResponseOngoingPartitionReassignment(TypedDict):
+    partition_index: int
+    replicas: list[int]
+    adding_replicas: list[int]
+    removing_replicas: list[int]
+
+
+class ListPartitionReassignmentsResponseOngoingTopicReassignment(TypedDict):
+    name: str
+    partitions: list[ListPartitionReassignmentsResponseOngoingPartitionReassignment]
+
+
+# api key 46, v0
+class ListPartitionReassignmentsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    topics: list[ListPartitionReassignmentsResponseOngoingTopicReassignment]
+
+
+class OffsetDeleteRequestPartition(TypedDict):
+    partition_index: int
+
+
+class OffsetDeleteRequestTopic(TypedDict):
+    name: str
+    partitions: list[OffsetDeleteRequestPartition]
+
+
+# api key 47, v0
+class OffsetDeleteRequest(TypedDict):
+    group_id: str
+    topics: list[OffsetDeleteRequestTopic]
+
+
+class OffsetDeleteResponsePartition(TypedDict):
+    partition_index: int
+    error_code: int
+
+
+class OffsetDeleteResponseTopic(TypedDict):
+    name: str
+    partitions: list[OffsetDeleteResponsePartition]
+
+
+# api key 47, v0
+class OffsetDeleteResponse(TypedDict):
+    error_code: int
+    throttle_time_ms: int
+    topics: list[OffsetDeleteResponseTopic]
+
+
+class DescribeClientQuotasRequestComponentData(TypedDict):
+    entity_type: str
+    match_type: int
+    match: str | None
+
+
+# api key 48, v0-1
+class DescribeClientQuotasRequest(TypedDict):
+    components: list[DescribeClientQuotasRequestComponentData]
+    strict: bool
+
+
+class DescribeClientQuotasResponseEntityData(TypedDict):
+    entity_type: str
+    entity_name: str | None
+
+
+class DescribeClientQuotasResponseValueData(TypedDict):
+    key: str
+    value: float
+
+
+class DescribeClientQuotasResponseEntryData(TypedDict):
+    entity: list[DescribeClientQuotasResponseEntityData]
+    values: list[DescribeClientQuotasResponseValueData]
+
+
+# api key 48, v0-1
+class DescribeClientQuotasResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    entries: list[DescribeClientQuotasResponseEntryData] | None
+
+
+class AlterClientQuotasRequestEntityData(TypedDict):
+    entity_type: str
+    entity_name: str | None
+
+
+class AlterClientQuotasRequestOpData(TypedDict):
+    key: str
+    value: float
+    remove: bool
+
+
+class AlterClientQuotasRequestEntryData(TypedDict):
+    entity: list[AlterClientQuotasRequestEntityData]
+    ops: list[AlterClientQuotasRequestOpData]
+
+
+# api key 49, v0-1
+class AlterClientQuotasRequest(TypedDict):
+    entries: list[AlterClientQuotasRequestEntryData]
+    validate_only: bool
+
+
+class AlterClientQuotasResponseEntityData(TypedDict):
+    entity_type: str
+    entity_name: str | None
+
+
+class AlterClientQuotasResponseEntryData(TypedDict):
+    error_code: int
+    error_message: str | None
+    entity: list[AlterClientQuotasResponseEntityData]
+
+
+# api key 49, v0-1
+class AlterClientQuotasResponse(TypedDict):
+    throttle_time_ms: int
+    entries: list[AlterClientQuotasResponseEntryData]
+
+
+class DescribeUserScramCredentialsRequestUserName(TypedDict):
+    name: str
+
+
+# api key 50, v0
+class DescribeUserScramCredentialsRequest(TypedDict):
+    users: list[DescribeUserScramCredentialsRequestUserName] | None
+
+
+class DescribeUserScramCredentialsResponseCredentialInfo(TypedDict):
+    mechanism: int
+    iterations: int
+
+
+class DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResult(TypedDict):
+    user: str
+    error_code: int
+    error_message: str | None
+    credential_infos: list[DescribeUserScramCredentialsResponseCredentialInfo]
+
+
+# api key 50, v0
+class DescribeUserScramCredentialsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    results: list[DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResult]
+
+
+class AlterUserScramCredentialsRequestScramCredentialDeletion(TypedDict):
+    name: str
+    mechanism: int
+
+
+class AlterUserScramCredentialsRequestScramCredentialUpsertion(TypedDict):
+    name: str
+    mechanism: int
+    iterations: int
+    salt: bytes
+    salted_password: bytes
+
+
+# api key 51, v0
+class AlterUserScramCredentialsRequest(TypedDict):
+    deletions: list[AlterUserScramCredentialsRequestScramCredentialDeletion]
+    upsertions: list[AlterUserScramCredentialsRequestScramCredentialUpsertion]
+
+
+class AlterUserScramCredentialsResponseAlterUserScramCredentialsResult(TypedDict):
+    user: str
+    error_code: int
+    error_message: str | None
+
+
+# api key 51, v0
+class AlterUserScramCredentialsResponse(TypedDict):
+    throttle_time_ms: int
+    results: list[AlterUserScramCredentialsResponseAlterUserScramCredentialsResult]
+
+
+class VoteRequestPartitionData(TypedDict):
+    partition_index: int
+    candidate_epoch: int
+    candidate_id: int
+    candidate_directory_id: NotRequired[bytes]  # v1+
+    voter_directory_id: NotRequired[bytes]  # v1+
+    last_offset_epoch: int
+    last_offset: int
+
+
+class VoteRequestTopicData(TypedDict):
+    topic_name: str
+    partitions: list[VoteRequestPartitionData]
+
+
+# api key 52, v0-1
+class VoteRequest(TypedDict):
+    cluster_id: str | None
+    voter_id: NotRequired[int]  # v1+
+    topics: list[VoteRequestTopicData]
+
+
+class VoteResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    leader_id: int
+    leader_epoch: int
+    vote_granted: bool
+
+
+class VoteResponseTopicData(TypedDict):
+    topic_name: str
+    partitions: list[VoteResponsePartitionData]
+
+
+class VoteResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+
+
+# api key 52, v0-1
+class VoteResponse(TypedDict):
+    error_code: int
+    topics: list[VoteResponseTopicData]
+    node_endpoints: NotRequired[list[VoteResponseNodeEndpoint]]  # tagged, v1+
+
+
+class BeginQuorumEpochRequestPartitionData(TypedDict):
+    partition_index: int
+    voter_directory_id: NotRequired[bytes]  # v1+
+    leader_id: int
+    leader_epoch: int
+
+
+class BeginQuorumEpochRequestTopicData(TypedDict):
+    topic_name: str
+    partitions: list[BeginQuorumEpochRequestPartitionData]
+
+
+class BeginQuorumEpochRequestLeaderEndpoint(TypedDict):
+    name: str
+    host: str
+    port: int
+
+
+# api key 53, v0-1
+class BeginQuorumEpochRequest(TypedDict):
+    cluster_id: str | None
+    voter_id: NotRequired[int]  # v1+
+    topics: list[BeginQuorumEpochRequestTopicData]
+    leader_endpoints: NotRequired[list[BeginQuorumEpochRequestLeaderEndpoint]]  # v1+
+
+
+class BeginQuorumEpochResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    leader_id: int
+    leader_epoch: int
+
+
+class BeginQuorumEpochResponseTopicData(TypedDict):
+    topic_name: str
+    partitions: list[BeginQuorumEpochResponsePartitionData]
+
+
+class BeginQuorumEpochResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+
+
+# api key 53, v0-1
+class BeginQuorumEpochResponse(TypedDict):
+    error_code: int
+    topics: list[BeginQuorumEpochResponseTopicData]
+    node_endpoints: NotRequired[list[BeginQuorumEpochResponseNodeEndpoint]]  # tagged, v1+
+
+
+class EndQuorumEpochRequestReplicaInfo(TypedDict):
+    candidate_id: int
+    candidate_directory_id: bytes
+
+
+class EndQuorumEpochRequestPartitionData(TypedDict):
+    partition_index: int
+    leader_id: int
+    leader_epoch: int
+    preferred_successors: NotRequired[list[int]]  # v0
+    preferred_candidates: NotRequired[list[EndQuorumEpochRequestReplicaInfo]]  # v1+
+
+
+class EndQuorumEpochRequestTopicData(TypedDict):
+    topic_name: str
+    partitions: list[EndQuorumEpochRequestPartitionData]
+
+
+class EndQuorumEpochRequestLeaderEndpoint(TypedDict):
+    name: str
+    host: str
+    port: int
+
+
+# api key 54, v0-1
+class EndQuorumEpochRequest(TypedDict):
+    cluster_id: str | None
+    topics: list[EndQuorumEpochRequestTopicData]
+    leader_endpoints: NotRequired[list[EndQuorumEpochRequestLeaderEndpoint]]  # v1+
+
+
+class EndQuorumEpochResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    leader_id: int
+    leader_epoch: int
+
+
+class EndQuorumEpochResponseTopicData(TypedDict):
+    topic_name: str
+    partitions: list[EndQuorumEpochResponsePartitionData]
+
+
+class EndQuorumEpochResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+
+
+# api key 54, v0-1
+class EndQuorumEpochResponse(TypedDict):
+    error_code: int
+    topics: list[EndQuorumEpochResponseTopicData]
+    node_endpoints: NotRequired[list[EndQuorumEpochResponseNodeEndpoint]]  # tagged, v1+
+
+
+class DescribeQuorumRequestPartitionData(TypedDict):
+    partition_index: int
+
+
+class DescribeQuorumRequestTopicData(TypedDict):
+    topic_name: str
+    partitions: list[DescribeQuorumRequestPartitionData]
+
+
+# api key 55, v0-2
+class DescribeQuorumRequest(TypedDict):
+    topics: list[DescribeQuorumRequestTopicData]
+
+
+class DescribeQuorumResponseReplicaState(TypedDict):
+    replica_id: int
+    replica_directory_id: NotRequired[bytes]  # v2+
+    log_end_offset: int
+    last_fetch_timestamp: NotRequired[int]  # v1+
+    last_caught_up_timestamp: NotRequired[int]  # v1+
+
+
+class DescribeQuorumResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    error_message: NotRequired[str | None]  # v2+
+    leader_id: int
+    leader_epoch: int
+    high_watermark: int
+    current_voters: list[DescribeQuorumResponseReplicaState]
+    observers: list[DescribeQuorumResponseReplicaState]
+
+
+class DescribeQuorumResponseTopicData(TypedDict):
+    topic_name: str
+    partitions: list[DescribeQuorumResponsePartitionData]
+
+
+class DescribeQuorumResponseListener(TypedDict):
+    name: str
+    host: str
+    port: int
+
+
+class DescribeQuorumResponseNode(TypedDict):
+    node_id: int
+    listeners: list[DescribeQuorumResponseListener]
+
+
+# api key 55, v0-2
+class DescribeQuorumResponse(TypedDict):
+    error_code: int
+    error_message: NotRequired[str | None]  # v2+
+    topics: list[DescribeQuorumResponseTopicData]
+    nodes: NotRequired[list[DescribeQuorumResponseNode]]  # v2+
+
+
+class AlterPartitionRequestBrokerState(TypedDict):
+    broker_id: int
+    broker_epoch: int
+
+
+class AlterPartitionRequestPartitionData(TypedDict):
+    partition_index: int
+    leader_epoch: int
+    new_isr: NotRequired[list[int]]  # v0-2
+    new_isr_with_epochs: NotRequired[list[AlterPartitionRequestBrokerState]]  # v3+
+    leader_recovery_state: NotRequired[int]  # v1+
+    partition_epoch: int
+
+
+class AlterPartitionRequestTopicData(TypedDict):
+    topic_name: NotRequired[str]  # v0-1
+    topic_id: NotRequired[bytes]  # v2+
+    partitions: list[AlterPartitionRequestPartitionData]
+
+
+# api key 56, v0-3
+class AlterPartitionRequest(TypedDict):
+    broker_id: int
+    broker_epoch: int
+    topics: list[AlterPartitionRequestTopicData]
+
+
+class AlterPartitionResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    leader_id: int
+    leader_epoch: int
+    isr: list[int]
+    leader_recovery_state: NotRequired[int]  # v1+
+    partition_epoch: int
+
+
+class AlterPartitionResponseTopicData(TypedDict):
+    topic_name: NotRequired[str]  # v0-1
+    topic_id: NotRequired[bytes]  # v2+
+    partitions: list[AlterPartitionResponsePartitionData]
+
+
+# api key 56, v0-3
+class AlterPartitionResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    topics: list[AlterPartitionResponseTopicData]
+
+
+class UpdateFeaturesRequestFeatureUpdateKey(TypedDict):
+    feature: str
+    max_version_level: int
+    allow_downgrade: NotRequired[bool]  # v0
+    upgrade_type: NotRequired[int]  # v1+
+
+
+# api key 57, v0-2
+class UpdateFeaturesRequest(TypedDict):
+    timeout_ms: int
+    feature_updates: list[UpdateFeaturesRequestFeatureUpdateKey]
+    validate_only: NotRequired[bool]  # v1+
+
+
+class UpdateFeaturesResponseUpdatableFeatureResult(TypedDict):
+    feature: str
+    error_code: int
+    error_message: str | None
+
+
+# api key 57, v0-2
+class UpdateFeaturesResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    results: NotRequired[list[UpdateFeaturesResponseUpdatableFeatureResult]]  # v0-1
+
+
+# api key 58, v0
+class EnvelopeRequest(TypedDict):
+    request_data: bytes
+    request_principal: bytes | None
+    client_host_address: bytes
+
+
+# api key 58, v0
+class EnvelopeResponse(TypedDict):
+    response_data: bytes | None
+    error_code: int
+
+
+class FetchSnapshotRequestSnapshotId(TypedDict):
+    end_offset: int
+    epoch: int
+
+
+class FetchSnapshotRequestPartitionSnapshot(TypedDict):
+    partition: int
+    current_leader_epoch: int
+    snapshot_id: FetchSnapshotRequestSnapshotId
+    position: int
+    replica_directory_id: NotRequired[bytes]  # tagged, v1+
+
+
+class FetchSnapshotRequestTopicSnapshot(TypedDict):
+    name: str
+    partitions: list[FetchSnapshotRequestPartitionSnapshot]
+
+
+# api key 59, v0-1
+class FetchSnapshotRequest(TypedDict):
+    cluster_id: NotRequired[str | None]  # tagged, v0+
+    replica_id: int
+    max_bytes: int
+    topics: list[FetchSnapshotRequestTopicSnapshot]
+
+
+class FetchSnapshotResponseSnapshotId(TypedDict):
+    end_offset: int
+    epoch: int
+
+
+class FetchSnapshotResponseLeaderIdAndEpoch(TypedDict):
+    leader_id: int
+    leader_epoch: int
+
+
+class FetchSnapshotResponsePartitionSnapshot(TypedDict):
+    index: int
+    error_code: int
+    snapshot_id: FetchSnapshotResponseSnapshotId
+    current_leader: NotRequired[FetchSnapshotResponseLeaderIdAndEpoch]  # tagged, v0+
+    size: int
+    position: int
+    unaligned_records: bytes
+
+
+class FetchSnapshotResponseTopicSnapshot(TypedDict):
+    name: str
+    partitions: list[FetchSnapshotResponsePartitionSnapshot]
+
+
+class FetchSnapshotResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+
+
+# api key 59, v0-1
+class FetchSnapshotResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    topics: list[FetchSnapshotResponseTopicSnapshot]
+    node_endpoints: NotRequired[list[FetchSnapshotResponseNodeEndpoint]]  # tagged, v1+
+
+
+# api key 60, v0-1
+class DescribeClusterRequest(TypedDict):
+    include_cluster_authorized_operations: bool
+    endpoint_type: NotRequired[int]  # v1+
+
+
+class DescribeClusterResponseDescribeClusterBroker(TypedDict):
+    broker_id: int
+    host: str
+    port: int
+    rack: str | None
+
+
+# api key 60, v0-1
+class DescribeClusterResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    endpoint_type: NotRequired[int]  # v1+
+    cluster_id: str
+    controller_id: int
+    brokers: list[DescribeClusterResponseDescribeClusterBroker]
+    cluster_authorized_operations: int
+
+
+class DescribeProducersRequestTopicRequest(TypedDict):
+    name: str
+    partition_indexes: list[int]
+
+
+# api key 61, v0
+class DescribeProducersRequest(TypedDict):
+    topics: list[DescribeProducersRequestTopicRequest]
+
+
+class DescribeProducersResponseProducerState(TypedDict):
+    producer_id: int
+    producer_epoch: int
+    last_sequence: int
+    last_timestamp: int
+    coordinator_epoch: int
+    current_txn_start_offset: int
+
+
+class DescribeProducersResponsePartitionResponse(TypedDict):
+    partition_index: int
+    error_code: int
+    error_message: str | None
+    active_producers: list[DescribeProducersResponseProducerState]
+
+
+class DescribeProducersResponseTopicResponse(TypedDict):
+    name: str
+    partitions: list[DescribeProducersResponsePartitionResponse]
+
+
+# api key 61, v0
+class DescribeProducersResponse(TypedDict):
+    throttle_time_ms: int
+    topics: list[DescribeProducersResponseTopicResponse]
+
+
+class BrokerRegistrationRequestListener(TypedDict):
+    name: str
+    host: str
+    port: int
+    security_protocol: int
+
+
+class BrokerRegistrationRequestFeature(TypedDict):
+    name: str
+    min_supported_version: int
+    max_supported_version: int
+
+
+# api key 62, v0-4
+class BrokerRegistrationRequest(TypedDict):
+    broker_id: int
+    cluster_id: str
+    incarnation_id: bytes
+    listeners: list[BrokerRegistrationRequestListener]
+    features: list[BrokerRegistrationRequestFeature]
+    rack: str | None
+    is_migrating_zk_broker: NotRequired[bool]  # v1+
+    log_dirs: NotRequired[list[bytes]]  # v2+
+    previous_broker_epoch: NotRequired[int]  # v3+
+
+
+# api key 62, v0-4
+class BrokerRegistrationResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    broker_epoch: int
+
+
+# api key 63, v0-1
+class BrokerHeartbeatRequest(TypedDict):
+    broker_id: int
+    broker_epoch: int
+    current_metadata_offset: int
+    want_fence: bool
+    want_shut_down: bool
+    offline_log_dirs: NotRequired[list[bytes]]  # tagged, v1+
+
+
+# api key 63, v0-1
+class BrokerHeartbeatResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    is_caught_up: bool
+    is_fenced: bool
+    should_shut_down: bool
+
+
+# api key 64, v0
+class UnregisterBrokerRequest(TypedDict):
+    broker_id: int
+
+
+# api key 64, v0
+class UnregisterBrokerResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+
+
+# api key 65, v0
+class DescribeTransactionsRequest(TypedDict):
+    transactional_ids: list[str]
+
+
+class DescribeTransactionsResponseTopicData(TypedDict):
+    topic: str
+    partitions: list[int]
+
+
+class DescribeTransactionsResponseTransactionState(TypedDict):
+    error_code: int
+    transactional_id: str
+    transaction_state: str
+    transaction_timeout_ms: int
+    transaction_start_time_ms: int
+    producer_id: int
+    producer_epoch: int
+    topics: list[DescribeTransactionsResponseTopicData]
+
+
+# api key 65, v0
+class DescribeTransactionsResponse(TypedDict):
+    throttle_time_ms: int
+    transaction_states: list[DescribeTransactionsResponseTransactionState]
+
+
+# api key 66, v0-1
+class ListTransactionsRequest(TypedDict):
+    state_filters: list[str]
+    producer_id_filters: list[int]
+    duration_filter: NotRequired[int]  # v1+
+
+
+class ListTransactionsResponseTransactionState(TypedDict):
+    transactional_id: str
+    producer_id: int
+    transaction_state: str
+
+
+# api key 66, v0-1
+class ListTransactionsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    unknown_state_filters: list[str]
+    transaction_states: list[ListTransactionsResponseTransactionState]
+
+
+# api key 67, v0
+class AllocateProducerIdsRequest(TypedDict):
+    broker_id: int
+    broker_epoch: int
+
+
+# api key 67, v0
+class AllocateProducerIdsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    producer_id_start: int
+    producer_id_len: int
+
+
+class ConsumerGroupHeartbeatRequestTopicPartitions(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+# api key 68, v0-1
+class ConsumerGroupHeartbeatRequest(TypedDict):
+    group_id: str
+    member_id: str
+    member_epoch: int
+    instance_id: str | None
+    rack_id: str | None
+    rebalance_timeout_ms: int
+    subscribed_topic_names: list[str] | None
+    subscribed_topic_regex: NotRequired[str | None]  # v1+
+    server_assignor: str | None
+    topic_partitions: list[ConsumerGroupHeartbeatRequestTopicPartitions] | None
+
+
+class ConsumerGroupHeartbeatResponseTopicPartitions(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+class ConsumerGroupHeartbeatResponseAssignment(TypedDict):
+    topic_partitions: list[ConsumerGroupHeartbeatResponseTopicPartitions]
+
+
+# api key 68, v0-1
+class ConsumerGroupHeartbeatResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    member_id: str | None
+    member_epoch: int
+    heartbeat_interval_ms: int
+    assignment: ConsumerGroupHeartbeatResponseAssignment | None
+
+
+# api key 69, v0
+class ConsumerGroupDescribeRequest(TypedDict):
+    group_ids: list[str]
+    include_authorized_operations: bool
+
+
+class ConsumerGroupDescribeResponseTopicPartitions(TypedDict):
+    topic_id: bytes
+    topic_name: str
+    partitions: list[int]
+
+
+class ConsumerGroupDescribeResponseAssignment(TypedDict):
+    topic_partitions: list[ConsumerGroupDescribeResponseTopicPartitions]
+
+
+class ConsumerGroupDescribeResponseMember(TypedDict):
+    member_id: str
+    instance_id: str | None
+    rack_id: str | None
+    member_epoch: int
+    client_id: str
+    client_host: str
+    subscribed_topic_names: list[str]
+    subscribed_topic_regex: str | None
+    assignment: ConsumerGroupDescribeResponseAssignment
+    target_assignment: ConsumerGroupDescribeResponseAssignment
+
+
+class ConsumerGroupDescribeResponseDescribedGroup(TypedDict):
+    error_code: int
+    error_message: str | None
+    group_id: str
+    group_state: str
+    group_epoch: int
+    assignment_epoch: int
+    assignor_name: str
+    members: list[ConsumerGroupDescribeResponseMember]
+    authorized_operations: int
+
+
+# api key 69, v0
+class ConsumerGroupDescribeResponse(TypedDict):
+    throttle_time_ms: int
+    groups: list[ConsumerGroupDescribeResponseDescribedGroup]
+
+
+class ControllerRegistrationRequestListener(TypedDict):
+    name: str
+    host: str
+    port: int
+    security_protocol: int
+
+
+class ControllerRegistrationRequestFeature(TypedDict):
+    name: str
+    min_supported_version: int
+    max_supported_version: int
+
+
+# api key 70, v0
+class ControllerRegistrationRequest(TypedDict):
+    controller_id: int
+    incarnation_id: bytes
+    zk_migration_ready: bool
+    listeners: list[ControllerRegistrationRequestListener]
+    features: list[ControllerRegistrationRequestFeature]
+
+
+# api key 70, v0
+class ControllerRegistrationResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+
+
+# api key 71, v0
+class GetTelemetrySubscriptionsRequest(TypedDict):
+    client_instance_id: bytes
+
+
+# api key 71, v0
+class GetTelemetrySubscriptionsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    client_instance_id: bytes
+    subscription_id: int
+    accepted_compression_types: list[int]
+    push_interval_ms: int
+    telemetry_max_bytes: int
+    delta_temporality: bool
+    requested_metrics: list[str]
+
+
+# api key 72, v0
+class PushTelemetryRequest(TypedDict):
+    client_instance_id: bytes
+    subscription_id: int
+    terminating: bool
+    compression_type: int
+    metrics: bytes
+
+
+# api key 72, v0
+class PushTelemetryResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+
+
+class AssignReplicasToDirsRequestPartitionData(TypedDict):
+    partition_index: int
+
+
+class AssignReplicasToDirsRequestTopicData(TypedDict):
+    topic_id: bytes
+    partitions: list[AssignReplicasToDirsRequestPartitionData]
+
+
+class AssignReplicasToDirsRequestDirectoryData(TypedDict):
+    id: bytes
+    topics: list[AssignReplicasToDirsRequestTopicData]
+
+
+# api key 73, v0
+class AssignReplicasToDirsRequest(TypedDict):
+    broker_id: int
+    broker_epoch: int
+    directories: list[AssignReplicasToDirsRequestDirectoryData]
+
+
+class AssignReplicasToDirsResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+
+
+class AssignReplicasToDirsResponseTopicData(TypedDict):
+    topic_id: bytes
+    partitions: list[AssignReplicasToDirsResponsePartitionData]
+
+
+class AssignReplicasToDirsResponseDirectoryData(TypedDict):
+    id: bytes
+    topics: list[AssignReplicasToDirsResponseTopicData]
+
+
+# api key 73, v0
+class AssignReplicasToDirsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    directories: list[AssignReplicasToDirsResponseDirectoryData]
+
+
+# api key 74, v0
+class ListClientMetricsResourcesRequest(TypedDict):
+    pass
+
+
+class ListClientMetricsResourcesResponseClientMetricsResource(TypedDict):
+    name: str
+
+
+# api key 74, v0
+class ListClientMetricsResourcesResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    client_metrics_resources: list[ListClientMetricsResourcesResponseClientMetricsResource]
+
+
+class DescribeTopicPartitionsRequestTopicRequest(TypedDict):
+    name: str
+
+
+class DescribeTopicPartitionsRequestCursor(TypedDict):
+    topic_name: str
+    partition_index: int
+
+
+# api key 75, v0
+class DescribeTopicPartitionsRequest(TypedDict):
+    topics: list[DescribeTopicPartitionsRequestTopicRequest]
+    response_partition_limit: int
+    cursor: DescribeTopicPartitionsRequestCursor | None
+
+
+class DescribeTopicPartitionsResponsePartition(TypedDict):
+    error_code: int
+    partition_index: int
+    leader_id: int
+    leader_epoch: int
+    replica_nodes: list[int]
+    isr_nodes: list[int]
+    eligible_leader_replicas: list[int] | None
+    last_known_elr: list[int] | None
+    offline_replicas: list[int]
+
+
+class DescribeTopicPartitionsResponseTopic(TypedDict):
+    error_code: int
+    name: str | None
+    topic_id: bytes
+    is_internal: bool
+    partitions: list[DescribeTopicPartitionsResponsePartition]
+    topic_authorized_operations: int
+
+
+class DescribeTopicPartitionsResponseCursor(TypedDict):
+    topic_name: str
+    partition_index: int
+
+
+# api key 75, v0
+class DescribeTopicPartitionsResponse(TypedDict):
+    throttle_time_ms: int
+    topics: list[DescribeTopicPartitionsResponseTopic]
+    next_cursor: DescribeTopicPartitionsResponseCursor | None
+
+
+# api key 76, v0
+class ShareGroupHeartbeatRequest(TypedDict):
+    group_id: str
+    member_id: str
+    member_epoch: int
+    rack_id: str | None
+    subscribed_topic_names: list[str] | None
+
+
+class ShareGroupHeartbeatResponseTopicPartitions(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+class ShareGroupHeartbeatResponseAssignment(TypedDict):
+    topic_partitions: list[ShareGroupHeartbeatResponseTopicPartitions]
+
+
+# api key 76, v0
+class ShareGroupHeartbeatResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    member_id: str | None
+    member_epoch: int
+    heartbeat_interval_ms: int
+    assignment: ShareGroupHeartbeatResponseAssignment | None
+
+
+# api key 77, v0
+class ShareGroupDescribeRequest(TypedDict):
+    group_ids: list[str]
+    include_authorized_operations: bool
+
+
+class ShareGroupDescribeResponseTopicPartitions(TypedDict):
+    topic_id: bytes
+    topic_name: str
+    partitions: list[int]
+
+
+class ShareGroupDescribeResponseAssignment(TypedDict):
+    topic_partitions: list[ShareGroupDescribeResponseTopicPartitions]
+
+
+class ShareGroupDescribeResponseMember(TypedDict):
+    member_id: str
+    rack_id: str | None
+    member_epoch: int
+    client_id: str
+    client_host: str
+    subscribed_topic_names: list[str]
+    assignment: ShareGroupDescribeResponseAssignment
+
+
+class ShareGroupDescribeResponseDescribedGroup(TypedDict):
+    error_code: int
+    error_message: str | None
+    group_id: str
+    group_state: str
+    group_epoch: int
+    assignment_epoch: int
+    assignor_name: str
+    members: list[ShareGroupDescribeResponseMember]
+    authorized_operations: int
+
+
+# api key 77, v0
+class ShareGroupDescribeResponse(TypedDict):
+    throttle_time_ms: int
+    groups: list[ShareGroupDescribeResponseDescribedGroup]
+
+
+class ShareFetchRequestAcknowledgementBatch(TypedDict):
+    first_offset: int
+    last_offset: int
+    acknowledge_types: list[int]
+
+
+class ShareFetchRequestFetchPartition(TypedDict):
+    partition_index: int
+    partition_max_bytes: int
+    acknowledgement_batches: list[ShareFetchRequestAcknowledgementBatch]
+
+
+class ShareFetchRequestFetchTopic(TypedDict):
+    topic_id: bytes
+    partitions: list[ShareFetchRequestFetchPartition]
+
+
+class ShareFetchRequestForgottenTopic(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+# api key 78, v0
+class ShareFetchRequest(TypedDict):
+    group_id: str | None
+    member_id: str | None
+    share_session_epoch: int
+    max_wait_ms: int
+    min_bytes: int
+    max_bytes: int
+    topics: list[ShareFetchRequestFetchTopic]
+    forgotten_topics_data: list[ShareFetchRequestForgottenTopic]
+
+
+class ShareFetchResponseLeaderIdAndEpoch(TypedDict):
+    leader_id: int
+    leader_epoch: int
+
+
+class ShareFetchResponseAcquiredRecords(TypedDict):
+    first_offset: int
+    last_offset: int
+    delivery_count: int
+
+
+class ShareFetchResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    error_message: str | None
+    acknowledge_error_code: int
+    acknowledge_error_message: str | None
+    current_leader: ShareFetchResponseLeaderIdAndEpoch
+    records: bytes | None
+    acquired_records: list[ShareFetchResponseAcquiredRecords]
+
+
+class ShareFetchResponseShareFetchableTopicResponse(TypedDict):
+    topic_id: bytes
+    partitions: list[ShareFetchResponsePartitionData]
+
+
+class ShareFetchResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+    rack: str | None
+
+
+# api key 78, v0
+class ShareFetchResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    responses: list[ShareFetchResponseShareFetchableTopicResponse]
+    node_endpoints: list[ShareFetchResponseNodeEndpoint]
+
+
+class ShareAcknowledgeRequestAcknowledgementBatch(TypedDict):
+    first_offset: int
+    last_offset: int
+    acknowledge_types: list[int]
+
+
+class ShareAcknowledgeRequestAcknowledgePartition(TypedDict):
+    partition_index: int
+    acknowledgement_batches: list[ShareAcknowledgeRequestAcknowledgementBatch]
+
+
+class ShareAcknowledgeRequestAcknowledgeTopic(TypedDict):
+    topic_id: bytes
+    partitions: list[ShareAcknowledgeRequestAcknowledgePartition]
+
+
+# api key 79, v0
+class ShareAcknowledgeRequest(TypedDict):
+    group_id: str | None
+    member_id: str | None
+    share_session_epoch: int
+    topics: list[ShareAcknowledgeRequestAcknowledgeTopic]
+
+
+class ShareAcknowledgeResponseLeaderIdAndEpoch(TypedDict):
+    leader_id: int
+    leader_epoch: int
+
+
+class ShareAcknowledgeResponsePartitionData(TypedDict):
+    partition_index: int
+    error_code: int
+    error_message: str | None
+    current_leader: ShareAcknowledgeResponseLeaderIdAndEpoch
+
+
+class ShareAcknowledgeResponseShareAcknowledgeTopicResponse(TypedDict):
+    topic_id: bytes
+    partitions: list[ShareAcknowledgeResponsePartitionData]
+
+
+class ShareAcknowledgeResponseNodeEndpoint(TypedDict):
+    node_id: int
+    host: str
+    port: int
+    rack: str | None
+
+
+# api key 79, v0
+class ShareAcknowledgeResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    responses: list[ShareAcknowledgeResponseShareAcknowledgeTopicResponse]
+    node_endpoints: list[ShareAcknowledgeResponseNodeEndpoint]
+
+
+class AddRaftVoterRequestListener(TypedDict):
+    name: str
+    host: str
+    port: int
+
+
+# api key 80, v0
+class AddRaftVoterRequest(TypedDict):
+    cluster_id: str | None
+    timeout_ms: int
+    voter_id: int
+    voter_directory_id: bytes
+    listeners: list[AddRaftVoterRequestListener]
+
+
+# api key 80, v0
+class AddRaftVoterResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+
+
+# api key 81, v0
+class RemoveRaftVoterRequest(TypedDict):
+    cluster_id: str | None
+    voter_id: int
+    voter_directory_id: bytes
+
+
+# api key 81, v0
+class RemoveRaftVoterResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+
+
+class UpdateRaftVoterRequestListener(TypedDict):
+    name: str
+    host: str
+    port: int
+
+
+class UpdateRaftVoterRequestKRaftVersionFeature(TypedDict):
+    min_supported_version: int
+    max_supported_version: int
+
+
+# api key 82, v0
+class UpdateRaftVoterRequest(TypedDict):
+    cluster_id: str | None
+    current_leader_epoch: int
+    voter_id: int
+    voter_directory_id: bytes
+    listeners: list[UpdateRaftVoterRequestListener]
+    k_raft_version_feature: UpdateRaftVoterRequestKRaftVersionFeature
+
+
+class UpdateRaftVoterResponseCurrentLeader(TypedDict):
+    leader_id: int
+    leader_epoch: int
+    host: str
+    port: int
+
+
+# api key 82, v0
+class UpdateRaftVoterResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    current_leader: NotRequired[UpdateRaftVoterResponseCurrentLeader]  # tagged, v0+
+
+
+class InitializeShareGroupStateRequestPartitionData(TypedDict):
+    partition: int
+    state_epoch: int
+    start_offset: int
+
+
+class InitializeShareGroupStateRequestInitializeStateData(TypedDict):
+    topic_id: bytes
+    partitions: list[InitializeShareGroupStateRequestPartitionData]
+
+
+# api key 83, v0
+class InitializeShareGroupStateRequest(TypedDict):
+    group_id: str
+    topics: list[InitializeShareGroupStateRequestInitializeStateData]
+
+
+class InitializeShareGroupStateResponsePartitionResult(TypedDict):
+    partition: int
+    error_code: int
+    error_message: str | None
+
+
+class InitializeShareGroupStateResponseInitializeStateResult(TypedDict):
+    topic_id: bytes
+    partitions: list[InitializeShareGroupStateResponsePartitionResult]
+
+
+# api key 83, v0
+class InitializeShareGroupStateResponse(TypedDict):
+    results: list[InitializeShareGroupStateResponseInitializeStateResult]
+
+
+class ReadShareGroupStateRequestPartitionData(TypedDict):
+    partition: int
+    leader_epoch: int
+
+
+class ReadShareGroupStateRequestReadStateData(TypedDict):
+    topic_id: bytes
+    partitions: list[ReadShareGroupStateRequestPartitionData]
+
+
+# api key 84, v0
+class ReadShareGroupStateRequest(TypedDict):
+    group_id: str
+    topics: list[ReadShareGroupStateRequestReadStateData]
+
+
+class ReadShareGroupStateResponseStateBatch(TypedDict):
+    first_offset: int
+    last_offset: int
+    delivery_state: int
+    delivery_count: int
+
+
+class ReadShareGroupStateResponsePartitionResult(TypedDict):
+    partition: int
+    error_code: int
+    error_message: str | None
+    state_epoch: int
+    start_offset: int
+    state_batches: list[ReadShareGroupStateResponseStateBatch]
+
+
+class ReadShareGroupStateResponseReadStateResult(TypedDict):
+    topic_id: bytes
+    partitions: list[ReadShareGroupStateResponsePartitionResult]
+
+
+# api key 84, v0
+class ReadShareGroupStateResponse(TypedDict):
+    results: list[ReadShareGroupStateResponseReadStateResult]
+
+
+class WriteShareGroupStateRequestStateBatch(TypedDict):
+    first_offset: int
+    last_offset: int
+    delivery_state: int
+    delivery_count: int
+
+
+class WriteShareGroupStateRequestPartitionData(TypedDict):
+    partition: int
+    state_epoch: int
+    leader_epoch: int
+    start_offset: int
+    state_batches: list[WriteShareGroupStateRequestStateBatch]
+
+
+class WriteShareGroupStateRequestWriteStateData(TypedDict):
+    topic_id: bytes
+    partitions: list[WriteShareGroupStateRequestPartitionData]
+
+
+# api key 85, v0
+class WriteShareGroupStateRequest(TypedDict):
+    group_id: str
+    topics: list[WriteShareGroupStateRequestWriteStateData]
+
+
+class WriteShareGroupStateResponsePartitionResult(TypedDict):
+    partition: int
+    error_code: int
+    error_message: str | None
+
+
+class WriteShareGroupStateResponseWriteStateResult(TypedDict):
+    topic_id: bytes
+    partitions: list[WriteShareGroupStateResponsePartitionResult]
+
+
+# api key 85, v0
+class WriteShareGroupStateResponse(TypedDict):
+    results: list[WriteShareGroupStateResponseWriteStateResult]
+
+
+class DeleteShareGroupStateRequestPartitionData(TypedDict):
+    partition: int
+
+
+class DeleteShareGroupStateRequestDeleteStateData(TypedDict):
+    topic_id: bytes
+    partitions: list[DeleteShareGroupStateRequestPartitionData]
+
+
+# api key 86, v0
+class DeleteShareGroupStateRequest(TypedDict):
+    group_id: str
+    topics: list[DeleteShareGroupStateRequestDeleteStateData]
+
+
+class DeleteShareGroupStateResponsePartitionResult(TypedDict):
+    partition: int
+    error_code: int
+    error_message: str | None
+
+
+class DeleteShareGroupStateResponseDeleteStateResult(TypedDict):
+    topic_id: bytes
+    partitions: list[DeleteShareGroupStateResponsePartitionResult]
+
+
+# api key 86, v0
+class DeleteShareGroupStateResponse(TypedDict):
+    results: list[DeleteShareGroupStateResponseDeleteStateResult]
+
+
+class ReadShareGroupStateSummaryRequestPartitionData(TypedDict):
+    partition: int
+    leader_epoch: int
+
+
+class ReadShareGroupStateSummaryRequestReadStateSummaryData(TypedDict):
+    topic_id: bytes
+    partitions: list[ReadShareGroupStateSummaryRequestPartitionData]
+
+
+# api key 87, v0
+class ReadShareGroupStateSummaryRequest(TypedDict):
+    group_id: str
+    topics: list[ReadShareGroupStateSummaryRequestReadStateSummaryData]
+
+
+class ReadShareGroupStateSummaryResponsePartitionResult(TypedDict):
+    partition: int
+    error_code: int
+    error_message: str | None
+    state_epoch: int
+    start_offset: int
+
+
+class ReadShareGroupStateSummaryResponseReadStateSummaryResult(TypedDict):
+    topic_id: bytes
+    partitions: list[ReadShareGroupStateSummaryResponsePartitionResult]
+
+
+# api key 87, v0
+class ReadShareGroupStateSummaryResponse(TypedDict):
+    results: list[ReadShareGroupStateSummaryResponseReadStateSummaryResult]
+
+
+# v8
+class ConsumerGroupCurrentMemberAssignmentKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class ConsumerGroupCurrentMemberAssignmentValueTopicPartitions(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+# v0
+class ConsumerGroupCurrentMemberAssignmentValue(TypedDict):
+    member_epoch: int
+    previous_member_epoch: int
+    state: int
+    assigned_partitions: list[ConsumerGroupCurrentMemberAssignmentValueTopicPartitions]
+    partitions_pending_revocation: list[ConsumerGroupCurrentMemberAssignmentValueTopicPartitions]
+
+
+# v5
+class ConsumerGroupMemberMetadataKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class ConsumerGroupMemberMetadataValueClassicProtocol(TypedDict):
+    name: str
+    metadata: bytes
+
+
+class ConsumerGroupMemberMetadataValueClassicMemberMetadata(TypedDict):
+    session_timeout_ms: int
+    supported_protocols: list[ConsumerGroupMemberMetadataValueClassicProtocol]
+
+
+# v0
+class ConsumerGroupMemberMetadataValue(TypedDict):
+    instance_id: str | None
+    rack_id: str | None
+    client_id: str
+    client_host: str
+    subscribed_topic_names: list[str]
+    subscribed_topic_regex: str | None
+    rebalance_timeout_ms: int
+    server_assignor: str | None
+    classic_member_metadata: NotRequired[
+        ConsumerGroupMemberMetadataValueClassicMemberMetadata | None
+    ]  # tagged, v0+
+
+
+# v3
+class ConsumerGroupMetadataKey(TypedDict):
+    group_id: str
+
+
+# v0
+class ConsumerGroupMetadataValue(TypedDict):
+    epoch: int
+
+
+# v4
+class ConsumerGroupPartitionMetadataKey(TypedDict):
+    group_id: str
+
+
+class ConsumerGroupPartitionMetadataValuePartitionMetadata(TypedDict):
+    partition: int
+    racks: list[str]
+
+
+class ConsumerGroupPartitionMetadataValueTopicMetadata(TypedDict):
+    topic_id: bytes
+    topic_name: str
+    num_partitions: int
+    partition_metadata: list[ConsumerGroupPartitionMetadataValuePartitionMetadata]
+
+
+# v0
+class ConsumerGroupPartitionMetadataValue(TypedDict):
+    topics: list[ConsumerGroupPartitionMetadataValueTopicMetadata]
+
+
+# v7
+class ConsumerGroupTargetAssignmentMemberKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class ConsumerGroupTargetAssignmentMemberValueTopicPartition(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+# v0
+class ConsumerGroupTargetAssignmentMemberValue(TypedDict):
+    topic_partitions: list[ConsumerGroupTargetAssignmentMemberValueTopicPartition]
+
+
+# v6
+class ConsumerGroupTargetAssignmentMetadataKey(TypedDict):
+    group_id: str
+
+
+# v0
+class ConsumerGroupTargetAssignmentMetadataValue(TypedDict):
+    assignment_epoch: int
+
+
+class ConsumerProtocolAssignmentTopicPartition(TypedDict):
+    topic: str
+    partitions: list[int]
+
+
+# v0-3
+class ConsumerProtocolAssignment(TypedDict):
+    assigned_partitions: list[ConsumerProtocolAssignmentTopicPartition]
+    user_data: bytes | None
+
+
+class ConsumerProtocolSubscriptionTopicPartition(TypedDict):
+    topic: str
+    partitions: list[int]
+
+
+# v0-3
+class ConsumerProtocolSubscription(TypedDict):
+    topics: list[str]
+    user_data: bytes | None
+    owned_partitions: NotRequired[list[ConsumerProtocolSubscriptionTopicPartition]]  # v1+
+    generation_id: NotRequired[int]  # v2+
+    rack_id: NotRequired[str | None]  # v3+
+
+
+# v0
+class DefaultPrincipalData(TypedDict):
+    type: str
+    name: str
+    token_authenticated: bool
+
+
+# v2
+class GroupMetadataKey(TypedDict):
+    group: str
+
+
+class GroupMetadataValueMemberMetadata(TypedDict):
+    member_id: str
+    group_instance_id: NotRequired[str | None]  # v3+
+    client_id: str
+    client_host: str
+    rebalance_timeout: NotRequired[int]  # v1+
+    session_timeout: int
+    subscription: bytes
+    assignment: bytes
+
+
+# v0-4
+class GroupMetadataValue(TypedDict):
+    protocol_type: str
+    generation: int
+    protocol: str | None
+    leader: str | None
+    current_state_timestamp: NotRequired[int]  # v2+
+    members: list[GroupMetadataValueMemberMetadata]
+
+
+# v0
+class KRaftVersionRecord(TypedDict):
+    version: int
+    k_raft_version: int
+
+
+class LeaderChangeMessageVoter(TypedDict):
+    voter_id: int
+    voter_directory_id: NotRequired[bytes]  # v1+
+
+
+# v0-1
+class LeaderChangeMessage(TypedDict):
+    version: int
+    leader_id: int
+    voters: list[LeaderChangeMessageVoter]
+    granting_voters: list[LeaderChangeMessageVoter]
+
+
+# v0-1
+class OffsetCommitKey(TypedDict):
+    group: str
+    topic: str
+    partition: int
+
+
+# v0-4
+class OffsetCommitValue(TypedDict):
+    offset: int
+    leader_epoch: NotRequired[int]  # v3+
+    metadata: str
+    commit_timestamp: int
+    expire_timestamp: NotRequired[int]  # v1
+
+
+class ProducerSnapshotProducerEntry(TypedDict):
+    producer_id: int
+    epoch: int
+    last_sequence: int
+    last_offset: int
+    offset_delta: int
+    timestamp: int
+    coordinator_epoch: int
+    current_txn_first_offset: int
+
+
+# v1
+class ProducerSnapshot(TypedDict):
+    crc: int
+    producer_entries: list[ProducerSnapshotProducerEntry]
+
+
+# v14
+class ShareGroupCurrentMemberAssignmentKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class ShareGroupCurrentMemberAssignmentValueTopicPartitions(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+# v0
+class ShareGroupCurrentMemberAssignmentValue(TypedDict):
+    member_epoch: int
+    previous_member_epoch: int
+    state: int
+    assigned_partitions: list[ShareGroupCurrentMemberAssignmentValueTopicPartitions]
+
+
+# v10
+class ShareGroupMemberMetadataKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+# v0
+class ShareGroupMemberMetadataValue(TypedDict):
+    rack_id: str | None
+    client_id: str
+    client_host: str
+    subscribed_topic_names: list[str]
+
+
+# v11
+class ShareGroupMetadataKey(TypedDict):
+    group_id: str
+
+
+# v0
+class ShareGroupMetadataValue(TypedDict):
+    epoch: int
+
+
+# v9
+class ShareGroupPartitionMetadataKey(TypedDict):
+    group_id: str
+
+
+class ShareGroupPartitionMetadataValuePartitionMetadata(TypedDict):
+    partition: int
+    racks: list[str]
+
+
+class ShareGroupPartitionMetadataValueTopicMetadata(TypedDict):
+    topic_id: bytes
+    topic_name: str
+    num_partitions: int
+    partition_metadata: list[ShareGroupPartitionMetadataValuePartitionMetadata]
+
+
+# v0
+class ShareGroupPartitionMetadataValue(TypedDict):
+    topics: list[ShareGroupPartitionMetadataValueTopicMetadata]
+
+
+# v15
+class ShareGroupStatePartitionMetadataKey(TypedDict):
+    group_id: str
+
+
+class ShareGroupStatePartitionMetadataValueTopicPartitionsInfo(TypedDict):
+    topic_id: bytes
+    topic_name: str
+    partitions: list[int]
+
+
+class ShareGroupStatePartitionMetadataValueTopicInfo(TypedDict):
+    topic_id: bytes
+    topic_name: str
+
+
+# v0
+class ShareGroupStatePartitionMetadataValue(TypedDict):
+    initialized_topics: list[ShareGroupStatePartitionMetadataValueTopicPartitionsInfo]
+    deleting_topics: list[ShareGroupStatePartitionMetadataValueTopicInfo]
+
+
+# v13
+class ShareGroupTargetAssignmentMemberKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class ShareGroupTargetAssignmentMemberValueTopicPartition(TypedDict):
+    topic_id: bytes
+    partitions: list[int]
+
+
+# v0
+class ShareGroupTargetAssignmentMemberValue(TypedDict):
+    topic_partitions: list[ShareGroupTargetAssignmentMemberValueTopicPartition]
+
+
+# v12
+class ShareGroupTargetAssignmentMetadataKey(TypedDict):
+    group_id: str
+
+
+# v0
+class ShareGroupTargetAssignmentMetadataValue(TypedDict):
+    assignment_epoch: int
+
+
+# v0
+class ShareSnapshotKey(TypedDict):
+    group_id: str
+    topic_id: bytes
+    partition: int
+
+
+class ShareSnapshotValueStateBatch(TypedDict):
+    first_offset: int
+    last_offset: int
+    delivery_state: int
+    delivery_count: int
+
+
+# v0
+class ShareSnapshotValue(TypedDict):
+    snapshot_epoch: int
+    state_epoch: int
+    leader_epoch: int
+    start_offset: int
+    state_batches: list[ShareSnapshotValueStateBatch]
+
+
+# v1
+class ShareUpdateKey(TypedDict):
+    group_id: str
+    topic_id: bytes
+    partition: int
+
+
+class ShareUpdateValueStateBatch(TypedDict):
+    first_offset: int
+    last_offset: int
+    delivery_state: int
+    delivery_count: int
+
+
+# v0
+class ShareUpdateValue(TypedDict):
+    snapshot_epoch: int
+    leader_epoch: int
+    start_offset: int
+    state_batches: list[ShareUpdateValueStateBatch]
+
+
+# v0
+class SnapshotFooterRecord(TypedDict):
+    version: int
+
+
+# v0
+class SnapshotHeaderRecord(TypedDict):
+    version: int
+    last_contained_log_timestamp: int
+
+
+# v0
+class TransactionLogKey(TypedDict):
+    transactional_id: str
+
+
+class TransactionLogValuePartitionsSchema(TypedDict):
+    topic: str
+    partition_ids: list[int]
+
+
+# v0-1
+class TransactionLogValue(TypedDict):
+    producer_id: int
+    previous_producer_id: NotRequired[int]  # tagged, v1+
+    next_producer_id: NotRequired[int]  # tagged, v1+
+    producer_epoch: int
+    transaction_timeout_ms: int
+    transaction_status: int
+    transaction_partitions: list[TransactionLogValuePartitionsSchema] | None
+    transaction_last_update_timestamp_ms: int
+    transaction_start_timestamp_ms: int
+    client_transaction_version: NotRequired[int]  # tagged, v1+
+
+
+class VotersRecordEndpoint(TypedDict):
+    name: str
+    host: str
+    port: int
+
+
+class VotersRecordKRaftVersionFeature(TypedDict):
+    min_supported_version: int
+    max_supported_version: int
+
+
+class VotersRecordVoter(TypedDict):
+    voter_id: int
+    voter_directory_id: bytes
+    endpoints: list[VotersRecordEndpoint]
+    k_raft_version_feature: VotersRecordKRaftVersionFeature
+
+
+# v0
+class VotersRecord(TypedDict):
+    version: int
+    voters: list[VotersRecordVoter]
