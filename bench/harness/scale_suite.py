@@ -19,6 +19,7 @@ record is flagged as such); the next phase runs regardless."""
 from __future__ import annotations
 
 import argparse
+import os
 import time
 import traceback
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from bench.harness import brokers, cluster, scale, scale_cluster, scale_conns, s
 from bench.harness.brokers import Broker
 
 PHASES = ("crash", "load", "replicated", "conns")
+SETTLE_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,10 @@ def run_phase(phase: Phase, name: str) -> dict[str, Any]:
     its error; the broker is gone afterwards either way."""
     sample: dict[str, Any] = {"phase": phase.name, "kind": phase.kind,
                               "partitions": phase.partitions, "broker": name}
+    # The previous broker's data was just deleted and its dirty pages may still be going to
+    # disk: written back now, so that no broker's timings carry the one before it.
+    os.sync()
+    time.sleep(SETTLE_S)
     start = time.monotonic()
     broker = phase.make(name)
     try:
