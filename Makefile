@@ -79,5 +79,5 @@ bench-full: ## the full matrix, ferrolog vs Kafka 4 (KRaft) and 3.9 (ZooKeeper),
 bench-replicated: ## 3 ferrolog brokers vs 3 Kafka 3.9 (ZooKeeper), RF 3, acks=all, ~12-15 minutes
 	$(PY) -m bench.run --mode replicated
 
-bench-scale: ## issue 9: 1,000 and 10,000 partitions, crash and restart, RF 3 cluster, 10,000 connections; ferrolog vs Kafka 4 (KRaft)
+bench-scale: ## issue 9: 1,000 and 10,000 partitions, crash, RF 3, 10,000 connections; ferrolog vs Kafka 4 (KRaft), ~15 min
 	$(PY) -m bench.run --mode scale --partitions 1000,10000

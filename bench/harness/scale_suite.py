@@ -130,7 +130,7 @@ def run(plan: list[Phase], names: list[str], on_step: Callable[[str], None],
 def describe(plan: list[Phase], args: argparse.Namespace) -> list[str]:
     """What each phase of the plan did, for the report."""
     text = {
-        "crash": f"{{name}}: {{n:,}} partitions in {scale.TOPICS} topics (one CreateTopics), "
+        "crash": f"{{name}}: {{n:,}} partitions in {scale.TOPICS} topics ({{requests}}), "
                  f"{args.records} keyed acks=all records to each, SIGKILL, restart on the same "
                  "data, one more acks=all record to each, every acknowledged key read back, "
                  "SIGTERM.",
@@ -139,15 +139,20 @@ def describe(plan: list[Phase], args: argparse.Namespace) -> list[str]:
                 "(librdkafka, then ProducerPerformance with RoundRobinPartitioner), then each "
                 "consumer reads everything from the start; offsets checked against the "
                 "acknowledged count.",
-        "replicated": f"{{name}}: three brokers, RF 3, min.insync.replicas=2, {{n:,}} partitions "
-                      f"in {scale.TOPICS} topics (ferrolog with ZooKeeper, Kafka as three "
-                      f"KRaft nodes); {args.records} keyed acks=all records each, SIGKILL of "
-                      "broker 3 and its restart, every acknowledged key read back, then "
-                      f"{args.replicated_records:,} 1 KB acks=all records (librdkafka); "
-                      "RSS is the largest broker's.",
+        "replicated": f"{{name}}: three brokers, RF 3, min.insync.replicas=2, {{n:,}} "
+                      f"partitions in {scale.TOPICS} topics ({{requests}}; ferrolog with "
+                      f"ZooKeeper, Kafka as three KRaft nodes); {args.records} keyed acks=all "
+                      "records each, SIGKILL of broker 3 and its restart, every acknowledged "
+                      f"key read back, then {args.replicated_records:,} 1 KB acks=all records "
+                      "(librdkafka); RSS is the largest broker's.",
         "conns": f"{{name}}: {args.idle:,} idle connections (ApiVersions each, then again at "
                  f"the end) and {args.producers:,} librdkafka producers (one 100 B acks=all "
                  f"record a second each for {args.seconds:g} s) on one broker with a topic of "
                  "{n} partitions; per-connection RSS = RSS delta / broker sockets delta.",
     }
-    return [text[p.kind].format(name=p.name, n=p.partitions) for p in plan]
+    def requests(n: int) -> str:
+        count = len(scale.create_requests(scale.topic_names(n)))
+        return "one CreateTopics" if count == 1 else f"{count} CreateTopics sent at once"
+
+    return [text[p.kind].format(name=p.name, n=p.partitions, requests=requests(p.partitions))
+            for p in plan]
