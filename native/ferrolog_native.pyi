@@ -33,6 +33,7 @@ __all__ = [
     "DecodedColumns",
     "BinaryBuffers",
     "decode_columns",
+    "init_logging",
 ]
 
 

@@ -9,15 +9,10 @@ from __future__ import annotations
 import gc
 import importlib.util
 import warnings
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 import pytest
-
-if TYPE_CHECKING:
-    from admin_broker import Broker
 
 # Python Kafka clients whose connect to a stopped broker leaves its socket unclosed:
 # kafka-python 3 (`kafka.net.inet.sock_connect` raises on ECONNREFUSED without closing the
@@ -68,25 +63,6 @@ def _collect_client_sockets(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     if _uses_leaky_clients(getattr(request, "module", None)):
         _collect_quietly()
-
-
-@pytest.fixture
-def admin_broker(tmp_path: Path) -> Iterator[Callable[..., Broker]]:
-    """Makes brokers for handler tests (`admin_broker.make_broker`: the real controller over a
-    real LocalStore), each in its own folder under `tmp_path` unless given `log_dir`; all are
-    closed when the test ends."""
-    from admin_broker import make_broker
-
-    made: list[Broker] = []
-
-    def make(log_dir: str | None = None, **kw: Any) -> Broker:
-        broker = make_broker(log_dir or str(tmp_path / f"broker-{len(made)}"), **kw)
-        made.append(broker)
-        return broker
-
-    yield make
-    for broker in made:
-        broker.close()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -146,7 +146,12 @@ class Broker:
         assert self.group_coordinator is not None
         controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
         self.group_coordinator.start()
-        member = ClusterMember(store, config, controller, replicas, native, registration)
+        # Listening on the advertised port ourselves proves that no other live process on this
+        # machine advertises it.
+        listening = registration.port == native.port
+        member = ClusterMember(
+            store, config, controller, replicas, native, registration, replace_stale=listening
+        )
         self.member = member
         await member.start()
         return store, controller

@@ -7,9 +7,12 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from functools import partial
 from typing import Any
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+
+from tests.waiting import wait_until
 
 
 class AckedProducer:
@@ -77,13 +80,12 @@ class AckedProducer:
 
     def wait_acked(self, more: int, timeout: float = 60.0) -> None:
         target = self.acked_count() + more
-        deadline = time.monotonic() + timeout
-        while self.acked_count() < target:
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"only {self.acked_count()} of {target} acknowledged; errors {self.errors[-3:]}"
-                )
-            time.sleep(0.05)
+        try:
+            wait_until(lambda: self.acked_count() >= target, timeout, 0.05)
+        except AssertionError:
+            raise AssertionError(
+                f"only {self.acked_count()} of {target} acknowledged; errors {self.errors[-3:]}"
+            ) from None
 
     def stop(self, flush_timeout: float = 60.0) -> None:
         self._stop.set()
@@ -107,19 +109,17 @@ def read_all(
         }
     )
     try:
+        def high_watermark(p: int) -> tuple[int] | None:
+            try:
+                return (consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)[1],)
+            except KafkaException:
+                # A leader named in Metadata a moment before its native core took the role.
+                return None
+
         ends = {}
-        deadline = time.monotonic() + timeout
         for p in range(partitions):
-            while True:
-                try:
-                    _, high = consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)
-                    break
-                except KafkaException:
-                    # A leader named in Metadata a moment before its native core took the role.
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.2)
-            ends[p] = high
+            found = wait_until(partial(high_watermark, p), timeout, 0.2, what=f"{topic}-{p}'s HW")
+            ends[p] = found[0]
         consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
         out: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
         deadline = time.monotonic() + timeout

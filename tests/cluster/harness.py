@@ -14,9 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +23,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
 
 from bench.harness import brokers, kafka_dist
+from tests.waiting import wait_until
 
 ZK_JARS = "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar"
 ZK_SESSION_MS = 4000
@@ -66,19 +65,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_until(
-    condition: Callable[[], Any], timeout: float = 30.0, step: float = 0.1, what: str = ""
-) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or condition}")
-        time.sleep(step)
-
-
 class ZooKeeper:
     """A standalone ZooKeeper server in a temporary directory (tickTime 500 ms, so sessions
     as short as 1 s are allowed)."""
@@ -113,15 +99,16 @@ class ZooKeeper:
             cwd=self.dir,
         )
         log.close()
-        # Wait for the port with plain sockets: kazoo leaks a socket per refused connect.
-        deadline = time.monotonic() + 30
-        while True:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    break
-            if time.monotonic() > deadline or self.proc.poll() is not None:
+        proc = self.proc
+
+        def listening() -> bool:
+            # Plain sockets: kazoo leaks a socket per refused connect.
+            if proc.poll() is not None:
                 raise RuntimeError(f"ZooKeeper did not start: {self.dir / 'zk.log'}")
-            time.sleep(0.1)
+            with socket.socket() as probe:
+                return probe.connect_ex(("127.0.0.1", self.port)) == 0
+
+        wait_until(listening, 30, what=f"ZooKeeper to listen (log: {self.dir / 'zk.log'})")
         client = KazooClient(self.connect)
         client.start(timeout=20)
         client.stop()

@@ -15,7 +15,8 @@ from kafka import KafkaAdminClient
 from kafka import TopicPartition as KTopicPartition
 
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

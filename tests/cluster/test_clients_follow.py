@@ -12,7 +12,8 @@ from kafka import KafkaConsumer, KafkaProducer
 from kafka import TopicPartition as KTopicPartition
 from kafka.errors import UnknownBrokerIdError
 
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 
@@ -113,6 +114,8 @@ def test_aiokafka_producer_and_consumer_follow_a_new_leader(cluster: Cluster) ->
                         )
                         break
                     except Exception:  # aiokafka leaves retries of some errors to the caller
+                        # The caller's retry backoff, as an application's: the send itself is
+                        # what waits for the new leader.
                         await asyncio.sleep(0.3)
             assert offsets == list(range(60))
             seen += [(r.offset, r.value) async for r in _take(consumer, 30)]

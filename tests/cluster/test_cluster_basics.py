@@ -12,7 +12,8 @@ import ferrolog_native
 import pytest
 from ferrolog.protocol import decode_response, encode_request
 
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.native
 

@@ -16,7 +16,8 @@ from tests.cluster.checker import (
     check_no_loss,
     read_all,
 )
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

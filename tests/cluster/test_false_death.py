@@ -10,7 +10,8 @@ import time
 import pytest
 
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
-from tests.cluster.harness import ZK_SESSION_MS, Cluster, wait_until
+from tests.cluster.harness import ZK_SESSION_MS, Cluster
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 
@@ -32,6 +33,9 @@ def test_paused_leader_is_fenced_and_steps_down(cluster: Cluster) -> None:
         main.wait_acked(100)
         # A client that only knows the old leader, producing the moment it wakes up.
         stale = AckedProducer(cluster.brokers[old].bootstrap, "fenced", 1).start()
+        # Time, not a condition: the client connects to the paused process and queues its
+        # requests in that socket, which the client does not show; they are the first thing the
+        # old leader reads when it wakes.
         time.sleep(0.5)
         cluster.brokers[old].resume()
         # The old leader learns the new state and follows; every broker agrees.

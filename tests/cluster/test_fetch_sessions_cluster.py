@@ -15,7 +15,8 @@ from confluent_kafka import KafkaException
 
 from bench.harness.fetch_spy import FetchExchange, FetchSpy
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
-from tests.cluster.harness import Cluster, ZooKeeper, wait_until
+from tests.cluster.harness import Cluster, ZooKeeper
+from tests.waiting import wait_until
 
 # Creating the partitions and restarting a broker that hosts them take most of a minute each
 # on a loaded two-core machine (issue 9's scale work); the checks themselves take seconds.

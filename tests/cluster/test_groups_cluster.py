@@ -9,7 +9,8 @@ from confluent_kafka import Consumer, Producer
 from confluent_kafka import TopicPartition as CTopicPartition
 from ferrolog.controller.coordinator.group.coordinator import partition_for
 
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

@@ -10,7 +10,8 @@ import pytest
 from confluent_kafka import KafkaError, Producer
 
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

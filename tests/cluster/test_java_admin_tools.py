@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from confluent_kafka.admin import NewTopic
 
-from tests.cluster.harness import Cluster, java_command, needs_kafka_jars, wait_until
+from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
 

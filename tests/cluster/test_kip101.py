@@ -11,7 +11,6 @@ truncation), reproduced with real processes on a two-replica partition (`[1, 2]`
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import pytest
@@ -19,7 +18,8 @@ from confluent_kafka import Producer
 from confluent_kafka.admin import NewTopic
 
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
-from tests.cluster.harness import Cluster, wait_until
+from tests.cluster.harness import Cluster
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 
@@ -96,7 +96,15 @@ def test_replicas_restarting_with_different_tails_converge(
     cluster.brokers[1].start()
     cluster.brokers[1].wait_ready()
     cluster.wait_for_isr("kip101b", 0, [1, 2], timeout=40)
-    time.sleep(0.5)
+    # The reader takes its metadata from any broker, 1 included, which has just restarted.
+    wait_until(
+        lambda: all(
+            cluster.partition("kip101b", 0, b.bootstrap).leader == 2
+            for b in cluster.brokers.values()
+        ),
+        30,
+        what="every broker to report leader 2",
+    )
     records = read_all(cluster.bootstrap, "kip101b", 1)
     check_no_loss(acked, records)
     # The old tail was never committed: 1 truncated it rather than keep a diverged log.

@@ -7,7 +7,7 @@ import struct
 
 import ferrolog_native
 import pytest
-from ferrolog.cli_cluster import ReplicaLog, batch_end, compare, split_batches
+from ferrolog.cli.verify_replicas import ReplicaLog, batch_end, compare, split_batches
 
 from tests.cluster.harness import Cluster
 

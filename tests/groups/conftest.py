@@ -1,12 +1,11 @@
 """Shared setup of the group tests: one broker per module with short group timeouts, fresh
-topics and group ids per test, and a helper that waits for a condition."""
+topics and group ids per test, and helpers to produce and to configure consumers."""
 
 from __future__ import annotations
 
 import os
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,14 +20,6 @@ FAST_GROUPS = {
     "offsets.topic.num.partitions": "4",
 }
 SESSION_MS = 1500
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 15.0, step: float = 0.05) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(step)
 
 
 def create_topic(bootstrap: str, partitions: int = 1, **configs: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import struct
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +12,8 @@ from confluent_kafka import Consumer
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
 
-from tests.groups.conftest import consumer_config, create_topic, wait_until
+from tests.groups.conftest import consumer_config, create_topic
+from tests.waiting import wait_until
 
 FIND_COORDINATOR, JOIN, HEARTBEAT, SYNC, COMMIT, DESCRIBE, LEAVE = 10, 11, 12, 14, 8, 15, 13
 ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 22, 25, 23
@@ -83,12 +83,11 @@ def test_bad_group_requests_get_kafka_errors_and_leave_no_stuck_group(
 
         # The coordinator may still be loading its __consumer_offsets partition (a busy
         # machine, a fresh broker): real clients retry COORDINATOR_LOAD_IN_PROGRESS, so do we.
-        deadline = time.monotonic() + 30
-        while True:
-            error = client.call(JOIN, 5, join_body(group_id, topic, protocol_type=""))["error_code"]
-            if error != COORDINATOR_LOAD_IN_PROGRESS or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
+        def join_once() -> dict[str, Any] | None:
+            answer = client.call(JOIN, 5, join_body(group_id, topic, protocol_type=""))
+            return None if answer["error_code"] == COORDINATOR_LOAD_IN_PROGRESS else answer
+
+        error = wait_until(join_once, 30, what="the coordinator to have loaded")["error_code"]
         assert error == INCONSISTENT_GROUP_PROTOCOL
         assert client.call(JOIN, 5, join_body(group_id, topic, session=10))["error_code"] == (
             INVALID_SESSION_TIMEOUT
@@ -200,6 +199,7 @@ def test_a_join_waiting_at_shutdown_is_answered_not_coordinator(
     bootstrap = broker.bootstrap_servers
     topic = create_topic(bootstrap, partitions=1)
     client = Client(bootstrap)
+    observer = Client(bootstrap)
     try:
         found = client.call(FIND_COORDINATOR, 3, {"key": "waiting", "key_type": 0})
         assert found["error_code"] == 0
@@ -209,7 +209,12 @@ def test_a_join_waiting_at_shutdown_is_answered_not_coordinator(
         # v3: no member id round trip; this join now waits for the initial delay.
         payload = encode_request(JOIN, 3, 99, "raw-groups", body)
         client.sock.sendall(struct.pack(">i", len(payload)) + payload)
-        time.sleep(0.3)
+        # Seen from another connection: this one's answer is what the test reads next.
+        wait_until(
+            lambda: observer.call(DESCRIBE, 5, describe)["groups"][0]["group_state"]
+            == "PreparingRebalance",
+            what="the join to be waiting",
+        )
         # Answered by the coordinator as it stops, not cancelled (which closes the connection).
         broker.stop()
         size = struct.unpack(">i", client._exactly(4))[0]
@@ -217,4 +222,5 @@ def test_a_join_waiting_at_shutdown_is_answered_not_coordinator(
         assert correlation == 99
         assert response["error_code"] == NOT_COORDINATOR
     finally:
+        observer.close()
         client.close()

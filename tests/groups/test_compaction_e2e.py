@@ -9,7 +9,8 @@ from typing import Any
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 
-from tests.groups.conftest import create_topic, wait_until
+from tests.groups.conftest import create_topic
+from tests.waiting import wait_until
 
 KEYS = 12
 ROUNDS = 15

@@ -19,8 +19,8 @@ from tests.groups.conftest import (
     create_topic,
     poll_all,
     produce,
-    wait_until,
 )
+from tests.waiting import wait_until
 
 
 def test_three_consumers_split_six_partitions_then_two_take_over(

@@ -11,7 +11,8 @@ from ferrolog.controller.coordinator.group import records
 from ferrolog.controller.coordinator.group.coordinator import partition_for
 from ferrolog.embedded import EmbeddedBroker
 
-from tests.groups.conftest import FAST_GROUPS, create_topic, wait_until
+from tests.groups.conftest import FAST_GROUPS, create_topic
+from tests.waiting import wait_until
 
 OFFSETS = "__consumer_offsets"
 

@@ -23,8 +23,8 @@ from tests.groups.conftest import (
     create_topic,
     poll_all,
     produce,
-    wait_until,
 )
+from tests.waiting import wait_until
 
 
 def kafka_python_resume(bootstrap: str, group: str, topic: str) -> dict[int, int]:

@@ -12,19 +12,20 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.streaming import StreamingQuery
 
+from tests.waiting import wait_until
+
 pytestmark = pytest.mark.timeout(600)
 
 
 def _wait_for(query: StreamingQuery, rows: int, timeout: float = 120) -> None:
     """Until the query has taken at least `rows` rows in all."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def taken() -> bool:
         if query.exception() is not None:
             raise AssertionError(str(query.exception()))
-        if sum(p["numInputRows"] for p in query.recentProgress) >= rows:
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"the query took fewer than {rows} rows in {timeout} s")
+        return sum(p["numInputRows"] for p in query.recentProgress) >= rows
+
+    wait_until(taken, timeout, 0.2, what=f"the query to take {rows} rows")
 
 
 def test_restarted_query_writes_every_record_exactly_once(
@@ -45,6 +46,7 @@ def test_restarted_query_writes_every_record_exactly_once(
             base = len(produced) * chunk
             produce(topic, [(None, b"v%d" % i, None) for i in range(base, base + chunk)])
             produced.append(base)
+            # Paced on purpose: records keep arriving across the query's micro-batches.
             time.sleep(0.05)
 
     producing = threading.Thread(target=keep_producing, daemon=True)

@@ -2,8 +2,10 @@
 //!
 //! The file is preallocated (sparse) to its maximum size while its segment is active, so an
 //! append is a store into the map, and trimmed to its entries when the segment rolls or the log
-//! closes, so that a reopened index knows its length from the file size. This is the only place
-//! in the log module with `unsafe` code.
+//! closes, so that a reopened index knows its length from the file size. A new segment's index
+//! has no file until its first entry: an idle partition's indexes cost no inode, no map and no
+//! page (Kafka's indexes are lazy too). This is the only place in the log module with `unsafe`
+//! code.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -35,7 +37,11 @@ pub(crate) struct IndexFile {
     path: PathBuf,
     /// No file descriptor is kept, as in Kafka: the map stays valid after its file is closed,
     /// so an index costs no open file. Resizing and fsyncing open the path for the moment.
-    mmap: MmapMut,
+    /// None while the file does not exist yet (see `ensure_file`).
+    mmap: Option<MmapMut>,
+    /// The length the file has, or will be created with: the preallocated size while its
+    /// segment is active, its entries once trimmed.
+    capacity: usize,
     entry_size: usize,
     entries: usize,
 }
@@ -51,7 +57,8 @@ pub(crate) fn open_rw(path: &Path) -> io::Result<File> {
 }
 
 impl IndexFile {
-    /// Opens or creates the file. `entries` of the existing content are taken as valid (the
+    /// Opens the file, or, when there is none and no entries are expected, an index whose file
+    /// is created by `ensure_file`. `entries` of the existing content are taken as valid (the
     /// caller checks them); the file is then sized to `size_bytes` (rounded down to entries).
     pub(crate) fn open(
         path: &Path,
@@ -59,19 +66,35 @@ impl IndexFile {
         entries: usize,
         size_bytes: usize,
     ) -> io::Result<IndexFile> {
-        let file = open_rw(path)?;
         let mut index = IndexFile {
             path: path.to_path_buf(),
-            mmap: map(&file)?,
+            mmap: None,
+            capacity: size_bytes / entry_size * entry_size,
             entry_size,
             entries: 0,
         };
+        if entries == 0 && !path.exists() {
+            return Ok(index);
+        }
+        let file = open_rw(path)?;
+        index.mmap = Some(map(&file)?);
         index.resize_open(&file, size_bytes.max(entries * entry_size))?;
         index.entries = entries.min(index.max_entries());
         Ok(index)
     }
 
-    /// Entries a file of the current length holds (the length of a trimmed index).
+    /// Creates and maps the file if it does not exist yet, at its capacity (a sparse hole).
+    pub(crate) fn ensure_file(&mut self) -> io::Result<()> {
+        if self.mmap.is_none() {
+            let file = open_rw(&self.path)?;
+            file.set_len(self.capacity as u64)?;
+            self.mmap = Some(map(&file)?);
+        }
+        Ok(())
+    }
+
+    /// Entries a file of the current length holds (the length of a trimmed index); None when
+    /// the length is not a whole number of entries or there is no file.
     pub(crate) fn entries_in_file(path: &Path, entry_size: usize) -> io::Result<Option<usize>> {
         match std::fs::metadata(path) {
             Ok(m) if m.len() % entry_size as u64 == 0 => {
@@ -85,22 +108,30 @@ impl IndexFile {
 
     pub(crate) fn resize(&mut self, size_bytes: usize) -> io::Result<()> {
         let size = size_bytes / self.entry_size * self.entry_size;
-        if size == self.mmap.len() {
-            return Ok(());
+        match &self.mmap {
+            None => {
+                self.capacity = size;
+                Ok(())
+            }
+            Some(mmap) if mmap.len() == size => Ok(()),
+            Some(_) => {
+                let file = open_rw(&self.path)?;
+                self.resize_open(&file, size)
+            }
         }
-        let file = open_rw(&self.path)?;
-        self.resize_open(&file, size)
     }
 
     fn resize_open(&mut self, file: &File, size_bytes: usize) -> io::Result<()> {
         let size = size_bytes / self.entry_size * self.entry_size;
-        if size as u64 == file.metadata()?.len() && size == self.mmap.len() {
+        self.capacity = size;
+        let mapped = self.mmap.as_ref().map_or(0, |m| m.len());
+        if size as u64 == file.metadata()?.len() && size == mapped {
             return Ok(());
         }
         // Unmap before shrinking: touching a mapped page past the end of a file is SIGBUS.
-        self.mmap = MmapMut::map_anon(0)?;
+        self.mmap = None;
         file.set_len(size as u64)?;
-        self.mmap = map(file)?;
+        self.mmap = Some(map(file)?);
         self.entries = self.entries.min(self.max_entries());
         Ok(())
     }
@@ -115,13 +146,19 @@ impl IndexFile {
         self.resize(size_bytes)
     }
 
-    /// Shrinks the file to its entries (segment rolled or log closing).
-    pub(crate) fn trim(&mut self) -> io::Result<()> {
-        self.resize(self.entries * self.entry_size)
+    /// Shrinks the file to its entries (segment rolled or log closing). With `keep_file`, an
+    /// index that has no file yet gets an empty one, so that a reopened segment with data
+    /// finds its (empty) index rather than rebuilding it.
+    pub(crate) fn trim(&mut self, keep_file: bool) -> io::Result<()> {
+        self.resize(self.entries * self.entry_size)?;
+        if keep_file {
+            self.ensure_file()?;
+        }
+        Ok(())
     }
 
     pub(crate) fn max_entries(&self) -> usize {
-        self.mmap.len() / self.entry_size
+        self.capacity / self.entry_size
     }
     pub(crate) fn len(&self) -> usize {
         self.entries
@@ -129,15 +166,26 @@ impl IndexFile {
     pub(crate) fn is_full(&self) -> bool {
         self.entries >= self.max_entries()
     }
-    pub(crate) fn entry(&self, n: usize) -> &[u8] {
-        &self.mmap[n * self.entry_size..(n + 1) * self.entry_size]
+    /// Whether the file exists (has been created by `ensure_file` or was there at opening).
+    pub(crate) fn has_file(&self) -> bool {
+        self.mmap.is_some()
     }
-    /// Appends one entry; the caller checks `is_full` first.
+    pub(crate) fn entry(&self, n: usize) -> &[u8] {
+        let mapped = self.mmap.as_deref().unwrap_or_default();
+        &mapped[n * self.entry_size..(n + 1) * self.entry_size]
+    }
+    /// Appends one entry; the caller checks `is_full` first and creates the file beforehand
+    /// (`ensure_file`), so that failing to create it fails before its batch is written. An
+    /// entry for an index without a file is left out: entries are sparse by design, and a
+    /// lookup then scans from the entry before.
     pub(crate) fn push(&mut self, entry: &[u8]) {
         debug_assert_eq!(entry.len(), self.entry_size);
+        debug_assert!(self.mmap.is_some(), "ensure_file comes before push");
         let at = self.entries * self.entry_size;
-        self.mmap[at..at + self.entry_size].copy_from_slice(entry);
-        self.entries += 1;
+        if let Some(mmap) = self.mmap.as_mut() {
+            mmap[at..at + self.entry_size].copy_from_slice(entry);
+            self.entries += 1;
+        }
     }
     /// Keeps the first `entries` entries; the rest of the file is zeroed so that a preallocated
     /// tail never holds stale entries.
@@ -145,7 +193,9 @@ impl IndexFile {
         if entries < self.entries {
             let from = entries * self.entry_size;
             let to = self.entries * self.entry_size;
-            self.mmap[from..to].fill(0);
+            if let Some(mmap) = self.mmap.as_mut() {
+                mmap[from..to].fill(0);
+            }
             self.entries = entries;
         }
     }

@@ -147,18 +147,22 @@ impl Segment {
     ) -> io::Result<(Segment, bool)> {
         let log_path = dir.join(file_name(base_offset, "log"));
         let file = open_rw(&log_path)?;
+        // A segment without data may have no index files (they are created with their first
+        // entry); one with data and a missing index is rebuilt.
+        let empty = file.metadata()?.len() == 0;
+        let entries_of = |ext: &str, entry_size: usize| -> io::Result<Option<usize>> {
+            let path = dir.join(file_name(base_offset, ext));
+            match IndexFile::entries_in_file(&path, entry_size)? {
+                None if empty && !path.exists() => Ok(Some(0)),
+                found => Ok(found),
+            }
+        };
         let entries = if will_recover {
             (None, None)
         } else {
             (
-                IndexFile::entries_in_file(
-                    &dir.join(file_name(base_offset, "index")),
-                    OFFSET_ENTRY,
-                )?,
-                IndexFile::entries_in_file(
-                    &dir.join(file_name(base_offset, "timeindex")),
-                    TIME_ENTRY,
-                )?,
+                entries_of("index", OFFSET_ENTRY)?,
+                entries_of("timeindex", TIME_ENTRY)?,
             )
         };
         let (Some(offset_entries), Some(time_entries)) = entries else {
@@ -265,6 +269,7 @@ impl Segment {
                 break;
             }
             let (max_ts, offset_of_max) = max_timestamp_of(&h, bytes);
+            self.prepare_index_entry(config)?;
             self.on_appended(pos, &h, max_ts, offset_of_max, config);
             let epoch = h.partition_leader_epoch;
             if epoch >= 0 && epochs.latest_epoch().is_none_or(|latest| epoch > latest) {
@@ -326,6 +331,7 @@ impl Segment {
         config: &LogConfig,
     ) -> io::Result<()> {
         let pos = self.size;
+        self.prepare_index_entry(config)?;
         if let Err(e) = self.file.write_all_at(bytes, pos) {
             // Never leave half a batch where the next append would land after it.
             let _ = self.file.set_len(pos);
@@ -333,6 +339,16 @@ impl Segment {
         }
         self.on_appended(pos, header, max_timestamp, offset_of_max_timestamp, config);
         self.first_append_ms.get_or_insert(now_ms);
+        Ok(())
+    }
+
+    /// Creates the index files before the batch whose entries will be their first is written
+    /// (see `on_appended`), so that failing to create them fails the append cleanly.
+    fn prepare_index_entry(&mut self, config: &LogConfig) -> io::Result<()> {
+        if self.bytes_since_index > u64::from(config.index_interval_bytes) {
+            self.index.storage().ensure_file()?;
+            self.time_index.storage().ensure_file()?;
+        }
         Ok(())
     }
 
@@ -366,11 +382,14 @@ impl Segment {
     /// The segment stops being active: record its max timestamp and trim the indexes.
     pub(crate) fn seal(&mut self) -> io::Result<()> {
         if self.max_timestamp >= 0 {
+            self.time_index.storage().ensure_file()?;
             self.time_index
                 .maybe_append(self.max_timestamp, self.offset_of_max_timestamp);
         }
-        self.index.storage().trim()?;
-        self.time_index.storage().trim()
+        // A segment without data needs no index files (see `load`).
+        let keep_files = self.size > 0;
+        self.index.storage().trim(keep_files)?;
+        self.time_index.storage().trim(keep_files)
     }
 
     /// Removes every batch from the one holding `offset` on; returns the new next offset.
@@ -406,11 +425,12 @@ impl Segment {
 
     /// What to fsync for durability up to the segment's end.
     pub(crate) fn sync_targets(&self) -> Vec<SyncTarget> {
-        let mut targets = vec![
-            SyncTarget::File(Arc::clone(&self.file)),
-            SyncTarget::Path(self.index.storage_ref().path().to_path_buf()),
-            SyncTarget::Path(self.time_index.storage_ref().path().to_path_buf()),
-        ];
+        let mut targets = vec![SyncTarget::File(Arc::clone(&self.file))];
+        for index in [self.index.storage_ref(), self.time_index.storage_ref()] {
+            if index.has_file() {
+                targets.push(SyncTarget::Path(index.path().to_path_buf()));
+            }
+        }
         targets.extend(self.txn_index.shared_file().map(SyncTarget::File));
         targets
     }

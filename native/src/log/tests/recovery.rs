@@ -283,3 +283,59 @@ fn recovering_a_crashed_preallocated_index_touches_only_its_entries() {
     assert!(len > 0 && len < 1024, "trimmed index is {len} bytes");
     assert!(allocated_bytes(&index) <= page);
 }
+
+fn file_len(path: &Path) -> u64 {
+    std::fs::metadata(path).unwrap().len()
+}
+
+#[test]
+fn index_files_are_created_with_their_first_entry() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    let indexes = |dir: &Path| {
+        [
+            segment_files(dir, "index").len(),
+            segment_files(dir, "timeindex").len(),
+        ]
+    };
+    // An idle partition costs no index file, and none appears on a clean close or reopen.
+    assert_eq!(indexes(dir.path()), [0, 0]);
+    log.close().unwrap();
+    drop(log);
+    let mut log = Log::open(dir.path(), small_config(), i64::MAX, 0, 0).unwrap();
+    assert_eq!(indexes(dir.path()), [0, 0]);
+    // A batch below index.interval.bytes makes no entry, so still no file while active...
+    log.append_as_leader(batch(1, 10, NOW), 0, NOW).unwrap();
+    assert_eq!(indexes(dir.path()), [0, 0]);
+    // ...but a segment with data keeps its index files when it is sealed: an empty offset
+    // index and the time index's entry for its max timestamp.
+    log.close().unwrap();
+    drop(log);
+    let offset_index = segment_files(dir.path(), "index");
+    let time_index = segment_files(dir.path(), "timeindex");
+    assert_eq!(file_len(&offset_index[0]), 0);
+    assert_eq!(file_len(&time_index[0]), 12);
+    // Reopened, the log goes on indexing: the entries appear with the data past the interval.
+    let mut log = Log::open(dir.path(), small_config(), i64::MAX, 0, 1).unwrap();
+    let mut expected = vec![(0, 0)];
+    expected.extend(fill(&mut log, 40));
+    assert_eq!(read_all(&log), expected);
+    assert!(segment_files(dir.path(), "index").len() > 1);
+    assert_eq!(log.offset_for_timestamp(NOW + 20).unwrap().offset, 40);
+}
+
+#[test]
+fn a_missing_index_of_a_segment_with_data_is_rebuilt() {
+    let dir = tempdir().unwrap();
+    let mut log = open(dir.path(), small_config());
+    let expected = fill(&mut log, 40);
+    log.close().unwrap();
+    drop(log);
+    let sealed = segment_files(dir.path(), "index").remove(0);
+    let entries = file_len(&sealed);
+    assert!(entries > 0);
+    std::fs::remove_file(&sealed).unwrap();
+    let log = Log::open(dir.path(), small_config(), i64::MAX, 0, 80).unwrap();
+    assert_eq!(read_all(&log), expected);
+    assert_eq!(file_len(&sealed), entries);
+}

@@ -9,9 +9,10 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 from confluent_kafka import Consumer, TopicPartition
-from ferrolog.cli_tools import register
+from ferrolog.cli.tools import register
 
-from tests.groups.conftest import consumer_config, create_topic, produce, wait_until
+from tests.groups.conftest import consumer_config, create_topic, produce
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.zk_controller import ZkController
 from ferrolog.handlers.context import BrokerServices
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"ferrolog": ROOT / "python/ferrolog", "ferrolog.controller": ROOT / "controller",
            "ferrolog.spark": ROOT / "spark"}
 FRONT_END = ["ferrolog.cli", "ferrolog.dispatcher", "ferrolog.handlers", "ferrolog.broker"]
@@ -82,8 +82,7 @@ def imports_of(name: str, path: Path) -> set[str]:
 
 
 def starts_with(module: str, prefix: str) -> bool:
-    return module == prefix or module.startswith(prefix + ".") or (
-        prefix == "ferrolog.cli" and module.startswith("ferrolog.cli_"))
+    return module == prefix or module.startswith(prefix + ".")
 
 
 def broken_imports(source: str, forbidden: list[str], allowed: list[str]) -> list[str]:

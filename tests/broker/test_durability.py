@@ -17,6 +17,8 @@ from confluent_kafka import (
 )
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from tests.waiting import wait_until
+
 
 def read_all(bootstrap: str, topic: str, partition: int, end: int) -> dict[int, bytes]:
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "verify",
@@ -63,12 +65,12 @@ def test_sigkill_loses_no_acknowledged_record(ferrolog_broker_factory) -> None: 
 
     t = threading.Thread(target=stream)
     t.start()
-    deadline = time.monotonic() + 30
-    while len(acked) < 5000 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    broker.kill()  # SIGKILL mid-stream
-    stop.set()
-    t.join()
+    try:
+        wait_until(lambda: len(acked) >= 5000, 30, 0.05, what="5000 acknowledged records")
+    finally:
+        broker.kill()  # SIGKILL mid-stream
+        stop.set()
+        t.join()
     assert len(acked) >= 5000
 
     broker.restart()

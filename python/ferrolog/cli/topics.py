@@ -23,7 +23,7 @@ from confluent_kafka.admin import (  # type: ignore[attr-defined]
 )
 from rich.table import Table
 
-from ferrolog.cli_common import (
+from ferrolog.cli.common import (
     _admin_options,
     _client_config,
     _console,

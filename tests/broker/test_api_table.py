@@ -17,7 +17,7 @@ from ferrolog.handlers import HANDLERS, Handler, table
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol import API_NAMES, SCHEMA_VERSIONS, decode_response, encode_request, messages
 
-from tests.test_broker_basics import raw_exchange
+from tests.broker.test_broker_basics import raw_exchange
 
 API_VERSIONS, METADATA, CREATE_TOPICS = 18, 3, 19
 

@@ -18,7 +18,7 @@ from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException, TopicP
 # private; they are its documented public names.
 from confluent_kafka.admin import AdminClient, OffsetSpec  # type: ignore[attr-defined]
 
-from ferrolog.cli_common import _admin_options, _client_config, _kafka_message
+from ferrolog.cli.common import _admin_options, _client_config, _kafka_message
 
 # OffsetSpec's constructors are untyped; these are the two specs the tools need.
 LATEST: Any = OffsetSpec.latest()  # type: ignore[no-untyped-call]

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-NATIVE = Path(__file__).resolve().parents[1] / "native"
+NATIVE = Path(__file__).resolve().parents[2] / "native"
 
 
 def test_stub_matches_the_extension(tmp_path: Path) -> None:

@@ -1,55 +1,16 @@
-"""The `ferrolog` command: `ferrolog broker [server.properties] [--override key=value ...]`
-starts a broker, like Kafka's `kafka-server-start.sh`; the console tools (`topics`, `produce`,
-`consume`, from `ferrolog.cli_tools`) hang off the same group.
-
-The console tools import client libraries that take a while to load, so they are registered
-only when a command outside this module is asked for: `ferrolog broker` starts fast."""
+"""`ferrolog broker [server.properties] [--override key=value ...]`: starts a broker, like
+Kafka's `kafka-server-start.sh`. Only this command's imports load before a broker starts."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from typing import Any
 
 import click
 
-from ferrolog import __version__
 from ferrolog.config import BrokerConfig
 from ferrolog.embedded import READY_PREFIX
 from ferrolog.errors import InvalidConfigError
 from ferrolog.logs import FORMATS, setup_logging
-
-
-class _Group(click.Group):
-    """Registers `ferrolog.cli_tools` (if present) the first time a command it may provide is
-    looked up or listed."""
-
-    _tools_loaded = False
-
-    def _load_tools(self) -> None:
-        if self._tools_loaded:
-            return
-        self._tools_loaded = True
-        if importlib.util.find_spec("ferrolog.cli_tools") is None:
-            return
-        from ferrolog import cli_tools
-
-        cli_tools.register(self)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands:
-            self._load_tools()
-        return super().get_command(ctx, cmd_name)
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        self._load_tools()
-        return super().list_commands(ctx)
-
-
-@click.group(cls=_Group)
-@click.version_option(__version__, prog_name="ferrolog")
-def cli() -> None:
-    """ferrolog: a Kafka-compatible message broker."""
 
 
 def _help_config(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -60,7 +21,7 @@ def _help_config(ctx: click.Context, _param: click.Parameter, value: bool) -> No
         ctx.exit()
 
 
-@cli.command()
+@click.command()
 @click.argument(
     "properties", required=False, type=click.Path(exists=True, dir_okay=False, readable=True)
 )
@@ -103,7 +64,3 @@ def broker(
         run_broker(config, ready)
     except (OSError, NotImplementedError) as exc:
         raise click.ClickException(f"cannot start the broker: {exc}") from None
-
-
-def main(argv: list[str] | None = None) -> Any:
-    return cli.main(args=argv, prog_name="ferrolog")

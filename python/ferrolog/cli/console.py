@@ -23,7 +23,7 @@ from confluent_kafka import (
     TopicPartition,
 )
 
-from ferrolog.cli_common import _client_config, _client_options, _kafka_message, _metadata
+from ferrolog.cli.common import _client_config, _client_options, _kafka_message, _metadata
 
 COMPRESSIONS = ("none", "gzip", "snappy", "lz4", "zstd")
 

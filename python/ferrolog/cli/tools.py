@@ -1,20 +1,21 @@
 """Console tools: `ferrolog topics create|list|describe|alter|delete`, `ferrolog produce`,
-`ferrolog consume`, `ferrolog groups list|describe|delete|reset-offsets`.
+`ferrolog consume`, `ferrolog groups list|describe|delete|reset-offsets`,
+`ferrolog verify-replicas`.
 
 They speak the Kafka protocol through confluent-kafka (librdkafka) rather than calling into a
 running broker, so the same commands work against Apache Kafka and any other compatible
 broker. Every command reports a failure as a clear message and a non-zero exit code (click's
-ClickException: exit 1; usage errors: exit 2). The commands live in `cli_topics` (admin) and
-`cli_console` (produce, consume), `cli_groups`; `cli_common` holds their shared plumbing."""
+ClickException: exit 1; usage errors: exit 2). Each command lives in the module named after it
+(`console` holds produce and consume); `common` holds their shared plumbing."""
 
 from __future__ import annotations
 
 import click
 
-from ferrolog.cli_cluster import verify_replicas
-from ferrolog.cli_console import consume, produce
-from ferrolog.cli_groups import groups
-from ferrolog.cli_topics import topics
+from ferrolog.cli.console import consume, produce
+from ferrolog.cli.groups import groups
+from ferrolog.cli.topics import topics
+from ferrolog.cli.verify_replicas import verify_replicas
 
 __all__ = ["consume", "groups", "produce", "register", "topics", "verify_replicas"]
 

@@ -6,9 +6,10 @@ and Metadata; everything else a producer needs is native."""
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ confluent_kafka = pytest.importorskip("confluent_kafka")
 
 from ferrolog.config import BrokerConfig  # noqa: E402
 from ferrolog.protocol import encode_response  # noqa: E402
+
+from tests.waiting import wait_until  # noqa: E402
 
 TOPIC = "replicated"
 API_VERSIONS, METADATA = 18, 3
@@ -43,10 +46,12 @@ class MetadataAnswerer:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
+        wakeup = self._server.wakeup_fd()
         while not self._stop.is_set():
             requests = self._server.take_requests()
             if not requests:
-                time.sleep(0.005)
+                # Until requests are queued; the timeout is for noticing `close`.
+                select.select([wakeup], [], [], 0.1)
                 continue
             for request in requests:
                 body = self._answer(request.api_key, request.api_version)
@@ -122,13 +127,6 @@ def state(srv: fn.Server) -> fn.PartitionState:
     return next(s for s in srv.partition_states() if s.topic == TOPIC)
 
 
-def wait_until(what: str, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        time.sleep(0.01)
-
-
 @pytest.fixture
 def pair(tmp_path: Path) -> Iterator[tuple[fn.Server, fn.Server]]:
     topic_id = os.urandom(16)
@@ -182,7 +180,12 @@ def test_acks_all_producer_replicates_to_the_follower(
     lead = state(leader)
     assert (lead.role, lead.leader_id, lead.isr) == ("leader", 1, [1, 2])
     assert lead.high_watermark == lead.log_end_offset == 200
-    wait_until("the follower has the high watermark", lambda: state(follower).high_watermark == 200)
+    wait_until(
+        lambda: state(follower).high_watermark == 200,
+        10,
+        0.01,
+        what="the follower has the high watermark",
+    )
     follow = state(follower)
     assert (follow.role, follow.leader_id, follow.replicas) == ("follower", 1, [1, 2])
     assert follow.log_end_offset == 200
@@ -213,7 +216,7 @@ def test_isr_and_epoch_commands(pair: tuple[fn.Server, fn.Server]) -> None:
 
     batch = fn.build_batch([(b"k", b"v", [], int(time.time() * 1000))])
     assert leader.append(TOPIC, 0, batch) == 0
-    wait_until("the follower has it", lambda: state(follower).high_watermark == 1)
+    wait_until(lambda: state(follower).high_watermark == 1, 10, 0.01, what="the follower has it")
 
     # with only the leader in the ISR, min.insync.replicas=2 refuses acks=all appends
     leader.set_isr(TOPIC, 0, [1], 1)
@@ -226,5 +229,7 @@ def test_isr_and_epoch_commands(pair: tuple[fn.Server, fn.Server]) -> None:
     follower.become_leader(TOPIC, 0, 2, [1, 2], [1, 2])
     leader.become_follower(TOPIC, 0, 2, 2, "127.0.0.1", follower.port, [1, 2])
     assert follower.append(TOPIC, 0, batch) == 1
-    wait_until("the old leader replicates", lambda: state(leader).high_watermark == 2)
+    wait_until(
+        lambda: state(leader).high_watermark == 2, 10, 0.01, what="the old leader replicates"
+    )
     assert leader.read(TOPIC, 0, 0, 1 << 20) == follower.read(TOPIC, 0, 0, 1 << 20)

@@ -25,6 +25,8 @@ from ferrolog.handlers import Handler
 from ferrolog.handlers.context import BrokerServices, RequestContext
 from ferrolog.protocol import decode_response, encode_request
 
+from tests.waiting import wait_until
+
 API_VERSIONS, METADATA, CREATE_TOPICS = 18, 3, 19
 
 
@@ -44,6 +46,7 @@ class FakeQueue:
 
     pending: list[FakeRequest] = field(default_factory=list)
     responses: dict[int, bytes] = field(default_factory=dict)
+    answered_at: dict[int, float] = field(default_factory=dict)
     closed: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -66,6 +69,11 @@ class FakeQueue:
 
     def respond(self, handle: int, response: bytes) -> None:
         self.responses[handle] = response
+        self.answered_at[handle] = time.monotonic()
+
+    def settled(self, requests: list[FakeRequest]) -> bool:
+        """Whether every request has been answered or its connection closed."""
+        return all(r.handle in self.responses or r.handle in self.closed for r in requests)
 
     def close_connection(self, handle: int) -> None:
         self.closed.add(handle)
@@ -81,6 +89,7 @@ async def echo_metadata(ctx: RequestContext, req: dict[str, Any]) -> dict[str, A
 
 
 async def slow_create(ctx: RequestContext, req: dict[str, Any]) -> dict[str, Any]:
+    # A handler that takes time on purpose: others must be answered meanwhile.
     await asyncio.sleep(0.5)
     return {"topics": []}
 
@@ -102,7 +111,7 @@ HANDLERS = {
 VERSIONS = {METADATA: (0, 12), CREATE_TOPICS: (2, 7), API_VERSIONS: (0, 4), 20: (1, 6)}
 
 
-def run_dispatcher(requests: list[FakeRequest], wait: float = 0.1) -> FakeQueue:
+def run_dispatcher(requests: list[FakeRequest]) -> FakeQueue:
     queue = FakeQueue()
 
     async def main() -> None:
@@ -111,7 +120,8 @@ def run_dispatcher(requests: list[FakeRequest], wait: float = 0.1) -> FakeQueue:
         dispatcher.start()
         for r in requests:
             queue.push(r)
-        await asyncio.sleep(wait)
+        # In a thread: the dispatcher answers on this loop meanwhile.
+        await asyncio.to_thread(wait_until, lambda: queue.settled(requests), 10, 0.01)
         await dispatcher.stop()
 
     asyncio.run(main())
@@ -161,24 +171,11 @@ def test_handler_exception_closes_the_connection(caplog: pytest.LogCaptureFixtur
 
 
 def test_slow_handler_does_not_block_other_connections() -> None:
-    queue = FakeQueue()
-    answered_at: dict[int, float] = {}
-
-    async def main() -> None:
-        services = BrokerServices(0, "c", "h", 1, BrokerConfig(), None, None, None)  # type: ignore[arg-type]
-        dispatcher = Dispatcher(queue, services, HANDLERS, VERSIONS)
-        dispatcher.start()
-        queue.push(request(1, CREATE_TOPICS, 7, {"topics": [], "timeout_ms": 1}))
-        queue.push(request(2, METADATA, 12, {"topics": None}))
-        while len(queue.responses) < 2:
-            for handle in queue.responses:
-                answered_at.setdefault(handle, time.monotonic())
-            await asyncio.sleep(0.01)
-        for handle in queue.responses:
-            answered_at.setdefault(handle, time.monotonic())
-        await dispatcher.stop()
-
-    asyncio.run(main())
+    requests = [
+        request(1, CREATE_TOPICS, 7, {"topics": [], "timeout_ms": 1}),
+        request(2, METADATA, 12, {"topics": None}),
+    ]
+    answered_at = run_dispatcher(requests).answered_at
     assert answered_at[2] < answered_at[1]
 
 

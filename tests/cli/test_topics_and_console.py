@@ -10,7 +10,7 @@ import uuid
 import click
 import pytest
 from click.testing import CliRunner, Result
-from ferrolog.cli_tools import register
+from ferrolog.cli.tools import register
 
 
 @pytest.fixture(scope="module")

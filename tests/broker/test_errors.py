@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from ferrolog import errors
+from ferrolog.config import BrokerConfig
 
 
 def test_every_code_from_minus_one_to_127_has_one_class() -> None:
@@ -78,7 +79,8 @@ def test_native_kafka_errors_cross_as_one_exception_with_the_code() -> None:
     native = pytest.importorskip("ferrolog_native")
     batch = bytearray(native.build_batch([(b"k", b"v", [], 0)]))
     batch[-1] ^= 0xFF
-    corrupt = _raised(lambda: native.validate_batch(bytes(batch), {}, 0))
+    topic = BrokerConfig().resolve_topic_config({})
+    corrupt = _raised(lambda: native.validate_batch(bytes(batch), topic, 0))
     assert isinstance(corrupt, errors.CorruptMessageError)
     undecodable = _raised(lambda: native.decode_columns(bytes(batch), 0, 1))
     assert isinstance(undecodable, errors.CorruptMessageError)
@@ -86,4 +88,4 @@ def test_native_kafka_errors_cross_as_one_exception_with_the_code() -> None:
     not_gzip = _raised(lambda: native.decompress(1, b"not gzip"))
     assert not_gzip.message == "decompression failed"
     with pytest.raises(ValueError, match=r"compression\.type"):
-        native.validate_batch(bytes(batch), {"compression.type": "brotli"}, 0)
+        native.validate_batch(bytes(batch), {**topic, "compression.type": "brotli"}, 0)
