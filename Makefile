@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := kcat zookeeper maven
 
 .DEFAULT_GOAL := help
-.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars kafka-jars bench-smoke bench-quick bench-full bench-replicated
+.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars kafka-jars bench-smoke bench-quick bench-full bench-replicated bench-scale
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -78,3 +78,6 @@ bench-full: ## the full matrix, ferrolog vs Kafka 4 (KRaft) and 3.9 (ZooKeeper),
 
 bench-replicated: ## 3 ferrolog brokers vs 3 Kafka 3.9 (ZooKeeper), RF 3, acks=all, ~12-15 minutes
 	$(PY) -m bench.run --mode replicated
+
+bench-scale: ## issue 9: 1,000 and 10,000 partitions, crash, RF 3, 10,000 connections; ferrolog vs Kafka 4 (KRaft), ~15 min
+	$(PY) -m bench.run --mode scale --partitions 1000,10000

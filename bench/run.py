@@ -4,11 +4,15 @@
     python -m bench.run --mode full             # the whole matrix, three brokers, 3 rounds
     python -m bench.run --mode smoke --brokers ferrolog --out /tmp/x   # CI: no Java needed
     python -m bench.run --mode replicated       # 3 ferrolog brokers vs 3 Kafka 3.9 (ZK), RF 3
+    python -m bench.run --mode scale --partitions 1000,10000   # issue 9: partitions, crash,
+                                                # connections; ferrolog vs Kafka 4 (KRaft)
 
 Brokers alternate within every round; the figures reported are medians over the rounds,
 with ratios ferrolog/Kafka. Writes `<out>/run-<stamp>.json`, `<out>/latest.json`,
 `<out>/latest.md` and `<out>/plots/*.png` (default out: bench/results); the replicated mode
-writes the same files prefixed with `replicated-`."""
+writes the same files prefixed with `replicated-`. The scale mode runs each phase once per
+broker (`bench/harness/scale_suite.py`) and writes `scale-run-<stamp>.json`,
+`scale-latest.json` and `scale-latest.md`."""
 
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ import platform
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +32,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from bench.harness import brokers, cluster, kafka_dist, matrix, report, runner
+from bench.harness import (
+    brokers,
+    cluster,
+    kafka_dist,
+    matrix,
+    report,
+    runner,
+    scale_report,
+    scale_suite,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULTS = {"smoke": (["ferrolog"], 1, 5_000), "quick": (["ferrolog", "kafka4"], 2, 100_000),
@@ -45,10 +60,41 @@ def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
+VERSIONS = {"kafka4": kafka_dist.KAFKA4, "kafka3zk": kafka_dist.KAFKA3,
+            "zookeeper": "Debian zookeeper package",
+            "java_tools": f"kafka-tools {kafka_dist.KAFKA4}"}
+
+
+def _machine(load_before: str) -> dict[str, Any]:
+    return {"nproc": os.cpu_count(), "kernel": platform.release(),
+            "python": sys.version.split()[0], "load_before": load_before,
+            "load_after": _load()}
+
+
+@contextmanager
+def _progress(console: Console, total: int, t0: float) -> Iterator[Callable[[str], None]]:
+    """A progress bar of `total` steps; yields the callback that starts the next step."""
+    with Progress(TextColumn("{task.description:<56}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=False) as progress:
+        task = progress.add_task("starting", total=total)
+        first = [True]
+
+        def on_step(text: str) -> None:
+            if not first[0]:
+                progress.advance(task)
+            first[0] = False
+            progress.update(task, description=text)
+            if not console.is_terminal:  # a log file gets one line per step instead of a bar
+                console.print(f"[{time.monotonic() - t0:6.0f}s] {text}", highlight=False)
+
+        yield on_step
+        progress.update(task, completed=total, description="done")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mode", choices=list(matrix.MATRICES), default="quick")
+    parser.add_argument("--mode", choices=[*matrix.MATRICES, "scale"], default="quick")
     parser.add_argument("--brokers", help="comma-separated: ferrolog,kafka4,kafka3zk")
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--only", help="comma-separated workload names to keep")
@@ -56,9 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-plots", action="store_true")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if any workload failed or a figure is missing (CI)")
+    scale_suite.add_arguments(parser)
     args = parser.parse_args(argv)
 
     signal.signal(signal.SIGTERM, _interrupt)
+    if args.mode == "scale":
+        return _scale(args)
     names, rounds, warmup = DEFAULTS[args.mode]
     if args.brokers:
         names = args.brokers.split(",")
@@ -81,27 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     started = dt.datetime.now(dt.UTC)
     load_before = _load()
     t0 = time.monotonic()
-    with Progress(TextColumn("{task.description:<56}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=False) as progress:
-        task = progress.add_task("starting", total=m.steps())
-        first = [True]
-
-        def on_step(text: str) -> None:
-            if not first[0]:
-                progress.advance(task)
-            first[0] = False
-            progress.update(task, description=text)
-            if not console.is_terminal:  # a log file gets one line per step instead of a bar
-                console.print(f"[{time.monotonic() - t0:6.0f}s] {text}", highlight=False)
-
-        interrupted = False
+    interrupted = False
+    with _progress(console, m.steps(), t0) as on_step:
         try:
             runner.run(m, on_step)
         except KeyboardInterrupt:
             # Stopped (Ctrl-C or SIGTERM): the brokers are down (finally blocks); what was
             # measured so far is still written, marked as interrupted.
             interrupted = True
-        progress.update(task, completed=m.steps(), description="done")
 
     kafkas = [n for n in names if n != "ferrolog"]
     entries = report.aggregate(m.samples, workloads, names)
@@ -116,12 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "wall_s": round(time.monotonic() - t0, 1), "rounds": rounds, "brokers": names,
             "order": [m.order(r) for r in range(rounds)],
-            "versions": {"kafka4": kafka_dist.KAFKA4, "kafka3zk": kafka_dist.KAFKA3,
-                         "zookeeper": "Debian zookeeper package",
-                         "java_tools": f"kafka-tools {kafka_dist.KAFKA4}"},
-            "machine": {"nproc": os.cpu_count(), "kernel": platform.release(),
-                        "python": sys.version.split()[0], "load_before": load_before,
-                        "load_after": _load()},
+            "versions": VERSIONS, "machine": _machine(load_before),
             "rates": m.rates, "rate_basis": m.rate_basis, "warmup_records": warmup,
             "interrupted": interrupted,
             **({"setup": REPLICATED_SETUP} if replicated else {}),
@@ -143,6 +174,43 @@ def main(argv: list[str] | None = None) -> int:
             console.print(f"[red]check failed:[/red] {p}")
         return 1 if problems or interrupted else 0
     return 0
+
+
+def _scale(args: argparse.Namespace) -> int:
+    names = args.brokers.split(",") if args.brokers else ["ferrolog", "kafka4"]
+    plan = scale_suite.phases(args)
+    if any(n != "ferrolog" for n in names) or not args.no_java:
+        kafka_dist.fetch(kafka_dist.KAFKA4)  # before the clock starts: Maven is slow
+    console = Console(stderr=True)
+    started = dt.datetime.now(dt.UTC)
+    load_before = _load()
+    t0 = time.monotonic()
+    samples: list[dict[str, Any]] = []
+    interrupted = False
+    with _progress(console, len(plan) * len(names), t0) as on_step:
+        try:
+            scale_suite.run(plan, names, on_step, samples)
+        except KeyboardInterrupt:  # what was measured so far is written, marked as such
+            interrupted = True
+    kafka = next((n for n in names if n != "ferrolog"), None)
+    doc: dict[str, Any] = {
+        "run": {"mode": "scale", "started": started.isoformat(timespec="seconds"),
+                "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                "wall_s": round(time.monotonic() - t0, 1), "brokers": names, "kafka": kafka,
+                "versions": VERSIONS, "machine": _machine(load_before),
+                "interrupted": interrupted, "settings": vars(args) | {"out": str(args.out)},
+                "phases": scale_suite.describe(plan, args)},
+        "rows": scale_report.rows(samples, kafka),
+        "samples": samples,
+    }
+    path = report.write(doc, args.out, started.strftime("%Y%m%dT%H%M%SZ"), with_plots=False,
+                        prefix="scale-", render=scale_report.markdown)
+    print(scale_report.markdown(doc))
+    console.print(f"results: {path} ({doc['run']['wall_s']} s)")
+    problems = scale_report.problems(doc)
+    for p in problems:
+        console.print(f"[red]failed:[/red] {p[:500]}")
+    return 1 if args.check and (problems or interrupted) else 0
 
 
 def _interrupt(_signo: int, _frame: object) -> None:

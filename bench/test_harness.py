@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.harness import cluster, procstat, report, runner, workloads
+from bench.harness import cluster, procstat, report, runner, scale_report, workloads
 from bench.harness.matrix import MATRICES
 from bench.harness.workloads import Workload
 
@@ -282,3 +282,53 @@ def test_topic_bytes_counts_each_replicas_segments() -> None:
         assert ferro.topic_bytes("t") == [600, 600, 200]
     finally:
         ferro.cleanup()
+
+
+def test_scale_mode_runs_every_phase_small(tmp_path: Path) -> None:
+    # The scale mode end to end against ferrolog alone, at sizes CI can afford (no Java): every
+    # phase runs, checks its read-back and fills its rows; `--check` fails on any error.
+    args = ["--mode", "scale", "--brokers", "ferrolog", "--partitions", "50", "--records", "2",
+            "--load-partitions", "50", "--load-records", "5000", "--replicated-partitions",
+            "30", "--replicated-records", "3000", "--idle", "200", "--producers", "20",
+            "--seconds", "2", "--no-java", "--out", str(tmp_path), "--check"]
+    proc = subprocess.run([sys.executable, "-m", "bench.run", *args], capture_output=True,
+                          text=True, timeout=300, cwd=workloads.REPO, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    doc = json.loads((tmp_path / "scale-latest.json").read_text())
+    assert [s["phase"] for s in doc["samples"]] == ["crash-50", "load", "replicated", "conns"]
+    assert all("metrics" in s for s in doc["samples"])
+    figures = {(r["phase"], r["key"]): r["ferrolog"] for r in doc["rows"]}
+    assert figures["crash-50", "records_checked"] == 50 * 3  # two before the crash, one after
+    assert figures["replicated", "records_checked"] == 30 * 3
+    for key in [("crash-50", "create_s"), ("crash-50", "restart_s"), ("crash-50", "stop_s"),
+                ("crash-50", "peak_rss_mb"), ("load", "rd-produce.records_s"),
+                ("load", "rd-consume.records_s"), ("replicated", "restart_to_full_isr_s"),
+                ("replicated", "rd-produce.records_s"), ("conns", "rss_idle_mb")]:
+        assert (figures[key] or 0) > 0, key
+    assert figures["conns", "errors"] == 0
+    assert figures["conns", "records_acked"] >= 20  # each producer's first record at least
+    assert (tmp_path / "scale-latest.md").read_text().count("| crash-50 |") == 9
+    assert len(list(tmp_path.glob("scale-run-*.json"))) == 1
+
+
+def test_scale_report_marks_goals_and_lost_records() -> None:
+    def sample(broker: str, **metrics: float) -> dict:
+        return {"phase": "crash-10", "kind": "crash", "partitions": 10, "broker": broker,
+                "metrics": metrics, "wall_s": 1.0}
+
+    samples = [sample("kafka4", create_s=2.0, restart_s=10.0, peak_rss_mb=400.0),
+               sample("ferrolog", create_s=1.0, restart_s=6.0, peak_rss_mb=40.0),
+               {"phase": "load", "kind": "load", "partitions": 10, "broker": "kafka4",
+                "metrics": {"rd-produce": {"records_s": 100.0}}, "wall_s": 1.0},
+               {"phase": "load", "kind": "load", "partitions": 10, "broker": "ferrolog",
+                "error": "LostRecords: LOST 3", "lost": True, "wall_s": 1.0}]
+    rows = {(r["phase"], r["key"]): r for r in scale_report.rows(samples, "kafka4")}
+    assert rows["crash-10", "create_s"]["ratio"] == pytest.approx(0.5)
+    assert rows["crash-10", "create_s"]["met"] is True
+    assert rows["crash-10", "restart_s"]["met"] is False  # 0.6 > 0.5
+    assert rows["crash-10", "peak_rss_mb"]["met"] is True
+    assert rows["crash-10", "stop_s"]["met"] is None  # no figure is not a pass
+    assert rows["load", "rd-produce.records_s"]["kafka"] == 100.0
+    assert rows["load", "rd-produce.records_s"]["met"] is None
+    doc = {"samples": samples, "rows": list(rows.values())}
+    assert any("LOST ACKNOWLEDGED RECORDS" in p for p in scale_report.problems(doc))

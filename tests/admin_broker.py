@@ -123,6 +123,7 @@ class Broker:
 
     def create(self, name: str, partitions: int = 1, configs: dict[str, str] | None = None) -> None:
         self.run(self.controller.create_topic(name, partitions, 1, None, configs or {}))
+        self.run(self.controller.loaded())  # the replicas open in the background
 
     def close(self) -> None:
         self.run(self.store.close())

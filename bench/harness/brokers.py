@@ -61,6 +61,15 @@ def wait_port(port: int, timeout: float, proc: subprocess.Popen[bytes] | None = 
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
 
 
+def new_cluster_id() -> str:
+    """A KRaft cluster id as Kafka's `Uuid.randomUuid()` makes one: URL-safe base64 of 16
+    random bytes, never starting with '-' (StorageTool would read it as an option)."""
+    while True:
+        cid = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+        if not cid.startswith("-"):
+            return cid
+
+
 def _props(path: Path, props: dict[str, str]) -> Path:
     path.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
     return path
@@ -187,23 +196,31 @@ class _Kafka(Broker):
         return self._java("kafka.Kafka", str(self.workdir / "server.properties"), jvm=KAFKA_JVM)
 
 
+def kraft_settings(node_id: int, voters: str, bootstrap: str, controller_port: int,
+                   data_dir: Path) -> dict[str, str]:
+    """A combined broker+controller node of a static KRaft quorum (`voters`:
+    `id@host:port,...`), clients on `bootstrap`, controllers on `controller_port`."""
+    return {
+        "process.roles": "broker,controller",
+        "node.id": str(node_id),
+        "controller.quorum.voters": voters,
+        "listeners": f"PLAINTEXT://{bootstrap},CONTROLLER://127.0.0.1:{controller_port}",
+        "advertised.listeners": f"PLAINTEXT://{bootstrap}",
+        "controller.listener.names": "CONTROLLER",
+        "inter.broker.listener.name": "PLAINTEXT",
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "log.dirs": str(data_dir),
+    }
+
+
 class KafkaKRaft(_Kafka):
     def prepare(self) -> None:
         start = time.monotonic()
         controller_port = free_port()
         _props(self.workdir / "server.properties", {
-            **COMMON,
-            "process.roles": "broker,controller",
-            "node.id": "1",
-            "controller.quorum.voters": f"1@127.0.0.1:{controller_port}",
-            "listeners": f"PLAINTEXT://{self.bootstrap},CONTROLLER://127.0.0.1:{controller_port}",
-            "advertised.listeners": f"PLAINTEXT://{self.bootstrap}",
-            "controller.listener.names": "CONTROLLER",
-            "inter.broker.listener.name": "PLAINTEXT",
-            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-            "log.dirs": str(self.data_dir),
-        })
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).rstrip(b"=").decode()
+            **COMMON, **kraft_settings(1, f"1@127.0.0.1:{controller_port}", self.bootstrap,
+                                       controller_port, self.data_dir)})
+        cluster_id = new_cluster_id()
         subprocess.run(
             self._java("kafka.tools.StorageTool", "format", "-t", cluster_id, "-c",
                        str(self.workdir / "server.properties")),

@@ -1,6 +1,7 @@
 """Three-broker clusters for the replicated workloads: three Kafka 3.9 brokers in ZooKeeper
 mode against three ferrolog brokers in cluster mode, each set with one fresh ZooKeeper of its
-own (Debian's package) on loopback, under a chroot.
+own (Debian's package) on loopback, under a chroot; and three Kafka 4 nodes in KRaft mode
+(each broker and controller), which the scale mode compares with.
 
 Equivalence, on top of the single-node settings of `brokers.COMMON` (1 GiB segments, no
 per-message fsync, explicit partition counts): replication factor 3 for new topics and for
@@ -13,6 +14,7 @@ from __future__ import annotations
 import logging
 import shutil
 import signal
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -164,9 +166,40 @@ class KafkaZkCluster(Cluster):
         return node
 
 
+@dataclass
+class KafkaKRaftCluster(Cluster):
+    """Three Kafka 4 nodes in KRaft mode, each broker and controller (a static quorum of the
+    three), formatted with one cluster id; no ZooKeeper."""
+
+    def prepare(self) -> None:
+        start = time.monotonic()
+        ports = [(brokers.free_port(), brokers.free_port()) for _ in range(SIZE)]
+        voters = ",".join(f"{i}@127.0.0.1:{c}" for i, (_, c) in enumerate(ports, 1))
+        cluster_id = brokers.new_cluster_id()
+        self.nodes = []
+        for i, (port, controller_port) in enumerate(ports, 1):
+            node = _KafkaNode(f"kafka-{i}", "kafka-kraft", self.version,
+                              workdir=self._workdir(i), port=port)
+            brokers._props(node.workdir / "server.properties", {
+                **REPLICATED, **brokers.kraft_settings(i, voters, node.bootstrap,
+                                                     controller_port, node.data_dir)})
+            self.nodes.append(node)
+        formats = [subprocess.Popen(
+            n._java("kafka.tools.StorageTool", "format", "-t", cluster_id, "-c",
+                    str(n.workdir / "server.properties")),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for n in self.nodes]
+        for f in formats:
+            _, err = f.communicate(timeout=120)
+            if f.returncode != 0:
+                raise RuntimeError(f"StorageTool format exited {f.returncode}: {err[-300:]!r}")
+        self.prepare_s = time.monotonic() - start
+
+
 def make(name: str) -> brokers.Broker:
     if name == "ferrolog":
         return FerrologCluster(name, "ferrolog-cluster", "native")
     if name == "kafka3zk":
         return KafkaZkCluster(name, "kafka-zookeeper-cluster", kafka_dist.KAFKA3)
-    raise ValueError(f"unknown cluster {name!r} (ferrolog, kafka3zk)")
+    if name == "kafka4":
+        return KafkaKRaftCluster(name, "kafka-kraft-cluster", kafka_dist.KAFKA4)
+    raise ValueError(f"unknown cluster {name!r} (ferrolog, kafka3zk, kafka4)")

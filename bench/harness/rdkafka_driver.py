@@ -34,10 +34,22 @@ def _producer(bootstrap: str, acks: str, **extra: object) -> Producer:
     return Producer(conf)
 
 
-def produce_max(bootstrap: str, topic: str, count: int, size: int, acks: str) -> dict[str, float]:
+def spread_targets(producer: Producer, topics: list[str]) -> list[tuple[str, int]]:
+    """Every partition of `topics` (from the cluster's metadata), in the order records are
+    spread over them."""
+    meta = producer.list_topics(timeout=60).topics
+    return [(t, p) for t in topics for p in sorted(meta[t].partitions)]
+
+
+def produce_max(bootstrap: str, topic: str, count: int, size: int, acks: str,
+                spread: bool = False) -> dict[str, float]:
+    """`count` records as fast as acknowledgements allow: to `topic` through the default
+    partitioner, or with `spread` round-robin over every partition of the comma-separated
+    topics (sticky partitioning would leave most of thousands of partitions untouched)."""
     producer = _producer(bootstrap, acks)
     value = os.urandom(size)
     failed = 0
+    targets = spread_targets(producer, topic.split(",")) if spread else [(topic, -1)]
 
     def on_delivery(err: object, _msg: object) -> None:
         nonlocal failed
@@ -46,10 +58,11 @@ def produce_max(bootstrap: str, topic: str, count: int, size: int, acks: str) ->
 
     produce = producer.produce
     start = time.perf_counter()
-    for _ in range(count):
+    for i in range(count):
+        t, p = targets[i % len(targets)]
         while True:
             try:
-                produce(topic, value, on_delivery=on_delivery)
+                produce(t, value, partition=p, on_delivery=on_delivery)
                 break
             except BufferError:  # librdkafka's queue is full: wait for acknowledgements
                 producer.poll(0.005)
@@ -201,9 +214,12 @@ def main() -> None:
     p.add_argument("--rate", type=float, default=0)
     p.add_argument("--seconds", type=float, default=0)
     p.add_argument("--warmup", type=int, default=0)
+    p.add_argument("--spread", action="store_true",
+                   help="produce: round-robin over every partition of the --topic list")
     a = p.parse_args()
     if a.mode == "produce":
-        out: dict[str, object] = produce_max(a.bootstrap, a.topic, a.count, a.size, a.acks)
+        out: dict[str, object] = produce_max(a.bootstrap, a.topic, a.count, a.size, a.acks,
+                                              a.spread)
     elif a.mode == "consume":
         out = consume_all(a.bootstrap, a.topic, a.partitions, a.count)
     elif a.mode == "produce-rate":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,14 +236,15 @@ def plots(doc: dict[str, Any], out: Path, prefix: str = "") -> list[Path]:
 
 
 def write(doc: dict[str, Any], out_dir: Path, stamp: str, with_plots: bool = True,
-          prefix: str = "") -> Path:
+          prefix: str = "", render: Callable[[dict[str, Any]], str] | None = None) -> Path:
     """`<prefix>run-<stamp>.json`, `<prefix>latest.json` and `.md`, `plots/<prefix>*.png`: a
-    prefix keeps another suite's results (replicated) apart from the single-node ones."""
+    prefix keeps another suite's results (replicated, scale) apart from the single-node ones;
+    `render` makes the markdown of a suite whose document is not the matrix's."""
     out_dir.mkdir(parents=True, exist_ok=True)
     text = json.dumps(doc, indent=1, sort_keys=False)
     (out_dir / f"{prefix}run-{stamp}.json").write_text(text)
     (out_dir / f"{prefix}latest.json").write_text(text)
-    (out_dir / f"{prefix}latest.md").write_text(markdown(doc))
+    (out_dir / f"{prefix}latest.md").write_text((render or markdown)(doc))
     if with_plots:
         plots(doc, out_dir / "plots", prefix)
     return out_dir / f"{prefix}latest.json"

@@ -54,7 +54,9 @@ class Matrix:
         return self.rounds * len(self.broker_names) * (len(self.workloads) + 1)
 
 
-def _metrics(w: Workload | None, res: dict[str, Any], cpu: float, rss: int) -> dict[str, Any]:
+def workload_metrics(w: Workload | None, res: dict[str, Any], cpu: float,
+                     rss: int) -> dict[str, Any]:
+    """A workload's client figures with the broker's cost over the same window."""
     out: dict[str, Any] = {"cpu_s": cpu, "peak_rss_mb": rss / 1e6}
     if w is None:
         return {**res, **out}
@@ -103,7 +105,7 @@ def _run_workload(w: Workload, broker: brokers.Broker, rnd: int,
     cpu, rss = meter.read()
     if rate is not None:
         res["rate"] = rate
-    out = _metrics(w, res, cpu, rss)
+    out = workload_metrics(w, res, cpu, rss)
     if len(broker.pids) > 1:  # a cluster: peak_rss_mb is its largest broker, each one here
         out["peak_rss_mb_each"] = [p / 1e6 for p in meter.peaks()]
         if w.source is None:  # what each replica holds of the topic just written
@@ -112,7 +114,7 @@ def _run_workload(w: Workload, broker: brokers.Broker, rnd: int,
     return out
 
 
-def _start(broker: brokers.Broker) -> dict[str, Any]:
+def start_broker(broker: brokers.Broker) -> dict[str, Any]:
     broker.prepare()
     producer = rdkafka_driver.first_ack_producer(broker.bootstrap)
     t0 = time.monotonic()
@@ -144,7 +146,7 @@ def _run_broker(matrix: Matrix, name: str, rnd: int, on_step: Callable[[str], No
     try:
         on_step(f"round {rnd + 1}/{matrix.rounds} {name}: start")
         try:
-            start = _start(broker)
+            start = start_broker(broker)
         except Exception as exc:
             msg = f"start failed: {exc!r}\n{broker.log_tail()}"
             _record(matrix, "startup", name, rnd, error=msg)

@@ -93,10 +93,16 @@ _PERF = re.compile(
     r"([\d.]+) ms max latency, (\d+) ms 50th, (\d+) ms 95th, (\d+) ms 99th, (\d+) ms 99.9th")
 
 
-def java_produce(w: Workload, bootstrap: str, topic: str, rate: float | None) -> dict[str, Any]:
+# Spreads records over every partition in turn: the default (sticky) partitioner fills one
+# partition's batch after the other and would leave many of thousands of partitions unwritten.
+ROUND_ROBIN = "partitioner.class=org.apache.kafka.clients.producer.RoundRobinPartitioner"
+
+
+def java_produce(w: Workload, bootstrap: str, topic: str, rate: float | None,
+                 extra_props: tuple[str, ...] = ()) -> dict[str, Any]:
     # Client defaults (linger.ms=5) in latency runs too: half the maximum rate is then the
     # same kind of load as the maximum, only less of it.
-    props = [f"bootstrap.servers={bootstrap}", f"acks={w.acks}"]
+    props = [f"bootstrap.servers={bootstrap}", f"acks={w.acks}", *extra_props]
 
     def args(count: int) -> list[str]:
         return ["--topic", topic, "--num-records", str(count), "--record-size", str(w.size),
@@ -165,10 +171,12 @@ def _driver(*args: str) -> list[str]:
     return [sys.executable, "-m", "bench.harness.rdkafka_driver", *args]
 
 
-def rd_produce(w: Workload, bootstrap: str, topic: str) -> dict[str, Any]:
-    out = json.loads(_run(_driver("produce", "--bootstrap", bootstrap, "--topic", topic,
-                                  "--count", str(w.count), "--size", str(w.size),
-                                  "--acks", w.acks)).strip().splitlines()[-1])
+def rd_produce(w: Workload, bootstrap: str, topic: str, spread: bool = False) -> dict[str, Any]:
+    """`topic` may list several topics (comma-separated) when `spread`: then the records go
+    round-robin over every partition of them all."""
+    args = ["--topic", topic, "--count", str(w.count), "--size", str(w.size), "--acks", w.acks]
+    out = json.loads(_run(_driver("produce", "--bootstrap", bootstrap, *args,
+                                  *(["--spread"] if spread else []))).strip().splitlines()[-1])
     return {**out, "bytes_in": out["records"] * w.size}
 
 

@@ -86,10 +86,12 @@ class ActiveController:
         writes: list[tuple[str, int, PartitionState, int]] = []
         for topic, partition, replicas, state in view.partitions():
             zxid = view.state_zxids.get((topic.name, partition), 0)
-            # A leader whose registration is newer than the state restarted since: its
-            # leadership belongs to the previous process.
+            # A replica whose registration is newer than the state restarted since: a leader's
+            # term, and a follower's place in the ISR, belong to the previous process.
             bounced = [
-                b for b in (state.leader,) if b in live and view.broker_epochs.get(b, 0) > zxid
+                b
+                for b in {state.leader, *state.isr}
+                if b in live and view.broker_epochs.get(b, 0) > zxid
             ]
             decided = election.failover(
                 state,

@@ -82,6 +82,8 @@ class Controller(MetadataCache):
         self._lock = asyncio.Lock()
         self._producer_ids = ProducerIdAllocator(store)
         self._loading: asyncio.Future[None] | None = None
+        # The last layout queued for the local replicas (see `_apply_in_order`).
+        self._applied: asyncio.Future[None] | None = None
 
     async def start(self, registration: BrokerRegistration) -> None:
         """Registers this broker, then begins a new leadership term for every partition it
@@ -111,14 +113,15 @@ class Controller(MetadataCache):
         # The local replicas load in the background: Metadata and every other request are
         # answered meanwhile, and each partition is served as soon as its log is open.
         layouts = [(topic, states[name]) for name, topic in sorted(topics.items())]
-        self._loading = asyncio.ensure_future(self._apply(layouts))
+        self._loading = self._apply_in_order(layouts)
         log.info("controller started node_id=%d topics=%d", self.node_id, len(topics))
 
     async def loaded(self) -> None:
-        """Returns once the local replicas found at start are open and serving; raises what
-        opening them raised."""
+        """Returns once the local replicas found at start, and those of every topic created
+        since, are open and serving; raises what opening those found at start raised."""
         if self._loading is not None:
             await self._loading
+        await self._settled()
 
     # Admin operations
 
@@ -146,8 +149,10 @@ class Controller(MetadataCache):
     ) -> list[TopicRecord | KafkaError]:
         """Creates several topics as one batch: each is validated on its own (an invalid one
         fails alone, with its Kafka error), the valid ones go to the store together (one
-        metadata write where the store allows) and their partitions are opened in one native
-        command. Returns each topic's record or error, in order."""
+        metadata write where the store allows). Returns each topic's record or error, in order,
+        once the metadata is written: as a Kafka broker does after its controller commits, the
+        local replicas then open in the background (one native command), each partition
+        served as soon as its log is open; until then a client is told to retry."""
         async with self._lock:
             outcomes: list[TopicRecord | KafkaError] = []
             for spec in specs:
@@ -175,9 +180,10 @@ class Controller(MetadataCache):
                     self._topics[topic.name] = topic
                     self._states[topic.name] = states[topic.name]
                     created.append((topic, states[topic.name]))
-            await self._apply(created)
             for topic, _ in created:
                 log.info("created topic topic=%s partitions=%d", topic.name, len(topic.assignment))
+            if created:
+                self._apply_in_order(created).add_done_callback(_log_failure)
             return outcomes
 
     async def ensure_topic(
@@ -190,6 +196,8 @@ class Controller(MetadataCache):
         spec = TopicSpec(name, num_partitions, replication_factor, None, configs)
         [outcome] = await self.create_topics([spec])
         if isinstance(outcome, TopicRecord):
+            # Internal and auto-created topics are used right away, by this broker too.
+            await self._settled()
             return outcome
         if not isinstance(outcome, TopicAlreadyExistsError):
             raise outcome
@@ -274,6 +282,7 @@ class Controller(MetadataCache):
             del self._topics[name]
             self._states.pop(name, None)
             if self._replicas is not None:
+                await self._settled()
                 await self._replicas.delete(topic)
             log.info("deleted topic topic=%s", name)
 
@@ -331,7 +340,7 @@ class Controller(MetadataCache):
             )
             self._topics[name] = grown
             self._states[name] = {**self._states.get(name, {}), **states}
-            await self._apply([(grown, states)])
+            await self._apply_in_order([(grown, states)])
             log.info("added partitions topic=%s partitions=%d", name, total_count)
 
     async def alter_topic_configs(
@@ -356,6 +365,7 @@ class Controller(MetadataCache):
             )
             self._topics[name] = updated
             if self._replicas is not None:
+                await self._settled()
                 await self._replicas.update_config(updated)
 
     async def allocate_producer_id(self) -> int:
@@ -402,7 +412,7 @@ class Controller(MetadataCache):
                     name, partition, decided, decided.version
                 )
                 self._states[name][partition] = state
-                await self._apply([(self._topics[name], {partition: state})])
+                await self._apply_in_order([(self._topics[name], {partition: state})])
                 results[tp] = None
         return results
 
@@ -440,6 +450,28 @@ class Controller(MetadataCache):
             )
         return results
 
+    def _apply_in_order(
+        self, layouts: list[tuple[TopicRecord, dict[int, PartitionState]]]
+    ) -> asyncio.Future[None]:
+        """Queues `layouts` for the local replicas, to be applied after every layout queued
+        before it (a delete or a config change waits for them: see `_settled`), and returns
+        its completion, which raises what applying it raised."""
+        previous = self._applied
+
+        async def after_previous() -> None:
+            if previous is not None:
+                # Its outcome is for whoever queued it.
+                await asyncio.wait([previous])
+            await self._apply(layouts)
+
+        self._applied = asyncio.ensure_future(after_previous())
+        return self._applied
+
+    async def _settled(self) -> None:
+        """Returns once every layout queued so far is applied (or failed)."""
+        if self._applied is not None:
+            await asyncio.wait([self._applied])
+
     async def _apply(self, layouts: list[tuple[TopicRecord, dict[int, PartitionState]]]) -> None:
         """Single node: the local replicas take the layouts' roles (one native command), then
         the coordinators hear which partitions of their topics this broker leads."""
@@ -451,6 +483,11 @@ class Controller(MetadataCache):
                 self.notify_leadership(
                     topic.name, partition, state.leader_epoch, state.leader == self.node_id
                 )
+
+
+def _log_failure(opened: asyncio.Future[None]) -> None:
+    if not opened.cancelled() and (exc := opened.exception()) is not None:
+        log.error("opening the replicas of created topics failed: %s", exc, exc_info=exc)
 
 
 def _index_of(brokers: Sequence[int], broker: int) -> int | None:

@@ -117,21 +117,25 @@ def failover(
 
     A leader that stays loses its dead followers from the ISR at once, as Kafka's controller
     takes an offline replica out of the ISR: acks=all need not stall until the leader's own lag
-    rule (`replica.lag.time.max.ms`) notices a broker that is gone. The leader epoch stays, as
-    with KRaft's ISR changes; the leader picks the smaller ISR up at its current epoch."""
+    rule (`replica.lag.time.max.ms`) notices a broker that is gone. A restarted (`bounced`)
+    follower leaves it too, as Kafka's controller handles a bounced broker as failed, then
+    started: its new process may lack what the old one had (an unclean stop), so it counts
+    again only once it has caught up. The leader epoch stays, as with KRaft's ISR changes; the
+    leader picks the smaller ISR up at its current epoch."""
     leader = state.leader
     must_move = leader == NO_LEADER or leader not in live
     is_bounced = leader in bounced and not must_move
     moving_off = leader in avoid and not must_move
+    followers_in_sync = [b for b in live if b == leader or b not in bounced]
     if not (must_move or is_bounced or moving_off):
-        return _without_offline_followers(state, live, controller_epoch)
+        return _without_offline_followers(state, followers_in_sync, controller_epoch)
     live_isr = [b for b in replicas if b in state.isr and b in live]
     good = [b for b in live_isr if b not in avoid and b not in bounced]
     if good:
         new_leader = good[0]
     elif moving_off and not is_bounced:
         # Nowhere better to go: keep leading rather than go offline.
-        return _without_offline_followers(state, live, controller_epoch)
+        return _without_offline_followers(state, followers_in_sync, controller_epoch)
     elif live_isr:
         new_leader = live_isr[0]
     elif unclean_allowed and any(b in live for b in replicas):

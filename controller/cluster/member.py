@@ -53,12 +53,17 @@ class ClusterMember:
         replicas: ReplicaManager,
         native: ferrolog_native.Server,
         registration: BrokerRegistration,
+        replace_stale: bool = False,
     ) -> None:
+        """`replace_stale`: this broker listens on its advertised endpoint itself, so a
+        registration with that endpoint held by another session is its own previous,
+        dead process's (see `ZkStore.register_broker`)."""
         self._store = store
         self._config = config
         self._controller = controller
         self._replicas = replicas
         self._registration = registration
+        self._replace_stale = replace_stale
         self.node_id = registration.node_id
         self.view = ClusterView()
         self.active: ActiveController | None = None
@@ -73,7 +78,7 @@ class ClusterMember:
         deadline = time.monotonic() + self._config.get_int("zookeeper.session.timeout.ms") / 500
         while True:
             try:
-                await self._store.register_broker(self._registration)
+                await self._store.register_broker(self._registration, self._replace_stale)
                 break
             except BrokerIdInUseError:
                 # Our previous process's registration lives until its session times out.
@@ -126,7 +131,7 @@ class ClusterMember:
         """Reads the view and acts on it (re-registration, roles, controller duties)."""
         if not self._registered:
             try:
-                await self._store.register_broker(self._registration)
+                await self._store.register_broker(self._registration, self._replace_stale)
                 self._registered = True
                 log.info("re-registered broker node_id=%d", self.node_id)
             except BrokerIdInUseError:

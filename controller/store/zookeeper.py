@@ -324,20 +324,46 @@ class ZkStore(MetadataStore):
 
     # Brokers and the controller
 
-    async def register_broker(self, registration: BrokerRegistration) -> None:
+    async def register_broker(
+        self, registration: BrokerRegistration, replace_stale: bool = False
+    ) -> None:
+        """Creates the ephemeral registration. One held by another session raises
+        BrokerIdInUseError, unless `replace_stale` and it names this broker's own endpoint:
+        the caller then knows the registrant is a previous process of this broker that died
+        (it listens on that endpoint itself), whose registration would otherwise keep the
+        broker out, and the controller unaware of the restart, until that session expires
+        (`zookeeper.session.timeout.ms`). The controller sees the new registration's epoch
+        and moves the leaderships of the old process, as for any bounced broker."""
+
         def register() -> None:
             path = paths.broker_path(registration.node_id)
+            data = paths.encode_broker(registration)
             try:
-                self.client.create(path, paths.encode_broker(registration), ephemeral=True)
+                self.client.create(path, data, ephemeral=True)
                 return
             except NodeExistsError:
                 pass
             try:
-                _, stat = self.client.get(path)
+                held, stat = self.client.get(path)
             except NoNodeError:
                 raise BrokerIdInUseError(f"{path} vanished; retry") from None
-            if stat.ephemeralOwner != self.session_id():
+            if stat.ephemeralOwner == self.session_id():
+                return
+            old = paths.decode_broker(registration.node_id, held)
+            ours = (old.host, old.port) == (registration.host, registration.port)
+            if not (replace_stale and ours):
                 raise BrokerIdInUseError(f"{path} is held by another ZooKeeper session")
+            try:
+                self.client.delete(path, stat.version)
+                self.client.create(path, data, ephemeral=True)
+            except (NoNodeError, NodeExistsError, ZkBadVersionError):
+                raise BrokerIdInUseError(f"{path} changed while replacing it; retry") from None
+            log.warning(
+                "replaced the registration of a previous process of this broker node_id=%d "
+                "session=0x%x",
+                registration.node_id,
+                stat.ephemeralOwner,
+            )
 
         await self._call(register)
 

@@ -155,7 +155,12 @@ class Broker:
         controller = ZkController(store, config)
         self.controller = controller
         self._listen(controller)
-        member = ClusterMember(store, config, controller, replicas, native, registration)
+        # Listening on the advertised port ourselves proves that no other live process on this
+        # machine advertises it.
+        listening = registration.port == native.port
+        member = ClusterMember(
+            store, config, controller, replicas, native, registration, replace_stale=listening
+        )
         self.member = member
         await member.start()
         return store, controller

@@ -53,8 +53,9 @@ def test_follower_restart_then_leader_death_loses_nothing(cluster: Cluster) -> N
     cluster.brokers[2].kill()
     cluster.brokers[2].start()
     cluster.brokers[2].wait_ready()
-    # The shrink comes when the killed process's session expires, after the new one listens:
-    # wait for it and for the expansion that follows, not for the ISR as it was before.
+    # The shrink comes when the new process replaces the killed one's registration (the
+    # controller takes a restarted follower out of the ISR): wait for it and for the expansion
+    # that follows, not for the ISR as it was before.
     wait_until(
         lambda: (s := cluster.state("kip101a"))["zk_version"] >= before + 2
         and sorted(s["isr"]) == [1, 2],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -191,6 +192,7 @@ def test_create_topic_persists_and_opens_leaders(tmp_path: Path) -> None:
         assert len(topic.topic_id) == 16
         states = controller.partition_states("orders")
         assert all(s.leader == 0 and s.leader_epoch == 0 and s.isr == [0] for s in states.values())
+        await controller.loaded()  # the replicas open in the background
 
     asyncio.run(run())
     opens = [c for c in native.calls if c[0] == "open"]
@@ -330,3 +332,44 @@ def test_alter_topic_configs(tmp_path: Path) -> None:
     pushed = [c for c in native.calls if c[0] == "config"]
     assert pushed[-1][2]["segment.bytes"] == "1048576"
     assert pushed[-1][2]["retention.ms"] == "604800000"
+
+
+class SlowNative(FakeNative):
+    """Opens partitions only when the test lets it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = threading.Event()
+
+    def open_partitions(
+        self, configs: dict[str, dict[str, str]], partitions: list[tuple[Any, ...]]
+    ) -> list[Exception | None]:
+        assert self.go.wait(30)
+        return super().open_partitions(configs, partitions)
+
+
+def test_created_topics_are_answered_before_their_logs_open_and_kept_in_order(
+    tmp_path: Path,
+) -> None:
+    """As a Kafka broker after its controller commits: CreateTopics is answered once the
+    metadata is written, the logs open in the background, and what comes after (a delete)
+    waits for them, so a deleted topic's replicas are never opened after the delete."""
+    native = SlowNative()
+
+    async def run() -> None:
+        controller = await make_controller(tmp_path, native)
+        native.go.set()
+        await controller.loaded()
+        native.go.clear()
+        await asyncio.wait_for(controller.create_topic("t", 2, 1, None, {}), 10)
+        assert [c for c in native.calls if c[0] == "open"] == []
+        assert controller.partition_states("t")[0].leader == 0
+        deleting = asyncio.ensure_future(controller.delete_topic("t"))
+        await asyncio.sleep(0.2)  # time for the delete to run as far as it can
+        assert not deleting.done()
+        native.go.set()
+        await asyncio.wait_for(deleting, 10)
+        kinds = [c[0] for c in native.calls if c[0] in ("open", "delete")]
+        assert kinds == ["open", "open", "delete", "delete"]
+
+    asyncio.run(run())

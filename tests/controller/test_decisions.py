@@ -53,6 +53,10 @@ def st(leader: int, epoch: int, isr: list[int]) -> PartitionState:
         (st(1, 4, R), {1, 2, 3}, {"bounced": {1}}, (2, 5, [2, 3])),
         # ...and if it is the only in-sync one it keeps leading under a new epoch
         (st(1, 4, [1]), {1, 2, 3}, {"bounced": {1}}, (1, 5, [1])),
+        # a restarted follower leaves the ISR until it has caught up; leader and epoch stay
+        (st(1, 4, R), {1, 2, 3}, {"bounced": {2}}, (1, 4, [1, 3])),
+        # ...also when the leader, shutting down, has nowhere else to go
+        (st(1, 4, [1, 2]), {1, 2, 3}, {"bounced": {2}, "avoid": {1}}, (1, 4, [1])),
     ],
 )
 def test_failover(

@@ -1,0 +1,100 @@
+"""The scale scenario's load phase: throughput over every partition of a broker that holds
+many.
+
+A fresh broker (spawned, then an unmeasured warm-up on a one-partition topic, as in the other
+modes) gets one topic of `partitions` partitions; then, each measured over its own window with
+the broker's CPU and peak RSS: the librdkafka producer and Kafka's ProducerPerformance write
+1 KB acks=all records round-robin over every partition, then the librdkafka consumer and
+ConsumerPerformance read everything back from the start. After each producer the partitions'
+offsets are checked: every partition was written and the log holds at least every
+acknowledged record. SIGTERM to exit is timed at the end, with the data written."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bench.harness import procstat, runner, scale, workloads
+from bench.harness.brokers import Broker
+from bench.harness.workloads import Workload
+
+TOPIC = "scale-load"
+WARMUP_RECORDS = 50_000
+SIZE = 1024
+
+
+def plan(partitions: int, count: int, java: bool) -> list[Workload]:
+    """The measured workloads, in order (the consumers read what both producers wrote)."""
+    ws = [Workload("rd-produce", "rd-produce", SIZE, "all", partitions, count)]
+    if java:
+        ws.append(Workload("java-produce", "java-produce", SIZE, "all", partitions, count))
+    ws.append(Workload("rd-consume", "rd-consume", SIZE, partitions=partitions,
+                       source="rd-produce"))
+    if java:
+        ws.append(Workload("java-consume", "java-consume", SIZE, partitions=partitions,
+                           source="java-produce"))
+    return ws
+
+
+def _check_stored(bootstrap: str, parts: list[scale.Partition], acked: int,
+                  timeout: float) -> None:
+    high = scale.end_offsets(bootstrap, parts, timeout)
+    low = scale.end_offsets(bootstrap, parts, timeout, earliest=True)
+    stored = sum(high[tp] - low[tp] for tp in parts)
+    if stored < acked:
+        raise scale.LostRecords(f"LOST: the partitions hold {stored} records, {acked} were "
+                                "acknowledged")
+    empty = [tp for tp in parts if high[tp] == low[tp]]
+    if empty:
+        raise RuntimeError(f"{len(empty)} partitions were never written, e.g. {empty[:3]}")
+
+
+def _run_one(w: Workload, broker: Broker, stored: int) -> dict[str, Any]:
+    meter = procstat.Meter(*broker.pids)
+    if w.tool == "rd-produce":
+        res = workloads.rd_produce(w, broker.bootstrap, TOPIC, spread=True)
+    elif w.tool == "java-produce":
+        res = workloads.java_produce(w, broker.bootstrap, TOPIC, None,
+                                     (workloads.ROUND_ROBIN,))
+    elif w.tool == "rd-consume":
+        res = workloads.rd_consume(w, broker.bootstrap, TOPIC, w.partitions, stored)
+    else:
+        res = workloads.java_consume(w, broker.bootstrap, TOPIC, stored)
+    cpu, rss = meter.read()
+    return runner.workload_metrics(w, res, cpu, rss)
+
+
+def run(broker: Broker, partitions: int, count: int, java: bool) -> dict[str, Any]:
+    """The load phase against one broker: {"startup": ..., "create_one_topic_s": ...,
+    workload name: metrics or {"error": ...}, "peak_rss_mb": the largest workload's,
+    "stop_s": ...}."""
+    timeout = scale.timeout_for(partitions)
+    out: dict[str, Any] = {"startup": runner.start_broker(broker)}
+    warm = Workload("warmup", "rd-produce", SIZE, "1", 1, WARMUP_RECORDS)
+    workloads.create_topic(broker.bootstrap, "flbench-warmup", 1)
+    workloads.rd_produce(warm, broker.bootstrap, "flbench-warmup")
+    workloads.rd_consume(warm, broker.bootstrap, "flbench-warmup", 1, warm.count)
+
+    out["create_one_topic_s"] = scale.create(broker.bootstrap, {TOPIC: partitions})
+    parts = scale.partitions_of({TOPIC: partitions})
+    acked = 0
+    for w in plan(partitions, count, java):
+        try:
+            metrics = _run_one(w, broker, acked)
+            if w.source is None:
+                acked += metrics["records"]
+                _check_stored(broker.bootstrap, parts, acked, timeout)
+            out[w.name] = metrics
+        except Exception as exc:
+            out[w.name] = {"error": f"{exc}{broker.exit_report()}"}
+            if isinstance(exc, scale.LostRecords):
+                raise
+        time.sleep(0.5)  # let the broker's background work of this workload settle
+    peaks = [m["peak_rss_mb"] for m in out.values()
+             if isinstance(m, dict) and "peak_rss_mb" in m]
+    if peaks:
+        out["peak_rss_mb"] = max(peaks)
+    assert broker.proc is not None
+    out["stop_s"] = scale.timed_stop([broker.proc], timeout)
+    broker.proc = None
+    return out
