@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ferrolog.handlers import (
-    add_offsets_to_txn,
-    add_partitions_to_txn,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -29,10 +27,7 @@ from ferrolog.handlers import (
     describe_configs,
     describe_groups,
     describe_log_dirs,
-    describe_producers,
-    describe_transactions,
     elect_leaders,
-    end_txn,
     find_coordinator,
     heartbeat,
     incremental_alter_configs,
@@ -41,14 +36,11 @@ from ferrolog.handlers import (
     leave_group,
     list_groups,
     list_partition_reassignments,
-    list_transactions,
     metadata,
     offset_commit,
     offset_delete,
     offset_fetch,
     sync_group,
-    txn_offset_commit,
-    write_txn_markers,
 )
 from ferrolog.handlers.context import RequestContext
 
@@ -89,8 +81,6 @@ def table(*modules: HandlerModule) -> dict[int, Handler]:
 
 
 HANDLERS: dict[int, Handler] = table(
-    add_offsets_to_txn,
-    add_partitions_to_txn,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -103,10 +93,7 @@ HANDLERS: dict[int, Handler] = table(
     describe_configs,
     describe_groups,
     describe_log_dirs,
-    describe_producers,
-    describe_transactions,
     elect_leaders,
-    end_txn,
     find_coordinator,
     heartbeat,
     incremental_alter_configs,
@@ -115,12 +102,9 @@ HANDLERS: dict[int, Handler] = table(
     leave_group,
     list_groups,
     list_partition_reassignments,
-    list_transactions,
     metadata,
     offset_commit,
     offset_delete,
     offset_fetch,
     sync_group,
-    txn_offset_commit,
-    write_txn_markers,
 )

@@ -16,7 +16,6 @@ mod replication_isr;
 mod replication_sessions;
 mod replication_truncation;
 mod transactions;
-mod txn_verification;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
