@@ -153,6 +153,14 @@ class ClusterMember:
         if self.active is not None and (self.active.fenced or view.controller_id != self.node_id):
             log.info("no longer controller node_id=%d", self.node_id)
             self.active = None
+        if self.active is None and view.controller_id == self.node_id and self._registered:
+            # `/controller` names this broker, but no controller runs here: a pass was fenced
+            # (this session still holds the node), or a previous process of this broker died
+            # holding it. Left alone, no broker acts as controller until that session ends.
+            if await self._store.resign_controller(self.node_id, any_session=self._replace_stale):
+                log.warning("released a stale /controller node_id=%d", self.node_id)
+                self._dirty.set()
+            return
         if self.active is None and view.controller_id == -1 and self._registered:
             epoch = await self._store.try_become_controller(self.node_id)
             if epoch is not None:

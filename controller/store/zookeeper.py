@@ -294,7 +294,7 @@ class ZkStore(MetadataStore):
             fenced = False
             for (_, _, state, _), result in zip(writes, pending, strict=True):
                 results = result.get()
-                if isinstance(results[0], Exception):
+                if _epoch_check_failed(results):
                     fenced = True
                     out.append(None)
                 elif isinstance(results[1], ZkBadVersionError):
@@ -316,7 +316,7 @@ class ZkStore(MetadataStore):
         tx.check(paths.CONTROLLER_EPOCH, version)
         op(tx)
         results = tx.commit()
-        if isinstance(results[0], Exception):
+        if _epoch_check_failed(results):
             raise ControllerFencedError("another controller was elected")
         if isinstance(results[1], ZkBadVersionError):
             raise BadVersionError("state changed since it was read")
@@ -393,17 +393,25 @@ class ZkStore(MetadataStore):
 
         return await self._call(elect)
 
-    async def resign_controller(self, node_id: int) -> None:
-        def resign() -> None:
+    async def resign_controller(self, node_id: int, any_session: bool = True) -> bool:
+        """Deletes `/controller` if it names `node_id`, so the brokers elect again; with
+        `any_session` False only if this session holds it. True if it was deleted."""
+
+        def resign() -> bool:
             self.controller_epoch_zk_version = None
             try:
                 data, stat = self.client.get(paths.CONTROLLER)
-                if paths.decode_controller(data) == node_id:
-                    self.client.delete(paths.CONTROLLER, stat.version)
+                if paths.decode_controller(data) != node_id:
+                    return False
+                if not any_session and stat.ephemeralOwner != self.session_id():
+                    return False
+                self.client.delete(paths.CONTROLLER, stat.version)
+                return True
             except (NoNodeError, ZkBadVersionError):
-                pass
+                return False
 
-        await self._call(resign)
+        resigned: bool = await self._call(resign)
+        return resigned
 
     async def request_controlled_shutdown(self, node_id: int) -> None:
         def create() -> None:
@@ -525,6 +533,13 @@ def _with_version(state: PartitionState, version: int) -> PartitionState:
         controller_epoch=state.controller_epoch,
         version=version,
     )
+
+
+def _epoch_check_failed(results: list[Any]) -> bool:
+    """Whether a fenced transaction failed on its `/controller_epoch` check (another
+    controller was elected). A multi that fails on a later operation answers RolledBackError
+    for the check, which passed: that is a stale state, not a deposed controller."""
+    return isinstance(results[0], (ZkBadVersionError, NoNodeError))
 
 
 def _raise_first(results: list[Any]) -> None:

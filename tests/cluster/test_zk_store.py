@@ -124,6 +124,38 @@ def test_a_deposed_controller_is_fenced(zookeeper: ZooKeeper) -> None:
     run(scenario, zookeeper)
 
 
+def test_a_controller_losing_a_compare_and_set_is_not_fenced(zookeeper: ZooKeeper) -> None:
+    """A fenced write whose state changed under it (a leader wrote an ISR change) fails as
+    stale, and the controller stays controller: ZooKeeper answers RolledBackError for the
+    epoch check, which passed. Taken for fencing, it left /controller held by a broker that
+    no longer acted as controller."""
+
+    async def scenario(connect: str) -> None:
+        store = await started(connect)
+        try:
+            await store.create_topic(TOPIC, STATES)
+            assert await store.try_become_controller(1) == 1
+            state = (await store.partition_states("orders"))[0]
+            shrunk = PartitionState(1, 0, [1, 2])  # a leader's ISR change
+            await store.update_partition_state("orders", 0, shrunk, state.version)
+            moved = PartitionState(2, 1, [2, 3], controller_epoch=1)
+            fresh = (await store.partition_states("orders"))[1]
+            written = await store.update_partition_states_fenced(
+                [("orders", 0, moved, state.version), ("orders", 1, moved, fresh.version)]
+            )
+            assert written[0] is None
+            assert written[1] is not None
+            assert written[1].leader == 2
+            with pytest.raises(BadVersionError):
+                await store.update_partition_state_fenced("orders", 0, moved, state.version)
+            assert await store.resign_controller(1, any_session=False)
+            assert await store.try_become_controller(1) == 2
+        finally:
+            await store.close()
+
+    run(scenario, zookeeper)
+
+
 def test_registration_is_ephemeral_and_exclusive(zookeeper: ZooKeeper) -> None:
     async def scenario(connect: str) -> None:
         a, b = await started(connect), await started(connect)
