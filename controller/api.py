@@ -17,13 +17,19 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ferrolog.controller.cluster.election import ElectionType
-from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS, is_internal, validate_topic_name
+from ferrolog.controller.cluster.topics import (
+    CONSUMER_OFFSETS,
+    TRANSACTION_STATE,
+    is_internal,
+    validate_topic_name,
+)
 from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
 from ferrolog.controller.store.view import TopicPartition
 from ferrolog.errors import KafkaError
 
 __all__ = [
     "CONSUMER_OFFSETS",
+    "TRANSACTION_STATE",
     "BrokerRegistration",
     "ConfigChange",
     "ControllerApi",

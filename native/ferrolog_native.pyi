@@ -200,8 +200,22 @@ class Server:
         """Replaces the resolved config of every local partition of ``topic``."""
     def partition_states(self) -> list[PartitionState]: ...
     def append(self, topic: str, partition: int, records: bytes) -> int:
-        """Appends one or more batches as leader (for internal topics), waits until they are
+        """Appends one or more batches as leader (a coordinator's: internal topics and
+        transactional offset commits, whose sequences are not checked), waits until they are
         committed, and returns the base offset of the first. Raises ``KafkaNativeError``."""
+    def write_markers(
+        self, markers: list[tuple[str, int, int, int, int, bool]]
+    ) -> list[int | KafkaNativeError]:
+        """Appends transaction markers, each ``(topic, partition, producer_id, producer_epoch,
+        coordinator_epoch, commit)``, and waits until they are committed; returns each
+        marker's offset or its error, in order."""
+    def describe_producers(
+        self, topic: str, partition: int
+    ) -> list[tuple[int, int, int, int, int, int]]:
+        """The producers with state in a partition this broker leads, each ``(producer_id,
+        epoch, last_sequence, last_timestamp, coordinator_epoch, current_txn_start_offset)``
+        (-1: no open transaction). Raises ``KafkaNativeError`` (UNKNOWN_TOPIC_OR_PARTITION,
+        NOT_LEADER_OR_FOLLOWER)."""
     def read(self, topic: str, partition: int, offset: int, max_bytes: int) -> bytes:
         """Reads committed batches from ``offset`` (the whole batch containing it first), at
         least one batch even if larger than ``max_bytes``."""

@@ -47,6 +47,9 @@ error_codes! {
     ReplicaNotAvailable = 9,
     MessageTooLarge = 10,
     NetworkException = 13,
+    CoordinatorLoadInProgress = 14,
+    CoordinatorNotAvailable = 15,
+    NotCoordinator = 16,
     InvalidTopicException = 17,
     RecordListTooLarge = 18,
     NotEnoughReplicas = 19,
@@ -64,6 +67,7 @@ error_codes! {
     InvalidProducerEpoch = 47,
     InvalidTxnState = 48,
     InvalidProducerIdMapping = 49,
+    ConcurrentTransactions = 51,
     TransactionCoordinatorFenced = 52,
     KafkaStorageError = 56,
     UnknownProducerId = 59,
@@ -78,6 +82,7 @@ error_codes! {
     UnknownTopicId = 100,
     InconsistentTopicId = 103,
     FetchSessionTopicIdError = 106,
+    TransactionAbortable = 120,
 }
 
 impl std::fmt::Display for ErrorCode {

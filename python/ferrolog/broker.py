@@ -17,9 +17,12 @@ from ferrolog.config import BrokerConfig
 from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
-from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
+from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS, TRANSACTION_STATE
 from ferrolog.controller.cluster.zk_controller import ZkController
 from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
+from ferrolog.controller.coordinator.txn import assembly
+from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
+from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
 from ferrolog.controller.store.base import BrokerRegistration, MetadataStore
 from ferrolog.controller.store.local import LocalStore
 from ferrolog.controller.store.zookeeper import ZkStore
@@ -40,6 +43,8 @@ class Broker:
         self.store: MetadataStore | None = None
         self.controller: Controller | None = None
         self.group_coordinator: GroupCoordinator | None = None
+        self.txn_coordinator: TransactionCoordinator | None = None
+        self.txn_markers: LocalMarkerWriter | None = None
         self.services: BrokerServices | None = None
         self._dispatcher: Dispatcher | None = None
         self.member: ClusterMember | None = None
@@ -87,6 +92,9 @@ class Broker:
             )
             replicas = ReplicaManager(native, config, config.node_id)
             self.group_coordinator = GroupCoordinator(native, config)
+            self.txn_coordinator, self.txn_markers = assembly.build(
+                native, config, self._cluster, self._on_marker
+            )
             store: MetadataStore
             if config.zookeeper_connect:
                 store, controller = await self._start_cluster(native, replicas, registration)
@@ -95,8 +103,8 @@ class Broker:
                 await store.start()
                 self.store = store
                 controller = Controller(store, config, replicas)
-                controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
-                self.group_coordinator.start()
+                self.controller = controller
+                self._listen(controller)
                 await controller.start(registration)
             self.controller = controller
             self.services = BrokerServices(
@@ -108,6 +116,8 @@ class Broker:
                 controller=controller,
                 native=native,
                 group_coordinator=self.group_coordinator,
+                txn_coordinator=self.txn_coordinator,
+                txn_markers=self.txn_markers,
             )
             self._dispatcher = Dispatcher(native, self.services, HANDLERS, advertised())
             self._dispatcher.start()
@@ -143,9 +153,8 @@ class Broker:
         await store.start()
         self.store = store
         controller = ZkController(store, config)
-        assert self.group_coordinator is not None
-        controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
-        self.group_coordinator.start()
+        self.controller = controller
+        self._listen(controller)
         # Listening on the advertised port ourselves proves that no other live process on this
         # machine advertises it.
         listening = registration.port == native.port
@@ -155,6 +164,27 @@ class Broker:
         self.member = member
         await member.start()
         return store, controller
+
+    def _listen(self, controller: Controller) -> None:
+        """The coordinators hear which partitions of their internal topics this broker
+        leads, from the controller's first change on."""
+        assert self.group_coordinator is not None
+        assert self.txn_coordinator is not None
+        controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
+        controller.add_leadership_listener(TRANSACTION_STATE, self.txn_coordinator)
+        self.group_coordinator.start()
+        self.txn_coordinator.start()
+
+    def _cluster(self) -> Controller:
+        if self.controller is None:
+            raise RuntimeError("the broker's controller is not started")
+        return self.controller
+
+    def _on_marker(self, topic: str, partition: int, producer_id: int, commit: bool) -> None:
+        """A marker written here ends the producer's pending offset commits, when it lands in
+        a partition of `__consumer_offsets`."""
+        if topic == CONSUMER_OFFSETS and self.group_coordinator is not None:
+            self.group_coordinator.on_transaction_completed(partition, producer_id, commit)
 
     def _advertised(self, bound_port: int) -> tuple[str, int]:
         """The advertised listener, with port 0 (pick a free one) replaced by the bound port."""
@@ -180,6 +210,9 @@ class Broker:
                 except Exception as exc:
                     log.warning("controlled shutdown failed: %r", exc)
             await member.stop()
+        if self.txn_coordinator is not None:
+            await self.txn_coordinator.stop()
+            self.txn_coordinator = None
         if self.group_coordinator is not None:
             # Members waiting on a rebalance are answered (NOT_COORDINATOR) rather than left
             # to the dispatcher's grace period; the timers stop.

@@ -81,14 +81,18 @@ def test_init_producer_id_idempotent(broker: Broker, version: int) -> None:
     assert broker.run(broker.store.allocate_producer_ids(1)) == 1000
 
 
-def test_init_producer_id_transactional_is_not_available_yet(broker: Broker) -> None:
-    response = call(
-        broker, init_producer_id, 4, {"transactional_id": "tx", "transaction_timeout_ms": 1}
-    )
-    assert response["error_code"] == errors.CoordinatorNotAvailableError.code
-    assert (response["producer_id"], response["producer_epoch"]) == (-1, -1)
+def test_init_producer_id_malformed_transactional_requests(broker: Broker) -> None:
+    # Refused before any coordinator is asked (tests/transactions covers the coordinator).
     empty = call(broker, init_producer_id, 4, {"transactional_id": "", "transaction_timeout_ms": 1})
     assert empty["error_code"] == errors.InvalidRequestError.code
+    assert (empty["producer_id"], empty["producer_epoch"]) == (-1, -1)
+    half = call(
+        broker,
+        init_producer_id,
+        4,
+        {"transactional_id": "tx", "transaction_timeout_ms": 1, "producer_id": 3},
+    )
+    assert half["error_code"] == errors.InvalidRequestError.code
     assert broker.run(broker.store.allocate_producer_ids(1)) == 0  # nothing reserved
 
 

@@ -53,9 +53,14 @@ def test_producer_ids_are_unique_across_restarts(
     assert after["producer_id"] > max(ids)
 
 
-def test_transactional_id_gets_coordinator_not_available(ferrolog_broker: Any) -> None:
-    response = init_producer_id(ferrolog_broker.bootstrap_servers, 4, "my-transaction")
-    assert response["error_code"] == 15  # COORDINATOR_NOT_AVAILABLE
+def test_transactional_id_needs_its_coordinator(
+    ferrolog_broker_factory: Callable[..., Any],
+) -> None:
+    # Before any FindCoordinator created `__transaction_state` (a fresh broker), no broker
+    # coordinates the id; the client finds its coordinator and asks there (tests/transactions).
+    broker = ferrolog_broker_factory()
+    response = init_producer_id(broker.bootstrap_servers, 4, "my-transaction")
+    assert response["error_code"] == 16  # NOT_COORDINATOR
     assert response["producer_id"] == -1
 
 

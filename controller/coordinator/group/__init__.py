@@ -2,7 +2,7 @@
 the compacted internal topic `__consumer_offsets`.
 
 - `records`: the topic's record formats (Kafka's OffsetCommit and GroupMetadata key/value
-  schemas with their int16 type/version prefixes), batch building and reading.
+  schemas with their int16 type/version prefixes) and batch building.
 - `state`: groups, members, settings. `shard`: one partition's groups, `replay` (the only way
   committed state changes) and the outbox of records to append.
 - `membership`: JoinGroup, SyncGroup, Heartbeat, LeaveGroup and the timers (`responses`
@@ -13,6 +13,8 @@ the compacted internal topic `__consumer_offsets`.
   loading a partition by replaying it; the timer tick) and the leadership hooks
   `on_become_leader` / `on_resign` the controller calls.
 
-Not here yet: transactional offset commits (TxnOffsetCommit, pending offsets for
-`require_stable`) and KIP-848 consumer groups (ConsumerGroupHeartbeat); their records in the
-topic are skipped when loading."""
+Transactional offset commits (TxnOffsetCommit) are held pending per producer in the shard
+until the transaction's marker reaches the partition (`on_transaction_completed`).
+
+Not here yet: KIP-848 consumer groups (ConsumerGroupHeartbeat); their records in the topic
+are skipped when loading."""

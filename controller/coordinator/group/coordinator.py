@@ -23,9 +23,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
+from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.group import membership, offsets, records
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
 from ferrolog.controller.coordinator.group.state import GroupSettings
+from ferrolog.controller.coordinator.partitioning import partition_for
+
+__all__ = ["GroupCoordinator", "append_error", "partition_for", "settings_from"]
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -35,21 +39,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 TICK_SECONDS = 0.05
-READ_CHUNK = 1 << 20
 # A batch of the internal topic stays well under its max.message.bytes.
 MAX_BATCH_BYTES = 512 * 1024
-
-
-def java_string_hash(value: str) -> int:
-    h = 0
-    for unit in value.encode("utf-16-be").hex(" ", 2).split():
-        h = (31 * h + int(unit, 16)) & 0xFFFFFFFF
-    return h - (1 << 32) if h & 0x80000000 else h
-
-
-def partition_for(group_id: str, partitions: int) -> int:
-    h = java_string_hash(group_id)
-    return 0 if h == -(2**31) else abs(h) % partitions
 
 
 def settings_from(config: BrokerConfig) -> GroupSettings:
@@ -102,6 +93,14 @@ class GroupCoordinator:
         if entry is not None:
             for group in entry.shard.groups.values():
                 membership.fail_waiting(group, errors.NotCoordinatorError.code)
+
+    def on_transaction_completed(self, partition: int, producer_id: int, commit: bool) -> None:
+        """A COMMIT or ABORT marker of `producer_id` is now in `partition` of
+        `__consumer_offsets`: its pending transactional offsets there become committed or
+        are dropped. A partition still loading reads the marker from the log itself."""
+        entry = self._partitions.get(partition)
+        if entry is not None:
+            entry.shard.end_txn(producer_id, commit)
 
     def led_partitions(self) -> list[int]:
         return sorted(self._partitions)
@@ -181,7 +180,14 @@ class GroupCoordinator:
             while entry.pending:
                 writes: list[Write] = []
                 size = 0
-                while entry.pending and (not writes or size < MAX_BATCH_BYTES):
+                # One batch has one producer: transactional commits of different producers
+                # (and plain ones) go in separate appends.
+                producer = entry.pending[0].producer
+                while (
+                    entry.pending
+                    and entry.pending[0].producer == producer
+                    and (not writes or size < MAX_BATCH_BYTES)
+                ):
                     w = entry.pending.pop(0)
                     writes.append(w)
                     size += sum(_estimate(r) for r in w.records)
@@ -192,7 +198,8 @@ class GroupCoordinator:
     async def _append(self, entry: _Partition, writes: list[Write]) -> None:
         shard = entry.shard
         now = now_ms()
-        batch = records.build_batch([r for w in writes for r in w.records], now)
+        producer = writes[0].producer
+        batch = records.build_batch([r for w in writes for r in w.records], now, producer)
         error = 0
         try:
             await asyncio.to_thread(self._native.append, CONSUMER_OFFSETS, shard.partition, batch)
@@ -204,7 +211,7 @@ class GroupCoordinator:
         for w in writes:
             if not error and w.replay:
                 for r in w.records:
-                    shard.replay(r, now)
+                    shard.replay(r, now, producer[0] if producer else None)
             w.on_done(error)
         self.flush(shard)
 
@@ -215,23 +222,18 @@ class GroupCoordinator:
         started = time.monotonic()
         count = 0
         try:
-            offset = await asyncio.to_thread(self._log_start, partition)
-            while True:
-                data = await asyncio.to_thread(
-                    self._native.read, CONSUMER_OFFSETS, partition, offset, READ_CHUNK
-                )
-                last = -1
+            async for batch in batches.read_partition(self._native, CONSUMER_OFFSETS, partition):
                 now = now_ms()
-                for _, last_offset, attributes, section in records.iter_batches(data):
-                    last = last_offset
-                    for key, value in records.iter_key_values(attributes, section):
-                        record = records.decode(key, value) if key else None
-                        if record is not None:
-                            shard.replay(record, now)
-                            count += 1
-                if last < offset:
-                    break
-                offset = last + 1
+                control = batch.control_type()
+                if control is not None:
+                    shard.end_txn(batch.producer_id, control == batches.CONTROL_COMMIT)
+                    continue
+                producer = batch.producer_id if batch.is_transactional else None
+                for key, value in batch.key_values():
+                    record = records.decode(key, value) if key else None
+                    if record is not None:
+                        shard.replay(record, now, producer)
+                        count += 1
         except Exception:
             log.exception("loading %s-%d failed", CONSUMER_OFFSETS, partition)
             if self._partitions.get(partition) is entry:
@@ -246,12 +248,6 @@ class GroupCoordinator:
             count,
             time.monotonic() - started,
         )
-
-    def _log_start(self, partition: int) -> int:
-        for state in self._native.partition_states():
-            if state.topic == CONSUMER_OFFSETS and state.partition == partition:
-                return state.log_start_offset
-        return 0
 
     # Timers
 

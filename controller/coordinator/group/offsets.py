@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.records import GroupRecord, OffsetRecord, OffsetValue
@@ -16,6 +17,7 @@ from ferrolog.protocol.messages import (
     DescribeGroupsResponseDescribedGroupMember,
     ListGroupsResponseListedGroup,
     OffsetCommitRequest,
+    OffsetCommitRequestTopic,
     OffsetCommitResponse,
     OffsetCommitResponsePartition,
     OffsetCommitResponseTopic,
@@ -26,6 +28,9 @@ from ferrolog.protocol.messages import (
     OffsetFetchRequestTopics,
     OffsetFetchResponsePartitions,
     OffsetFetchResponseTopics,
+    TxnOffsetCommitRequest,
+    TxnOffsetCommitRequestTopic,
+    TxnOffsetCommitResponse,
 )
 
 NONE = 0
@@ -53,6 +58,27 @@ def validate_commit(
     return NONE
 
 
+def validate_txn_commit(
+    group: Group | None, generation: int, member_id: str, instance_id: str | None
+) -> int:
+    """Kafka's checks of a TxnOffsetCommit: a producer outside the group (no member id, no
+    generation) may always commit; one that names its consumer's member (KIP-447) must name a
+    current one."""
+    if group is None:
+        return NONE
+    if group.state == GroupState.DEAD:
+        return errors.CoordinatorNotAvailableError.code
+    if instance_id is not None:
+        owner = group.static_members.get(instance_id)
+        if owner is not None and owner != member_id:
+            return errors.FencedInstanceIdError.code
+    if member_id and member_id not in group.members:
+        return errors.UnknownMemberIdError.code
+    if generation >= 0 and generation != group.generation:
+        return errors.IllegalGenerationError.code
+    return NONE
+
+
 def commit(
     shard: GroupShard,
     req: OffsetCommitRequest,
@@ -62,16 +88,55 @@ def commit(
 ) -> None:
     """Commits what passes the checks; a partition that does not exist gets
     UNKNOWN_TOPIC_OR_PARTITION, as in Kafka."""
-    group_id: str = req["group_id"]
-    group = shard.group(group_id)
-    generation = req.get("generation_id_or_member_epoch", -1)
+    group_id = req["group_id"]
     error = validate_commit(
-        group, generation, req.get("member_id") or "", req.get("group_instance_id")
+        shard.group(group_id),
+        req.get("generation_id_or_member_epoch", -1),
+        req.get("member_id") or "",
+        req.get("group_instance_id"),
     )
+    topics = req.get("topics") or []
     retention = req.get("retention_time_ms", -1)
+    _commit(shard, group_id, error, topics, retention, now, reply, exists, None)
+
+
+def commit_txn(
+    shard: GroupShard,
+    req: TxnOffsetCommitRequest,
+    now: int,
+    reply: Callable[[TxnOffsetCommitResponse], None],
+    exists: Callable[[str, int], bool] = lambda topic, partition: True,
+) -> None:
+    """TxnOffsetCommit: the offsets are appended in the producer's transaction and stay
+    pending until it ends (its marker reaches the partition)."""
+    group_id = req["group_id"]
+    error = validate_txn_commit(
+        shard.group(group_id),
+        req.get("generation_id", -1),
+        req.get("member_id") or "",
+        req.get("group_instance_id"),
+    )
+    producer = (req["producer_id"], req["producer_epoch"])
+    # The two responses have the same fields; only their names differ.
+    answer = cast(Callable[[OffsetCommitResponse], None], reply)
+    _commit(shard, group_id, error, req["topics"], -1, now, answer, exists, producer)
+
+
+def _commit(
+    shard: GroupShard,
+    group_id: str,
+    error: int,
+    request_topics: Sequence[OffsetCommitRequestTopic] | Sequence[TxnOffsetCommitRequestTopic],
+    retention: int | None,
+    now: int,
+    reply: Callable[[OffsetCommitResponse], None],
+    exists: Callable[[str, int], bool],
+    producer: tuple[int, int] | None,
+) -> None:
+    group = shard.group(group_id)
     records: list[OffsetRecord] = []
     topics: list[OffsetCommitResponseTopic] = []
-    for topic in req.get("topics") or []:
+    for topic in request_topics:
         partitions: list[OffsetCommitResponsePartition] = []
         for p in topic["partitions"]:
             # As Kafka: partitions that do not exist are refused before the group is asked.
@@ -108,14 +173,19 @@ def commit(
                     p["error_code"] = p["error_code"] or error
         reply(response)
 
-    shard.write(Write(list(records), replay=True, on_done=done))
+    shard.write(Write(list(records), replay=True, on_done=done, producer=producer))
 
 
 def fetch(
-    shard: GroupShard, group_id: str, topics: Sequence[OffsetFetchRequestTopics] | None
+    shard: GroupShard,
+    group_id: str,
+    topics: Sequence[OffsetFetchRequestTopics] | None,
+    require_stable: bool = False,
 ) -> list[OffsetFetchResponseTopics]:
     """The committed offsets of `group_id` for `topics` (None: every committed partition), as
-    OffsetFetch topic entries; unknown partitions get offset -1."""
+    OffsetFetch topic entries; unknown partitions get offset -1. With `require_stable` (a
+    read_committed consumer), a partition an open transaction holds an offset for answers
+    UNSTABLE_OFFSET_COMMIT, and the consumer asks again."""
     group = shard.group(group_id)
     offsets = group.offsets if group is not None else {}
     if topics is None:
@@ -129,6 +199,17 @@ def fetch(
         entries: list[OffsetFetchResponsePartitions] = []
         for partition in partitions:
             value = offsets.get((topic, partition))
+            if require_stable and shard.has_pending(group_id, topic, partition):
+                entries.append(
+                    {
+                        "partition_index": partition,
+                        "committed_offset": -1,
+                        "committed_leader_epoch": -1,
+                        "metadata": "",
+                        "error_code": errors.UnstableOffsetCommitError.code,
+                    }
+                )
+                continue
             entries.append(
                 {
                     "partition_index": partition,

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import struct
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ferrolog.controller.coordinator import batches
 from ferrolog.protocol import decode_data, encode_data
 
 OFFSET_COMMIT_KEY_TYPES = (0, 1)
@@ -195,71 +195,12 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
     return None
 
 
-def build_batch(records: list[Record], now_ms: int) -> bytes:
-    """One uncompressed RecordBatch v2 holding `records`, ready for `Server.append`."""
-    import ferrolog_native
-
-    return ferrolog_native.build_batch(
-        [(encode_key(r), encode_value(r), [], now_ms) for r in records]
+def build_batch(
+    records: list[Record], now_ms: int, producer: tuple[int, int] | None = None
+) -> bytes:
+    """One uncompressed RecordBatch v2 holding `records`, ready for `Server.append`;
+    transactional for `producer` (id, epoch) (TxnOffsetCommit)."""
+    batch: bytes = batches.build_batch(
+        [(encode_key(r), encode_value(r)) for r in records], now_ms, producer
     )
-
-
-# Reading batches back (loading a partition)
-
-_HEADER = struct.Struct(">qiibIhiqqqhii")
-HEADER_SIZE = _HEADER.size  # 61
-_ATTR_CODEC = 0x07
-_ATTR_CONTROL = 0x20
-
-
-def _varint(buf: bytes | memoryview, pos: int) -> tuple[int, int]:
-    shift = 0
-    raw = 0
-    while True:
-        byte = buf[pos]
-        pos += 1
-        raw |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            break
-        shift += 7
-    return (raw >> 1) ^ -(raw & 1), pos
-
-
-def iter_batches(data: bytes) -> Iterator[tuple[int, int, int, bytes]]:
-    """(base offset, last offset, attributes, records section) of each whole batch in
-    `data`; a truncated batch at the end (a bounded read) is left out."""
-    pos = 0
-    while pos + HEADER_SIZE <= len(data):
-        fields = _HEADER.unpack_from(data, pos)
-        base_offset, length, attributes, last_delta = fields[0], fields[1], fields[5], fields[6]
-        end = pos + 12 + length
-        if end > len(data):
-            return
-        yield base_offset, base_offset + last_delta, attributes, data[pos + HEADER_SIZE : end]
-        pos = end
-
-
-def iter_key_values(attributes: int, section: bytes) -> Iterator[tuple[bytes | None, bytes | None]]:
-    """The (key, value) of each record of a batch's records section (data batches only)."""
-    if attributes & _ATTR_CONTROL:
-        return
-    codec = attributes & _ATTR_CODEC
-    if codec:
-        import ferrolog_native
-
-        section = ferrolog_native.decompress(codec, section)
-    buf = memoryview(section)
-    pos = 0
-    while pos < len(buf):
-        length, pos = _varint(buf, pos)
-        end = pos + length
-        pos += 1  # attributes
-        _, pos = _varint(buf, pos)  # timestamp delta
-        _, pos = _varint(buf, pos)  # offset delta
-        key_len, pos = _varint(buf, pos)
-        key = None if key_len < 0 else bytes(buf[pos : pos + key_len])
-        pos += max(key_len, 0)
-        value_len, pos = _varint(buf, pos)
-        value = None if value_len < 0 else bytes(buf[pos : pos + value_len])
-        yield key, value
-        pos = end
+    return batch

@@ -6,7 +6,12 @@ Operations (in `membership` and `offsets`) take the decoded request, the current
 records, whether they are replayed once appended, and what to do when the append is done).
 The I/O layer appends the outbox, replays, then calls `on_done`. Committed offsets change only
 in `replay`, so loading a partition is replaying it; membership is volatile (as in Kafka) and
-snapshotted by GroupMetadata records, which loading turns back into groups."""
+snapshotted by GroupMetadata records, which loading turns back into groups.
+
+Transactional offset commits (TxnOffsetCommit) are appended as a transactional batch of their
+producer and held pending, per producer, until the transaction's marker reaches this
+partition: COMMIT makes them the group's committed offsets, ABORT drops them (`end_txn`, from
+loading and from the marker writer alike)."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from ferrolog.controller.coordinator.group.records import (
     GroupValue,
     MemberValue,
     OffsetRecord,
+    OffsetValue,
     Record,
 )
 from ferrolog.controller.coordinator.group.state import Group, GroupSettings, GroupState, Member
@@ -36,6 +42,9 @@ class Write:
     # Called with 0 once the records are durable (and replayed), else with the error code
     # the requests waiting on them answer (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, ...).
     on_done: Callable[[int], None] = field(default=_no_op)
+    # (producer id, epoch) of a transactional offset commit: its records go in a
+    # transactional batch of that producer and are replayed as pending.
+    producer: tuple[int, int] | None = None
 
 
 class GroupShard:
@@ -44,6 +53,8 @@ class GroupShard:
         self.settings = settings
         self.groups: dict[str, Group] = {}
         self.outbox: list[Write] = []
+        # Offsets of open transactions: producer id -> group -> partition -> offset.
+        self.pending_txn: dict[int, dict[str, dict[tuple[str, int], OffsetValue]]] = {}
 
     def write(self, write: Write) -> None:
         self.outbox.append(write)
@@ -64,9 +75,17 @@ class GroupShard:
 
     # Replay: the only place committed state changes.
 
-    def replay(self, record: Record, now: int) -> None:
+    def replay(self, record: Record, now: int, producer_id: int | None = None) -> None:
+        """Applies one record; one of a transactional batch (`producer_id`) waits for its
+        transaction's end."""
         if isinstance(record, OffsetRecord):
             key = (record.topic, record.partition)
+            if producer_id is not None:
+                if record.value is not None:
+                    self.get_or_create(record.group, now)
+                    pending = self.pending_txn.setdefault(producer_id, {})
+                    pending.setdefault(record.group, {})[key] = record.value
+                return
             if record.value is None:
                 group = self.groups.get(record.group)
                 if group is not None:
@@ -83,8 +102,33 @@ class GroupShard:
             return
         self._load_group(record.group, record.value, now)
 
+    def end_txn(self, producer_id: int, commit: bool) -> None:
+        """The transaction of `producer_id` ended here (its marker is in this partition)."""
+        pending = self.pending_txn.pop(producer_id, None)
+        if not pending:
+            return
+        for group_id, offsets in pending.items():
+            group = self.groups.get(group_id)
+            if group is None:
+                continue
+            if commit:
+                group.offsets.update(offsets)
+            else:
+                self._drop_if_unused(group)
+
+    def has_pending(self, group_id: str, topic: str, partition: int) -> bool:
+        """Whether an open transaction holds an offset of this partition for the group
+        (OffsetFetch's `require_stable` answers UNSTABLE_OFFSET_COMMIT then)."""
+        key = (topic, partition)
+        return any(key in p.get(group_id, {}) for p in self.pending_txn.values())
+
     def _drop_if_unused(self, group: Group) -> None:
-        if group.is_empty() and not group.offsets and group.protocol_type is None:
+        if (
+            group.is_empty()
+            and not group.offsets
+            and group.protocol_type is None
+            and not any(group.group_id in p for p in self.pending_txn.values())
+        ):
             group.state = GroupState.DEAD
             self.groups.pop(group.group_id, None)
 

@@ -168,6 +168,8 @@ impl Log {
 
     fn after_truncation(&mut self) -> io::Result<()> {
         self.truncations += 1;
+        // A truncated leader-to-be verifies its transactions afresh.
+        self.verified_txns.clear();
         let leo = self.log_end_offset();
         self.log_start_offset = self.log_start_offset.min(leo);
         self.high_watermark = self.high_watermark.clamp(self.log_start_offset, leo);

@@ -2,6 +2,7 @@
 //! read paths. Opening and recovery are in `recovery.rs`, truncation, retention and flushing in
 //! `maintenance.rs`.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use super::txn_index::track_batch;
 use super::LogConfig;
 use crate::error::ErrorCode;
 use crate::record::batch::{crc_is_valid, iter_batches, BatchHeader};
-use crate::record::producer::ProducerStateManager;
+use crate::record::producer::{AppendOrigin, ProducerStateManager};
 use crate::record::validate::{assign_offsets, validate_batch};
 
 /// Result of an append as leader.
@@ -73,6 +74,9 @@ pub struct Log {
     pub(crate) recovery_point: i64,
     pub(crate) epochs: EpochCache,
     pub(crate) producers: ProducerStateManager,
+    /// Producers whose next transaction the coordinator confirmed includes this partition
+    /// (producer id -> epoch), until its marker (KIP-890; see `transactions.rs`).
+    pub(crate) verified_txns: HashMap<i64, i16>,
     pub(crate) size_bytes: u64,
     /// Records appended since the last flush, for flush.messages.
     pub(crate) unflushed_messages: i64,
@@ -134,13 +138,31 @@ impl Log {
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
+        self.append_from(
+            batch,
+            leader_epoch,
+            now_ms,
+            AppendOrigin::Client { verify_txn: false },
+        )
+    }
+
+    /// [`Log::append_as_leader`] for a batch from `origin` (a coordinator's batches are not
+    /// checked for sequence).
+    pub fn append_from(
+        &mut self,
+        batch: BytesMut,
+        leader_epoch: i32,
+        now_ms: i64,
+        origin: AppendOrigin,
+    ) -> Result<LeaderAppend, ErrorCode> {
         if self.closed {
             return Err(ErrorCode::KafkaStorageError);
         }
         let validated = validate_batch(batch, &self.config.validation(), now_ms)?;
         let mut header = validated.header;
         if header.has_producer_id() {
-            if let Some(dup) = self.producers.check(&header)? {
+            if let Some(dup) = self.producers.check_from(&header, origin)? {
+                // A retried batch answers as the first did, verified or not.
                 return Ok(LeaderAppend {
                     base_offset: dup.base_offset,
                     last_offset: dup.last_offset,
@@ -152,6 +174,11 @@ impl Log {
                     log_start_offset: self.log_start_offset,
                     duplicate: true,
                 });
+            }
+            if origin == (AppendOrigin::Client { verify_txn: true })
+                && self.needs_txn_verification(&header)
+            {
+                return Err(ErrorCode::InvalidTxnState);
             }
         }
         let base_offset = self.log_end_offset();

@@ -1,6 +1,7 @@
 //! Opening a log: load the segments, recover the ones after the recovery point (CRC, offsets,
 //! torn tails), rebuild indexes, the epoch cache's tail and producer state.
 
+use std::collections::HashMap;
 use std::io;
 use std::path::Path;
 use std::sync::Arc;
@@ -138,6 +139,7 @@ pub(crate) fn open(
         recovery_point: 0,
         epochs,
         producers: ProducerStateManager::new(),
+        verified_txns: HashMap::new(),
         unflushed_messages: 0,
         last_flush_ms: super::now_ms(),
         dir_generation: u64::from(created_segment),

@@ -37,6 +37,9 @@ impl Log {
         );
         let mut header = BatchHeader::parse(&bytes)?;
         self.producers.check_marker(&header, coordinator_epoch)?;
+        // The transaction ends here: a later batch of the producer starts a new one, which
+        // the coordinator must confirm again (a late batch of this one must not reopen it).
+        self.verified_txns.remove(&producer_id);
         let base_offset = self.log_end_offset();
         assign_offsets(&mut bytes, base_offset, leader_epoch);
         header.base_offset = base_offset;
@@ -53,6 +56,25 @@ impl Log {
             log_start_offset: self.log_start_offset,
             duplicate: false,
         })
+    }
+
+    /// Whether a transactional batch would start a transaction on this partition that the
+    /// coordinator has not confirmed (KIP-890): its producer has no transaction open here at
+    /// its epoch, and none was verified for it since the producer's last marker.
+    pub fn needs_txn_verification(&self, header: &BatchHeader) -> bool {
+        if !header.is_transactional() || header.is_control() || !header.has_producer_id() {
+            return false;
+        }
+        let open = self.producers.entry(header.producer_id).is_some_and(|e| {
+            e.epoch == header.producer_epoch && e.current_txn_first_offset.is_some()
+        });
+        !open && self.verified_txns.get(&header.producer_id) != Some(&header.producer_epoch)
+    }
+
+    /// The coordinator confirmed that `producer_id`'s transaction at `producer_epoch`
+    /// includes this partition: its batches may open the transaction here.
+    pub fn mark_txn_verified(&mut self, producer_id: i64, producer_epoch: i16) {
+        self.verified_txns.insert(producer_id, producer_epoch);
     }
 
     /// Forgets idle producers (`producer.id.expiration.ms`); open transactions stay.

@@ -102,6 +102,16 @@ impl<'a> Props<'a> {
         Ok(value)
     }
 
+    /// A boolean property: `true` or `false`, as Kafka's `ConfigDef` parses it.
+    pub fn boolean(&mut self, p: &'static Property) -> Result<bool, String> {
+        let text = self.raw(p)?;
+        match text.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("{}: {text:?} is not a boolean", p.name)),
+        }
+    }
+
     /// A string property, one of its choices if the table lists any.
     pub fn text(&mut self, p: &'static Property) -> Result<&'a str, String> {
         let text = self.raw(p)?;

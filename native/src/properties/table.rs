@@ -179,6 +179,17 @@ pub mod server {
         choices: &[],
     };
 
+    /// Before a partition leader appends the first batch of a transaction, it asks the transaction
+    /// coordinator whether the partition was added to it (KIP-890).
+    pub const TRANSACTION_PARTITION_VERIFICATION_ENABLE: Property = Property {
+        name: "transaction.partition.verification.enable",
+        kind: Kind::Boolean,
+        default: "true",
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
     /// Idle time after which an idempotent producer's state expires.
     pub const PRODUCER_ID_EXPIRATION_MS: Property = Property {
         name: "producer.id.expiration.ms",
@@ -208,6 +219,7 @@ pub mod server {
         &REPLICA_FETCH_RESPONSE_MAX_BYTES,
         &REPLICA_FETCH_BACKOFF_MS,
         &REPLICA_SOCKET_TIMEOUT_MS,
+        &TRANSACTION_PARTITION_VERIFICATION_ENABLE,
         &PRODUCER_ID_EXPIRATION_MS,
     ];
 }

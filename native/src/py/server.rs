@@ -10,7 +10,11 @@ use pyo3::types::PyBytes;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use crate::control::ControlReply;
-use crate::server::{CommandError, OpenRequest, RoleRequest, Server};
+use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
+
+/// One producer of `describe_producers`: (producer id, epoch, last sequence, last timestamp,
+/// coordinator epoch, current transaction start offset).
+type ProducerRow = (i64, i16, i32, i64, i32, i64);
 
 #[pyclass(frozen, subclass, name = "Server", module = "ferrolog_native")]
 pub struct PyServer {
@@ -247,6 +251,63 @@ impl PyServer {
 
     fn append(&self, py: Python<'_>, topic: &str, partition: i32, records: &[u8]) -> PyResult<i64> {
         without_gil(py, || self.inner.append(topic, partition, records)).map_err(PyErr::from)
+    }
+
+    /// Appends transaction markers and waits until they are committed. Each entry of
+    /// `markers` is `(topic, partition, producer_id, producer_epoch, coordinator_epoch,
+    /// commit)`. Returns, in order, each marker's offset or its exception.
+    fn write_markers(
+        &self,
+        py: Python<'_>,
+        markers: Vec<(String, i32, i64, i16, i32, bool)>,
+    ) -> Vec<Py<PyAny>> {
+        let requests: Vec<MarkerRequest> = markers
+            .into_iter()
+            .map(
+                |(topic, partition, producer_id, producer_epoch, coordinator_epoch, commit)| {
+                    MarkerRequest {
+                        topic,
+                        partition,
+                        producer_id,
+                        producer_epoch,
+                        coordinator_epoch,
+                        commit,
+                    }
+                },
+            )
+            .collect();
+        without_gil(py, || self.inner.write_markers(&requests))
+            .into_iter()
+            .map(|outcome| match outcome {
+                Ok(offset) => offset.into_pyobject(py).expect("int").into_any().unbind(),
+                Err(e) => PyErr::from(e).into_value(py).into_any(),
+            })
+            .collect()
+    }
+
+    /// The producers with state in a partition this broker leads: `(producer_id, epoch,
+    /// last_sequence, last_timestamp, coordinator_epoch, current_txn_start_offset)` each.
+    fn describe_producers(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+    ) -> PyResult<Vec<ProducerRow>> {
+        let producers = without_gil(py, || self.inner.describe_producers(topic, partition))
+            .map_err(PyErr::from)?;
+        Ok(producers
+            .into_iter()
+            .map(|p| {
+                (
+                    p.producer_id,
+                    p.producer_epoch,
+                    p.last_sequence,
+                    p.last_timestamp,
+                    p.coordinator_epoch,
+                    p.current_txn_start_offset,
+                )
+            })
+            .collect())
     }
 
     fn read<'py>(

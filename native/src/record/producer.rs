@@ -16,6 +16,20 @@ pub const NUM_BATCHES_TO_RETAIN: usize = 5;
 /// Epoch of a producer entry whose epoch is not known (Kafka's NO_PRODUCER_EPOCH).
 pub const NO_PRODUCER_EPOCH: i16 = -1;
 
+/// Who appends a batch. A coordinator (the group coordinator writing a transactional offset
+/// commit) writes its batches with sequence 0 each time: as Kafka's `AppendOrigin.COORDINATOR`,
+/// only their epoch is checked, not their sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppendOrigin {
+    /// A producer's batch. With `verify_txn` (KIP-890) the first batch of a transaction is
+    /// appended only once the transaction coordinator confirmed the partition is in it
+    /// ([`crate::log::Log::mark_txn_verified`]).
+    Client {
+        verify_txn: bool,
+    },
+    Coordinator,
+}
+
 /// An earlier batch that a retried produce duplicates: answer with its offsets, append nothing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DuplicateBatch {
@@ -108,6 +122,15 @@ impl ProducerStateManager {
     /// Checks a batch about to be appended as leader: `Ok(None)` to append it,
     /// `Ok(Some(dup))` for a retried duplicate, or Kafka's error for gaps and stale epochs.
     pub fn check(&self, header: &BatchHeader) -> Result<Option<DuplicateBatch>, ErrorCode> {
+        self.check_from(header, AppendOrigin::Client { verify_txn: false })
+    }
+
+    /// [`ProducerStateManager::check`] for a batch from `origin`.
+    pub fn check_from(
+        &self,
+        header: &BatchHeader,
+        origin: AppendOrigin,
+    ) -> Result<Option<DuplicateBatch>, ErrorCode> {
         if !header.has_producer_id() {
             return Ok(None);
         }
@@ -119,7 +142,7 @@ impl ProducerStateManager {
         if header.producer_epoch < entry.epoch {
             return Err(ErrorCode::InvalidProducerEpoch);
         }
-        if header.is_control() {
+        if header.is_control() || origin == AppendOrigin::Coordinator {
             return Ok(None);
         }
         if header.producer_epoch == entry.epoch {
@@ -267,6 +290,11 @@ impl ProducerStateManager {
         let horizon = now_ms.saturating_sub(max_age_ms);
         self.producers
             .retain(|_, e| e.current_txn_first_offset.is_some() || e.last_timestamp >= horizon);
+    }
+
+    /// Every producer with state here, by id.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, &ProducerEntry)> {
+        self.producers.iter().map(|(id, entry)| (*id, entry))
     }
 
     pub fn entry(&self, producer_id: i64) -> Option<&ProducerEntry> {

@@ -11,6 +11,8 @@ use super::leader::FollowerProgress;
 use crate::error::ErrorCode;
 use crate::log::manager::LogHandle;
 use crate::log::{FetchSlice, LeaderAppend};
+use crate::record::batch::BatchHeader;
+use crate::record::producer::AppendOrigin;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -273,8 +275,47 @@ impl Partition {
         acks: i16,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
+        self.append_from_producer(batch, acks, now_ms, false)
+    }
+
+    /// [`Partition::append_as_leader`] for a Produce request; with `verify_txn` the first
+    /// batch of a transaction is refused (INVALID_TXN_STATE) unless the coordinator
+    /// confirmed it ([`Partition::mark_txn_verified`]), checked under the log's lock.
+    pub fn append_from_producer(
+        &self,
+        batch: BytesMut,
+        acks: i16,
+        now_ms: i64,
+        verify_txn: bool,
+    ) -> Result<LeaderAppend, ErrorCode> {
         self.append_with(acks, |log, epoch| {
-            log.append_as_leader(batch, epoch, now_ms)
+            log.append_from(batch, epoch, now_ms, AppendOrigin::Client { verify_txn })
+        })
+    }
+
+    /// Whether a Produce's transactional batch must first be verified with the transaction
+    /// coordinator (KIP-890): it would open a transaction here nobody confirmed.
+    pub fn needs_txn_verification(&self, header: &BatchHeader) -> bool {
+        self.log.read().needs_txn_verification(header)
+    }
+
+    /// Records the coordinator's confirmation that the producer's transaction includes this
+    /// partition, until the transaction's marker.
+    pub fn mark_txn_verified(&self, producer_id: i64, producer_epoch: i16) {
+        self.log
+            .write()
+            .mark_txn_verified(producer_id, producer_epoch);
+    }
+
+    /// Appends a coordinator's batch (acks=all) as leader: an internal topic's records, or a
+    /// transactional offset commit, whose sequence is not checked.
+    pub fn append_as_coordinator(
+        &self,
+        batch: BytesMut,
+        now_ms: i64,
+    ) -> Result<LeaderAppend, ErrorCode> {
+        self.append_with(-1, |log, epoch| {
+            log.append_from(batch, epoch, now_ms, AppendOrigin::Coordinator)
         })
     }
 

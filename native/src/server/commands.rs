@@ -78,6 +78,30 @@ pub enum RoleRequest {
     },
 }
 
+/// One marker of a `write_markers` command.
+#[derive(Debug, Clone)]
+pub struct MarkerRequest {
+    pub topic: String,
+    pub partition: i32,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub coordinator_epoch: i32,
+    /// COMMIT, else ABORT.
+    pub commit: bool,
+}
+
+/// One producer with state in a partition, as DescribeProducers reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActiveProducer {
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+    pub last_sequence: i32,
+    pub last_timestamp: i64,
+    pub coordinator_epoch: i32,
+    /// First offset of its open transaction, -1 for none.
+    pub current_txn_start_offset: i64,
+}
+
 /// How long `append` waits for its batches to be committed.
 const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -259,15 +283,16 @@ impl Server {
             .collect()
     }
 
-    /// Appends each batch in `records` as leader, waits until all are committed, and returns
-    /// the base offset of the first.
+    /// Appends each batch in `records` as leader (a coordinator's batches: internal topics
+    /// and transactional offset commits, not checked for sequence), waits until all are
+    /// committed, and returns the base offset of the first.
     pub fn append(&self, topic: &str, partition: i32, records: &[u8]) -> Result<i64, CommandError> {
         let p = self.partition(topic, partition)?;
         let mut first = None;
         let mut last = -1;
         for batch in iter_batches(records) {
             let (_, bytes) = batch?;
-            let appended = p.append_as_leader(BytesMut::from(bytes), -1, now_ms())?;
+            let appended = p.append_as_coordinator(BytesMut::from(bytes), now_ms())?;
             first.get_or_insert(appended.base_offset);
             last = appended.last_offset;
         }
@@ -280,28 +305,71 @@ impl Server {
     }
 
     /// Appends a transaction marker (WriteTxnMarkers from the transaction coordinator) and
-    /// waits until it is committed; returns its offset. Ready for the Python command that
-    /// will expose it.
-    pub fn write_marker(
+    /// waits until it is committed; returns its offset.
+    pub fn write_marker(&self, marker: &MarkerRequest) -> Result<i64, CommandError> {
+        let mut outcomes = self.write_markers(std::slice::from_ref(marker));
+        outcomes.pop().expect("one outcome per marker")
+    }
+
+    /// Appends each transaction marker (WriteTxnMarkers: one per partition of a transaction)
+    /// and waits until all are committed; returns each one's offset or error, in order.
+    /// Appending them all before waiting lets one wait cover a whole request.
+    pub fn write_markers(&self, markers: &[MarkerRequest]) -> Vec<Result<i64, CommandError>> {
+        let appended: Vec<_> = markers
+            .iter()
+            .map(|m| {
+                let p = self.partition(&m.topic, m.partition)?;
+                let appended = p.append_marker(
+                    m.producer_id,
+                    m.producer_epoch,
+                    m.coordinator_epoch,
+                    m.commit,
+                    now_ms(),
+                )?;
+                Ok((p, appended.base_offset))
+            })
+            .collect();
+        let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
+        self.block_on(async {
+            let mut out = Vec::with_capacity(appended.len());
+            for outcome in appended {
+                out.push(match outcome {
+                    Ok((p, offset)) => p
+                        .wait_committed(offset, deadline)
+                        .await
+                        .map(|()| offset)
+                        .map_err(CommandError::from),
+                    Err(e) => Err(e),
+                });
+            }
+            out
+        })
+    }
+
+    /// The producers with state in a partition this broker leads (DescribeProducers, which
+    /// `kafka-transactions describe-producers` and `find-hanging` use).
+    pub fn describe_producers(
         &self,
         topic: &str,
         partition: i32,
-        producer_id: i64,
-        producer_epoch: i16,
-        coordinator_epoch: i32,
-        commit: bool,
-    ) -> Result<i64, CommandError> {
+    ) -> Result<Vec<ActiveProducer>, CommandError> {
         let p = self.partition(topic, partition)?;
-        let appended = p.append_marker(
-            producer_id,
-            producer_epoch,
-            coordinator_epoch,
-            commit,
-            now_ms(),
-        )?;
-        let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
-        self.block_on(p.wait_committed(appended.last_offset, deadline))?;
-        Ok(appended.base_offset)
+        p.leader_epoch_if_leader()?;
+        let log = p.log().read();
+        let mut producers: Vec<ActiveProducer> = log
+            .producers
+            .iter()
+            .map(|(producer_id, e)| ActiveProducer {
+                producer_id,
+                producer_epoch: e.epoch,
+                last_sequence: e.last_seq(),
+                last_timestamp: e.last_timestamp,
+                coordinator_epoch: e.coordinator_epoch,
+                current_txn_start_offset: e.current_txn_first_offset.unwrap_or(-1),
+            })
+            .collect();
+        producers.sort_by_key(|a| a.producer_id);
+        Ok(producers)
     }
 
     /// Committed batches from `offset` (the whole batch containing it first), at least one.

@@ -34,6 +34,9 @@ pub struct ServerConfig {
     pub producer_id_expiration_ms: i64,
     /// `max.incremental.fetch.session.cache.slots`: at most this many fetch sessions.
     pub fetch_session_slots: usize,
+    /// `transaction.partition.verification.enable`: the first batch of a transaction on a
+    /// partition waits for the coordinator to confirm the partition is in it (KIP-890).
+    pub transaction_verification: bool,
 }
 
 /// Splits `PLAINTEXT://host:port` (the first listener if several are given).
@@ -105,6 +108,8 @@ impl ServerConfig {
             recovery_threads_per_dir: p.integer(&server::NUM_RECOVERY_THREADS_PER_DATA_DIR)?,
             producer_id_expiration_ms: p.integer(&server::PRODUCER_ID_EXPIRATION_MS)?,
             fetch_session_slots: p.integer(&server::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS)?,
+            transaction_verification: p
+                .boolean(&server::TRANSACTION_PARTITION_VERIFICATION_ENABLE)?,
         })
     }
 

@@ -27,7 +27,7 @@ use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
 
-pub use commands::{CommandError, OpenRequest, PartitionState, RoleRequest};
+pub use commands::{CommandError, MarkerRequest, OpenRequest, PartitionState, RoleRequest};
 pub use config::ServerConfig;
 pub use replication::ReplicaState;
 

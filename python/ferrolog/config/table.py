@@ -263,6 +263,15 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "may ask for.", minimum=1),
         _b("transactional.id.expiration.ms", _I, "604800000", "Idle time after which a "
            "transactional id expires.", minimum=1),
+        _b("transaction.partition.verification.enable", _B, "true", "Before a partition "
+           "leader appends the first batch of a transaction, it asks the transaction "
+           "coordinator whether the partition was added to it (KIP-890).", native=True),
+        _b("transaction.abort.timed.out.transaction.cleanup.interval.ms", _I, "10000",
+           "How often the transaction coordinator aborts transactions past their timeout.",
+           minimum=1),
+        _b("transaction.remove.expired.transaction.cleanup.interval.ms", _I, "3600000",
+           "How often the transaction coordinator removes expired transactional ids.",
+           minimum=1),
         _b("producer.id.expiration.ms", _I, "86400000", "Idle time after which an idempotent "
            "producer's state expires.", minimum=1, native=True),
     ]

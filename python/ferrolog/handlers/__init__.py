@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ferrolog.handlers import (
+    add_offsets_to_txn,
+    add_partitions_to_txn,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -27,7 +29,10 @@ from ferrolog.handlers import (
     describe_configs,
     describe_groups,
     describe_log_dirs,
+    describe_producers,
+    describe_transactions,
     elect_leaders,
+    end_txn,
     find_coordinator,
     heartbeat,
     incremental_alter_configs,
@@ -36,11 +41,14 @@ from ferrolog.handlers import (
     leave_group,
     list_groups,
     list_partition_reassignments,
+    list_transactions,
     metadata,
     offset_commit,
     offset_delete,
     offset_fetch,
     sync_group,
+    txn_offset_commit,
+    write_txn_markers,
 )
 from ferrolog.handlers.context import RequestContext
 
@@ -81,6 +89,8 @@ def table(*modules: HandlerModule) -> dict[int, Handler]:
 
 
 HANDLERS: dict[int, Handler] = table(
+    add_offsets_to_txn,
+    add_partitions_to_txn,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -93,7 +103,10 @@ HANDLERS: dict[int, Handler] = table(
     describe_configs,
     describe_groups,
     describe_log_dirs,
+    describe_producers,
+    describe_transactions,
     elect_leaders,
+    end_txn,
     find_coordinator,
     heartbeat,
     incremental_alter_configs,
@@ -102,9 +115,12 @@ HANDLERS: dict[int, Handler] = table(
     leave_group,
     list_groups,
     list_partition_reassignments,
+    list_transactions,
     metadata,
     offset_commit,
     offset_delete,
     offset_fetch,
     sync_group,
+    txn_offset_commit,
+    write_txn_markers,
 )

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from ferrolog.config import BrokerConfig
     from ferrolog.controller.api import ControllerApi
     from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
+    from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
+    from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
 
 
 @dataclass
@@ -34,6 +36,9 @@ class BrokerServices:
     controller: ControllerApi
     native: ferrolog_native.Server
     group_coordinator: GroupCoordinator | None = None
+    txn_coordinator: TransactionCoordinator | None = None
+    # Writes the transaction markers of WriteTxnMarkers into this broker's partitions.
+    txn_markers: LocalMarkerWriter | None = None
 
 
 @dataclass

@@ -1,13 +1,13 @@
-"""FindCoordinator (key 10), v0-4: the broker leading the group's `__consumer_offsets`
-partition, creating that topic on first use as Kafka does. v4 batches several keys.
-Transaction coordinators (key type 1) do not exist yet: COORDINATOR_NOT_AVAILABLE, which
-clients retry."""
+"""FindCoordinator (key 10), v0-4: the broker leading the key's partition of its internal
+topic (key type 0, a group: `__consumer_offsets`; key type 1, a transactional id:
+`__transaction_state`), creating that topic on first use as Kafka does. v4 batches several
+keys."""
 
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.controller.api import CONSUMER_OFFSETS
-from ferrolog.controller.coordinator.group.coordinator import partition_for
+from ferrolog.controller.api import CONSUMER_OFFSETS, TRANSACTION_STATE
+from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     FindCoordinatorRequest,
@@ -21,6 +21,7 @@ MAX_VERSION = 4
 
 GROUP_KEY = 0
 TRANSACTION_KEY = 1
+TOPICS = {GROUP_KEY: CONSUMER_OFFSETS, TRANSACTION_KEY: TRANSACTION_STATE}
 
 
 async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinatorResponseCoordinator:
@@ -34,22 +35,19 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinator
             "error_message": exc.message,
         }
 
-    if key_type == TRANSACTION_KEY:
-        return error(errors.CoordinatorNotAvailableError("transactions are not supported yet"))
-    if key_type != GROUP_KEY:
+    name = TOPICS.get(key_type)
+    if name is None:
         return error(errors.InvalidRequestError(f"unknown coordinator key type {key_type}"))
     controller = ctx.broker.controller
     try:
-        topic = await controller.ensure_internal_topic(CONSUMER_OFFSETS)
+        topic = await controller.ensure_internal_topic(name)
     except errors.KafkaError as exc:
-        return error(
-            errors.CoordinatorNotAvailableError(f"cannot create {CONSUMER_OFFSETS}: {exc}")
-        )
+        return error(errors.CoordinatorNotAvailableError(f"cannot create {name}: {exc}"))
     partition = partition_for(key, len(topic.assignment))
-    state = controller.partition_states(CONSUMER_OFFSETS).get(partition)
+    state = controller.partition_states(name).get(partition)
     broker = controller.brokers().get(state.leader) if state is not None else None
     if broker is None:
-        return error(errors.CoordinatorNotAvailableError("the group's partition has no leader"))
+        return error(errors.CoordinatorNotAvailableError(f"{name}-{partition} has no leader"))
     return {
         "key": key,
         "node_id": broker.node_id,

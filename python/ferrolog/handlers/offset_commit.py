@@ -5,6 +5,8 @@ that do not exist are refused (UNKNOWN_TOPIC_OR_PARTITION), as Kafka does."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.coordinator.group import offsets
@@ -17,7 +19,7 @@ MIN_VERSION = 2
 MAX_VERSION = 9
 
 
-def _all_failed(request: OffsetCommitRequest, code: int) -> OffsetCommitResponse:
+def all_failed(request: OffsetCommitRequest, code: int) -> OffsetCommitResponse:
     return {
         "throttle_time_ms": 0,
         "topics": [
@@ -33,18 +35,24 @@ def _all_failed(request: OffsetCommitRequest, code: int) -> OffsetCommitResponse
     }
 
 
-async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
+def partition_exists(ctx: RequestContext) -> Callable[[str, int], bool]:
+    """Whether a partition exists, for refusing offsets of those that do not."""
     controller = ctx.broker.controller
 
     def exists(topic: str, partition: int) -> bool:
         record = controller.topic(topic)
         return record is not None and partition in record.assignment
 
+    return exists
+
+
+async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
+    exists = partition_exists(ctx)
     try:
         response: OffsetCommitResponse = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists),
         )
     except errors.KafkaError as exc:
-        response = _all_failed(request, exc.code)
+        response = all_failed(request, exc.code)
     return response

@@ -1,6 +1,7 @@
 """OffsetFetch (key 9), v1-9: a group's committed offsets (all of them for a null topic
-list, v2+); v8+ asks for several groups at once. Offsets are replayed only once durable, so
-every answer is stable (`require_stable` needs no wait)."""
+list, v2+); v8+ asks for several groups at once. Offsets are replayed only once durable; v7+'s
+`require_stable` (read_committed consumers) gets UNSTABLE_OFFSET_COMMIT for a partition whose
+offset an open transaction is about to change, and the consumer retries."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def _fetch(
     ctx: RequestContext,
     group_id: str,
     topics: list[OffsetFetchRequestTopic] | list[OffsetFetchRequestTopics] | None,
+    stable: bool,
 ) -> tuple[int, list[Any]]:
     # One shape serves both generations of the response (v0-7 topics, v8+ groups' topics): the
     # encoder leaves out the leader epoch for the versions without it.
@@ -36,17 +38,18 @@ def _fetch(
         shard = coordinator(ctx).shard_for(group_id)
     except errors.KafkaError as exc:
         return exc.code, []
-    return 0, offsets.fetch(shard, group_id, topics)
+    return 0, offsets.fetch(shard, group_id, topics, stable)
 
 
 async def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchResponse:
+    stable = bool(request.get("require_stable"))
     if ctx.api_version >= GROUPS_VERSION:
         groups: list[OffsetFetchResponseGroup] = []
         for g in request.get("groups") or []:
-            code, topics = _fetch(ctx, g["group_id"], g.get("topics"))
+            code, topics = _fetch(ctx, g["group_id"], g.get("topics"), stable)
             groups.append({"group_id": g["group_id"], "topics": topics, "error_code": code})
         return {"throttle_time_ms": 0, "groups": groups}
-    code, topics = _fetch(ctx, request.get("group_id", ""), request.get("topics"))
+    code, topics = _fetch(ctx, request.get("group_id", ""), request.get("topics"), stable)
     if code and ctx.api_version < 2:
         # v0-1 have no top-level error: it goes on every partition asked for.
         topics = [

@@ -4,6 +4,9 @@ mod fetch;
 mod list_offsets;
 mod offset_for_leader_epoch;
 mod produce;
+mod txn_verify;
+
+pub use txn_verify::NATIVE_PEER;
 
 use std::sync::Arc;
 

@@ -1,5 +1,6 @@
 //! Produce (v3-11): validate, append as leader, and for acks=all wait for the high watermark.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -8,7 +9,7 @@ use kafka_protocol::messages::produce_response::{PartitionProduceResponse, Topic
 use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
 use kafka_protocol::protocol::StrBytes;
 
-use super::Reply;
+use super::{txn_verify, Reply};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
@@ -54,6 +55,7 @@ fn produce_one(
     records: Option<Bytes>,
     acks: i16,
     version: i16,
+    verify_txn: bool,
 ) -> Outcome {
     let Some(partition) = broker.partitions.get(topic, index) else {
         return Outcome::error(index, ErrorCode::UnknownTopicOrPartition);
@@ -68,7 +70,7 @@ fn produce_one(
     if !matches!(acks, -1..=1) {
         return Outcome::error(index, ErrorCode::InvalidRequiredAcks);
     }
-    match partition.append_as_leader(into_owned(records), acks, now_ms()) {
+    match partition.append_from_producer(into_owned(records), acks, now_ms(), verify_txn) {
         Ok(appended) => Outcome {
             index,
             error: ErrorCode::None,
@@ -82,15 +84,16 @@ fn produce_one(
 }
 
 /// Each partition's index and record bytes.
-type PartitionRecords = Vec<(i32, Option<Bytes>)>;
+pub(super) type PartitionRecords = Vec<(i32, Option<Bytes>)>;
 
 /// Takes the record slices out and lets go of everything else that shares the frame (topic
 /// names, the transactional id), so a single-partition request's batch is owned without a
 /// copy and validated in place.
-fn take_records(mut request: ProduceRequest) -> Vec<(String, PartitionRecords)> {
+fn take_records(mut request: ProduceRequest) -> (Option<String>, Vec<(String, PartitionRecords)>) {
     let topic_data = std::mem::take(&mut request.topic_data);
+    let transactional_id = request.transactional_id.take().map(|id| id.0.to_string());
     drop(request);
-    topic_data
+    let topics = topic_data
         .into_iter()
         .map(|t| {
             let name = t.name.0.to_string();
@@ -102,7 +105,8 @@ fn take_records(mut request: ProduceRequest) -> Vec<(String, PartitionRecords)> 
                     .collect(),
             )
         })
-        .collect()
+        .collect();
+    (transactional_id, topics)
 }
 
 pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
@@ -113,12 +117,30 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     };
     let acks = request.acks;
     let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
-    let topics = take_records(request);
+    let (transactional_id, topics) = take_records(request);
+    let verify = broker.config.transaction_verification;
+    let refused = if verify {
+        txn_verify::check_produce(
+            broker,
+            transactional_id.as_deref(),
+            &topics,
+            version,
+            timeout,
+        )
+        .await
+    } else {
+        HashMap::new()
+    };
     let mut results: Vec<(String, Vec<Outcome>)> = Vec::with_capacity(topics.len());
     for (topic, partitions) in topics {
         let outcomes = partitions
             .into_iter()
-            .map(|(index, records)| produce_one(broker, &topic, index, records, acks, version))
+            .map(
+                |(index, records)| match refused.get(&(topic.clone(), index)) {
+                    Some(&error) => Outcome::error(index, error),
+                    None => produce_one(broker, &topic, index, records, acks, version, verify),
+                },
+            )
             .collect();
         results.push((topic, outcomes));
     }
@@ -231,7 +253,7 @@ mod tests {
         let frame = frame(1);
         let range = frame.as_ptr() as usize..frame.as_ptr() as usize + frame.len();
         let (_, request) = decode_request::<ProduceRequest>(frame).expect("decodes");
-        let mut topics = take_records(request);
+        let (_, mut topics) = take_records(request);
         let records = topics[0].1.pop().and_then(|(_, r)| r).expect("records");
         let owned = into_owned(records);
         assert!(
@@ -244,7 +266,7 @@ mod tests {
     #[test]
     fn shared_batches_are_copied() {
         let (_, request) = decode_request::<ProduceRequest>(frame(2)).expect("decodes");
-        let mut topics = take_records(request);
+        let (_, mut topics) = take_records(request);
         let (_, first) = topics[0].1.remove(0);
         assert_eq!(&into_owned(first.expect("records"))[..], &[7; 100]);
     }

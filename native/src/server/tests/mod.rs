@@ -16,6 +16,7 @@ mod replication_isr;
 mod replication_sessions;
 mod replication_truncation;
 mod transactions;
+mod txn_verification;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -15,6 +15,7 @@ use crate::error::ErrorCode;
 use crate::record::builder::{BatchBuilder, Record};
 use crate::record::compression::Codec;
 use crate::replica::fetcher::Phase;
+use crate::server::MarkerRequest;
 
 /// (error, high watermark, records) of a Fetch v12 as `replica_id`.
 fn fetch_as(client: &mut Client, replica_id: i32, offset: i64) -> (i16, i64, Vec<u8>) {
@@ -217,7 +218,14 @@ fn followers_keep_the_transaction_state_of_what_they_replicate() {
         "the open transaction holds the LSO"
     );
     a.server()
-        .write_marker(T, 0, 7, 0, 0, false)
+        .write_marker(&MarkerRequest {
+            topic: T.into(),
+            partition: 0,
+            producer_id: 7,
+            producer_epoch: 0,
+            coordinator_epoch: 0,
+            commit: false,
+        })
         .expect("abort marker");
     assert_eq!(produce(&mut a.connect(), 1, -1, 10_000), (0, 4));
     wait_in_sync(&a, &b);

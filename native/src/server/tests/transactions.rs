@@ -19,7 +19,7 @@ fn name() -> TopicName {
     TopicName(StrBytes::from_static_str(TOPIC))
 }
 
-fn transactional_batch() -> Vec<u8> {
+pub(super) fn transactional_batch() -> Vec<u8> {
     let mut b = BatchBuilder::new(Codec::None);
     b.producer_id = 7;
     b.producer_epoch = 0;
@@ -73,7 +73,8 @@ fn latest(client: &mut Client, read_committed: bool) -> i64 {
 
 #[test]
 fn read_committed_stops_at_the_lso_and_sees_aborts() {
-    let broker = TestBroker::start(&[]);
+    // No coordinator here to confirm the transaction (tests/txn_verification.rs has one).
+    let broker = TestBroker::start(&[("transaction.partition.verification.enable", "false")]);
     let mut client = broker.connect();
     let produce = ProduceRequest::default()
         .with_transactional_id(Some(StrBytes::from_static_str("tx").into()))

@@ -1,0 +1,105 @@
+"""Transactional throughput, ferrolog against Apache Kafka 4.1 on this machine, one broker
+each, run one after the other (never both at once):
+
+- `perf`: Kafka's ProducerPerformance with `--transactional-id` and
+  `--transaction-duration-ms 100` (a commit every 100 ms), records/s;
+- `copier`: Kafka's TransactionalMessageCopier (consume-transform-produce, offsets committed
+  in each transaction) copying an input partition to an output topic, records/s over its
+  whole run (start-up included, the same for both brokers).
+
+    python -m bench.txn_bench [--records 500000] [--size 100] [--copy 100000] [--runs 3]
+
+Prints each broker's median over the runs and the ratio ferrolog/Kafka (above 1: ferrolog is
+faster). Each run starts a fresh broker."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import time
+import uuid
+
+from confluent_kafka import Producer
+
+from bench.harness import brokers, workloads
+from bench.harness.workloads import _java, _run, create_topic
+
+
+def perf(bootstrap: str, records: int, size: int) -> float:
+    topic = f"perf-{uuid.uuid4().hex[:6]}"
+    create_topic(bootstrap, topic, 1)
+    args = [
+        "--topic", topic, "--num-records", str(records), "--record-size", str(size),
+        "--throughput", "-1", "--transactional-id", f"perf-{uuid.uuid4().hex[:6]}",
+        "--transaction-duration-ms", "100",
+        "--producer-props", f"bootstrap.servers={bootstrap}",
+    ]  # fmt: skip
+    out = _run(_java("ProducerPerformance", *args))
+    res = workloads.parse_producer_performance(out)
+    return float(res["records"] / res["seconds"])
+
+
+def copier(bootstrap: str, records: int, size: int) -> float:
+    source, sink = f"in-{uuid.uuid4().hex[:6]}", f"out-{uuid.uuid4().hex[:6]}"
+    create_topic(bootstrap, source, 1)
+    create_topic(bootstrap, sink, 1)
+    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20})
+    value = b"x" * size
+    for _ in range(records):
+        while True:
+            try:
+                producer.produce(source, value=value, partition=0)
+                break
+            except BufferError:
+                producer.poll(0.05)
+    assert producer.flush(120) == 0
+    args = [
+        "--broker-list", bootstrap,
+        "--input-topic", source, "--input-partition", "0", "--output-topic", sink,
+        "--consumer-group", f"copy-{uuid.uuid4().hex[:6]}",
+        "--transactional-id", f"copy-{uuid.uuid4().hex[:6]}",
+        "--transaction-size", "500", "--max-messages", str(records),
+        "--use-group-metadata",
+    ]  # fmt: skip
+    started = time.monotonic()
+    command = _java("TransactionalMessageCopier", *args)
+    subprocess.run(command, check=True, capture_output=True, timeout=600)
+    return records / (time.monotonic() - started)
+
+
+def measure(kind: str, args: argparse.Namespace) -> dict[str, float]:
+    broker = brokers.make(kind)
+    try:
+        broker.prepare()
+        broker.spawn()
+        brokers.wait_port(broker.port, 120, broker.proc)
+        return {
+            "perf": perf(broker.bootstrap, args.records, args.size),
+            "copier": copier(broker.bootstrap, args.copy, args.size),
+        }
+    finally:
+        broker.cleanup()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=500_000)
+    parser.add_argument("--size", type=int, default=100)
+    parser.add_argument("--copy", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    results: dict[str, dict[str, list[float]]] = {}
+    for _ in range(args.runs):
+        for kind in ("ferrolog", "kafka4"):
+            for name, value in measure(kind, args).items():
+                results.setdefault(kind, {}).setdefault(name, []).append(value)
+    print(f"{'workload':<10}{'ferrolog rec/s':>16}{'kafka rec/s':>14}{'ratio':>8}")
+    for name in ("perf", "copier"):
+        ours = statistics.median(results["ferrolog"][name])
+        theirs = statistics.median(results["kafka4"][name])
+        print(f"{name:<10}{ours:>16,.0f}{theirs:>14,.0f}{ours / theirs:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

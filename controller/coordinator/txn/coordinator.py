@@ -1,0 +1,468 @@
+"""The transaction coordinator's I/O: which `__transaction_state` partitions this broker leads,
+their loading, the appends of each state change, the markers, and the timers.
+
+A transactional id lives on partition `partition_for(transactional_id)` of
+`__transaction_state`; the broker leading that partition is its coordinator, and the
+partition's leader epoch is the coordinator epoch that its markers carry (a partition refuses
+markers of an older coordinator). The controller tells the coordinator which partitions this
+broker leads (`on_become_leader` / `on_resign`); a newly led partition is loaded by replaying
+it, and every transaction it finds prepared (PrepareCommit or PrepareAbort: the previous
+coordinator died before all markers were written) is finished: its markers are written again
+(markers are idempotent for the partitions that have them) and its completion recorded.
+
+A state change is decided by `operations` (which marks the id pending), appended (acks=all)
+and only then applied; clients are answered after that. EndTxn is answered once the prepared
+state is durable; the markers follow, then the CompleteCommit/CompleteAbort record."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ferrolog import errors
+from ferrolog.clock import now_ms
+from ferrolog.controller.cluster.topics import TRANSACTION_STATE
+from ferrolog.controller.coordinator import batches
+from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.txn import operations, records
+from ferrolog.controller.coordinator.txn.forward import VerifyForwarder
+from ferrolog.controller.coordinator.txn.markers import Marker, MarkerSender
+from ferrolog.controller.coordinator.txn.operations import Expected, FenceThenAbort, NeedProducerId
+from ferrolog.controller.coordinator.txn.state import (
+    EXPIRABLE,
+    PREPARED,
+    TopicPartition,
+    Transit,
+    TxnMetadata,
+    TxnState,
+)
+from ferrolog.controller.coordinator.writer import PartitionWriter
+
+if TYPE_CHECKING:
+    import ferrolog_native
+    from ferrolog.config import BrokerConfig
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.5
+COMPLETE_RETRY_S = 0.2
+
+# Kafka's translation of a failed append for a transactional client.
+_APPEND_ERRORS = {
+    errors.UnknownTopicOrPartitionError.code: errors.CoordinatorNotAvailableError.code,
+    errors.NotEnoughReplicasError.code: errors.CoordinatorNotAvailableError.code,
+    errors.NotEnoughReplicasAfterAppendError.code: errors.CoordinatorNotAvailableError.code,
+    errors.RequestTimedOutError.code: errors.CoordinatorNotAvailableError.code,
+    errors.NotLeaderOrFollowerError.code: errors.NotCoordinatorError.code,
+    errors.KafkaStorageError.code: errors.NotCoordinatorError.code,
+    errors.MessageTooLargeError.code: errors.UnknownServerError.code,
+    errors.RecordListTooLargeError.code: errors.UnknownServerError.code,
+}
+
+
+@dataclass
+class _Partition:
+    partition: int
+    # The leader epoch of the partition: the coordinator epoch of this term.
+    coordinator_epoch: int
+    writer: PartitionWriter
+    loaded: asyncio.Event = field(default_factory=asyncio.Event)
+    txns: dict[str, TxnMetadata] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TxnSettings:
+    max_timeout_ms: int
+    id_expiration_ms: int
+    abort_interval_ms: int
+    expire_interval_ms: int
+
+    @classmethod
+    def from_config(cls, config: BrokerConfig) -> TxnSettings:
+        return cls(
+            max_timeout_ms=config.get_int("transaction.max.timeout.ms"),
+            id_expiration_ms=config.get_int("transactional.id.expiration.ms"),
+            abort_interval_ms=config.get_int(
+                "transaction.abort.timed.out.transaction.cleanup.interval.ms"
+            ),
+            expire_interval_ms=config.get_int(
+                "transaction.remove.expired.transaction.cleanup.interval.ms"
+            ),
+        )
+
+
+class TransactionCoordinator:
+    def __init__(
+        self,
+        native: ferrolog_native.Server,
+        config: BrokerConfig,
+        allocate_producer_id: Callable[[], Awaitable[int]],
+        markers: MarkerSender,
+        forward: VerifyForwarder | None = None,
+    ) -> None:
+        self._native = native
+        self.settings = TxnSettings.from_config(config)
+        self.partition_count = config.get_int("transaction.state.log.num.partitions")
+        self._allocate = allocate_producer_id
+        self._markers = markers
+        self._forward = forward
+        self._partitions: dict[int, _Partition] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self._last_abort = 0
+        self._last_expiry = 0
+
+    # Leadership hooks (called by the controller)
+
+    def on_become_leader(self, partition: int, leader_epoch: int, partition_count: int) -> None:
+        """This broker now leads `partition` of `__transaction_state`: load it."""
+        self.partition_count = partition_count
+        current = self._partitions.get(partition)
+        if current is not None and current.coordinator_epoch == leader_epoch:
+            return
+        if current is not None:
+            self._spawn(current.writer.close())
+        writer = PartitionWriter(self._native, TRANSACTION_STATE, partition)
+        entry = _Partition(partition, leader_epoch, writer)
+        self._partitions[partition] = entry
+        self._spawn(self._load(entry))
+
+    def on_resign(self, partition: int) -> None:
+        """Another broker coordinates these ids now; markers in flight stop (that broker
+        finishes them after loading)."""
+        entry = self._partitions.pop(partition, None)
+        if entry is not None:
+            self._spawn(entry.writer.close())
+
+    def led_partitions(self) -> list[int]:
+        return sorted(self._partitions)
+
+    # Lifecycle
+
+    def start(self) -> None:
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
+
+    async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            await asyncio.gather(self._ticker, return_exceptions=True)
+            self._ticker = None
+        entries, self._partitions = list(self._partitions.values()), {}
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for entry in entries:
+            await entry.writer.close()
+        await self._markers.close()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _current(self, entry: _Partition) -> bool:
+        return self._partitions.get(entry.partition) is entry
+
+    # Lookups
+
+    def partition_of(self, transactional_id: str) -> int:
+        partition: int = partition_for(transactional_id, self.partition_count)
+        return partition
+
+    def _state(self, transactional_id: str) -> tuple[_Partition, TxnMetadata | None]:
+        """The id's partition and metadata; raises NotCoordinatorError or
+        CoordinatorLoadInProgressError."""
+        entry = self._partitions.get(self.partition_of(transactional_id))
+        if entry is None:
+            raise errors.NotCoordinatorError()
+        if not entry.loaded.is_set():
+            raise errors.CoordinatorLoadInProgressError()
+        return entry, entry.txns.get(transactional_id)
+
+    def describe(self, transactional_id: str) -> TxnMetadata | None:
+        """The id's metadata (None: unknown); raises NotCoordinatorError or
+        CoordinatorLoadInProgressError."""
+        _, meta = self._state(transactional_id)
+        return meta
+
+    def loading(self) -> bool:
+        return any(not e.loaded.is_set() for e in self._partitions.values())
+
+    def transactions(self) -> Iterable[TxnMetadata]:
+        """Every transactional id of the loaded partitions."""
+        for entry in self._partitions.values():
+            if entry.loaded.is_set():
+                yield from entry.txns.values()
+
+    # Requests
+
+    async def init_producer_id(
+        self, transactional_id: str, timeout_ms: int, producer_id: int, epoch: int
+    ) -> tuple[int, int, int]:
+        """InitProducerId: (error code, producer id, epoch)."""
+        if not operations.valid_timeout(timeout_ms, self.settings.max_timeout_ms):
+            return errors.InvalidTransactionTimeoutError.code, -1, -1
+        expected = Expected(producer_id, epoch) if producer_id >= 0 or epoch >= 0 else None
+        try:
+            entry, meta = self._state(transactional_id)
+            if meta is None:
+                fresh = await self._allocate()
+                entry, meta = self._state(transactional_id)
+                if meta is None:
+                    meta = TxnMetadata.new(transactional_id, fresh, timeout_ms, now_ms())
+                    entry.txns[transactional_id] = meta
+            new_id: int | None = None
+            while True:
+                decision = operations.decide_init(meta, timeout_ms, expected, now_ms(), new_id)
+                if not isinstance(decision, NeedProducerId):
+                    break
+                new_id = await self._allocate()
+                entry, found = self._state(transactional_id)
+                if found is not meta:
+                    return errors.ConcurrentTransactionsError.code, -1, -1
+        except errors.KafkaError as exc:
+            return exc.code, -1, -1
+        if isinstance(decision, int):
+            return decision, -1, -1
+        if isinstance(decision, FenceThenAbort):
+            fence = decision.transit
+            code = await self._end(
+                entry, meta, fence.producer_id, fence.producer_epoch, False, from_client=False
+            )
+            return code or errors.ConcurrentTransactionsError.code, -1, -1
+        code = await self._append(entry, transactional_id, decision)
+        if code:
+            return code, -1, -1
+        log.info(
+            "initialized transactional id %s producer_id=%d epoch=%d",
+            transactional_id, decision.producer_id, decision.producer_epoch,
+        )  # fmt: skip
+        return 0, decision.producer_id, decision.producer_epoch
+
+    async def add_partitions(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: Iterable[TopicPartition],
+    ) -> int:
+        """AddPartitionsToTxn and AddOffsetsToTxn: an error code, 0 once they are in the
+        transaction."""
+        try:
+            entry, meta = self._state(transactional_id)
+        except errors.KafkaError as exc:
+            return exc.code
+        decision = operations.decide_add_partitions(meta, producer_id, epoch, partitions, now_ms())
+        if isinstance(decision, int):
+            return decision
+        return await self._append(entry, transactional_id, decision)
+
+    def verify_partitions(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: list[TopicPartition],
+    ) -> dict[TopicPartition, int]:
+        """AddPartitionsToTxn's verify-only mode (KIP-890): each partition's error code."""
+        try:
+            _, meta = self._state(transactional_id)
+        except errors.KafkaError as exc:
+            return dict.fromkeys(partitions, exc.code)
+        codes: dict[TopicPartition, int] = operations.verify_partitions(
+            meta, producer_id, epoch, partitions
+        )
+        return codes
+
+    async def verify(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: list[TopicPartition],
+        forward: bool,
+    ) -> dict[TopicPartition, int]:
+        """`verify_partitions`, or with `forward` (this broker's own native core asking) the
+        answer of the broker that coordinates the id when that is not this one."""
+        partition = self.partition_of(transactional_id)
+        if forward and self._forward is not None and partition not in self._partitions:
+            codes: dict[TopicPartition, int] = await self._forward.verify(
+                partition, transactional_id, producer_id, epoch, partitions
+            )
+            return codes
+        return self.verify_partitions(transactional_id, producer_id, epoch, partitions)
+
+    async def end_txn(
+        self, transactional_id: str, producer_id: int, epoch: int, commit: bool
+    ) -> int:
+        """EndTxn: 0 once the outcome is durable (its markers follow)."""
+        try:
+            entry, meta = self._state(transactional_id)
+        except errors.KafkaError as exc:
+            return exc.code
+        return await self._end(entry, meta, producer_id, epoch, commit, from_client=True)
+
+    async def _end(
+        self,
+        entry: _Partition,
+        meta: TxnMetadata | None,
+        producer_id: int,
+        epoch: int,
+        commit: bool,
+        from_client: bool,
+    ) -> int:
+        decision = operations.decide_end(meta, producer_id, epoch, commit, from_client, now_ms())
+        if isinstance(decision, int):
+            return decision
+        assert meta is not None
+        fence = not from_client
+        code = await self._append(entry, meta.transactional_id, decision)
+        if code:
+            if fence:
+                meta.failed_epoch_fence = True
+            return code
+        if self._current(entry) and meta.state == decision.state:
+            self._spawn(self._complete(entry, meta))
+        return 0
+
+    # Finishing prepared transactions
+
+    async def _complete(self, entry: _Partition, meta: TxnMetadata) -> None:
+        """Writes the markers of a prepared transaction, then records its completion."""
+        marker = Marker(
+            meta.producer_id,
+            meta.producer_epoch,
+            entry.coordinator_epoch,
+            meta.state == TxnState.PREPARE_COMMIT,
+            tuple(sorted(meta.partitions)),
+        )
+        started = time.monotonic()
+        if not await self._markers.write(marker, lambda: self._current(entry)):
+            log.info("gave up the markers of %s", meta.transactional_id)
+            return
+        while self._current(entry) and meta.state in PREPARED:
+            if meta.pending is not None:
+                await asyncio.sleep(COMPLETE_RETRY_S)
+                continue
+            code = await self._append(entry, meta.transactional_id, meta.prepare_complete(now_ms()))
+            if code == 0:
+                break
+            if code == errors.NotCoordinatorError.code:
+                return
+            log.warning("recording the completion of %s failed: %d", meta.transactional_id, code)
+            await asyncio.sleep(COMPLETE_RETRY_S)
+        log.debug(
+            "completed %s in %.3fs partitions=%d",
+            meta.transactional_id, time.monotonic() - started, len(marker.partitions),
+        )  # fmt: skip
+
+    # Appends
+
+    async def _append(self, entry: _Partition, transactional_id: str, transit: Transit) -> int:
+        """Writes `transit` (prepared on the id's metadata) and applies it once durable; the
+        error code for the client otherwise, the pending mark cleared."""
+        value = None if transit.state == TxnState.DEAD else records.encode_value(transit)
+        code = await entry.writer.submit([(records.encode_key(transactional_id), value)])
+        meta = entry.txns.get(transactional_id)
+        if not self._current(entry):
+            return errors.NotCoordinatorError.code
+        if meta is None:
+            return errors.NotCoordinatorError.code
+        if code:
+            meta.abort_pending()
+            error: int = _APPEND_ERRORS.get(code, code)
+            return error
+        if transit.state == TxnState.DEAD:
+            del entry.txns[transactional_id]
+        else:
+            meta.complete(transit)
+        return 0
+
+    # Loading
+
+    async def _load(self, entry: _Partition) -> None:
+        started = time.monotonic()
+        count = 0
+        try:
+            async for batch in batches.read_partition(
+                self._native, TRANSACTION_STATE, entry.partition
+            ):
+                for key, value in batch.key_values():
+                    transactional_id = records.decode_key(key) if key else None
+                    if transactional_id is None:
+                        continue
+                    count += 1
+                    transit = records.decode_value(value)
+                    if transit is None:
+                        entry.txns.pop(transactional_id, None)
+                    else:
+                        entry.txns[transactional_id] = TxnMetadata.from_transit(
+                            transactional_id, transit
+                        )
+        except Exception:
+            log.exception("loading %s-%d failed", TRANSACTION_STATE, entry.partition)
+            if self._current(entry):
+                del self._partitions[entry.partition]
+            return
+        if not self._current(entry):
+            return
+        entry.loaded.set()
+        prepared = [m for m in entry.txns.values() if m.state in PREPARED]
+        for meta in prepared:
+            self._spawn(self._complete(entry, meta))
+        log.info(
+            "loaded %s-%d coordinator_epoch=%d transactional_ids=%d records=%d prepared=%d "
+            "in %.3fs",
+            TRANSACTION_STATE, entry.partition, entry.coordinator_epoch, len(entry.txns), count,
+            len(prepared), time.monotonic() - started,
+        )  # fmt: skip
+
+    # Timers
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                self.tick(now_ms())
+            except Exception:
+                log.exception("transaction coordinator tick failed")
+
+    def tick(self, now: int) -> None:
+        """Aborts transactions past their timeout and expires idle transactional ids, each
+        at its configured interval."""
+        if now - self._last_abort >= self.settings.abort_interval_ms:
+            self._last_abort = now
+            self._abort_timed_out(now)
+        if now - self._last_expiry >= self.settings.expire_interval_ms:
+            self._last_expiry = now
+            self._expire_ids(now)
+
+    def _abort_timed_out(self, now: int) -> None:
+        for entry in list(self._partitions.values()):
+            if not entry.loaded.is_set():
+                continue
+            for meta in list(entry.txns.values()):
+                if not operations.timed_out(meta, now):
+                    continue
+                log.info(
+                    "aborting %s: its transaction outlived %d ms",
+                    meta.transactional_id, meta.timeout_ms,
+                )  # fmt: skip
+                fence = meta.prepare_fence_epoch()
+                self._spawn(
+                    self._end(entry, meta, fence.producer_id, fence.producer_epoch, False, False)
+                )
+
+    def _expire_ids(self, now: int) -> None:
+        horizon = now - self.settings.id_expiration_ms
+        for entry in list(self._partitions.values()):
+            if not entry.loaded.is_set():
+                continue
+            for meta in list(entry.txns.values()):
+                if meta.state in EXPIRABLE and meta.pending is None and meta.update_ms <= horizon:
+                    log.info("expiring transactional id %s", meta.transactional_id)
+                    self._spawn(self._append(entry, meta.transactional_id, meta.prepare_dead()))

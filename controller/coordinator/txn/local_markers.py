@@ -1,0 +1,50 @@
+"""Writing transaction markers into this broker's own partitions: the coordinator's markers
+for partitions this broker leads, and those of a WriteTxnMarkers request from another
+broker's coordinator. One native command appends a whole request's markers and waits until
+they are committed (acks=all), in a worker thread.
+
+A marker that lands in `__consumer_offsets` ends the producer's pending transactional offset
+commits there; `on_written` tells whoever holds them (the broker wires it to the group
+coordinator, which this package does not import)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ferrolog import errors
+from ferrolog.controller.coordinator.txn.markers import Marker, TopicPartition
+
+if TYPE_CHECKING:
+    import ferrolog_native
+
+# (topic, partition, producer id, commit) of a marker now committed in this broker's log.
+OnWritten = Callable[[str, int, int, bool], None]
+
+
+class LocalMarkerWriter:
+    def __init__(self, native: ferrolog_native.Server, on_written: OnWritten) -> None:
+        self._native = native
+        self._on_written = on_written
+
+    async def write(self, markers: list[Marker]) -> list[dict[TopicPartition, int]]:
+        """Each marker's per-partition error code (0: written and committed)."""
+        flat = [
+            (topic, partition, m.producer_id, m.producer_epoch, m.coordinator_epoch, m.commit)
+            for m in markers
+            for topic, partition in m.partitions
+        ]
+        outcomes = iter(await asyncio.to_thread(self._native.write_markers, flat))
+        results: list[dict[TopicPartition, int]] = []
+        for m in markers:
+            codes: dict[TopicPartition, int] = {}
+            for tp in m.partitions:
+                outcome = next(outcomes)
+                if isinstance(outcome, BaseException):
+                    codes[tp] = errors.from_native(outcome).code
+                else:
+                    codes[tp] = 0
+                    self._on_written(tp[0], tp[1], m.producer_id, m.commit)
+            results.append(codes)
+        return results

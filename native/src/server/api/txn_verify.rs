@@ -1,0 +1,251 @@
+//! KIP-890 part 1: before a partition leader appends a batch that would open a transaction
+//! on a partition, the transaction coordinator confirms the producer added the partition to
+//! its ongoing transaction. Otherwise a late or stray batch (from a producer that never
+//! called AddPartitionsToTxn, or from a transaction that has ended) would open a transaction
+//! nobody ends, and hold the last stable offset forever.
+//!
+//! The question goes to the control plane as an AddPartitionsToTxn v4 VerifyOnly request on
+//! the control bridge, from [`NATIVE_PEER`]; Python answers from its own coordinator or asks
+//! the coordinator's broker. One question per Produce request covers all its partitions, and
+//! a confirmed (producer, epoch) is kept per partition until the transaction's marker, so the
+//! rest of the transaction's batches never leave the native core.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::BytesMut;
+use kafka_protocol::messages::add_partitions_to_txn_request::{
+    AddPartitionsToTxnTopic, AddPartitionsToTxnTransaction,
+};
+use kafka_protocol::messages::{
+    AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ProducerId, RequestHeader,
+    ResponseHeader, TopicName, TransactionalId,
+};
+use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
+
+use super::produce::PartitionRecords;
+use crate::control::{ControlReply, ControlRequest};
+use crate::error::ErrorCode;
+use crate::record::batch::BatchHeader;
+use crate::server::Broker;
+
+/// The peer named on the control plane's requests that the native core itself asks; the
+/// control plane may forward these to another broker (`add_partitions_to_txn.py`).
+pub const NATIVE_PEER: &str = "ferrolog-native";
+const API_KEY: i16 = 24;
+const VERSION: i16 = 4;
+/// Produce v11 clients know TRANSACTION_ABORTABLE (KIP-890).
+const ABORTABLE_PRODUCE_VERSION: i16 = 11;
+
+/// The partitions of a Produce request whose transactional batch needs the coordinator's
+/// confirmation, asked about (one question per producer), and the error each one that was
+/// not confirmed answers with. Confirmed ones are remembered by their partition.
+pub async fn check_produce(
+    broker: &Arc<Broker>,
+    transactional_id: Option<&str>,
+    topics: &[(String, PartitionRecords)],
+    produce_version: i16,
+    timeout: Duration,
+) -> HashMap<(String, i32), ErrorCode> {
+    let mut asks: HashMap<(i64, i16), Vec<(String, i32)>> = HashMap::new();
+    for (topic, partitions) in topics {
+        for (index, records) in partitions {
+            let Some(records) = records else { continue };
+            let Ok(header) = BatchHeader::parse(records) else {
+                continue;
+            };
+            let Some(partition) = broker.partitions.get(topic, *index) else {
+                continue;
+            };
+            if partition.needs_txn_verification(&header) {
+                asks.entry((header.producer_id, header.producer_epoch))
+                    .or_default()
+                    .push((topic.clone(), *index));
+            }
+        }
+    }
+    let mut refused = HashMap::new();
+    for ((producer_id, producer_epoch), partitions) in asks {
+        let Some(transactional_id) = transactional_id else {
+            // Transactional batches from a producer that names no transaction.
+            refused.extend(
+                partitions
+                    .into_iter()
+                    .map(|tp| (tp, ErrorCode::InvalidTxnState)),
+            );
+            continue;
+        };
+        let producer = Producer {
+            transactional_id,
+            producer_id,
+            producer_epoch,
+        };
+        let answers = verify(broker, &producer, &partitions, produce_version, timeout).await;
+        for (tp, error) in answers {
+            if error == ErrorCode::None {
+                if let Some(partition) = broker.partitions.get(&tp.0, tp.1) {
+                    partition.mark_txn_verified(producer_id, producer_epoch);
+                }
+            } else {
+                refused.insert(tp, error);
+            }
+        }
+    }
+    refused
+}
+
+/// One producer's question: its transactional id, producer id and epoch.
+pub struct Producer<'a> {
+    pub transactional_id: &'a str,
+    pub producer_id: i64,
+    pub producer_epoch: i16,
+}
+
+/// Asks whether each of `partitions` is in the producer's ongoing transaction; the error each
+/// one's Produce answers with (`ErrorCode::None`: confirmed), as Kafka translates the
+/// coordinator's answer for a producer of `produce_version`.
+pub async fn verify(
+    broker: &Arc<Broker>,
+    producer: &Producer<'_>,
+    partitions: &[(String, i32)],
+    produce_version: i16,
+    timeout: Duration,
+) -> HashMap<(String, i32), ErrorCode> {
+    let answered = tokio::time::timeout(timeout, ask(broker, producer, partitions)).await;
+    let codes = match answered {
+        Ok(Some(codes)) => codes,
+        // No answer (shutdown, a timeout, an unreadable reply): the producer retries.
+        _ => HashMap::new(),
+    };
+    partitions
+        .iter()
+        .map(|tp| {
+            let code = codes
+                .get(tp)
+                .copied()
+                .unwrap_or(ErrorCode::NotEnoughReplicas.code());
+            (tp.clone(), produce_error(code, produce_version))
+        })
+        .collect()
+}
+
+/// Kafka's translation of a verification answer for Produce: the coordinator being away or
+/// busy is retriable (NOT_ENOUGH_REPLICAS); anything else means the transaction cannot take
+/// the batch (TRANSACTION_ABORTABLE for clients that know it).
+fn produce_error(code: i16, produce_version: i16) -> ErrorCode {
+    let error = ErrorCode::from_code(code).unwrap_or(ErrorCode::UnknownServerError);
+    match error {
+        ErrorCode::None => ErrorCode::None,
+        ErrorCode::CoordinatorLoadInProgress
+        | ErrorCode::CoordinatorNotAvailable
+        | ErrorCode::NotCoordinator
+        | ErrorCode::ConcurrentTransactions
+        | ErrorCode::RequestTimedOut
+        | ErrorCode::NetworkException
+        | ErrorCode::NotEnoughReplicas => ErrorCode::NotEnoughReplicas,
+        _ if produce_version >= ABORTABLE_PRODUCE_VERSION => ErrorCode::TransactionAbortable,
+        ErrorCode::ProducerFenced => ErrorCode::InvalidProducerEpoch,
+        ErrorCode::InvalidProducerEpoch | ErrorCode::InvalidProducerIdMapping => error,
+        _ => ErrorCode::InvalidTxnState,
+    }
+}
+
+async fn ask(
+    broker: &Arc<Broker>,
+    producer: &Producer<'_>,
+    partitions: &[(String, i32)],
+) -> Option<HashMap<(String, i32), i16>> {
+    let mut by_topic: Vec<(String, Vec<i32>)> = Vec::new();
+    for (topic, partition) in partitions {
+        match by_topic.iter_mut().find(|(t, _)| t == topic) {
+            Some((_, ps)) => ps.push(*partition),
+            None => by_topic.push((topic.clone(), vec![*partition])),
+        }
+    }
+    let transaction = AddPartitionsToTxnTransaction::default()
+        .with_transactional_id(TransactionalId(StrBytes::from_string(
+            producer.transactional_id.to_string(),
+        )))
+        .with_producer_id(ProducerId(producer.producer_id))
+        .with_producer_epoch(producer.producer_epoch)
+        .with_verify_only(true)
+        .with_topics(
+            by_topic
+                .into_iter()
+                .map(|(name, ps)| {
+                    AddPartitionsToTxnTopic::default()
+                        .with_name(TopicName(StrBytes::from_string(name)))
+                        .with_partitions(ps)
+                })
+                .collect(),
+        );
+    let request = AddPartitionsToTxnRequest::default().with_transactions(vec![transaction]);
+    let header = RequestHeader::default()
+        .with_request_api_key(API_KEY)
+        .with_request_api_version(VERSION)
+        .with_client_id(Some(StrBytes::from_static_str(NATIVE_PEER)));
+    let mut frame = BytesMut::new();
+    header
+        .encode(
+            &mut frame,
+            AddPartitionsToTxnRequest::header_version(VERSION),
+        )
+        .ok()?;
+    request.encode(&mut frame, VERSION).ok()?;
+    let mut pending = broker
+        .control
+        .submit(ControlRequest {
+            handle: 0,
+            connection_id: 0,
+            api_key: API_KEY,
+            api_version: VERSION,
+            correlation_id: 0,
+            peer: NATIVE_PEER.to_string(),
+            frame: frame.freeze(),
+        })
+        .await;
+    let ControlReply::Respond(mut body) = pending.wait().await else {
+        return None;
+    };
+    ResponseHeader::decode(
+        &mut body,
+        AddPartitionsToTxnResponse::header_version(VERSION),
+    )
+    .ok()?;
+    let response = AddPartitionsToTxnResponse::decode(&mut body, VERSION).ok()?;
+    let mut codes = HashMap::new();
+    for result in response.results_by_transaction {
+        for topic in result.topic_results {
+            for p in topic.results_by_partition {
+                let code = if response.error_code != 0 {
+                    response.error_code
+                } else {
+                    p.partition_error_code
+                };
+                codes.insert((topic.name.0.to_string(), p.partition_index), code);
+            }
+        }
+    }
+    Some(codes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinator_trouble_is_retriable_and_the_rest_abortable() {
+        let retriable = [14, 15, 16, 51, 7];
+        for code in retriable {
+            assert_eq!(produce_error(code, 9), ErrorCode::NotEnoughReplicas);
+            assert_eq!(produce_error(code, 11), ErrorCode::NotEnoughReplicas);
+        }
+        assert_eq!(produce_error(0, 11), ErrorCode::None);
+        assert_eq!(produce_error(48, 9), ErrorCode::InvalidTxnState);
+        assert_eq!(produce_error(48, 11), ErrorCode::TransactionAbortable);
+        assert_eq!(produce_error(90, 9), ErrorCode::InvalidProducerEpoch);
+        assert_eq!(produce_error(49, 3), ErrorCode::InvalidProducerIdMapping);
+        assert_eq!(produce_error(49, 11), ErrorCode::TransactionAbortable);
+    }
+}

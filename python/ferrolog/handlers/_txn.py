@@ -1,0 +1,52 @@
+"""What the transaction-API handlers share: the broker's transaction coordinator, per-topic
+regrouping of per-partition results, and the fencing error each version knows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ferrolog import errors
+from ferrolog.controller.api import CONSUMER_OFFSETS
+from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.handlers.context import RequestContext
+
+if TYPE_CHECKING:
+    from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
+
+TopicPartition = tuple[str, int]
+
+
+def coordinator(ctx: RequestContext) -> TransactionCoordinator:
+    txn = ctx.broker.txn_coordinator
+    if txn is None:
+        raise RuntimeError("the broker has no transaction coordinator")
+    return txn
+
+
+def offsets_partition(ctx: RequestContext, group_id: str) -> TopicPartition:
+    """The group's partition of `__consumer_offsets`, which AddOffsetsToTxn adds to the
+    transaction (the configured count before the topic exists, as Kafka computes it)."""
+    topic = ctx.broker.controller.topic(CONSUMER_OFFSETS)
+    count = (
+        len(topic.assignment)
+        if topic is not None
+        else ctx.broker.config.get_int("offsets.topic.num.partitions")
+    )
+    return CONSUMER_OFFSETS, partition_for(group_id, count)
+
+
+def grouped(codes: Mapping[TopicPartition, int]) -> dict[str, list[tuple[int, int]]]:
+    """`codes` regrouped per topic as (partition, error code), in the order they came."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for (topic, partition), code in codes.items():
+        out.setdefault(topic, []).append((partition, code))
+    return out
+
+
+def for_version(code: int, version: int, fenced_since: int) -> int:
+    """PRODUCER_FENCED as a client of `version` knows it: versions before `fenced_since`
+    predate the code and hear INVALID_PRODUCER_EPOCH, as Kafka answers them."""
+    if code == errors.ProducerFencedError.code and version < fenced_since:
+        return errors.InvalidProducerEpochError.code
+    return code

@@ -1,0 +1,25 @@
+"""AddOffsetsToTxn (key 25), v0-3: adds the group's `__consumer_offsets` partition to the
+producer's transaction, so that the TxnOffsetCommit that follows is ended by the
+transaction's marker (send_offsets_to_transaction)."""
+
+from __future__ import annotations
+
+from ferrolog.handlers._txn import coordinator, for_version, offsets_partition
+from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import AddOffsetsToTxnRequest, AddOffsetsToTxnResponse
+
+API_KEY = 25
+MIN_VERSION = 0
+MAX_VERSION = 3
+
+FENCED_VERSION = 2
+
+
+async def handle(ctx: RequestContext, request: AddOffsetsToTxnRequest) -> AddOffsetsToTxnResponse:
+    code = await coordinator(ctx).add_partitions(
+        request["transactional_id"],
+        request["producer_id"],
+        request["producer_epoch"],
+        [offsets_partition(ctx, request["group_id"])],
+    )
+    return {"throttle_time_ms": 0, "error_code": for_version(code, ctx.api_version, FENCED_VERSION)}

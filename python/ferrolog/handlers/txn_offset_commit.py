@@ -1,0 +1,67 @@
+"""TxnOffsetCommit (key 28), v0-3: a transactional producer commits a group's offsets as part
+of its transaction (send_offsets_to_transaction, after AddOffsetsToTxn). The group
+coordinator appends them as a transactional batch of the producer and holds them pending:
+the transaction's COMMIT marker makes them the group's committed offsets, ABORT drops them.
+v3 carries the consumer's member id and generation (KIP-447), checked like OffsetCommit's.
+
+With `transaction.partition.verification.enable` (KIP-890), the transaction coordinator
+first confirms that AddOffsetsToTxn put the group's partition in the transaction; offsets of
+a producer that skipped it get INVALID_TXN_STATE, as Kafka 4 answers."""
+
+from __future__ import annotations
+
+from ferrolog import errors
+from ferrolog.clock import now_ms
+from ferrolog.controller.coordinator.group import offsets
+from ferrolog.handlers import _txn
+from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers.context import RequestContext
+from ferrolog.handlers.offset_commit import partition_exists
+from ferrolog.protocol.messages import TxnOffsetCommitRequest, TxnOffsetCommitResponse
+
+API_KEY = 28
+MIN_VERSION = 0
+MAX_VERSION = 3
+
+
+async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int:
+    """0 once the transaction coordinator confirms the group's partition is in the
+    producer's transaction, else its answer."""
+    if not ctx.broker.config.get_bool("transaction.partition.verification.enable"):
+        return 0
+    group_partition = _txn.offsets_partition(ctx, request["group_id"])
+    codes: dict[tuple[str, int], int] = await _txn.coordinator(ctx).verify(
+        request["transactional_id"],
+        request["producer_id"],
+        request["producer_epoch"],
+        [group_partition],
+        forward=True,
+    )
+    return codes[group_partition]
+
+
+async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
+    exists = partition_exists(ctx)
+    try:
+        code = await _verified(ctx, request)
+        if code:
+            raise errors.for_code(code)()
+        response: TxnOffsetCommitResponse = await coordinator(ctx).run(
+            request["group_id"],
+            lambda shard, reply: offsets.commit_txn(shard, request, now_ms(), reply, exists),
+        )
+    except errors.KafkaError as exc:
+        response = {
+            "throttle_time_ms": 0,
+            "topics": [
+                {
+                    "name": t["name"],
+                    "partitions": [
+                        {"partition_index": p["partition_index"], "error_code": exc.code}
+                        for p in t["partitions"]
+                    ],
+                }
+                for t in request["topics"]
+            ],
+        }
+    return response

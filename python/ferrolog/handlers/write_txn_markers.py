@@ -1,0 +1,49 @@
+"""WriteTxnMarkers (key 27), v0-1: a transaction coordinator (another broker's, or this
+one's) has this partition leader append COMMIT or ABORT markers. Each partition answers on
+its own: NOT_LEADER_OR_FOLLOWER where this broker does not lead it, INVALID_PRODUCER_EPOCH or
+TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does."""
+
+from __future__ import annotations
+
+from ferrolog.controller.coordinator.txn.markers import Marker
+from ferrolog.handlers._txn import grouped
+from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import WriteTxnMarkersRequest, WriteTxnMarkersResponse
+
+API_KEY = 27
+MIN_VERSION = 0
+MAX_VERSION = 1
+
+
+async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteTxnMarkersResponse:
+    writer = ctx.broker.txn_markers
+    if writer is None:
+        raise RuntimeError("the broker has no marker writer")
+    markers = [
+        Marker(
+            m["producer_id"],
+            m["producer_epoch"],
+            m["coordinator_epoch"],
+            m["transaction_result"],
+            tuple((t["name"], p) for t in m["topics"] for p in t["partition_indexes"]),
+        )
+        for m in request["markers"]
+    ]
+    results = await writer.write(markers)
+    return {
+        "markers": [
+            {
+                "producer_id": m.producer_id,
+                "topics": [
+                    {
+                        "name": topic,
+                        "partitions": [
+                            {"partition_index": p, "error_code": code} for p, code in parts
+                        ],
+                    }
+                    for topic, parts in grouped(codes).items()
+                ],
+            }
+            for m, codes in zip(markers, results, strict=True)
+        ]
+    }

@@ -1,0 +1,141 @@
+"""Transactions in the three-broker cluster: `__transaction_state` replicated (RF 3), markers
+written by the coordinator to partition leaders on other brokers (WriteTxnMarkers), KIP-890
+verification forwarded to the coordinator's broker, and Kafka's TransactionalMessageCopier
+copying exactly once while the coordinator's broker and an output leader are SIGKILLed and
+restarted (as in Kafka's transactions system test)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+import uuid
+from typing import Any
+
+import pytest
+from confluent_kafka import Consumer, Producer, TopicPartition
+from ferrolog.connection import Connection
+
+from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
+from tests.transactions.conftest import read_all
+from tests.waiting import wait_until
+
+pytestmark = [pytest.mark.native, pytest.mark.slow]
+
+TXN_CLUSTER = {
+    "transaction.state.log.num.partitions": "3",
+    "transaction.state.log.replication.factor": "3",
+    "transaction.state.log.min.isr": "2",
+    "transaction.abort.timed.out.transaction.cleanup.interval.ms": "1000",
+}
+
+
+def coordinator_of(cluster: Cluster, transactional_id: str) -> int:
+    """The broker FindCoordinator names for the id, asked of a live broker."""
+    for broker in cluster.brokers.values():
+        if not broker.running:
+            continue
+        host, _, port = broker.bootstrap.rpartition(":")
+        try:
+            with Connection(host, int(port), 5, "test") as conn:
+                r = conn.request(10, 3, {"key": transactional_id, "key_type": 1})
+        except OSError:
+            continue
+        if r["error_code"] == 0:
+            return int(r["node_id"])
+    raise AssertionError("no broker names a coordinator")
+
+
+def test_transactions_span_the_brokers(cluster_factory: Any) -> None:
+    cluster: Cluster = cluster_factory(**TXN_CLUSTER)
+    cluster.create_topic("spread", 3, 3)
+    cluster.wait_for_leaders("spread", 3)
+    assert len({cluster.leader("spread", p) for p in range(3)}) > 1
+    producer = Producer(
+        {"bootstrap.servers": cluster.bootstrap, "transactional.id": f"t-{uuid.uuid4().hex[:6]}"}
+    )
+    producer.init_transactions(60)
+    producer.begin_transaction()
+    for i in range(30):
+        producer.produce("spread", value=f"a{i}".encode(), partition=i % 3)
+    producer.flush(30)
+    producer.abort_transaction(60)
+    producer.begin_transaction()
+    for i in range(30):
+        producer.produce("spread", value=f"c{i}".encode(), partition=i % 3)
+    producer.commit_transaction(60)
+    committed = read_all(cluster.bootstrap, "spread", "read_committed", 30)
+    assert sorted(committed) == sorted(f"c{i}" for i in range(30))
+    assert len(read_all(cluster.bootstrap, "spread", "read_uncommitted", 60)) == 60
+
+
+def _bounce(cluster: Cluster, node: int) -> None:
+    broker = cluster.brokers[node]
+    broker.kill()  # SIGKILL
+    time.sleep(1)  # on purpose: the others notice it gone before it is back
+    broker.start()
+    broker.wait_ready(60)
+
+
+@needs_kafka_jars
+def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> None:
+    cluster: Cluster = cluster_factory(**TXN_CLUSTER)
+    cluster.create_topic("in", 1, 3)
+    cluster.create_topic("out", 3, 3)
+    cluster.wait_for_leaders("out", 3)
+    records = 20000
+    producer = Producer({"bootstrap.servers": cluster.bootstrap, "acks": "all", "linger.ms": 5})
+    for i in range(records):
+        producer.produce("in", value=f"r{i}".encode(), partition=0)
+    assert producer.flush(60) == 0
+    txn_id, group = f"copier-{uuid.uuid4().hex[:6]}", f"cg-{uuid.uuid4().hex[:6]}"
+    args = [
+        "--broker-list", cluster.bootstrap,
+        "--input-topic", "in",
+        "--input-partition", "0",
+        "--output-topic", "out",
+        "--consumer-group", group,
+        "--transactional-id", txn_id,
+        "--transaction-size", "50",
+        "--transaction-timeout", "10000",
+        "--max-messages", str(records),
+        "--use-group-metadata",
+    ]  # fmt: skip
+    copier = subprocess.Popen(
+        java_command("org.apache.kafka.tools.TransactionalMessageCopier", *args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    bounces = 0
+    try:
+        wait_until(lambda: coordinator_of(cluster, txn_id) > 0, 60, what="a coordinator")
+        for _ in range(5):
+            if copier.poll() is not None:
+                break
+            _bounce(cluster, coordinator_of(cluster, txn_id))
+            bounces += 1
+            cluster.wait_for_leaders("out", 3, timeout=60)
+            _bounce(cluster, cluster.leader("out", bounces % 3))
+            bounces += 1
+        output, _ = copier.communicate(timeout=600)
+    finally:
+        if copier.poll() is None:
+            copier.kill()
+            copier.communicate()
+    assert copier.returncode == 0, output[-4000:]
+    assert bounces == 10, f"the copier finished after {bounces} bounces of 10"
+    copied = read_all(cluster.bootstrap, "out", "read_committed", records, idle=5)
+    assert len(copied) == records
+    assert sorted(copied) == sorted(f"r{i}" for i in range(records))
+    consumer = Consumer({"bootstrap.servers": cluster.bootstrap, "group.id": group})
+    try:
+        (committed,) = consumer.committed([TopicPartition("in", 0)], timeout=30)
+    finally:
+        consumer.close()
+    assert committed.offset == records
+    for topic in ("out", "__transaction_state", "__consumer_offsets"):
+        wait_until(
+            lambda topic=topic: cluster.verify_replicas(topic).returncode == 0,  # type: ignore[misc]
+            60,
+            what=f"identical replicas of {topic}",
+        )
