@@ -76,6 +76,16 @@ def _bounce(cluster: Cluster, node: int) -> None:
     broker.wait_ready(60)
 
 
+def _wait_all_in_sync(cluster: Cluster) -> None:
+    """Until the bounced broker is back in every ISR. A restarted replica leaves the ISR until
+    it has caught up; bouncing a second broker before then would leave partitions below
+    min.insync.replicas, stalling the copier's transaction past its timeout (the coordinator
+    then aborts it and fences the copier, as Kafka's does)."""
+    for topic, partitions in (("in", 1), ("out", 3), ("__transaction_state", 3)):
+        for p in range(partitions):
+            cluster.wait_for_isr(topic, p, [1, 2, 3], timeout=60)
+
+
 @needs_kafka_jars
 def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> None:
     cluster: Cluster = cluster_factory(**TXN_CLUSTER)
@@ -114,9 +124,10 @@ def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> No
                 break
             _bounce(cluster, coordinator_of(cluster, txn_id))
             bounces += 1
-            cluster.wait_for_leaders("out", 3, timeout=60)
+            _wait_all_in_sync(cluster)
             _bounce(cluster, cluster.leader("out", bounces % 3))
             bounces += 1
+            _wait_all_in_sync(cluster)
         output, _ = copier.communicate(timeout=600)
     finally:
         if copier.poll() is None:
