@@ -9,7 +9,9 @@ core (`Server.append`, `Server.read`) in a worker thread: they wait on disk and 
 from __future__ import annotations
 
 import asyncio
+import logging
 import struct
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -28,6 +30,8 @@ _ATTR_CONTROL = 0x20
 _CONTROL_KEY = struct.Struct(">hh")
 CONTROL_ABORT = 0
 CONTROL_COMMIT = 1
+
+log = logging.getLogger(__name__)
 
 
 class Batch(NamedTuple):
@@ -141,19 +145,37 @@ def build_batch(
     )  # fmt: skip
 
 
-def log_start(native: ferrolog_native.Server, topic: str, partition: int) -> int:
+# How long a loading coordinator waits for its log end to be committed before it loads what is.
+COMMIT_WAIT_S = 60.0
+
+
+def positions(native: ferrolog_native.Server, topic: str, partition: int) -> tuple[int, int, int]:
+    """(log start, high watermark, log end) of a local replica; zeros if it is not here."""
     for state in native.partition_states():
         if state.topic == topic and state.partition == partition:
-            return int(state.log_start_offset)
-    return 0
+            return state.log_start_offset, state.high_watermark, state.log_end_offset
+    return 0, 0, 0
 
 
 async def read_partition(
     native: ferrolog_native.Server, topic: str, partition: int
 ) -> AsyncIterator[Batch]:
-    """Every committed batch of the partition from its log start, as a loading coordinator
-    replays it; ends at the high watermark as it is when the read gets there."""
-    offset = await asyncio.to_thread(log_start, native, topic, partition)
+    """Every batch of the partition from its log start, as a loading coordinator replays it,
+    up to the log end as it is when the load starts, once that is committed. A new leader's
+    high watermark can lag what the previous leader acknowledged until its followers fetch
+    again; a coordinator that stopped there would answer from an older state than its clients
+    were told of (Kafka's coordinators load to the log end for the same reason)."""
+    start, committed, end = await asyncio.to_thread(positions, native, topic, partition)
+    deadline = time.monotonic() + COMMIT_WAIT_S
+    while committed < end and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+        _, committed, _ = await asyncio.to_thread(positions, native, topic, partition)
+    if committed < end:
+        log.warning(
+            "loading %s-%d below its log end: high watermark %d, log end %d",
+            topic, partition, committed, end,
+        )  # fmt: skip
+    offset = start
     while True:
         data = await asyncio.to_thread(native.read, topic, partition, offset, READ_CHUNK)
         last = -1

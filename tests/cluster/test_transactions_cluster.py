@@ -68,12 +68,36 @@ def test_transactions_span_the_brokers(cluster_factory: Any) -> None:
     assert len(read_all(cluster.bootstrap, "spread", "read_uncommitted", 60)) == 60
 
 
+TOPICS = (("in", 1), ("out", 3), ("__transaction_state", 3))
+
+
 def _bounce(cluster: Cluster, node: int) -> None:
+    """SIGKILLs `node` and starts it again, then waits until the controller has acted on the
+    restart (every partition's state changed: a new leader where it led, the ISR without it
+    elsewhere) and until it is back in every ISR. Without the first wait, a fast restart can
+    find the old ISRs still listed and the next bounce follow before anything moved; bouncing
+    a second broker before the first has caught up would leave partitions below
+    min.insync.replicas, stalling the copier's transaction past its timeout."""
+    _wait_all_in_sync(cluster)
+    before = {(t, p): cluster.state(t, p)["zk_version"] for t, n in TOPICS for p in range(n)}
     broker = cluster.brokers[node]
     broker.kill()  # SIGKILL
     time.sleep(1)  # on purpose: the others notice it gone before it is back
     broker.start()
     broker.wait_ready(60)
+    for (topic, p), version in before.items():
+        wait_until(
+            lambda t=topic, p=p, v=version: cluster.state(t, p)["zk_version"] > v,  # type: ignore[misc]
+            60,
+            what=f"the controller to act on the restart of {node} for {topic}-{p}",
+        )
+    _wait_all_in_sync(cluster)
+
+
+def _wait_all_in_sync(cluster: Cluster) -> None:
+    for topic, partitions in TOPICS:
+        for p in range(partitions):
+            cluster.wait_for_isr(topic, p, [1, 2, 3], timeout=60)
 
 
 @needs_kafka_jars
@@ -114,7 +138,6 @@ def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> No
                 break
             _bounce(cluster, coordinator_of(cluster, txn_id))
             bounces += 1
-            cluster.wait_for_leaders("out", 3, timeout=60)
             _bounce(cluster, cluster.leader("out", bounces % 3))
             bounces += 1
         output, _ = copier.communicate(timeout=600)
