@@ -10,15 +10,19 @@ each, run one after the other (never both at once):
     python -m bench.txn_bench [--records 500000] [--size 100] [--copy 100000] [--runs 3]
 
 Prints each broker's median over the runs and the ratio ferrolog/Kafka (above 1: ferrolog is
-faster). Each run starts a fresh broker."""
+faster), and writes the same table, with every run's figure, to `bench/results/txn-latest.md`.
+Each run starts a fresh broker."""
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
 import statistics
 import subprocess
 import time
 import uuid
+from pathlib import Path
 
 from confluent_kafka import Producer
 
@@ -94,11 +98,32 @@ def main() -> None:
         for kind in ("ferrolog", "kafka4"):
             for name, value in measure(kind, args).items():
                 results.setdefault(kind, {}).setdefault(name, []).append(value)
+    lines = [
+        f"# Transactional throughput, ferrolog vs Apache Kafka 4.1: "
+        f"{datetime.datetime.now(datetime.UTC).isoformat(timespec='seconds')}",
+        "",
+        f"One broker each, fresh per run, run one after the other; {args.runs} runs, medians. "
+        f"perf: ProducerPerformance, {args.records:,} records of {args.size} B, "
+        "--transaction-duration-ms 100. copier: TransactionalMessageCopier, "
+        f"{args.copy:,} records, 500 per transaction, start-up included. "
+        f"Machine: {os.cpu_count()} cores, load average after: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}.",
+        "",
+        "| workload | ferrolog (rec/s) | kafka4 (rec/s) | ratio | each run (ours / theirs) |",
+        "|---|---|---|---|---|",
+    ]
     print(f"{'workload':<10}{'ferrolog rec/s':>16}{'kafka rec/s':>14}{'ratio':>8}")
     for name in ("perf", "copier"):
         ours = statistics.median(results["ferrolog"][name])
         theirs = statistics.median(results["kafka4"][name])
         print(f"{name:<10}{ours:>16,.0f}{theirs:>14,.0f}{ours / theirs:>8.2f}")
+        runs = " / ".join(
+            ", ".join(f"{v:,.0f}" for v in results[kind][name]) for kind in ("ferrolog", "kafka4")
+        )
+        lines.append(f"| {name} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.2f} | {runs} |")
+    out = Path(__file__).parent / "results" / "txn-latest.md"
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -101,6 +101,7 @@ def _wait_all_in_sync(cluster: Cluster) -> None:
 
 
 @needs_kafka_jars
+@pytest.mark.timeout(600)  # ten bounces, each waited out until every replica is back in sync
 def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> None:
     cluster: Cluster = cluster_factory(**TXN_CLUSTER)
     cluster.create_topic("in", 1, 3)
