@@ -14,6 +14,8 @@ import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.protocol import decode_response, encode_request
 
+from tests.waiting import wait_until
+
 PRODUCE, LIST_OFFSETS, METADATA, API_VERSIONS = 0, 2, 3, 18
 CORRUPT_MESSAGE, INVALID_RECORD, UNSUPPORTED_VERSION = 2, 87, 35
 
@@ -76,11 +78,13 @@ def produce(bootstrap: str, topic: str, records: bytes) -> dict:
 
 
 def latest_offset(bootstrap: str, topic: str) -> int:
+    """The log end offset of partition 0; -1 while the partition cannot answer."""
     response = call(bootstrap, LIST_OFFSETS, 5, {
         "replica_id": -1, "isolation_level": 0,
         "topics": [{"name": topic, "partitions": [{"partition_index": 0, "current_leader_epoch": -1,
                                                    "timestamp": -1}]}]})
-    return int(response["topics"][0]["partitions"][0]["offset"])
+    partition = response["topics"][0]["partitions"][0]
+    return -1 if partition["error_code"] else int(partition["offset"])
 
 
 @pytest.fixture
@@ -88,6 +92,10 @@ def topic(ferrolog_broker) -> str:  # type: ignore[no-untyped-def]
     name = f"bad-{uuid.uuid4().hex[:8]}"
     admin = AdminClient({"bootstrap.servers": ferrolog_broker.bootstrap_servers})
     admin.create_topics([NewTopic(name, num_partitions=1, replication_factor=1)])[name].result(20)
+    # CreateTopics is answered once the topic is recorded; its log opens just after. These
+    # tests send raw requests, without a client's retries of the retriable errors meanwhile.
+    bootstrap = str(ferrolog_broker.bootstrap_servers)
+    wait_until(lambda: latest_offset(bootstrap, name) == 0, what=f"{name} to open")
     return name
 
 

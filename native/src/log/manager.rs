@@ -24,6 +24,8 @@ pub const HIGH_WATERMARK_CHECKPOINT: &str = "replication-offset-checkpoint";
 pub const RECOVERY_POINT_CHECKPOINT: &str = "recovery-point-offset-checkpoint";
 pub const LOG_START_CHECKPOINT: &str = "log-start-offset-checkpoint";
 pub const CLEAN_SHUTDOWN_FILE: &str = ".kafka_cleanshutdown";
+/// Kafka's lock file: the process that holds an exclusive lock on it owns the directory.
+pub const LOCK_FILE: &str = ".lock";
 pub const META_PROPERTIES: &str = "meta.properties";
 pub const PARTITION_METADATA: &str = "partition.metadata";
 
@@ -128,6 +130,9 @@ pub struct LogManager {
     /// `num.recovery.threads.per.data.dir`: threads per directory that open logs at start-up
     /// and close them at shutdown.
     threads_per_dir: AtomicUsize,
+    /// Each directory's locked `.lock`, held for the manager's lifetime (the lock goes with the
+    /// file when it is dropped, or with the process).
+    _locks: Vec<std::fs::File>,
 }
 
 /// Kafka's textual topic id: base64url without padding (`Uuid.toString`).
@@ -199,6 +204,29 @@ fn random_id() -> [u8; 16] {
     id
 }
 
+/// Takes `dir`'s `.lock` as Kafka does, so a second broker (or a second log manager in this
+/// process) started on the same directory fails at once instead of recovering, truncating and
+/// appending to logs another broker is writing.
+fn lock_dir(dir: &Path) -> io::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(LOCK_FILE))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::ResourceBusy,
+            format!(
+                "Failed to acquire lock on file {LOCK_FILE} in {}. A Kafka instance in another \
+                 process or thread is using this directory.",
+                dir.display()
+            ),
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
 fn ensure_meta_properties(dir: &Path, node_id: Option<i32>) -> io::Result<()> {
     let path = dir.join(META_PROPERTIES);
     let existing = match std::fs::read_to_string(&path) {
@@ -252,8 +280,10 @@ impl LogManager {
             ));
         }
         let mut state = State::default();
+        let mut locks = Vec::with_capacity(dirs.len());
         for path in &dirs {
             std::fs::create_dir_all(path)?;
+            locks.push(lock_dir(path)?);
             ensure_meta_properties(path, node_id)?;
             let marker = path.join(CLEAN_SHUTDOWN_FILE);
             let clean_at_start = marker.exists();
@@ -299,6 +329,7 @@ impl LogManager {
             threads_per_dir: AtomicUsize::new(properties::default_of(
                 &properties::table::server::NUM_RECOVERY_THREADS_PER_DATA_DIR,
             )),
+            _locks: locks,
         })
     }
 

@@ -122,6 +122,7 @@ fn a_directory_with_another_topic_id_is_refused() {
     m.open_or_create("t", 0, TOPIC_ID, LogConfig::default())
         .unwrap();
     m.shutdown().unwrap();
+    drop(m);
     let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
     assert!(m
         .open_or_create("t", 0, [7; 16], LogConfig::default())
@@ -216,6 +217,7 @@ fn no_clean_marker_while_a_partition_from_an_unclean_stop_was_never_opened() {
         .unwrap();
     m.shutdown().unwrap();
     assert!(!a.path().join(".kafka_cleanshutdown").exists());
+    drop(m);
     let m = LogManager::new(dirs).unwrap();
     m.open_or_create("t", 0, TOPIC_ID, LogConfig::default())
         .unwrap();
@@ -407,9 +409,34 @@ fn closing_idle_logs_writes_no_snapshot_and_busy_ones_one() {
     assert_eq!(snapshots("idle"), 0);
     assert_eq!(snapshots("busy"), 1);
     // A clean restart finds both logs whole.
+    drop(m);
     let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
     let busy = m
         .open_or_create("busy", 0, TOPIC_ID, LogConfig::default())
         .unwrap();
     assert_eq!(busy.read().log_end_offset(), 2);
+}
+
+#[test]
+fn a_directory_is_owned_by_one_manager_at_a_time() {
+    let a = tempdir().unwrap();
+    let dirs = vec![a.path().to_path_buf()];
+    let first = LogManager::new(dirs.clone()).unwrap();
+    let Err(refused) = LogManager::new(dirs.clone()) else {
+        panic!("a second manager opened a locked directory");
+    };
+    assert!(
+        refused
+            .to_string()
+            .contains("Failed to acquire lock on file .lock"),
+        "{refused}"
+    );
+    // It gave up before touching the directory: the clean-shutdown marker of the first
+    // manager's stop is still there for the first manager's next start.
+    first.shutdown().unwrap();
+    assert!(LogManager::new(dirs.clone()).is_err());
+    assert!(a.path().join(".kafka_cleanshutdown").exists());
+    drop(first);
+    LogManager::new(dirs).unwrap();
+    assert!(a.path().join(".lock").exists());
 }
