@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.embedded import EmbeddedBroker
 
@@ -41,7 +41,9 @@ def read_all(
     bootstrap: str, topic: str, isolation: str, expected: int | None = None, idle: float = 1.5
 ) -> list[str]:
     """Every record value of `topic` a consumer at `isolation` gets, read until `expected`
-    arrived (then a little longer, to catch extra ones) or nothing came for `idle` seconds."""
+    arrived (then a little longer, to catch extra ones) or nothing came for `idle` seconds
+    since the group assigned the partitions (joining can take longer than `idle` on a busy
+    machine, and in a cluster that creates `__consumer_offsets` first)."""
     consumer = Consumer(
         {
             "bootstrap.servers": bootstrap,
@@ -52,17 +54,22 @@ def read_all(
         }
     )
     values: list[str] = []
-    try:
-        consumer.subscribe([topic])
-        deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 30
+    last: float | None = None  # the assignment, then the last record
+
+    def assigned(_: Consumer, __: list[TopicPartition]) -> None:
+        nonlocal last
         last = time.monotonic()
+
+    try:
+        consumer.subscribe([topic], on_assign=assigned)
         while time.monotonic() < deadline:
             m = consumer.poll(0.1)
             if m is not None and m.error() is None:
                 values.append(m.value().decode())
                 last = time.monotonic()
             done = expected is not None and len(values) >= expected
-            if time.monotonic() - last > (0.5 if done else idle):
+            if last is not None and time.monotonic() - last > (0.5 if done else idle):
                 break
     finally:
         consumer.close()
