@@ -73,7 +73,10 @@ class BrokerCollector(Collector):
         async def take() -> Snapshot:
             return take_snapshot(self._broker)
 
-        future = asyncio.run_coroutine_threadsafe(take(), self._loop)
+        try:
+            future = asyncio.run_coroutine_threadsafe(take(), self._loop)
+        except RuntimeError:  # the loop is closed: the broker has stopped
+            return None
         try:
             return future.result(SNAPSHOT_TIMEOUT_S)
         except Exception:  # the loop is stopping or stuck: the scrape still answers
