@@ -53,6 +53,8 @@ setup(
         "confluent-kafka>=2.3",
         "click>=8.1",
         "rich>=13",
+        # The Prometheus project's own client writes /metrics' exposition format.
+        "prometheus-client>=0.20",
     ],
     extras_require={
         "test": [

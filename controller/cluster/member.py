@@ -96,6 +96,12 @@ class ClusterMember:
         self._task = asyncio.create_task(self._run(), name="cluster-member")
         self._isr.start()
 
+    @property
+    def registered(self) -> bool:
+        """Whether this broker's registration is in ZooKeeper (not after a lost session until
+        it registers again)."""
+        return self._registered
+
     async def loaded(self) -> None:
         """Returns once a first sync applied the cluster view to the local replicas."""
         await self._synced.wait()

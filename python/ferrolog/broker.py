@@ -28,6 +28,7 @@ from ferrolog.controller.store.local import LocalStore
 from ferrolog.controller.store.zookeeper import ZkStore
 from ferrolog.dispatcher import Dispatcher
 from ferrolog.handlers.context import BrokerServices
+from ferrolog.metrics.http import MetricsServer
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -48,6 +49,9 @@ class Broker:
         self.services: BrokerServices | None = None
         self._dispatcher: Dispatcher | None = None
         self.member: ClusterMember | None = None
+        self.metrics: MetricsServer | None = None
+        # Ready (`/readyz`) from "broker started" until the shutdown begins.
+        self.ready = False
         self._host = ""
         self._port = 0
 
@@ -123,6 +127,11 @@ class Broker:
             self._dispatcher.start()
             # Served while they load; "started" means every local replica is open.
             await (self.member.loaded() if self.member is not None else controller.loaded())
+            listener = config.metrics_listener
+            if listener is not None:
+                self.metrics = MetricsServer(self, self._is_ready)
+                self.metrics.start(listener.host, listener.port)
+            self.ready = True
         except BaseException:
             await self.stop()
             raise
@@ -175,6 +184,34 @@ class Broker:
         self.group_coordinator.start()
         self.txn_coordinator.start()
 
+    def _is_ready(self) -> bool:
+        """`/readyz`: every local replica opened and the shutdown not begun, and in a cluster
+        the broker registered in ZooKeeper (it is out of the cluster while its session is
+        lost)."""
+        if not self.ready:
+            return False
+        return self.member is None or self.member.registered
+
+    def active_controller(self) -> tuple[int, int] | None:
+        """(controller epoch, partitions without a leader) on the active controller, else
+        None. A single-node broker is its own controller and never holds an election: epoch
+        0."""
+        controller = self.controller
+        if controller is None or controller.controller_id != self.node_id:
+            return None
+        epoch = 0
+        if self.member is not None:
+            if self.member.active is None:
+                return None
+            epoch = self.member.active.epoch
+        offline = sum(
+            1
+            for name in controller.topics()
+            for state in controller.partition_states(name).values()
+            if state.leader < 0
+        )
+        return epoch, offline
+
     def _cluster(self) -> Controller:
         if self.controller is None:
             raise RuntimeError("the broker's controller is not started")
@@ -201,6 +238,7 @@ class Broker:
         In cluster mode the broker first asks the controller to move its leaderships away
         (bounded by `controlled.shutdown.timeout.ms`), so producers switch to other replicas
         before this one goes."""
+        self.ready = False
         if self.member is not None:
             member, self.member = self.member, None
             if graceful and self.config.get_bool("controlled.shutdown.enable"):
@@ -224,6 +262,9 @@ class Broker:
         if self.store is not None:
             await self.store.close()
             self.store = None
+        if self.metrics is not None:
+            await self.metrics.stop()
+            self.metrics = None
         if self.native is not None and not self._native_stopped:
             await asyncio.to_thread(self.native.shutdown)
             self._native_stopped = True  # `native` stays readable; its shutdown runs once

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import selectors
 import shutil
 import signal
@@ -28,6 +29,8 @@ from types import TracebackType
 from typing import IO, Any
 
 READY_PREFIX = "ferrolog broker ready: bootstrap.servers="
+# The broker's log line naming its metrics listener (stdout keeps its one ready line).
+_METRICS_LOGGED = re.compile(r'msg="metrics listening url=(\S+)"')
 
 
 class BrokerStartError(RuntimeError):
@@ -50,6 +53,8 @@ class EmbeddedBroker:
         self.log_path = self._workdir / "broker.log"
         self._overrides = dict(overrides or {})
         self._bootstrap: str | None = None
+        # `http://host:port` of /metrics, /healthz and /readyz (None: not listening).
+        self.metrics_url: str | None = None
         self._port = 0  # kept across restarts so clients' bootstrap addresses stay valid
         self._process: subprocess.Popen[str] | None = None
         self._log_file: IO[str] | None = None
@@ -82,6 +87,8 @@ class EmbeddedBroker:
         return {
             "listeners": f"PLAINTEXT://127.0.0.1:{self._port}",
             "log.dirs": str(self.data_dir),
+            # A free port, like the listener's: tests run many brokers on one machine.
+            "metrics.listener": "http://127.0.0.1:0",
             **self._overrides,
         }
 
@@ -116,6 +123,7 @@ class EmbeddedBroker:
             self._thread.join(timeout=30)
             self._thread = None
         self._bootstrap = None
+        self.metrics_url = None
 
     def kill(self) -> None:
         """SIGKILL: the broker dies without flushing or checkpointing (child process only)."""
@@ -125,6 +133,7 @@ class EmbeddedBroker:
         self._process.wait()
         self._reap()
         self._bootstrap = None
+        self.metrics_url = None
 
     def restart(self) -> EmbeddedBroker:
         """Stops the broker if it runs, then starts it again on the same data (and, if free,
@@ -177,6 +186,7 @@ class EmbeddedBroker:
         for key, value in self.settings().items():
             command += ["--override", f"{key}={value}"]
         self._log_file = open(self.log_path, "a", encoding="utf-8")  # noqa: SIM115
+        logged_from = self._log_file.tell()
         self._process = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,
@@ -203,11 +213,20 @@ class EmbeddedBroker:
                 line = self._process.stdout.readline()
                 if line.startswith(READY_PREFIX):
                     self._bootstrap = line[len(READY_PREFIX) :].strip()
+                    self.metrics_url = self._logged_metrics_url(logged_from)
                     return
                 if not line:  # EOF: the child exited
                     code = self._process.wait()
                     self._reap()
                     raise BrokerStartError(f"the broker exited with {code}" + self._log_tail())
+
+    def _logged_metrics_url(self, offset: int) -> str | None:
+        """The metrics listener this start logged (before its ready line) from `offset` of
+        the log on, if any."""
+        with open(self.log_path, "rb") as log:
+            log.seek(offset)
+            found = _METRICS_LOGGED.findall(log.read().decode(errors="replace"))
+        return found[-1] if found else None
 
     def _reap(self) -> None:
         if self._process is not None and self._process.stdout is not None:
@@ -234,6 +253,7 @@ class EmbeddedBroker:
 
         def on_ready(broker: Broker) -> None:
             outcome["bootstrap"] = broker.bootstrap
+            outcome["metrics"] = broker.metrics.url if broker.metrics is not None else None
             ready.set()
 
         def run() -> None:
@@ -257,6 +277,7 @@ class EmbeddedBroker:
             self._thread = None
             raise BrokerStartError(f"the broker failed to start: {outcome['error']!r}")
         self._bootstrap = str(outcome["bootstrap"])
+        self.metrics_url = outcome["metrics"]
 
 
 def _cleanup(children: list[subprocess.Popen[str]], workdir: Path) -> None:

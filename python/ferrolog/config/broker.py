@@ -79,6 +79,7 @@ class BrokerConfig:
             raise InvalidConfigError("listeners: at least one listener is required")
         if self.is_set("advertised.listeners"):
             parse_listeners(self.get("advertised.listeners") or "")
+        self.metrics_listener  # noqa: B018 - validates it
         # The settings never change after this, so neither do the topic defaults: resolved
         # once, not for every partition a broker opens.
         self._topic_defaults = {
@@ -143,6 +144,17 @@ class BrokerConfig:
     @property
     def listeners(self) -> list[Listener]:
         return parse_listeners(self.get("listeners") or "")
+
+    @property
+    def metrics_listener(self) -> Listener | None:
+        """`metrics.listener` (`http://host:port`), None when empty (no HTTP listener)."""
+        value = self.get("metrics.listener") or ""
+        listeners = parse_listeners(value)
+        if not value.strip():
+            return None
+        if len(listeners) != 1 or listeners[0].name != "HTTP":
+            raise InvalidConfigError(f"metrics.listener {value!r} is not http://host:port")
+        return listeners[0]
 
     @property
     def advertised_listeners(self) -> list[Listener]:

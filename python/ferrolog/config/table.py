@@ -118,6 +118,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "a laptop install should, on loopback only.", native=True),
         _b("advertised.listeners", _LST, None,
            "Addresses given to clients in Metadata; defaults to the bound listeners."),
+        _b("metrics.listener", _S, "http://127.0.0.1:9644",
+           "Where Prometheus scrapes /metrics and orchestrators probe /healthz and /readyz, as "
+           "http://host:port (port 0 picks a free port); empty: no HTTP listener. A default "
+           "address already taken (several brokers on one machine) is a logged warning."),
         _b("max.connections", _I, str(INT_MAX), "Maximum number of client connections.",
            minimum=0, native=True),
         _b("connections.max.idle.ms", _L, "600000", "Idle connections are closed after this "

@@ -1,0 +1,100 @@
+"""The HTTP listener of `metrics.listener`: `/metrics` (Prometheus' text format), `/healthz`
+(the process serves) and `/readyz` (see `Broker._is_ready`).
+
+Served by the standard library's WSGI server in a thread of its own, with prometheus_client's
+WSGI app for `/metrics`: a scrape never waits on the broker's loop for longer than one state
+snapshot, and a slow scraper never holds the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from socketserver import ThreadingMixIn
+from typing import TYPE_CHECKING, Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from prometheus_client import CollectorRegistry, make_wsgi_app
+from prometheus_client.process_collector import ProcessCollector
+
+from ferrolog.config.table import BROKER_CONFIGS
+from ferrolog.metrics.collector import BrokerCollector
+
+if TYPE_CHECKING:
+    from ferrolog.broker import Broker
+
+log = logging.getLogger(__name__)
+
+# Several brokers on one machine all default to this address: taken, it is only a warning.
+DEFAULT_LISTENER = BROKER_CONFIGS["metrics.listener"].default
+
+
+class _ThreadingServer(ThreadingMixIn, WSGIServer):
+    """One thread per scrape or probe: a slow client cannot hold the others."""
+
+    daemon_threads = True
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Scrapes every few seconds would flood the broker's log."""
+
+
+class MetricsServer:
+    def __init__(self, broker: Broker, ready: Callable[[], bool]) -> None:
+        self._broker = broker
+        self._ready = ready
+        self._server: WSGIServer | None = None
+        self._thread: threading.Thread | None = None
+        self.url: str | None = None
+
+    def start(self, host: str, port: int) -> None:
+        """Listens on `metrics.listener`'s address."""
+        listener = f"http://{host}:{port}"
+        registry = CollectorRegistry(auto_describe=False)
+        registry.register(BrokerCollector(asyncio.get_running_loop(), self._broker))
+        ProcessCollector(registry=registry)  # CPU, RSS, open files: process_* metrics
+        metrics = make_wsgi_app(registry)
+
+        def app(environ: dict[str, Any], respond: Callable[..., Any]) -> Iterable[bytes]:
+            path = environ.get("PATH_INFO", "")
+            if path == "/healthz":
+                return _text(respond, "200 OK", "ok\n")
+            if path == "/readyz":
+                if self._ready():
+                    return _text(respond, "200 OK", "ready\n")
+                return _text(respond, "503 Service Unavailable", "not ready\n")
+            if path == "/metrics":
+                body: Iterable[bytes] = metrics(environ, respond)
+                return body
+            return _text(respond, "404 Not Found", "not found: try /metrics\n")
+
+        try:
+            server = make_server(
+                host, port, app, server_class=_ThreadingServer, handler_class=_QuietHandler
+            )
+        except OSError as exc:
+            if listener != DEFAULT_LISTENER:
+                raise
+            log.warning("metrics listener %s not started: %s", listener, exc)
+            return
+        self._server = server
+        self.url = f"http://{host}:{server.server_port}"
+        self._thread = threading.Thread(
+            target=server.serve_forever, name="ferrolog-metrics", daemon=True
+        )
+        self._thread.start()
+        log.info("metrics listening url=%s", self.url)
+
+    async def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            await asyncio.to_thread(server.shutdown)
+            server.server_close()
+
+
+def _text(respond: Callable[..., Any], status: str, body: str) -> list[bytes]:
+    data = body.encode()
+    respond(status, [("Content-Type", "text/plain"), ("Content-Length", str(len(data)))])
+    return [data]
