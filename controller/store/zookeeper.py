@@ -245,17 +245,33 @@ class ZkStore(MetadataStore):
         self, name: str, partition: int, state: PartitionState, expected_version: int
     ) -> PartitionState:
         """Plain compare-and-set on the state znode: a partition leader's ISR change."""
+        [written] = await self.update_partition_states([(name, partition, state, expected_version)])
+        if written is None:
+            raise BadVersionError(f"{name}-{partition}: not version {expected_version}")
+        return written
 
-        def write() -> PartitionState:
-            try:
-                stat = self.client.set(
-                    paths.state_path(name, partition), paths.encode_state(state), expected_version
-                )
-            except ZkBadVersionError:
-                raise BadVersionError(
-                    f"{name}-{partition}: not version {expected_version}"
-                ) from None
-            return _with_version(state, stat.version)
+    async def update_partition_states(
+        self, writes: Sequence[tuple[str, int, PartitionState, int]]
+    ) -> list[PartitionState | None]:
+        """Many plain compare-and-sets (a leader's ISR changes), all sent before any answer is
+        awaited, as Kafka's leaders batch theirs into one AlterPartition: a leader of hundreds
+        of partitions costs a few round trips, and the brokers watching read one burst of
+        changes instead of one change at a time. Returns, per write, the state with its new
+        version, or None when the znode was no longer at the expected version (or is gone: its
+        topic was deleted)."""
+
+        def write() -> list[PartitionState | None]:
+            pending = [
+                self.client.set_async(paths.state_path(name, partition), paths.encode_state(s), v)
+                for name, partition, s, v in writes
+            ]
+            out: list[PartitionState | None] = []
+            for (_, _, state, _), result in zip(writes, pending, strict=True):
+                try:
+                    out.append(_with_version(state, result.get().version))
+                except (ZkBadVersionError, NoNodeError):  # changed, or deleted, meanwhile
+                    out.append(None)
+            return out
 
         return await self._call(write)
 

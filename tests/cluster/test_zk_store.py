@@ -94,6 +94,35 @@ def test_state_compare_and_set(zookeeper: ZooKeeper) -> None:
     run(scenario, zookeeper)
 
 
+def test_isr_changes_written_together_are_each_compare_and_set(zookeeper: ZooKeeper) -> None:
+    """A leader's ISR changes of one check go out at once; a partition whose state changed
+    meanwhile (here: the controller moved it) is refused alone, the others are written."""
+
+    async def scenario(connect: str) -> None:
+        store = await started(connect)
+        try:
+            await store.create_topic(TOPIC, STATES)
+            before = await store.partition_states("orders")
+            await store.update_partition_state("orders", 1, PartitionState(3, 1, [3]), 0)
+            written = await store.update_partition_states(
+                [
+                    ("orders", 0, PartitionState(1, 0, [1, 2]), before[0].version),
+                    ("orders", 1, PartitionState(2, 0, [2]), before[1].version),
+                ]
+            )
+            assert written[1] is None
+            assert written[0] is not None
+            assert written[0].version == before[0].version + 1
+            after = await store.partition_states("orders")
+            assert after[0].isr == [1, 2]
+            assert after[0].version == written[0].version
+            assert (after[1].leader, after[1].isr) == (3, [3])
+        finally:
+            await store.close()
+
+    run(scenario, zookeeper)
+
+
 def test_a_deposed_controller_is_fenced(zookeeper: ZooKeeper) -> None:
     async def scenario(connect: str) -> None:
         old, new = await started(connect), await started(connect)
