@@ -187,9 +187,10 @@ def _scale(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     samples: list[dict[str, Any]] = []
     interrupted = False
-    with _progress(console, len(plan) * len(names), t0) as on_step:
+    rounds = args.rounds or 1
+    with _progress(console, len(plan) * len(names) * rounds, t0) as on_step:
         try:
-            scale_suite.run(plan, names, on_step, samples)
+            scale_suite.run(plan, names, on_step, samples, rounds)
         except KeyboardInterrupt:  # what was measured so far is written, marked as such
             interrupted = True
     kafka = next((n for n in names if n != "ferrolog"), None)
@@ -197,6 +198,7 @@ def _scale(args: argparse.Namespace) -> int:
         "run": {"mode": "scale", "started": started.isoformat(timespec="seconds"),
                 "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                 "wall_s": round(time.monotonic() - t0, 1), "brokers": names, "kafka": kafka,
+                "rounds": rounds,
                 "versions": VERSIONS, "machine": _machine(load_before),
                 "interrupted": interrupted, "settings": vars(args) | {"out": str(args.out)},
                 "phases": scale_suite.describe(plan, args)},

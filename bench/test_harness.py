@@ -290,7 +290,8 @@ def test_scale_mode_runs_every_phase_small(tmp_path: Path) -> None:
     args = ["--mode", "scale", "--brokers", "ferrolog", "--partitions", "50", "--records", "2",
             "--load-partitions", "50", "--load-records", "5000", "--replicated-partitions",
             "30", "--replicated-records", "3000", "--idle", "200", "--producers", "20",
-            "--seconds", "2", "--no-java", "--out", str(tmp_path), "--check"]
+            "--seconds", "2", "--no-java", "--consume-rounds", "2", "--out", str(tmp_path),
+            "--check"]
     proc = subprocess.run([sys.executable, "-m", "bench.run", *args], capture_output=True,
                           text=True, timeout=300, cwd=workloads.REPO, check=False)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -306,6 +307,9 @@ def test_scale_mode_runs_every_phase_small(tmp_path: Path) -> None:
                 ("replicated", "rd-produce.records_s"), ("conns", "rss_idle_mb")]:
         assert (figures[key] or 0) > 0, key
     assert figures["conns", "errors"] == 0
+    load = next(s["metrics"] for s in doc["samples"] if s["phase"] == "load")
+    assert len(load["rd-consume"]["rounds_records_s"]) == 2
+    assert load["rd-consume"]["records_s"] in load["rd-consume"]["rounds_records_s"]
     assert figures["conns", "records_acked"] >= 20  # each producer's first record at least
     assert (tmp_path / "scale-latest.md").read_text().count("| crash-50 |") == 9
     assert len(list(tmp_path.glob("scale-run-*.json"))) == 1
@@ -332,3 +336,32 @@ def test_scale_report_marks_goals_and_lost_records() -> None:
     assert rows["load", "rd-produce.records_s"]["met"] is None
     doc = {"samples": samples, "rows": list(rows.values())}
     assert any("LOST ACKNOWLEDGED RECORDS" in p for p in scale_report.problems(doc))
+
+
+def test_scale_report_takes_the_median_of_the_rounds() -> None:
+    def sample(broker: str, r: int, **metrics: float) -> dict:
+        return {"phase": "replicated", "kind": "replicated", "partitions": 10, "broker": broker,
+                "round": r, "metrics": metrics, "wall_s": 1.0}
+
+    samples = [sample("kafka4", 0, restart_to_full_isr_s=20.0),
+               sample("ferrolog", 0, restart_to_full_isr_s=30.0),
+               sample("kafka4", 1, restart_to_full_isr_s=24.0),
+               sample("ferrolog", 1, restart_to_full_isr_s=8.0),
+               sample("kafka4", 2, restart_to_full_isr_s=22.0),
+               {"phase": "replicated", "kind": "replicated", "partitions": 10,
+                "broker": "ferrolog", "round": 2, "error": "TimeoutError", "wall_s": 1.0}]
+    rows = {r["key"]: r for r in scale_report.rows(samples, "kafka4")}
+    isr = rows["restart_to_full_isr_s"]
+    assert isr["kafka"] == 22.0
+    assert isr["ferrolog"] == 19.0  # the failed round has no figure; it is a failure instead
+    assert isr["ferrolog_rounds"] == [30.0, 8.0]
+    assert isr["ratio"] == pytest.approx(19.0 / 22.0)
+    assert isr["met"] is False
+    doc = {"run": {"finished": "-", "brokers": ["ferrolog", "kafka4"], "kafka": "kafka4",
+                   "versions": {"kafka4": "4.1.1"}, "wall_s": 1.0, "rounds": 3,
+                   "machine": {"nproc": 2, "load_before": "", "load_after": ""}, "phases": []},
+           "samples": samples, "rows": list(rows.values())}
+    text = scale_report.markdown(doc)
+    assert "| 19 (8-30) | 22 (20-24) |" in text
+    assert "medians" in text
+    assert any("replicated on ferrolog" in p for p in scale_report.problems(doc))

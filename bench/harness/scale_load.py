@@ -5,12 +5,20 @@ A fresh broker (spawned, then an unmeasured warm-up on a one-partition topic, as
 modes) gets one topic of `partitions` partitions; then, each measured over its own window with
 the broker's CPU and peak RSS: the librdkafka producer and Kafka's ProducerPerformance write
 1 KB acks=all records round-robin over every partition, then the librdkafka consumer and
-ConsumerPerformance read everything back from the start. After each producer the partitions'
-offsets are checked: every partition was written and the log holds at least every
-acknowledged record. SIGTERM to exit is timed at the end, with the data written."""
+ConsumerPerformance read everything back from the start, each `consume_rounds` times (a
+consumer's run lasts a second or two, which one busy moment of this shared machine can halve):
+its figures are those of the median round, every round's records/s listed beside them. Both
+consumers' clocks start at the assignment and stop at the last record, whatever the broker:
+librdkafka's (`rdkafka_driver.consume_all`) when `assign()` returns, so the offset lookups
+and the first fetches are in it; ConsumerPerformance's at its rebalance listener's
+`onPartitionsAssigned` (its `fetch.time.ms` is the whole run minus the group join), so its
+committed-offset and offset lookups and first fetches are in it too. After each producer the
+partitions' offsets are checked: every partition was written and the log holds at least
+every acknowledged record. SIGTERM to exit is timed at the end, with the data written."""
 
 from __future__ import annotations
 
+import statistics
 import time
 from typing import Any
 
@@ -64,7 +72,20 @@ def _run_one(w: Workload, broker: Broker, stored: int) -> dict[str, Any]:
     return runner.workload_metrics(w, res, cpu, rss)
 
 
-def run(broker: Broker, partitions: int, count: int, java: bool) -> dict[str, Any]:
+def _median_round(w: Workload, broker: Broker, stored: int, rounds: int) -> dict[str, Any]:
+    """A consumer `rounds` times over the same data: the median round's metrics (the lower
+    middle one for an even count), with `rounds_records_s` in the order they ran."""
+    runs = []
+    for _ in range(rounds):
+        runs.append(_run_one(w, broker, stored))
+        time.sleep(0.5)
+    speeds = [m["records_s"] for m in runs]
+    middle = statistics.median_low(speeds)
+    return {**runs[speeds.index(middle)], "rounds_records_s": speeds}
+
+
+def run(broker: Broker, partitions: int, count: int, java: bool,
+        consume_rounds: int = 1) -> dict[str, Any]:
     """The load phase against one broker: {"startup": ..., "create_one_topic_s": ...,
     workload name: metrics or {"error": ...}, "peak_rss_mb": the largest workload's,
     "stop_s": ...}."""
@@ -80,10 +101,12 @@ def run(broker: Broker, partitions: int, count: int, java: bool) -> dict[str, An
     acked = 0
     for w in plan(partitions, count, java):
         try:
-            metrics = _run_one(w, broker, acked)
             if w.source is None:
+                metrics = _run_one(w, broker, acked)
                 acked += metrics["records"]
                 _check_stored(broker.bootstrap, parts, acked, timeout)
+            else:
+                metrics = _median_round(w, broker, acked, consume_rounds)
             out[w.name] = metrics
         except Exception as exc:
             out[w.name] = {"error": f"{exc}{broker.exit_report()}"}

@@ -3,6 +3,7 @@ ratio ferrolog/Kafka and issue 9's goal for it (met or not), as JSON and markdow
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,21 +86,34 @@ def _verdict(row: Row, ours: float | None, theirs: float | None,
     return ratio >= row.goal if row.higher else ratio <= row.goal
 
 
+def _values(samples: list[dict[str, Any]], key: str) -> list[float]:
+    """The figure of every round that has it, in the order they ran."""
+    return [v for s in samples if (v := _value(s.get("metrics"), key)) is not None]
+
+
+def _median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
 def rows(samples: list[dict[str, Any]], kafka: str | None) -> list[dict[str, Any]]:
-    """The report's rows, phase by phase in the order the phases ran."""
+    """The report's rows, phase by phase in the order the phases ran; with several rounds,
+    each broker's figure is the median of its rounds (all of them listed beside it)."""
     phases = list(dict.fromkeys(s["phase"] for s in samples))
-    by = {(s["phase"], s["broker"]): s for s in samples}
+    by: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for s in samples:
+        by.setdefault((s["phase"], s["broker"]), []).append(s)
     out = []
     for phase in phases:
-        ours_s = by.get((phase, "ferrolog"), {})
-        theirs_s = by.get((phase, kafka), {}) if kafka else {}
-        kind = ours_s.get("kind") or theirs_s.get("kind")
-        for row in (r for r in ROWS if r.kind == kind):
-            ours = _value(ours_s.get("metrics"), row.key)
-            theirs = _value(theirs_s.get("metrics"), row.key)
+        ours_s = by.get((phase, "ferrolog"), [])
+        theirs_s = by.get((phase, kafka), []) if kafka else []
+        first = (ours_s or theirs_s)[0]
+        for row in (r for r in ROWS if r.kind == first["kind"]):
+            ours_all, theirs_all = _values(ours_s, row.key), _values(theirs_s, row.key)
+            ours, theirs = _median(ours_all), _median(theirs_all)
             ratio = ours / theirs if ours is not None and theirs else None
-            out.append({"phase": phase, "partitions": (ours_s or theirs_s)["partitions"],
+            out.append({"phase": phase, "partitions": first["partitions"],
                         "measure": row.label, "key": row.key, "ferrolog": ours, "kafka": theirs,
+                        "ferrolog_rounds": ours_all, "kafka_rounds": theirs_all,
                         "ratio": ratio, "goal": row.goal, "higher_is_better": row.higher,
                         "must_be_zero": row.zero,
                         "met": _verdict(row, ours, theirs, ratio)})
@@ -139,6 +153,14 @@ def _goal(r: dict[str, Any]) -> str:
     return ("≥ " if r["higher_is_better"] else "≤ ") + f"{r['goal']}x"
 
 
+def _cell(r: dict[str, Any], broker: str) -> str:
+    """The median, and with several rounds their range: `12.3 (11.0-15.2)`."""
+    values = r.get(f"{broker}_rounds") or []
+    if len(values) < 2:
+        return _fmt(r[broker])
+    return f"{_fmt(r[broker])} ({_fmt(min(values))}-{_fmt(max(values))})"
+
+
 def markdown(doc: dict[str, Any]) -> str:
     run = doc["run"]
     kafka = run.get("kafka") or "Kafka"
@@ -147,14 +169,17 @@ def markdown(doc: dict[str, Any]) -> str:
              f"one fresh broker per phase and kind, Kafka first. Machine: "
              f"{run['machine']['nproc']} cores, load average before/after: "
              f"{run['machine']['load_before']} / {run['machine']['load_after']}; wall "
-             f"{run['wall_s']} s{' (interrupted)' if run.get('interrupted') else ''}.", "",
+             f"{run['wall_s']} s{' (interrupted)' if run.get('interrupted') else ''}."
+             + (f" Each phase ran {run['rounds']} times per broker: figures are medians "
+                "(range in brackets), ratios are of the medians." if run.get("rounds", 1) > 1
+                else ""), "",
              *[f"- {p}" for p in run["phases"]], "",
              f"| phase | measure | ferrolog | {kafka} | ratio | goal | met |",
              "|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
         met = {True: "met", False: "**not met**", None: "n/a" if _goal(r) else ""}[r["met"]]
-        lines.append(f"| {r['phase']} | {r['measure']} | {_fmt(r['ferrolog'])} | "
-                     f"{_fmt(r['kafka'])} | {_fmt(r['ratio'])} | {_goal(r)} | {met} |")
+        lines.append(f"| {r['phase']} | {r['measure']} | {_cell(r, 'ferrolog')} | "
+                     f"{_cell(r, 'kafka')} | {_fmt(r['ratio'])} | {_goal(r)} | {met} |")
     failed = failures(doc["samples"])
     if failed:
         lines += ["", "## Failures", "", *[f"- {f}" for f in failed]]

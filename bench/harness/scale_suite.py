@@ -56,6 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--load-partitions", type=int, default=1000)
     g.add_argument("--load-records", type=int, default=300_000,
                    help="1 KB records per producer in the load phase")
+    g.add_argument("--consume-rounds", type=int, default=5,
+                   help="load phase: how many times each consumer reads everything (median)")
     g.add_argument("--replicated-partitions", type=int, default=1000)
     g.add_argument("--replicated-records", type=int, default=200_000,
                    help="1 KB acks=all records of the replicated throughput run")
@@ -78,7 +80,8 @@ def phases(args: argparse.Namespace) -> list[Phase]:
                 for n in (int(x) for x in args.partitions.split(","))]
     if "load" in wanted:
         out.append(Phase("load", args.load_partitions, lambda b: scale_load.run(
-            b, args.load_partitions, args.load_records, not args.no_java)))
+            b, args.load_partitions, args.load_records, not args.no_java,
+            args.consume_rounds)))
     if "replicated" in wanted:
         out.append(Phase("replicated", args.replicated_partitions, lambda b: scale_cluster.run(
             b, args.replicated_partitions, args.replicated_records, args.records),
@@ -116,15 +119,17 @@ def run_phase(phase: Phase, name: str) -> dict[str, Any]:
 
 
 def run(plan: list[Phase], names: list[str], on_step: Callable[[str], None],
-        samples: list[dict[str, Any]]) -> None:
-    """Every phase against every broker (Kafka first), appending to `samples` as it goes so
-    that an interrupted run keeps what it measured."""
+        samples: list[dict[str, Any]], rounds: int = 1) -> None:
+    """Every phase against every broker (Kafka first), `rounds` times in a row per phase
+    (the report takes the medians), appending to `samples` as it goes so that an interrupted
+    run keeps what it measured."""
     scale_conns.raise_fd_limit()  # the brokers inherit it: 10,000 connections need more fds
     order = [n for n in names if n != "ferrolog"] + [n for n in names if n == "ferrolog"]
     for phase in plan:
-        for name in order:
-            on_step(f"{phase.name} {name}")
-            samples.append(run_phase(phase, name))
+        for r in range(rounds):
+            for name in order:
+                on_step(f"{phase.name} {name}" + (f" ({r + 1}/{rounds})" if rounds > 1 else ""))
+                samples.append({**run_phase(phase, name), "round": r})
 
 
 def describe(plan: list[Phase], args: argparse.Namespace) -> list[str]:
@@ -137,8 +142,9 @@ def describe(plan: list[Phase], args: argparse.Namespace) -> list[str]:
         "load": f"{{name}}: one topic of {{n:,}} partitions; {args.load_records:,} records of "
                 "1 KB acks=all from each producer, spread round-robin over every partition "
                 "(librdkafka, then ProducerPerformance with RoundRobinPartitioner), then each "
-                "consumer reads everything from the start; offsets checked against the "
-                "acknowledged count.",
+                f"consumer reads everything from the start, {args.consume_rounds} times (the "
+                "median round is shown; clocks from the assignment to the last record); "
+                "offsets checked against the acknowledged count.",
         "replicated": f"{{name}}: three brokers, RF 3, min.insync.replicas=2, {{n:,}} "
                       f"partitions in {scale.TOPICS} topics ({{requests}}; ferrolog with "
                       f"ZooKeeper, Kafka as three KRaft nodes); {args.records} keyed acks=all "

@@ -6,7 +6,9 @@ the state still names this broker leader at the epoch it leads with (as Kafka's 
 leaders did); only then does the native core get the new ISR (`set_isr`), so the high
 watermark never advances over an ISR the store does not hold. A failed compare-and-set means
 someone else (the controller) changed the partition: the broker reads the view again, and if
-it was deposed it becomes a follower there.
+it was deposed it becomes a follower there. The changes one check finds are written together,
+pipelined (Kafka's leaders batch theirs into one AlterPartition): after a follower restarts,
+its leaders take it back into hundreds of ISRs in a few round trips.
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from ferrolog.controller.cluster.isr import FollowerProgress, next_isr
-from ferrolog.controller.store.base import BadVersionError
 
 if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
+    from ferrolog.controller.store.base import PartitionState
     from ferrolog.controller.store.view import ClusterView
     from ferrolog.controller.store.zookeeper import ZkStore
 
@@ -90,6 +92,7 @@ class IsrManager:
                 r.log_end_offset, r.last_caught_up_ms
             )
         now = int(time.time() * 1000)
+        changes: list[tuple[str, int, PartitionState, list[int]]] = []
         for ps in partitions:
             key = (ps.topic, ps.partition)
             since = led.get(key)
@@ -109,26 +112,46 @@ class IsrManager:
                 self._lag_ms,
                 since,
             )
-            if wanted == list(state.isr):
-                continue
-            try:
-                written = await self._store.update_partition_state(
-                    ps.topic, ps.partition, replace(state, isr=wanted), state.version
-                )
-            except BadVersionError:
+            if wanted != list(state.isr):
+                changes.append((ps.topic, ps.partition, state, wanted))
+        if changes:
+            await self._apply(view, changes)
+
+    async def _apply(
+        self, view: ClusterView, changes: list[tuple[str, int, PartitionState, list[int]]]
+    ) -> None:
+        """Writes every change of one tick at once (store first), then gives the ones written
+        to the native core."""
+        written = await self._store.update_partition_states(
+            [(t, p, replace(state, isr=wanted), state.version) for t, p, state, wanted in changes]
+        )
+        applied = []
+        for (t, p, state, wanted), new in zip(changes, written, strict=True):
+            if new is None:  # someone else (the controller) changed the partition
                 self._holder.mark_dirty()
                 continue
             # The next view read would bring it too; patching now keeps the next tick from
             # writing against a stale version.
-            view.states.setdefault(ps.topic, {})[ps.partition] = written
-            await asyncio.to_thread(
-                self._native.set_isr, ps.topic, ps.partition, wanted, state.leader_epoch
-            )
-            self._replicas.note_isr(ps.topic, ps.partition, wanted, written.version)
-            log.info(
-                "ISR changed topic=%s partition=%d isr=%s -> %s",
-                ps.topic,
-                ps.partition,
-                state.isr,
-                wanted,
-            )
+            view.states.setdefault(t, {})[p] = new
+            applied.append((t, p, state, wanted, new.version))
+        failed = await asyncio.to_thread(self._set_isrs, applied)
+        for (t, p, state, wanted, version), error in zip(applied, failed, strict=True):
+            if error is not None:
+                log.warning("set ISR failed topic=%s partition=%d: %r", t, p, error)
+                continue
+            self._replicas.note_isr(t, p, wanted, version)
+            log.info("ISR changed topic=%s partition=%d isr=%s -> %s", t, p, state.isr, wanted)
+
+    def _set_isrs(
+        self, applied: list[tuple[str, int, PartitionState, list[int], int]]
+    ) -> list[Exception | None]:
+        """In one worker thread: `set_isr` for each written change, its error if any (one
+        partition's failure must not keep the others' ISR from the native core)."""
+        out: list[Exception | None] = []
+        for t, p, state, wanted, _ in applied:
+            try:
+                self._native.set_isr(t, p, wanted, state.leader_epoch)
+                out.append(None)
+            except Exception as exc:
+                out.append(exc)
+        return out

@@ -92,6 +92,10 @@ class ClusterMember:
         read_at = time.monotonic()
         self.view = await self._store.read_view()
         self._controller.replace_view(self.view, read_at)
+        if self.view.controller_id == self.node_id:
+            # Our previous process died as controller: let another broker take over now, not
+            # once the first sync has opened every local replica (seconds with thousands).
+            await self._release_stale_controller()
         self._dirty.set()
         self._task = asyncio.create_task(self._run(), name="cluster-member")
         self._isr.start()
@@ -160,12 +164,7 @@ class ClusterMember:
             log.info("no longer controller node_id=%d", self.node_id)
             self.active = None
         if self.active is None and view.controller_id == self.node_id and self._registered:
-            # `/controller` names this broker, but no controller runs here: a pass was fenced
-            # (this session still holds the node), or a previous process of this broker died
-            # holding it. Left alone, no broker acts as controller until that session ends.
-            if await self._store.resign_controller(self.node_id, any_session=self._replace_stale):
-                log.warning("released a stale /controller node_id=%d", self.node_id)
-                self._dirty.set()
+            await self._release_stale_controller()
             return
         if self.active is None and view.controller_id == -1 and self._registered:
             epoch = await self._store.try_become_controller(self.node_id)
@@ -175,6 +174,14 @@ class ClusterMember:
                 self._dirty.set()  # read the view that names us, then reconcile
             return
         if self.active is not None and await self.active.reconcile(view):
+            self._dirty.set()
+
+    async def _release_stale_controller(self) -> None:
+        """`/controller` names this broker, but no controller runs here: a pass was fenced
+        (this session still holds the node), or a previous process of this broker died
+        holding it. Left alone, no broker acts as controller until that session ends."""
+        if await self._store.resign_controller(self.node_id, any_session=self._replace_stale):
+            log.warning("released a stale /controller node_id=%d", self.node_id)
             self._dirty.set()
 
     async def controlled_shutdown(self, timeout_s: float) -> None:

@@ -1,10 +1,16 @@
 """Reading the whole cluster view from ZooKeeper (`ZkStore.read_view`), one znode at a time,
-each read optionally leaving a one-shot watch so that any later change is noticed."""
+each read optionally leaving a one-shot watch so that any later change is noticed.
+
+Partition states are most of the znodes (one per partition) and the only ones that change
+often (every leader and ISR change): a watched read may be given the states known unchanged
+since an earlier watched read (their watches have not fired, so they are still armed) and
+reads only the others, making a re-read after a few changes cost a few round trips, not one
+per partition."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoNodeError
@@ -15,10 +21,15 @@ from .base import BrokerRegistration, PartitionState, TopicRecord
 from .view import ClusterView, TopicPartition
 
 Watcher = Callable[[WatchedEvent], None]
+# A state as read, with the zxid of its last write, by state znode path.
+KnownStates = Mapping[str, tuple[PartitionState, int]]
 
 
-def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
-    """The whole cluster metadata; every znode read with watcher `w` (None: no watches).
+def read_view(
+    client: KazooClient, w: Watcher | None, known: KnownStates | None = None
+) -> ClusterView:
+    """The whole cluster metadata; every znode read with watcher `w` (None: no watches),
+    except the partition states in `known`, taken from there.
 
     The admin request znodes are read first: a view in which the active controller has
     settled a request then holds partition states read after its decision."""
@@ -58,7 +69,11 @@ def read_view(client: KazooClient, w: Watcher | None) -> ClusterView:
         topics[name] = topic
         states[name] = {}
         for partition in topic.assignment:
-            read = client.get_async(paths.state_path(name, partition), watch=w)
+            path = paths.state_path(name, partition)
+            if known is not None and path in known:
+                states[name][partition], zxids[(name, partition)] = known[path]
+                continue
+            read = client.get_async(path, watch=w)
             state_reads.append((name, partition, read))
     for name, partition, read in state_reads:
         try:

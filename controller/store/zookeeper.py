@@ -10,7 +10,11 @@ loop with `loop.call_soon_threadsafe`.
 Watches are one-shot in ZooKeeper. `read_view` passes one watcher function to every read, so
 each full read re-arms a watch on everything it looked at; any change fires the watcher, which
 calls the `on_change` callback (the broker then reads the view again). Kazoo keeps watchers in
-a set per path, so re-arming with the same function does not multiply them.
+a set per path, so re-arming with the same function does not multiply them. The partition
+states of the last watched read are kept, and the next watched read re-reads only those whose
+watch fired since (or all of them after a connection state change, which may have lost
+watches, and every `FULL_READ_S` regardless): with thousands of partitions, a burst of ISR
+changes would otherwise have every broker read every state again after each change.
 
 Fencing: the controller's state writes are multi-ops that also check the version of
 `/controller_epoch` as it was when this broker won the election (Kafka's ZK-mode controller
@@ -22,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -42,10 +48,14 @@ from .base import (
 )
 from .local import new_cluster_id
 from .view import ClusterView, TopicPartition
-from .zk_view import read_view
+from .zk_view import KnownStates, read_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+# A watched read re-reads every partition state at least this often, in case a change was
+# not seen (it should not happen; this bounds the harm if it does).
+FULL_READ_S = 30.0
 
 
 class ControllerFencedError(Exception):
@@ -75,6 +85,14 @@ class ZkStore(MetadataStore):
         # Version of /controller_epoch written by our own election: the fencing token.
         self.controller_epoch_zk_version: int | None = None
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="zk")
+        # The states of the last watched read, and the paths whose watch fired since: the
+        # watcher runs on kazoo's thread, reads on the pool's, hence the lock. `_generation`
+        # moves on every connection state change, so a read that straddles one keeps nothing.
+        self._lock = threading.Lock()
+        self._known: dict[str, tuple[PartitionState, int]] = {}
+        self._changed: set[str] = set()
+        self._generation = 0
+        self._full_read_at = 0.0
 
     @property
     def client(self) -> KazooClient:
@@ -95,10 +113,16 @@ class ZkStore(MetadataStore):
         self._on_session = on_session
 
     def _watcher(self, event: WatchedEvent | None = None) -> None:
+        if event is not None:
+            with self._lock:
+                self._changed.add(event.path)
         if self._loop is not None and self._on_change is not None:
             self._loop.call_soon_threadsafe(self._on_change)
 
     def _state_listener(self, state: str) -> None:
+        with self._lock:
+            self._generation += 1
+            self._known = {}
         if self._loop is not None and self._on_session is not None:
             self._loop.call_soon_threadsafe(self._on_session, str(state))
         if state == KazooState.CONNECTED:
@@ -156,8 +180,30 @@ class ZkStore(MetadataStore):
         return (await self.read_view(watch=False)).brokers
 
     async def read_view(self, watch: bool = True) -> ClusterView:
-        watcher = self._watcher if watch else None
-        return await self._call(lambda: read_view(self.client, watcher))
+        if not watch:
+            return await self._call(lambda: read_view(self.client, None))
+        return await self._call(self._watched_read)
+
+    def _watched_read(self) -> ClusterView:
+        now = time.monotonic()
+        with self._lock:
+            changed, self._changed = self._changed, set()
+            generation = self._generation
+            known: KnownStates = {}
+            if now - self._full_read_at < FULL_READ_S:
+                known = {p: s for p, s in self._known.items() if p not in changed}
+        view = read_view(self.client, self._watcher, known)
+        read = {
+            paths.state_path(name, partition): (state, view.state_zxids.get((name, partition), 0))
+            for name, states in view.states.items()
+            for partition, state in states.items()
+        }
+        with self._lock:
+            # Paths whose watch fires from now on are in the new `_changed`, for the next read.
+            self._known = read if generation == self._generation else {}
+            if not known:
+                self._full_read_at = now
+        return view
 
     # Topic writes (any broker: the broker that takes CreateTopics writes the topic)
 
@@ -245,17 +291,33 @@ class ZkStore(MetadataStore):
         self, name: str, partition: int, state: PartitionState, expected_version: int
     ) -> PartitionState:
         """Plain compare-and-set on the state znode: a partition leader's ISR change."""
+        [written] = await self.update_partition_states([(name, partition, state, expected_version)])
+        if written is None:
+            raise BadVersionError(f"{name}-{partition}: not version {expected_version}")
+        return written
 
-        def write() -> PartitionState:
-            try:
-                stat = self.client.set(
-                    paths.state_path(name, partition), paths.encode_state(state), expected_version
-                )
-            except ZkBadVersionError:
-                raise BadVersionError(
-                    f"{name}-{partition}: not version {expected_version}"
-                ) from None
-            return _with_version(state, stat.version)
+    async def update_partition_states(
+        self, writes: Sequence[tuple[str, int, PartitionState, int]]
+    ) -> list[PartitionState | None]:
+        """Many plain compare-and-sets (a leader's ISR changes), all sent before any answer is
+        awaited, as Kafka's leaders batch theirs into one AlterPartition: a leader of hundreds
+        of partitions costs a few round trips, and the brokers watching read one burst of
+        changes instead of one change at a time. Returns, per write, the state with its new
+        version, or None when the znode was no longer at the expected version (or is gone: its
+        topic was deleted)."""
+
+        def write() -> list[PartitionState | None]:
+            pending = [
+                self.client.set_async(paths.state_path(name, partition), paths.encode_state(s), v)
+                for name, partition, s, v in writes
+            ]
+            out: list[PartitionState | None] = []
+            for (_, _, state, _), result in zip(writes, pending, strict=True):
+                try:
+                    out.append(_with_version(state, result.get().version))
+                except (ZkBadVersionError, NoNodeError):  # changed, or deleted, meanwhile
+                    out.append(None)
+            return out
 
         return await self._call(write)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -90,6 +91,84 @@ def test_state_compare_and_set(zookeeper: ZooKeeper) -> None:
                 await store.update_partition_state("orders", 0, shrunk, current.version)
         finally:
             await store.close()
+
+    run(scenario, zookeeper)
+
+
+def test_isr_changes_written_together_are_each_compare_and_set(zookeeper: ZooKeeper) -> None:
+    """A leader's ISR changes of one check go out at once; a partition whose state changed
+    meanwhile (here: the controller moved it) is refused alone, the others are written."""
+
+    async def scenario(connect: str) -> None:
+        store = await started(connect)
+        try:
+            await store.create_topic(TOPIC, STATES)
+            before = await store.partition_states("orders")
+            await store.update_partition_state("orders", 1, PartitionState(3, 1, [3]), 0)
+            written = await store.update_partition_states(
+                [
+                    ("orders", 0, PartitionState(1, 0, [1, 2]), before[0].version),
+                    ("orders", 1, PartitionState(2, 0, [2]), before[1].version),
+                ]
+            )
+            assert written[1] is None
+            assert written[0] is not None
+            assert written[0].version == before[0].version + 1
+            after = await store.partition_states("orders")
+            assert after[0].isr == [1, 2]
+            assert after[0].version == written[0].version
+            assert (after[1].leader, after[1].isr) == (3, [3])
+        finally:
+            await store.close()
+
+    run(scenario, zookeeper)
+
+
+def _received(zookeeper: ZooKeeper) -> int:
+    """Requests the ZooKeeper server has received so far (its `srvr` command)."""
+    with socket.create_connection(("127.0.0.1", zookeeper.port), timeout=10) as sock:
+        sock.sendall(b"srvr")
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    [line] = [x for x in answer.decode().splitlines() if x.startswith("Received:")]
+    return int(line.split()[1])
+
+
+def test_a_watched_reread_reads_again_only_the_states_that_changed(zookeeper: ZooKeeper) -> None:
+    """After a few ISR changes among hundreds of partitions, the next watched read asks
+    ZooKeeper for those states (and the few small znodes), not for every state again; what
+    it returns is as fresh as a full read, and the changed states stay watched."""
+    count = 300
+    big = TopicRecord("big", b"\x02" * 16, {p: [1, 2, 3] for p in range(count)}, {})
+
+    async def scenario(connect: str) -> None:
+        reader, writer = await started(connect), await started(connect)
+        changed = asyncio.Event()
+        reader.set_callbacks(changed.set, lambda state: None)
+        try:
+            await writer.create_topic(
+                big, {p: PartitionState(1, 0, [1, 2, 3]) for p in big.assignment}
+            )
+            first = (await reader.read_view()).states["big"]
+            assert len(first) == count
+            for isr in ([1, 2], [1]):
+                changed.clear()
+                old = (await writer.partition_states("big"))[7]
+                written = await writer.update_partition_state(
+                    "big", 7, PartitionState(1, 0, isr), old.version
+                )
+                await asyncio.wait_for(changed.wait(), 10)
+                before = _received(zookeeper)
+                view = (await reader.read_view()).states["big"]
+                assert _received(zookeeper) - before < count // 3
+                assert (view[7].isr, view[7].version) == (isr, written.version)
+                assert view[8] == first[8]
+                assert len(view) == count
+            assert (await reader.read_view(watch=False)).states["big"] == view
+        finally:
+            await reader.close()
+            await writer.close()
 
     run(scenario, zookeeper)
 
