@@ -72,9 +72,20 @@ def test_isr_below_min_insync_refuses_acks_all_but_not_acks_1(
     bootstrap = cluster.brokers[leader].bootstrap
     # Metadata names the leader a moment before its native core takes the role.
     wait_until(lambda: _produce_one(bootstrap, "all") is None, 20, what="a first acks=all produce")
+    # A full ISR first, and then its shrink seen in a newer state: on a busy machine the
+    # followers can start fetching after a lag period, and an early shrink (followed by an
+    # expansion once they fetch) must not pass for the one the pause causes.
+    cluster.wait_for_isr("minisr", 0, [1, 2, 3], timeout=20)
+    before = cluster.state("minisr")["zk_version"]
     for b in followers:
         cluster.brokers[b].pause()
     try:
+        wait_until(
+            lambda: (s := cluster.state("minisr"))["zk_version"] > before
+            and s["isr"] == [leader],
+            8,
+            what="the ISR to shrink to the leader",
+        )
         cluster.wait_for_isr("minisr", 0, [leader], timeout=8)
         err = _produce_one(bootstrap, "all")
         assert err is not None
