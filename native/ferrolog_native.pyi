@@ -199,6 +199,21 @@ class Server:
     def update_topic_config(self, topic: str, config: dict[str, str]) -> None:
         """Replaces the resolved config of every local partition of ``topic``."""
     def partition_states(self) -> list[PartitionState]: ...
+    def topic_metrics(self) -> list[tuple[str, dict[str, int]]]:
+        """Each hosted topic's data-path counters (Kafka's BrokerTopicMetrics), by field:
+        bytes_in, messages_in, bytes_out, bytes_rejected, produce_requests,
+        failed_produce_requests, fetch_requests, failed_fetch_requests, replication_bytes_in,
+        replication_bytes_out."""
+    def request_metrics(self) -> list[tuple[int, int, list[int], float, list[tuple[int, int]]]]:
+        """Per API seen: (api_key, requests, latency bucket counts (not cumulative; the last
+        is above every bound of ``latency_buckets_ms``), latency sum in ms, [(error code,
+        count)])."""
+    @staticmethod
+    def latency_buckets_ms() -> list[int]: ...
+    def count_errors(self, api_key: int, codes: list[tuple[int, int]]) -> None:
+        """Counts the error codes of a response Python answered."""
+    def request_queue_size(self) -> int:
+        """Requests handed to Python and not answered yet."""
     def append(self, topic: str, partition: int, records: bytes) -> int:
         """Appends one or more batches as leader (a coordinator's: internal topics and
         transactional offset commits, whose sequences are not checked), waits until they are

@@ -11,6 +11,7 @@ pub mod control;
 pub mod error;
 pub mod log;
 pub mod logging;
+pub mod metrics;
 pub mod properties;
 pub mod protocol;
 pub mod record;

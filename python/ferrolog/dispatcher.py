@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ferrolog.errors import UnsupportedVersionError
@@ -143,6 +145,7 @@ class Dispatcher:
             self._close(request)
             return
         self._respond(request, encoded)
+        self._queue.count_errors(context.api_key, list(error_codes(response).items()))
 
     def _unsupported_api_versions(self, request: ControlRequest) -> None:
         # Parsed as v0 means: only the correlation id matters, the body is not read at all.
@@ -161,3 +164,20 @@ class Dispatcher:
             self._queue.close_connection(request.handle)
         except Exception:
             log.debug("close_connection failed", exc_info=True)
+
+
+def error_codes(response: Mapping[str, object]) -> Counter[int]:
+    """Every `error_code` in a response body, at any depth, counted as Kafka's
+    `errorCounts` does (NONE included) for its `ErrorsPerSec` meter."""
+    counts: Counter[int] = Counter()
+    stack: list[Any] = [response]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            code = node.get("error_code")
+            if isinstance(code, int):
+                counts[code] += 1
+            stack.extend(v for v in node.values() if isinstance(v, list | dict))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, list | dict))
+    return counts

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from ferrolog.protocol import decode_response, encode_request
 
 from tests.waiting import wait_until
 
-API_VERSIONS, METADATA, CREATE_TOPICS = 18, 3, 19
+API_VERSIONS, METADATA, CREATE_TOPICS, DELETE_RECORDS = 18, 3, 19, 21
 
 
 @dataclass
@@ -48,6 +49,7 @@ class FakeQueue:
     responses: dict[int, bytes] = field(default_factory=dict)
     answered_at: dict[int, float] = field(default_factory=dict)
     closed: set[int] = field(default_factory=set)
+    errors: Counter[tuple[int, int]] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         self.read_fd, self.write_fd = os.pipe()
@@ -78,6 +80,10 @@ class FakeQueue:
     def close_connection(self, handle: int) -> None:
         self.closed.add(handle)
 
+    def count_errors(self, api_key: int, codes: list[tuple[int, int]]) -> None:
+        for code, count in codes:
+            self.errors[api_key, code] += count
+
 
 def request(handle: int, key: int, version: int, body: dict[str, Any]) -> FakeRequest:
     frame = encode_request(key, version, handle, "test", body)
@@ -102,13 +108,28 @@ async def api_versions(ctx: RequestContext, req: dict[str, Any]) -> dict[str, An
     return {"api_keys": []}
 
 
+async def delete_records(ctx: RequestContext, req: dict[str, Any]) -> dict[str, Any]:
+    partitions = [
+        {"partition_index": i, "low_watermark": -1, "error_code": code}
+        for i, code in enumerate([0, 3, 3])
+    ]
+    return {"throttle_time_ms": 0, "topics": [{"name": "t", "partitions": partitions}]}
+
+
 HANDLERS = {
     METADATA: Handler(METADATA, echo_metadata, 0, 12, "metadata"),
+    DELETE_RECORDS: Handler(DELETE_RECORDS, delete_records, 0, 2, "delete_records"),
     CREATE_TOPICS: Handler(CREATE_TOPICS, slow_create, 2, 7, "create_topics"),
     API_VERSIONS: Handler(API_VERSIONS, api_versions, 0, 4, "api_versions"),
     20: Handler(20, broken, 1, 6, "delete_topics"),
 }
-VERSIONS = {METADATA: (0, 12), CREATE_TOPICS: (2, 7), API_VERSIONS: (0, 4), 20: (1, 6)}
+VERSIONS = {
+    METADATA: (0, 12),
+    CREATE_TOPICS: (2, 7),
+    API_VERSIONS: (0, 4),
+    20: (1, 6),
+    DELETE_RECORDS: (0, 2),
+}
 
 
 def run_dispatcher(requests: list[FakeRequest]) -> FakeQueue:
@@ -134,6 +155,15 @@ def test_good_request_is_answered() -> None:
     assert correlation == 1
     assert body["controller_id"] == 1
     assert not queue.closed
+
+
+def test_answered_error_codes_are_counted() -> None:
+    body = {"topics": [{"name": "t", "partitions": [{"partition_index": 0, "offset": 0}]}],
+            "timeout_ms": 1000}  # fmt: skip
+    queue = run_dispatcher([request(1, DELETE_RECORDS, 2, body)])
+    assert 1 in queue.responses
+    # Every error code at any depth, NONE included, as Kafka's errorCounts.
+    assert queue.errors == {(DELETE_RECORDS, 0): 1, (DELETE_RECORDS, 3): 2}
 
 
 def test_unknown_api_key_closes_the_connection() -> None:

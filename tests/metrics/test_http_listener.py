@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 
 import pytest
@@ -15,33 +13,13 @@ from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.embedded import BrokerStartError, EmbeddedBroker
 from ferrolog.metrics.http import DEFAULT_LISTENER
-from prometheus_client.parser import text_string_to_metric_families
 
+from tests.metrics.scraping import get, scrape
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.native
 
 Factory = Callable[..., EmbeddedBroker]
-
-
-def get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
-
-
-def scrape(broker: EmbeddedBroker) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of /metrics, by name and labels."""
-    assert broker.metrics_url is not None
-    status, text = get(f"{broker.metrics_url}/metrics")
-    assert status == 200
-    return {
-        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-    }
 
 
 def test_metrics_follow_the_broker_state(ferrolog_broker_factory: Factory) -> None:

@@ -10,6 +10,7 @@ use pyo3::types::PyBytes;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use crate::control::ControlReply;
+use crate::metrics::{ApiSnapshot, LATENCY_BUCKETS_MS};
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
 
 /// One producer of `describe_producers`: (producer id, epoch, last sequence, last timestamp,
@@ -247,6 +248,41 @@ impl PyServer {
             .into_iter()
             .map(|inner| PyPartitionState { inner })
             .collect()
+    }
+
+    /// Each hosted topic's data-path counters: `(topic, {field: count})`, fields as in
+    /// `TopicMetrics::values`.
+    fn topic_metrics(&self) -> Vec<(String, HashMap<&'static str, u64>)> {
+        self.inner
+            .broker()
+            .partitions
+            .topic_metrics()
+            .into_iter()
+            .map(|(topic, m)| (topic, m.values().into_iter().collect()))
+            .collect()
+    }
+
+    /// Per API: `(api_key, requests, latency bucket counts, latency sum in ms, [(error
+    /// code, count)])`; the buckets' bounds are `LATENCY_BUCKETS_MS`, plus one above them.
+    fn request_metrics(&self) -> Vec<ApiSnapshot> {
+        self.inner.broker().requests.snapshot()
+    }
+
+    #[staticmethod]
+    fn latency_buckets_ms() -> Vec<u64> {
+        LATENCY_BUCKETS_MS.to_vec()
+    }
+
+    /// Counts the error codes of a response Python answered (its `ErrorsPerSec`).
+    fn count_errors(&self, api_key: i16, codes: Vec<(i16, u64)>) {
+        for (code, count) in codes {
+            self.inner.broker().requests.error(api_key, code, count);
+        }
+    }
+
+    /// Requests handed to Python and not answered yet (Kafka's `RequestQueueSize`).
+    fn request_queue_size(&self) -> usize {
+        self.inner.broker().control.pending_count()
     }
 
     fn append(&self, py: Python<'_>, topic: &str, partition: i32, records: &[u8]) -> PyResult<i64> {

@@ -79,6 +79,7 @@ impl Partition {
             }
             if !records.is_empty() {
                 log.append_as_follower(records, now_ms)?;
+                self.metrics.replication_bytes_in.add(records.len() as u64);
             }
             if leader_hw >= 0 {
                 log.set_high_watermark(leader_hw.min(log.log_end_offset()));

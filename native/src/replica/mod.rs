@@ -15,6 +15,7 @@ use std::sync::Arc;
 use parking_lot::RwLock;
 
 use crate::error::ErrorCode;
+use crate::metrics::TopicMetrics;
 
 pub use follower::FollowerPosition;
 pub use leader::FollowerState;
@@ -24,9 +25,16 @@ pub use partition::{Partition, Progress, Role, RoleError};
 /// control plane's commands and read by every request.
 #[derive(Debug, Default)]
 pub struct Registry {
-    topics: RwLock<HashMap<String, HashMap<i32, Arc<Partition>>>>,
+    topics: RwLock<HashMap<String, TopicEntry>>,
     /// Topic id -> name, for Fetch v13+ (KIP-516). Written under `topics`' write lock.
     names: RwLock<HashMap<[u8; 16], String>>,
+}
+
+/// A topic's local partitions and the counters they share.
+#[derive(Debug, Default)]
+struct TopicEntry {
+    parts: HashMap<i32, Arc<Partition>>,
+    metrics: Arc<TopicMetrics>,
 }
 
 impl Registry {
@@ -35,7 +43,12 @@ impl Registry {
     }
 
     pub fn get(&self, topic: &str, partition: i32) -> Option<Arc<Partition>> {
-        self.topics.read().get(topic)?.get(&partition).cloned()
+        self.topics
+            .read()
+            .get(topic)?
+            .parts
+            .get(&partition)
+            .cloned()
     }
 
     /// The partition of the topic with id `topic_id`: UNKNOWN_TOPIC_ID if no partition of
@@ -53,6 +66,7 @@ impl Registry {
             .and_then(|n| topics.get(n))
             .ok_or(ErrorCode::UnknownTopicId)?;
         parts
+            .parts
             .get(&partition)
             .filter(|p| p.topic_id() == *topic_id)
             .cloned()
@@ -60,10 +74,11 @@ impl Registry {
     }
 
     /// Adds `p` unless the partition is already registered; returns the registered one.
-    pub fn insert_if_absent(&self, p: Partition) -> Arc<Partition> {
+    pub fn insert_if_absent(&self, mut p: Partition) -> Arc<Partition> {
         let mut topics = self.topics.write();
-        let parts = topics.entry(p.topic().to_string()).or_default();
-        let registered = Arc::clone(parts.entry(p.index()).or_insert_with(|| Arc::new(p)));
+        let entry = topics.entry(p.topic().to_string()).or_default();
+        p.metrics = Arc::clone(&entry.metrics);
+        let registered = Arc::clone(entry.parts.entry(p.index()).or_insert_with(|| Arc::new(p)));
         if registered.topic_id() != [0; 16] {
             self.names
                 .write()
@@ -74,7 +89,7 @@ impl Registry {
 
     pub fn remove(&self, topic: &str, partition: i32) -> Option<Arc<Partition>> {
         let mut topics = self.topics.write();
-        let parts = topics.get_mut(topic)?;
+        let parts = &mut topics.get_mut(topic)?.parts;
         let removed = parts.remove(&partition);
         if let Some(r) = &removed {
             if !parts.values().any(|p| p.topic_id() == r.topic_id()) {
@@ -95,7 +110,7 @@ impl Registry {
         self.topics
             .read()
             .get(topic)
-            .map(|parts| parts.values().cloned().collect())
+            .map(|entry| entry.parts.values().cloned().collect())
             .unwrap_or_default()
     }
 
@@ -103,7 +118,16 @@ impl Registry {
         self.topics
             .read()
             .values()
-            .flat_map(|parts| parts.values().cloned())
+            .flat_map(|entry| entry.parts.values().cloned())
+            .collect()
+    }
+
+    /// Each hosted topic's counters, for a scrape.
+    pub fn topic_metrics(&self) -> Vec<(String, Arc<TopicMetrics>)> {
+        self.topics
+            .read()
+            .iter()
+            .map(|(name, entry)| (name.clone(), Arc::clone(&entry.metrics)))
             .collect()
     }
 }

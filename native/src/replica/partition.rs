@@ -2,6 +2,7 @@
 //! followers is in `leader.rs`, the follower's appends and truncations in `follower.rs`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use bytes::BytesMut;
 use parking_lot::RwLock;
@@ -11,6 +12,7 @@ use super::leader::FollowerProgress;
 use crate::error::ErrorCode;
 use crate::log::manager::LogHandle;
 use crate::log::{FetchSlice, LeaderAppend};
+use crate::metrics::TopicMetrics;
 use crate::record::batch::BatchHeader;
 use crate::record::producer::AppendOrigin;
 
@@ -76,6 +78,8 @@ pub struct Partition {
     pub(super) state: RwLock<RoleState>,
     /// Wakes delayed produces and long-poll fetches whenever the HW or LEO moves (purgatory).
     pub(super) progress: watch::Sender<Progress>,
+    /// The topic's counters; the registry gives every partition of a topic the same ones.
+    pub(super) metrics: Arc<TopicMetrics>,
 }
 
 impl Partition {
@@ -102,7 +106,12 @@ impl Partition {
                 followers: HashMap::new(),
             }),
             progress: watch::channel(progress).0,
+            metrics: Arc::default(),
         }
+    }
+
+    pub fn metrics(&self) -> &TopicMetrics {
+        &self.metrics
     }
 
     pub fn topic(&self) -> &str {

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Instant;
 
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -94,11 +95,20 @@ async fn handle(
         return false;
     };
     let idle = broker.config.idle_timeout;
+    let started = Instant::now();
+    let answered = |ok: bool| {
+        if ok {
+            broker.requests.record(peek.api_key, started.elapsed());
+        }
+        ok
+    };
     match route(peek.api_key, peek.api_version) {
         Route::Unsupported => false,
         Route::Native => match api::dispatch(broker, peek, frame).await {
-            Reply::Send(chunks) => written(idle, sendfile::write_chunks(stream, &chunks)).await,
-            Reply::Nothing => true,
+            Reply::Send(chunks) => {
+                answered(written(idle, sendfile::write_chunks(stream, &chunks)).await)
+            }
+            Reply::Nothing => answered(true),
             Reply::Close => false,
         },
         Route::Control => {
@@ -117,7 +127,7 @@ async fn handle(
                     let mut out = BytesMut::with_capacity(4 + body.len());
                     out.put_i32(body.len() as i32);
                     out.put_slice(&body);
-                    written(idle, stream.write_all(&out)).await
+                    answered(written(idle, stream.write_all(&out)).await)
                 }
                 ControlReply::Close => false,
             }

@@ -23,6 +23,7 @@ use tokio::sync::watch;
 
 use crate::control::ControlBridge;
 use crate::log::{now_ms, LogManager};
+use crate::metrics::RequestMetrics;
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
@@ -42,6 +43,8 @@ pub struct Broker {
     /// The fetch sessions of consumers and followers fetching from here (KIP-227).
     pub fetch_sessions: Mutex<FetchSessionCache>,
     pub control: Arc<ControlBridge>,
+    /// Requests, latency and errors per API, for `/metrics`.
+    pub requests: RequestMetrics,
     connections: AtomicUsize,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
@@ -104,6 +107,7 @@ impl Server {
             fetchers,
             fetch_sessions,
             control,
+            requests: RequestMetrics::default(),
             connections: AtomicUsize::new(0),
             next_connection_id: AtomicU64::new(1),
             shutdown,

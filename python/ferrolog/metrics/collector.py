@@ -1,8 +1,10 @@
 """Metrics read at scrape time from the broker: the native core's partition states (roles,
-ISRs, log sizes and offsets), the controller's view, and the process itself.
+ISRs, log sizes and offsets) and the controller's view.
 
 prometheus_client (the Prometheus project's own Python library) writes the exposition format;
-it calls `collect` from its HTTP thread, which asks the broker's loop for one snapshot."""
+it calls `collect` from its HTTP thread. The partition states are read there (the native call
+releases the GIL, so thousands of partitions do not stall the broker's loop); only the
+controller's view is asked of the loop."""
 
 from __future__ import annotations
 
@@ -38,8 +40,8 @@ class Snapshot:
     high_watermark: dict[Labels, int] = field(default_factory=dict)
 
 
-def take_snapshot(broker: Broker) -> Snapshot:
-    """The state Prometheus sees; runs on the broker's loop."""
+def take_snapshot(broker: Broker, controller: tuple[int, int] | None) -> Snapshot:
+    """The state Prometheus sees; `controller` is `Broker.active_controller()`'s answer."""
     snap = Snapshot()
     native = broker.native
     if native is None:
@@ -57,7 +59,6 @@ def take_snapshot(broker: Broker) -> Snapshot:
             isr = len(state.isr)
             snap.under_replicated += isr < len(state.replicas)
             snap.under_min_isr += isr < min(min_isr, len(state.replicas))
-    controller = broker.active_controller()
     if controller is not None:
         snap.active_controller = 1
         snap.controller_epoch, snap.offline = controller
@@ -70,18 +71,19 @@ class BrokerCollector(Collector):
         self._broker = broker
 
     def _snapshot(self) -> Snapshot | None:
-        async def take() -> Snapshot:
-            return take_snapshot(self._broker)
+        async def controller() -> tuple[int, int] | None:
+            return self._broker.active_controller()
 
         try:
-            future = asyncio.run_coroutine_threadsafe(take(), self._loop)
+            future = asyncio.run_coroutine_threadsafe(controller(), self._loop)
         except RuntimeError:  # the loop is closed: the broker has stopped
             return None
         try:
-            return future.result(SNAPSHOT_TIMEOUT_S)
+            view = future.result(SNAPSHOT_TIMEOUT_S)
         except Exception:  # the loop is stopping or stuck: the scrape still answers
             future.cancel()
             return None
+        return take_snapshot(self._broker, view)
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         snap = self._snapshot()

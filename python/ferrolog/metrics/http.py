@@ -20,6 +20,7 @@ from prometheus_client.process_collector import ProcessCollector
 
 from ferrolog.config.table import BROKER_CONFIGS
 from ferrolog.metrics.collector import BrokerCollector
+from ferrolog.metrics.native import NativeCollector
 
 if TYPE_CHECKING:
     from ferrolog.broker import Broker
@@ -54,6 +55,8 @@ class MetricsServer:
         listener = f"http://{host}:{port}"
         registry = CollectorRegistry(auto_describe=False)
         registry.register(BrokerCollector(asyncio.get_running_loop(), self._broker))
+        if self._broker.native is not None:
+            registry.register(NativeCollector(self._broker.native))
         ProcessCollector(registry=registry)  # CPU, RSS, open files: process_* metrics
         metrics = make_wsgi_app(registry)
 

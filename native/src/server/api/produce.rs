@@ -60,26 +60,42 @@ fn produce_one(
     let Some(partition) = broker.partitions.get(topic, index) else {
         return Outcome::error(index, ErrorCode::UnknownTopicOrPartition);
     };
-    if let Err(e) = partition.leader_epoch_if_leader() {
-        return Outcome::error(index, e);
-    }
+    let metrics = partition.metrics();
+    metrics.produce_requests.add(1);
     let records = records.unwrap_or_default();
+    let size = records.len() as u64;
+    let failed = |e: ErrorCode| {
+        metrics.failed_produce_requests.add(1);
+        // Kafka's BytesRejected counts only batches over max.message.bytes.
+        if e == ErrorCode::MessageTooLarge {
+            metrics.bytes_rejected.add(size);
+        }
+        Outcome::error(index, e)
+    };
+    if let Err(e) = partition.leader_epoch_if_leader() {
+        return failed(e);
+    }
     if let Err(e) = validate_produce_records(&records, version) {
-        return Outcome::error(index, e);
+        return failed(e);
     }
     if !matches!(acks, -1..=1) {
-        return Outcome::error(index, ErrorCode::InvalidRequiredAcks);
+        return failed(ErrorCode::InvalidRequiredAcks);
     }
     match partition.append_from_producer(into_owned(records), acks, now_ms(), verify_txn) {
-        Ok(appended) => Outcome {
-            index,
-            error: ErrorCode::None,
-            base_offset: appended.base_offset,
-            log_append_time: appended.log_append_time,
-            log_start_offset: appended.log_start_offset,
-            wait: (acks == -1).then(|| (Arc::clone(&partition), appended.last_offset)),
-        },
-        Err(e) => Outcome::error(index, e),
+        Ok(appended) => {
+            metrics.bytes_in.add(size);
+            let offsets = appended.last_offset - appended.base_offset + 1;
+            metrics.messages_in.add(offsets.max(0) as u64);
+            Outcome {
+                index,
+                error: ErrorCode::None,
+                base_offset: appended.base_offset,
+                log_append_time: appended.log_append_time,
+                log_start_offset: appended.log_start_offset,
+                wait: (acks == -1).then(|| (Arc::clone(&partition), appended.last_offset)),
+            }
+        }
+        Err(e) => failed(e),
     }
 }
 
@@ -156,6 +172,10 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
                 }
             }
         }
+    }
+
+    for o in results.iter().flat_map(|(_, os)| os) {
+        broker.requests.error(PRODUCE, o.error.code(), 1);
     }
 
     if acks == 0 {

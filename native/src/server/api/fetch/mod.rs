@@ -32,7 +32,7 @@ use crate::log::now_ms;
 use crate::protocol::fetch_writer::{
     write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
 };
-use crate::protocol::{decode_request, HeaderPeek};
+use crate::protocol::{decode_request, HeaderPeek, FETCH};
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
     Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
@@ -76,7 +76,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
             .lock()
             .new_context(version, meta, &wanted, &forgotten, now_ms());
     let (mode, to_read) = match context {
-        Context::Error(e) => return error_reply(peek, e, INVALID_SESSION_ID),
+        Context::Error(e) => return error_reply(broker, peek, e, INVALID_SESSION_ID),
         Context::Sessionless => (Mode::Sessionless, wanted),
         Context::Full => (Mode::Full, wanted),
         Context::Incremental {
@@ -204,6 +204,7 @@ fn finish(
     mode: Mode,
     outs: Vec<FetchPartitionOut>,
 ) -> Reply {
+    count(broker, &plan, &outs);
     let outcomes: Vec<Outcome> = outs.iter().map(outcome).collect();
     let (session_id, answered) = match mode {
         Mode::Sessionless | Mode::Full => (INVALID_SESSION_ID, None),
@@ -219,7 +220,12 @@ fn finish(
                 // Evicted or closed while this request waited: everything, sessionless.
                 Err(Finish::Gone) => (INVALID_SESSION_ID, None),
                 Err(Finish::EpochMoved) => {
-                    return error_reply(peek, ErrorCode::InvalidFetchSessionEpoch, session_id)
+                    return error_reply(
+                        broker,
+                        peek,
+                        ErrorCode::InvalidFetchSessionEpoch,
+                        session_id,
+                    )
                 }
             }
         }
@@ -247,6 +253,28 @@ fn finish(
         peek.correlation_id,
         &response,
     ))
+}
+
+/// Kafka's fetch meters: a consumer's bytes and requests per topic, a follower's bytes as
+/// replication, and every partition's error code.
+fn count(broker: &Broker, plan: &Plan, outs: &[FetchPartitionOut]) {
+    for (target, out) in plan.targets.iter().zip(outs) {
+        broker.requests.error(FETCH, out.error_code, 1);
+        let Ok(partition) = &target.partition else {
+            continue;
+        };
+        let metrics = partition.metrics();
+        let bytes = out.records.as_ref().map_or(0, |r| r.len() as u64);
+        if plan.follower.is_some() {
+            metrics.replication_bytes_out.add(bytes);
+            continue;
+        }
+        metrics.fetch_requests.add(1);
+        metrics.bytes_out.add(bytes);
+        if out.error_code != 0 {
+            metrics.failed_fetch_requests.add(1);
+        }
+    }
 }
 
 fn outcome(out: &FetchPartitionOut) -> Outcome {
@@ -293,7 +321,8 @@ fn by_topic(
 }
 
 /// A response with only a top-level error (a session error).
-fn error_reply(peek: HeaderPeek, error: ErrorCode, session_id: i32) -> Reply {
+fn error_reply(broker: &Broker, peek: HeaderPeek, error: ErrorCode, session_id: i32) -> Reply {
+    broker.requests.error(FETCH, error.code(), 1);
     let response = FetchResponseOut {
         error_code: error.code(),
         session_id,

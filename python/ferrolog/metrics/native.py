@@ -1,0 +1,122 @@
+"""The data path's counters, read from the native core when Prometheus scrapes: bytes and
+records in and out per topic (Kafka's `BrokerTopicMetrics`), requests, latency and errors per
+API (`RequestMetrics`), and the requests waiting for Python (`RequestChannel`).
+
+The native calls take their own locks and release the GIL, so this collector reads them from
+prometheus_client's HTTP thread without going through the broker's event loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
+from prometheus_client.registry import Collector
+
+from ferrolog.errors import all_errors
+from ferrolog.protocol import API_NAMES
+
+if TYPE_CHECKING:
+    from ferrolog_native import Server
+
+# Native field -> (exposition name without `_total`, help). The names are the JMX exporter's
+# for Kafka's meters, so existing dashboards find them.
+TOPIC_COUNTERS: dict[str, tuple[str, str]] = {
+    "bytes_in": ("kafka_server_brokertopicmetrics_bytesin",
+                 "Record bytes appended from producers."),
+    "messages_in": ("kafka_server_brokertopicmetrics_messagesin",
+                    "Records appended from producers."),
+    "bytes_out": ("kafka_server_brokertopicmetrics_bytesout",
+                  "Record bytes sent to consumers (not to followers)."),
+    "bytes_rejected": ("kafka_server_brokertopicmetrics_bytesrejected",
+                       "Record bytes refused as larger than max.message.bytes."),
+    "produce_requests": ("kafka_server_brokertopicmetrics_totalproducerequests",
+                         "Partitions of Produce requests."),
+    "failed_produce_requests": ("kafka_server_brokertopicmetrics_failedproducerequests",
+                                "Partitions of Produce requests answered with an error."),
+    "fetch_requests": ("kafka_server_brokertopicmetrics_totalfetchrequests",
+                       "Partitions of consumers' Fetch requests."),
+    "failed_fetch_requests": ("kafka_server_brokertopicmetrics_failedfetchrequests",
+                              "Partitions of consumers' Fetch requests answered with an error."),
+}  # fmt: skip
+
+# Kafka keeps the replication meters for all topics only.
+BROKER_COUNTERS: dict[str, tuple[str, str]] = {
+    "replication_bytes_in": ("kafka_server_brokertopicmetrics_replicationbytesin",
+                             "Record bytes this broker appended as a follower."),
+    "replication_bytes_out": ("kafka_server_brokertopicmetrics_replicationbytesout",
+                              "Record bytes sent to followers."),
+}  # fmt: skip
+
+REQUESTS = "kafka_network_requestmetrics_requests"
+ERRORS = "kafka_network_requestmetrics_errors"
+TOTAL_TIME = "kafka_network_requestmetrics_totaltimems"
+QUEUE_SIZE = "kafka_network_requestchannel_requestqueuesize"
+
+
+def error_name(code: int) -> str:
+    if code == 0:
+        return "NONE"
+    error = all_errors().get(code)
+    return error.name if error is not None else str(code)
+
+
+def api_name(key: int) -> str:
+    return API_NAMES.get(key, str(key))
+
+
+class NativeCollector(Collector):
+    def __init__(self, native: Server) -> None:
+        self._native = native
+        self._bounds = [str(ms) for ms in native.latency_buckets_ms()] + ["+Inf"]
+
+    def collect(self) -> Iterator[Metric]:
+        yield from self._topics()
+        yield from self._requests()
+        yield GaugeMetricFamily(
+            QUEUE_SIZE,
+            "Requests handed to the Python control plane and not answered yet.",
+            value=self._native.request_queue_size(),
+        )
+
+    def _topics(self) -> Iterator[Metric]:
+        topics = self._native.topic_metrics()
+        for field, (name, doc) in TOPIC_COUNTERS.items():
+            family = CounterMetricFamily(name, doc, labels=["topic"])
+            for topic, values in topics:
+                family.add_metric([topic], values[field])
+            yield family
+        for field, (name, doc) in BROKER_COUNTERS.items():
+            yield CounterMetricFamily(name, doc, value=sum(v[field] for _, v in topics))
+
+    def _requests(self) -> Iterator[Metric]:
+        requests = CounterMetricFamily(REQUESTS, "Requests answered, per API.", labels=["request"])
+        errors = CounterMetricFamily(
+            ERRORS,
+            "Error codes in responses, per API (NONE included), one per partition or entity.",
+            labels=["request", "error"],
+        )
+        total_time = HistogramMetricFamily(
+            TOTAL_TIME,
+            "Milliseconds from a request read to its response written, per API.",
+            labels=["request"],
+        )
+        for key, count, buckets, sum_ms, codes in self._native.request_metrics():
+            name = api_name(key)
+            if count:
+                requests.add_metric([name], count)
+                cumulative, running = [], 0
+                for bound, n in zip(self._bounds, buckets, strict=True):
+                    running += n
+                    cumulative.append((bound, float(running)))
+                total_time.add_metric([name], cumulative, sum_ms)
+            for code, n in codes:
+                errors.add_metric([name, error_name(code)], n)
+        yield requests
+        yield errors
+        yield total_time
