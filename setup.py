@@ -42,7 +42,7 @@ setup(
     python_requires=">=3.11",
     package_dir=PACKAGE_DIRS,
     packages=find_packages(),
-    package_data={"ferrolog": ["py.typed"]},
+    package_data={"ferrolog": ["py.typed", "metrics/grafana-dashboard.json"]},
     ext_modules=extensions,
     install_requires=[
         "ferrolog-native==0.1.0",

@@ -199,6 +199,8 @@ class Server:
     def update_topic_config(self, topic: str, config: dict[str, str]) -> None:
         """Replaces the resolved config of every local partition of ``topic``."""
     def partition_states(self) -> list[PartitionState]: ...
+    def partition_state(self, topic: str, partition: int) -> PartitionState | None:
+        """One local replica's state; None if it is not hosted here."""
     def topic_metrics(self) -> list[tuple[str, dict[str, int]]]:
         """Each hosted topic's data-path counters (Kafka's BrokerTopicMetrics), by field:
         bytes_in, messages_in, bytes_out, bytes_rejected, produce_requests,

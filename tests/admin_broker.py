@@ -90,6 +90,9 @@ class FakeNative:
     def partition_states(self) -> list[FakePartition]:
         return list(self.partitions)
 
+    def partition_state(self, topic: str, partition: int) -> FakePartition | None:
+        return self._find(topic, partition)
+
     def delete_records(self, topic: str, partition: int, offset: int) -> int:
         self.deleted.append((topic, partition, offset))
         state = self._find(topic, partition)

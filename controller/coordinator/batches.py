@@ -151,10 +151,10 @@ COMMIT_WAIT_S = 60.0
 
 def positions(native: ferrolog_native.Server, topic: str, partition: int) -> tuple[int, int, int]:
     """(log start, high watermark, log end) of a local replica; zeros if it is not here."""
-    for state in native.partition_states():
-        if state.topic == topic and state.partition == partition:
-            return state.log_start_offset, state.high_watermark, state.log_end_offset
-    return 0, 0, 0
+    state = native.partition_state(topic, partition)
+    if state is None:
+        return 0, 0, 0
+    return state.log_start_offset, state.high_watermark, state.log_end_offset
 
 
 async def read_partition(

@@ -250,6 +250,16 @@ impl PyServer {
             .collect()
     }
 
+    fn partition_state(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+    ) -> Option<PyPartitionState> {
+        without_gil(py, || self.inner.partition_state(topic, partition))
+            .map(|inner| PyPartitionState { inner })
+    }
+
     /// Each hosted topic's data-path counters: `(topic, {field: count})`, fields as in
     /// `TopicMetrics::values`.
     fn topic_metrics(&self) -> Vec<(String, HashMap<&'static str, u64>)> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 
-use super::Server;
+use super::{Broker, Server};
 use crate::error::ErrorCode;
 use crate::log::{now_ms, LogConfig};
 use crate::record::batch::iter_batches;
@@ -246,41 +246,18 @@ impl Server {
         broker
             .partitions
             .all()
-            .into_iter()
-            .map(|p| {
-                let log_dir = broker
-                    .logs
-                    .dir_of(p.topic(), p.index())
-                    // `dir_of` names the partition's own directory; the state reports the log
-                    // directory (one of `log.dirs`) that holds it.
-                    .map(|d| d.parent().map(|p| p.to_path_buf()).unwrap_or(d))
-                    .map(|d| d.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                // Replica state before the log lock: the partition's lock order is state,
-                // then log (appends hold both), so taking them the other way round deadlocks.
-                let role = p.role();
-                let (leader_epoch, leader_id, isr, replicas) =
-                    (p.leader_epoch(), p.leader_id(), p.isr(), p.replicas());
-                let log = p.log().read();
-                PartitionState {
-                    topic: p.topic().to_string(),
-                    partition: p.index(),
-                    topic_id: p.topic_id(),
-                    is_leader: role == Role::Leader,
-                    role: role.name(),
-                    leader_epoch,
-                    leader_id,
-                    isr,
-                    replicas,
-                    last_stable_offset: log.last_stable_offset(),
-                    log_start_offset: log.log_start_offset(),
-                    log_end_offset: log.log_end_offset(),
-                    high_watermark: log.high_watermark(),
-                    size_bytes: log.size_bytes(),
-                    log_dir,
-                }
-            })
+            .iter()
+            .map(|p| state_of(broker, p))
             .collect()
+    }
+
+    /// One local replica's state, without reading every other one's.
+    pub fn partition_state(&self, topic: &str, partition: i32) -> Option<PartitionState> {
+        let broker = self.broker();
+        broker
+            .partitions
+            .get(topic, partition)
+            .map(|p| state_of(broker, &p))
     }
 
     /// Appends each batch in `records` as leader (a coordinator's batches: internal topics
@@ -418,5 +395,39 @@ impl Server {
             return Err(ErrorCode::OffsetOutOfRange.into());
         }
         Ok(log.delete_records_before(target)?)
+    }
+}
+
+fn state_of(broker: &Broker, p: &Partition) -> PartitionState {
+    let log_dir = broker
+        .logs
+        .dir_of(p.topic(), p.index())
+        // `dir_of` names the partition's own directory; the state reports the log
+        // directory (one of `log.dirs`) that holds it.
+        .map(|d| d.parent().map(|p| p.to_path_buf()).unwrap_or(d))
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // Replica state before the log lock: the partition's lock order is state,
+    // then log (appends hold both), so taking them the other way round deadlocks.
+    let role = p.role();
+    let (leader_epoch, leader_id, isr, replicas) =
+        (p.leader_epoch(), p.leader_id(), p.isr(), p.replicas());
+    let log = p.log().read();
+    PartitionState {
+        topic: p.topic().to_string(),
+        partition: p.index(),
+        topic_id: p.topic_id(),
+        is_leader: role == Role::Leader,
+        role: role.name(),
+        leader_epoch,
+        leader_id,
+        isr,
+        replicas,
+        last_stable_offset: log.last_stable_offset(),
+        log_start_offset: log.log_start_offset(),
+        log_end_offset: log.log_end_offset(),
+        high_watermark: log.high_watermark(),
+        size_bytes: log.size_bytes(),
+        log_dir,
     }
 }

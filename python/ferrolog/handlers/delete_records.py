@@ -24,10 +24,11 @@ MAX_VERSION = 2
 
 
 async def _delete_one(
-    ctx: RequestContext, topic: str, partition: int, offset: int, leaders: set[tuple[str, int]]
+    ctx: RequestContext, topic: str, partition: int, offset: int
 ) -> DeleteRecordsResponseDeleteRecordsPartitionResult:
     try:
-        if (topic, partition) not in leaders:
+        state = ctx.broker.native.partition_state(topic, partition)
+        if state is None or not state.is_leader:
             raise errors.NotLeaderOrFollowerError(f"not the leader of {topic}-{partition}")
         if offset < -1:
             raise errors.OffsetOutOfRangeError(f"offset {offset} is negative")
@@ -45,8 +46,6 @@ def _native_code(exc: BaseException) -> int:
 
 async def handle(ctx: RequestContext, request: DeleteRecordsRequest) -> DeleteRecordsResponse:
     controller = ctx.broker.controller
-    states = await asyncio.to_thread(ctx.broker.native.partition_states)
-    leaders = {(s.topic, s.partition) for s in states if s.is_leader}
     results: list[DeleteRecordsResponseDeleteRecordsTopicResult] = []
     for topic in request.get("topics") or []:
         name = topic["name"]
@@ -63,6 +62,6 @@ async def handle(ctx: RequestContext, request: DeleteRecordsRequest) -> DeleteRe
                     }
                 )
                 continue
-            partitions.append(await _delete_one(ctx, name, index, part["offset"], leaders))
+            partitions.append(await _delete_one(ctx, name, index, part["offset"]))
         results.append({"name": name, "partitions": partitions})
     return {"throttle_time_ms": 0, "topics": results}
