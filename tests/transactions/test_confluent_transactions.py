@@ -178,8 +178,9 @@ def test_a_killed_producers_transaction_is_aborted_at_its_timeout(
     after.begin_transaction()
     after.produce(topic, value=b"later")
     after.commit_transaction(30)
-    # The open transaction holds the last stable offset until the coordinator aborts it.
-    started = time.monotonic()
+    # The open transaction holds the last stable offset until the coordinator aborts it at
+    # its 3 s timeout (checked every 200 ms here); a coordinator that never aborted would
+    # hold it for good.
     seen: list[str] = []
     wait_until(
         lambda: seen.extend(read_all(bootstrap, topic, "read_committed", 1, 0.5)) or bool(seen),
@@ -187,4 +188,3 @@ def test_a_killed_producers_transaction_is_aborted_at_its_timeout(
         what="the LSO to move past the aborted transaction",
     )
     assert seen == ["later"]
-    assert time.monotonic() - started < 15
