@@ -16,6 +16,7 @@ use super::LogConfig;
 use crate::error::ErrorCode;
 use crate::record::batch::{crc_is_valid, iter_batches, BatchHeader};
 use crate::record::producer::{AppendOrigin, ProducerStateManager};
+use crate::record::rejected::Rejected;
 use crate::record::validate::{assign_offsets, validate_batch};
 
 /// Result of an append as leader.
@@ -144,6 +145,7 @@ impl Log {
             now_ms,
             AppendOrigin::Client { verify_txn: false },
         )
+        .map_err(|r| r.code)
     }
 
     /// [`Log::append_as_leader`] for a batch from `origin` (a coordinator's batches are not
@@ -154,9 +156,9 @@ impl Log {
         leader_epoch: i32,
         now_ms: i64,
         origin: AppendOrigin,
-    ) -> Result<LeaderAppend, ErrorCode> {
+    ) -> Result<LeaderAppend, Rejected> {
         if self.closed {
-            return Err(ErrorCode::KafkaStorageError);
+            return Err(ErrorCode::KafkaStorageError.into());
         }
         let validated = validate_batch(batch, &self.config.validation(), now_ms)?;
         let mut header = validated.header;
@@ -178,7 +180,7 @@ impl Log {
             if origin == (AppendOrigin::Client { verify_txn: true })
                 && self.needs_txn_verification(&header)
             {
-                return Err(ErrorCode::InvalidTxnState);
+                return Err(ErrorCode::InvalidTxnState.into());
             }
         }
         let base_offset = self.log_end_offset();

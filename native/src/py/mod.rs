@@ -140,7 +140,7 @@ fn validate_batch<'py>(
         &config.validation(),
         now_ms,
     )
-    .map_err(CommandError::from)?;
+    .map_err(|r| CommandError::from(r.code))?;
     Ok(PyBytes::new(py, &validated.bytes))
 }
 

@@ -5,7 +5,8 @@
 //! - `builder`: writes batches (tests, internal topics, transaction markers).
 //! - `columns`: fetched batches decoded into Arrow-layout column buffers (consumers).
 //! - `compression`: gzip, snappy (raw and xerial), lz4 frame, zstd; bounded decompression.
-//! - `validate`: Kafka's produce validation and the rewrites it allows.
+//! - `validate`: Kafka's produce validation and the rewrites it allows; `rejected`: why a
+//!   batch was refused, per record (KIP-467).
 //! - `producer`, `producer_snapshot`: idempotence and transaction state, and its snapshots.
 
 pub mod batch;
@@ -15,6 +16,7 @@ pub mod compression;
 pub mod producer;
 pub mod producer_snapshot;
 pub mod records;
+pub mod rejected;
 pub mod validate;
 pub mod varint;
 

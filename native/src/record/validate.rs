@@ -12,6 +12,7 @@ use super::batch::{self, BatchHeader, ATTRIBUTES, ATTR_COMPRESSION_MASK, ATTR_TI
 use super::batch::{HEADER_SIZE, LENGTH, LOG_OVERHEAD, MAX_TIMESTAMP};
 use super::compression::{compress, decompress_into, Codec};
 use super::records::{walk, RecordRef, MIN_RECORD_SIZE};
+use super::rejected::{RecordRule, Rejected};
 use super::varint::{varint_len, write_varint};
 use crate::error::ErrorCode;
 
@@ -117,14 +118,15 @@ struct RecordsSummary {
     offsets_in_order: bool,
 }
 
+/// The record's timestamp, or the per-record rule it breaks (Kafka checks the key first).
 fn check_record(
     r: &RecordRef<'_>,
     base_timestamp: i64,
     config: &ValidationConfig,
     now_ms: i64,
-) -> Result<i64, ErrorCode> {
+) -> Result<i64, RecordRule> {
     if config.compacted && r.key.is_none() {
-        return Err(ErrorCode::InvalidRecord);
+        return Err(RecordRule::MissingKey);
     }
     let timestamp = base_timestamp.wrapping_add(r.timestamp_delta);
     // -1 (NO_TIMESTAMP) is exempt, as in Kafka; the difference is taken in i128 so extreme
@@ -134,13 +136,20 @@ fn check_record(
         if diff > i128::from(config.timestamp_before_max_ms)
             || -diff > i128::from(config.timestamp_after_max_ms)
         {
-            return Err(ErrorCode::InvalidTimestamp);
+            return Err(RecordRule::Timestamp {
+                timestamp,
+                offset: i64::from(r.offset_delta),
+                low: now_ms.saturating_sub(config.timestamp_before_max_ms),
+                high: now_ms.saturating_add(config.timestamp_after_max_ms),
+            });
         }
     }
     Ok(timestamp)
 }
 
-/// Walks every record once: framing, count, per-record rules and the max timestamp.
+/// Walks every record once: framing, count, per-record rules and the max timestamp. Framing
+/// errors stop the walk; per-record rules are collected over the whole batch, as Kafka
+/// reports every offending record (KIP-467).
 /// `strict_offsets`: an out-of-order offset delta is an error rather than a reason to rebuild.
 fn check_records(
     section: &[u8],
@@ -148,64 +157,69 @@ fn check_records(
     config: &ValidationConfig,
     now_ms: i64,
     strict_offsets: bool,
-) -> Result<RecordsSummary, ErrorCode> {
+) -> Result<RecordsSummary, Rejected> {
     let mut summary = RecordsSummary {
         max_timestamp: -1,
         offset_delta_of_max: 0,
         offsets_in_order: true,
     };
+    let mut broken = Vec::new();
     let mut count = 0i32;
     for record in walk(section) {
         let r = record?;
         if count == header.records_count {
-            return Err(ErrorCode::InvalidRecord);
+            return Err(ErrorCode::InvalidRecord.into());
         }
         if r.offset_delta != count {
             if strict_offsets {
-                return Err(ErrorCode::InvalidRecord);
+                return Err(ErrorCode::InvalidRecord.into());
             }
             summary.offsets_in_order = false;
         }
-        let timestamp = check_record(&r, header.base_timestamp, config, now_ms)?;
-        if timestamp > summary.max_timestamp {
-            summary.max_timestamp = timestamp;
-            summary.offset_delta_of_max = count;
+        match check_record(&r, header.base_timestamp, config, now_ms) {
+            Ok(timestamp) if timestamp > summary.max_timestamp => {
+                summary.max_timestamp = timestamp;
+                summary.offset_delta_of_max = count;
+            }
+            Ok(_) => {}
+            Err(rule) => broken.push((count, rule)),
         }
         count += 1;
     }
     if count != header.records_count {
-        return Err(ErrorCode::InvalidRecord);
+        return Err(ErrorCode::InvalidRecord.into());
+    }
+    if !broken.is_empty() {
+        return Err(Rejected::for_records(broken));
     }
     Ok(summary)
 }
 
-/// Validates one producer batch (sizes, CRC, counts, offset deltas, timestamps, keys,
-/// control/producer rules) and recompresses it if the topic's compression differs.
 pub fn validate_batch(
     mut batch: BytesMut,
     config: &ValidationConfig,
     now_ms: i64,
-) -> Result<ValidatedBatch, ErrorCode> {
+) -> Result<ValidatedBatch, Rejected> {
     let header = BatchHeader::parse(&batch)?;
     if header.length < (HEADER_SIZE - LOG_OVERHEAD) as i32 || header.total_size() != batch.len() {
-        return Err(ErrorCode::CorruptMessage);
+        return Err(ErrorCode::CorruptMessage.into());
     }
     // The order of Kafka's `analyzeAndValidateRecords`: offset, size, then CRC.
     if header.base_offset != 0 {
-        return Err(ErrorCode::InvalidRecord);
+        return Err(ErrorCode::InvalidRecord.into());
     }
     if batch.len() > config.max_message_bytes.max(0) as usize {
-        return Err(ErrorCode::MessageTooLarge);
+        return Err(ErrorCode::MessageTooLarge.into());
     }
     if header.crc != batch::compute_crc(&batch) {
-        return Err(ErrorCode::CorruptMessage);
+        return Err(ErrorCode::CorruptMessage.into());
     }
     check_batch_fields(&header)?;
     let codec = Codec::from_attributes(header.attributes)?;
     let target = config.target_compression.resolve(codec);
     let section = &batch[HEADER_SIZE..];
     if codec == Codec::None && header.records_count as usize > section.len() / MIN_RECORD_SIZE {
-        return Err(ErrorCode::InvalidRecord);
+        return Err(ErrorCode::InvalidRecord.into());
     }
 
     let log_append_time = match config.timestamp_type {
@@ -227,12 +241,12 @@ pub fn validate_batch(
             } else {
                 None
             };
-            Ok((summary, rebuilt))
+            Ok::<_, Rejected>((summary, rebuilt))
         })?
     };
     if let Some(bytes) = rebuilt {
         if bytes.len() > config.max_message_bytes.max(0) as usize {
-            return Err(ErrorCode::MessageTooLarge);
+            return Err(ErrorCode::MessageTooLarge.into());
         }
         // Vec -> Bytes -> BytesMut reuses the allocation (the Bytes is unique).
         batch = BytesMut::from(bytes::Bytes::from(bytes));

@@ -9,6 +9,7 @@ use crate::record::builder::{
 };
 use crate::record::compression::compress_raw_snappy;
 use crate::record::records::decode_batch;
+use crate::record::rejected::RecordRule;
 
 const NOW: i64 = 1_700_000_000_000;
 const CODECS: [Codec; 5] = [
@@ -71,7 +72,7 @@ fn with_offset_deltas(codec: Codec, deltas: &[i32]) -> Vec<u8> {
 }
 
 fn validate(bytes: &[u8], config: &ValidationConfig) -> Result<ValidatedBatch, ErrorCode> {
-    validate_batch(BytesMut::from(bytes), config, NOW)
+    validate_batch(BytesMut::from(bytes), config, NOW).map_err(|r| r.code)
 }
 
 /// Patches a big-endian field under the CRC and re-signs the batch.
@@ -333,6 +334,43 @@ fn compacted_topics_need_keys() {
         ErrorCode::InvalidRecord
     );
     assert!(validate(&keyless, &config()).is_ok());
+}
+
+#[test]
+fn every_record_breaking_a_rule_is_reported_with_its_index() {
+    let config = ValidationConfig {
+        compacted: true,
+        timestamp_before_max_ms: 60_000,
+        timestamp_after_max_ms: 3_600_000,
+        ..config()
+    };
+    for codec in CODECS {
+        let batch = BatchBuilder::new(codec)
+            .record(Record::new(Some(b"k"), Some(b"ok"), NOW))
+            .record(Record::new(None, Some(b"keyless"), NOW))
+            .record(Record::new(Some(b"k"), Some(b"old"), NOW - 3_600_000))
+            .record(Record::new(None, Some(b"both"), NOW - 3_600_000))
+            .build();
+        let rejected = validate_batch(BytesMut::from(&batch[..]), &config, NOW).unwrap_err();
+        // A timestamp error anywhere makes the batch's error INVALID_TIMESTAMP; a record
+        // breaking both rules reports its key first, as Kafka's validateRecord.
+        assert_eq!(rejected.code, ErrorCode::InvalidTimestamp, "{codec:?}");
+        let old = RecordRule::Timestamp {
+            timestamp: NOW - 3_600_000,
+            offset: 2,
+            low: NOW - 60_000,
+            high: NOW + 3_600_000,
+        };
+        assert_eq!(
+            rejected.records,
+            vec![
+                (1, RecordRule::MissingKey),
+                (2, old),
+                (3, RecordRule::MissingKey)
+            ],
+            "{codec:?}"
+        );
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ use crate::error::ErrorCode;
 use crate::log::manager::LogHandle;
 use crate::log::{FetchSlice, LeaderAppend};
 use crate::metrics::TopicMetrics;
+use crate::record::rejected::Rejected;
 use crate::record::batch::BatchHeader;
 use crate::record::producer::AppendOrigin;
 
@@ -285,6 +286,7 @@ impl Partition {
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
         self.append_from_producer(batch, acks, now_ms, false)
+            .map_err(|r| r.code)
     }
 
     /// [`Partition::append_as_leader`] for a Produce request; with `verify_txn` the first
@@ -296,7 +298,7 @@ impl Partition {
         acks: i16,
         now_ms: i64,
         verify_txn: bool,
-    ) -> Result<LeaderAppend, ErrorCode> {
+    ) -> Result<LeaderAppend, Rejected> {
         self.append_with(acks, |log, epoch| {
             log.append_from(batch, epoch, now_ms, AppendOrigin::Client { verify_txn })
         })
@@ -325,6 +327,7 @@ impl Partition {
     ) -> Result<LeaderAppend, ErrorCode> {
         self.append_with(-1, |log, epoch| {
             log.append_from(batch, epoch, now_ms, AppendOrigin::Coordinator)
+                .map_err(|r| r.code)
         })
     }
 
@@ -352,17 +355,18 @@ impl Partition {
 
     /// Runs one leader append under the partition's locks and wakes whoever waits on the
     /// offsets it moves.
-    fn append_with<F>(&self, acks: i16, append: F) -> Result<LeaderAppend, ErrorCode>
+    fn append_with<F, E>(&self, acks: i16, append: F) -> Result<LeaderAppend, E>
     where
-        F: FnOnce(&mut crate::log::Log, i32) -> Result<LeaderAppend, ErrorCode>,
+        F: FnOnce(&mut crate::log::Log, i32) -> Result<LeaderAppend, E>,
+        E: From<ErrorCode>,
     {
         let st = self.state.write();
         if st.role != Role::Leader {
-            return Err(ErrorCode::NotLeaderOrFollower);
+            return Err(ErrorCode::NotLeaderOrFollower.into());
         }
         let mut log = self.log.write();
         if acks == -1 && (st.isr.len() as i32) < log.config().min_insync_replicas {
-            return Err(ErrorCode::NotEnoughReplicas);
+            return Err(ErrorCode::NotEnoughReplicas.into());
         }
         let appended = append(&mut log, st.leader_epoch)?;
         let progress = self.advance_hw(&st, &mut log);

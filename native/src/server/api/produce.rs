@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use kafka_protocol::messages::produce_response::{PartitionProduceResponse, TopicProduceResponse};
+use kafka_protocol::messages::produce_response::{
+    BatchIndexAndErrorMessage, PartitionProduceResponse, TopicProduceResponse,
+};
 use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
 use kafka_protocol::protocol::StrBytes;
 
@@ -13,6 +15,7 @@ use super::{txn_verify, Reply};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
+use crate::record::rejected::Rejected;
 use crate::record::validate::validate_produce_records;
 use crate::replica::Partition;
 use crate::server::Broker;
@@ -25,6 +28,10 @@ struct Outcome {
     log_start_offset: i64,
     /// For acks=all: the partition and the last offset that must be committed.
     wait: Option<(Arc<Partition>, i64)>,
+    /// Produce v8+ (KIP-467): the records that broke a per-record rule, and Kafka's summary
+    /// of them; Kafka sends no message for other errors.
+    record_errors: Vec<(i32, String)>,
+    error_message: Option<String>,
 }
 
 impl Outcome {
@@ -36,6 +43,20 @@ impl Outcome {
             log_append_time: -1,
             log_start_offset: -1,
             wait: None,
+            record_errors: Vec::new(),
+            error_message: None,
+        }
+    }
+
+    /// A batch refused for its records: each one's error, and the log start offset as Kafka
+    /// reports it with them.
+    fn rejected(partition: &Partition, rejected: &Rejected) -> Outcome {
+        let (topic, index) = (partition.topic(), partition.index());
+        Outcome {
+            log_start_offset: partition.log().read().log_start_offset(),
+            record_errors: rejected.record_errors(topic, index),
+            error_message: rejected.message(topic, index),
+            ..Outcome::error(index, rejected.code)
         }
     }
 }
@@ -93,9 +114,14 @@ fn produce_one(
                 log_append_time: appended.log_append_time,
                 log_start_offset: appended.log_start_offset,
                 wait: (acks == -1).then(|| (Arc::clone(&partition), appended.last_offset)),
+                ..Outcome::error(index, ErrorCode::None)
             }
         }
-        Err(e) => failed(e),
+        Err(rejected) if !rejected.records.is_empty() => {
+            failed(rejected.code);
+            Outcome::rejected(&partition, &rejected)
+        }
+        Err(rejected) => failed(rejected.code),
     }
 }
 
@@ -197,7 +223,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
                         outcomes
                             .into_iter()
                             .map(|o| {
-                                PartitionProduceResponse::default()
+                                let response = PartitionProduceResponse::default()
                                     .with_index(o.index)
                                     .with_error_code(o.error.code())
                                     .with_base_offset(o.base_offset)
@@ -206,12 +232,26 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
                                         o.log_start_offset
                                     } else {
                                         -1
-                                    })
-                                    .with_error_message(if version >= 8 {
-                                        error_message(o.error)
-                                    } else {
-                                        None
-                                    })
+                                    });
+                                if version < 8 {
+                                    return response;
+                                }
+                                response
+                                    .with_record_errors(
+                                        o.record_errors
+                                            .into_iter()
+                                            .map(|(batch_index, message)| {
+                                                BatchIndexAndErrorMessage::default()
+                                                    .with_batch_index(batch_index)
+                                                    .with_batch_index_error_message(Some(
+                                                        StrBytes::from_string(message),
+                                                    ))
+                                            })
+                                            .collect(),
+                                    )
+                                    .with_error_message(
+                                        o.error_message.map(StrBytes::from_string),
+                                    )
                             })
                             .collect(),
                     )
@@ -224,13 +264,6 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
         peek.correlation_id,
         &response,
     ))
-}
-
-fn error_message(error: ErrorCode) -> Option<StrBytes> {
-    match error {
-        ErrorCode::None => None,
-        e => Some(StrBytes::from_string(format!("{e:?}"))),
-    }
 }
 
 #[cfg(test)]
