@@ -143,6 +143,9 @@ mod tests {
             mixed.message("t", 0).as_deref(),
             Some("One or more records have been rejected due to invalid timestamp")
         );
-        assert_eq!(Rejected::from(ErrorCode::CorruptMessage).message("t", 0), None);
+        assert_eq!(
+            Rejected::from(ErrorCode::CorruptMessage).message("t", 0),
+            None
+        );
     }
 }

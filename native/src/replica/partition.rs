@@ -13,9 +13,9 @@ use crate::error::ErrorCode;
 use crate::log::manager::LogHandle;
 use crate::log::{FetchSlice, LeaderAppend};
 use crate::metrics::TopicMetrics;
-use crate::record::rejected::Rejected;
 use crate::record::batch::BatchHeader;
 use crate::record::producer::AppendOrigin;
+use crate::record::rejected::Rejected;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {

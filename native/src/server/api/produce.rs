@@ -249,9 +249,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
                                             })
                                             .collect(),
                                     )
-                                    .with_error_message(
-                                        o.error_message.map(StrBytes::from_string),
-                                    )
+                                    .with_error_message(o.error_message.map(StrBytes::from_string))
                             })
                             .collect(),
                     )
