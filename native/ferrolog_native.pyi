@@ -212,8 +212,20 @@ class Server:
         count)])."""
     @staticmethod
     def latency_buckets_ms() -> list[int]: ...
-    def count_errors(self, api_key: int, codes: list[tuple[int, int]]) -> None:
-        """Counts the error codes of a response Python answered."""
+    def answered(
+        self,
+        api_key: int,
+        api_version: int,
+        client_id: str | None,
+        peer: str,
+        codes: list[tuple[int, int]],
+    ) -> None:
+        """A response Python answered: its error codes ``(code, count)`` are counted, and
+        logged (rate-limited) when not NONE."""
+    def refused(
+        self, api_key: int, api_version: int, client_id: str | None, peer: str, reason: str
+    ) -> None:
+        """A request Python refused by closing its connection, for the request log."""
     def request_queue_size(self) -> int:
         """Requests handed to Python and not answered yet."""
     def append(self, topic: str, partition: int, records: bytes) -> int:

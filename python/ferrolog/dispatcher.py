@@ -12,12 +12,17 @@ Answers Kafka gives to bad requests:
   UNSUPPORTED_VERSION and the full API list, so the client can retry at a version both know;
 - a malformed body: the connection is closed;
 - a handler that raises (a bug): the error is logged and the connection closed.
+
+Each refusal, and each response carrying an error code, goes to the native core's request log
+(`Server.refused`, `Server.answered`), which writes them rate-limited beside the natively
+served requests' and counts the error codes for /metrics.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -86,27 +91,21 @@ class Dispatcher:
         allowed = self._versions.get(key)
         handler = self._handlers.get(key)
         if allowed is None or handler is None:
-            log.debug("closing connection: unknown api_key=%d peer=%s", key, request.peer)
-            self._close(request)
+            self._close(request, "unknown API key")
             return
         if not allowed[0] <= version <= allowed[1]:
             if key == API_VERSIONS_KEY:
                 self._unsupported_api_versions(request)
             else:
-                log.debug(
-                    "closing connection: unsupported api_key=%d version=%d peer=%s",
-                    key,
-                    version,
-                    request.peer,
+                self._close(
+                    request, f"unsupported version (this broker serves {allowed[0]}-{allowed[1]})"
                 )
-                self._close(request)
             return
         try:
             header, offset = decode_request_header(request.frame)
             body = decode_request(key, version, request.frame, offset)
         except ProtocolError as exc:
-            log.debug("closing connection: malformed request api_key=%d: %s", key, exc)
-            self._close(request)
+            self._close(request, f"malformed request: {exc}")
             return
         context = RequestContext(
             api_key=key,
@@ -133,7 +132,7 @@ class Dispatcher:
                 context.api_key, context.api_version, context.correlation_id, response
             )
         except asyncio.CancelledError:
-            self._close(request)
+            self._close(request, None)  # stopping: not a refusal
             raise
         except Exception:
             log.exception(
@@ -142,10 +141,16 @@ class Dispatcher:
                 context.api_version,
                 context.peer,
             )
-            self._close(request)
+            self._close(request, "internal error (logged above)")
             return
         self._respond(request, encoded)
-        self._queue.count_errors(context.api_key, list(error_codes(response).items()))
+        self._queue.answered(
+            context.api_key,
+            context.api_version,
+            context.client_id,
+            context.peer,
+            list(error_codes(response).items()),
+        )
 
     def _unsupported_api_versions(self, request: ControlRequest) -> None:
         # Parsed as v0 means: only the correlation id matters, the body is not read at all.
@@ -159,7 +164,13 @@ class Dispatcher:
             # The connection may be gone already; nothing to answer then.
             log.debug("respond failed", exc_info=True)
 
-    def _close(self, request: ControlRequest) -> None:
+    def _close(self, request: ControlRequest, reason: str | None) -> None:
+        """Closes `request`'s connection; the native request log says why (`reason`)."""
+        if reason is not None:
+            client_id = _client_id(request.frame)
+            self._queue.refused(
+                request.api_key, request.api_version, client_id, request.peer, reason
+            )
         try:
             self._queue.close_connection(request.handle)
         except Exception:
@@ -181,3 +192,14 @@ def error_codes(response: Mapping[str, object]) -> Counter[int]:
         elif isinstance(node, list):
             stack.extend(v for v in node if isinstance(v, list | dict))
     return counts
+
+
+def _client_id(frame: bytes) -> str | None:
+    """The request header's client id, read without trusting the rest of the frame (the
+    header of a request refused as unknown or malformed may not parse as a whole)."""
+    if len(frame) < 10:
+        return None
+    (size,) = struct.unpack_from(">h", frame, 8)
+    if size < 0 or len(frame) < 10 + size:
+        return None
+    return frame[10 : 10 + size].decode("utf-8", "replace")

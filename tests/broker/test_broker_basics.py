@@ -50,6 +50,7 @@ class FakeQueue:
     answered_at: dict[int, float] = field(default_factory=dict)
     closed: set[int] = field(default_factory=set)
     errors: Counter[tuple[int, int]] = field(default_factory=Counter)
+    refusals: list[tuple[int, str | None, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.read_fd, self.write_fd = os.pipe()
@@ -80,9 +81,17 @@ class FakeQueue:
     def close_connection(self, handle: int) -> None:
         self.closed.add(handle)
 
-    def count_errors(self, api_key: int, codes: list[tuple[int, int]]) -> None:
+    def answered(
+        self, api_key: int, version: int, client_id: str | None, peer: str,
+        codes: list[tuple[int, int]],
+    ) -> None:  # fmt: skip
         for code, count in codes:
             self.errors[api_key, code] += count
+
+    def refused(
+        self, api_key: int, version: int, client_id: str | None, peer: str, reason: str
+    ) -> None:
+        self.refusals.append((api_key, client_id, reason))
 
 
 def request(handle: int, key: int, version: int, body: dict[str, Any]) -> FakeRequest:
@@ -171,6 +180,7 @@ def test_unknown_api_key_closes_the_connection() -> None:
     queue = run_dispatcher([unknown])
     assert queue.closed == {1}
     assert not queue.responses
+    assert queue.refusals == [(9999, None, "unknown API key")]
 
 
 def test_unadvertised_version_closes_the_connection() -> None:
@@ -192,6 +202,9 @@ def test_malformed_body_closes_the_connection() -> None:
     good = request(1, METADATA, 1, {"topics": [{"name": "t"}]})
     queue = run_dispatcher([FakeRequest(1, METADATA, 1, 1, good.frame[:-3])])
     assert queue.closed == {1}
+    [(key, client_id, reason)] = queue.refusals
+    assert (key, client_id) == (METADATA, "test")
+    assert reason.startswith("malformed request")
 
 
 def test_handler_exception_closes_the_connection(caplog: pytest.LogCaptureFixture) -> None:

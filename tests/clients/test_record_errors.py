@@ -25,6 +25,8 @@ def produce_one_batch(
     """Sends `(key, timestamp)` records as one batch (one flush after a long linger, no
     retries); each message's delivery error, in order."""
     producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 1000, "retries": 0})
+    # Metadata first, so the records queue up together and leave as one batch at the flush.
+    producer.list_topics(topic, timeout=10)
     errors: list[Any] = [None] * len(records)
 
     def report(index: int) -> Callable[[KafkaError | None, Message], None]:

@@ -147,6 +147,13 @@ impl RequestMetrics {
         }
     }
 
+    /// A response's error codes, `(code, count)`.
+    pub fn errors(&self, api_key: i16, counts: &[(i16, u64)]) {
+        for &(code, count) in counts {
+            self.error(api_key, code, count);
+        }
+    }
+
     /// The APIs that have seen a request or an error.
     pub fn snapshot(&self) -> Vec<ApiSnapshot> {
         self.apis

@@ -27,18 +27,6 @@ pub(crate) fn without_gil<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F
     py.detach(f)
 }
 
-/// `NotLeaderOrFollower` -> `NOT_LEADER_OR_FOLLOWER`.
-fn upper_snake(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 8);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_uppercase());
-    }
-    out
-}
-
 fn codec(code: i32) -> PyResult<Codec> {
     i16::try_from(code)
         .ok()
@@ -59,7 +47,7 @@ fn native_api_versions() -> HashMap<i16, (i16, i16)> {
 fn error_codes() -> HashMap<String, i16> {
     ErrorCode::ALL
         .iter()
-        .map(|(code, name)| (upper_snake(name), code.code()))
+        .map(|(code, name)| (crate::error::upper_snake(name), code.code()))
         .collect()
 }
 

@@ -11,6 +11,7 @@ use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use crate::control::ControlReply;
 use crate::metrics::{ApiSnapshot, LATENCY_BUCKETS_MS};
+use crate::server::request_log::Requester;
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
 
 /// One producer of `describe_producers`: (producer id, epoch, last sequence, last timestamp,
@@ -283,11 +284,45 @@ impl PyServer {
         LATENCY_BUCKETS_MS.to_vec()
     }
 
-    /// Counts the error codes of a response Python answered (its `ErrorsPerSec`).
-    fn count_errors(&self, api_key: i16, codes: Vec<(i16, u64)>) {
-        for (code, count) in codes {
-            self.inner.broker().requests.error(api_key, code, count);
-        }
+    /// A response Python answered: its error codes `(code, count)` are counted (Kafka's
+    /// `ErrorsPerSec`), and logged, rate-limited, when they are not NONE.
+    #[pyo3(signature = (api_key, api_version, client_id, peer, codes))]
+    fn answered(
+        &self,
+        api_key: i16,
+        api_version: i16,
+        client_id: Option<&str>,
+        peer: &str,
+        codes: Vec<(i16, u64)>,
+    ) {
+        let broker = self.inner.broker();
+        broker.requests.errors(api_key, &codes);
+        let who = Requester {
+            api_key,
+            api_version,
+            client_id,
+            peer,
+        };
+        broker.request_log.failed(who, &codes);
+    }
+
+    /// A request Python refused by closing its connection, for the request log.
+    #[pyo3(signature = (api_key, api_version, client_id, peer, reason))]
+    fn refused(
+        &self,
+        api_key: i16,
+        api_version: i16,
+        client_id: Option<&str>,
+        peer: &str,
+        reason: &str,
+    ) {
+        let who = Requester {
+            api_key,
+            api_version,
+            client_id,
+            peer,
+        };
+        self.inner.broker().request_log.refused(who, reason);
     }
 
     /// Requests handed to Python and not answered yet (Kafka's `RequestQueueSize`).

@@ -9,7 +9,8 @@ use bytes::{BufMut, Bytes, BytesMut};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::api::{self, Reply};
+use super::api::{self, Reply, Tally};
+use super::request_log::{self, Requester};
 use super::{sendfile, stopped, Broker};
 use crate::control::{ControlReply, ControlRequest};
 use crate::protocol::{peek_header, route, Route};
@@ -23,6 +24,8 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
         return;
     }
     let peer = peer.to_string();
+    // Clients name themselves once per connection; read only for the request log.
+    let mut client_id: Option<String> = None;
     loop {
         let frame = tokio::select! {
             _ = stopped(&mut shutdown) => return,
@@ -32,9 +35,18 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
         let Some(peek) = peek_header(&frame) else {
             return;
         };
+        if client_id.is_none() {
+            client_id = request_log::client_id(&frame).map(str::to_owned);
+        }
+        let who = Requester {
+            api_key: peek.api_key,
+            api_version: peek.api_version,
+            client_id: client_id.as_deref(),
+            peer: &peer,
+        };
         let keep_going = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            ok = handle(broker, &mut stream, &peer, id, frame) => ok,
+            ok = handle(broker, &mut stream, who, id, frame) => ok,
         };
         if !keep_going {
             log::debug!(
@@ -87,7 +99,7 @@ async fn read_body(stream: &mut TcpStream, size: usize) -> std::io::Result<Bytes
 async fn handle(
     broker: &Arc<Broker>,
     stream: &mut TcpStream,
-    peer: &str,
+    who: Requester<'_>,
     id: u64,
     frame: Bytes,
 ) -> bool {
@@ -103,14 +115,30 @@ async fn handle(
         ok
     };
     match route(peek.api_key, peek.api_version) {
-        Route::Unsupported => false,
-        Route::Native => match api::dispatch(broker, peek, frame).await {
-            Reply::Send(chunks) => {
-                answered(written(idle, sendfile::write_chunks(stream, &chunks)).await)
+        Route::Unsupported => {
+            broker
+                .request_log
+                .refused(who, "unknown API key or unsupported version");
+            false
+        }
+        Route::Native => {
+            let mut tally = Tally::default();
+            let reply = api::dispatch(broker, peek, frame, &mut tally).await;
+            broker.requests.errors(peek.api_key, tally.counts());
+            broker.request_log.failed(who, tally.counts());
+            match reply {
+                Reply::Send(chunks) => {
+                    answered(written(idle, sendfile::write_chunks(stream, &chunks)).await)
+                }
+                Reply::Nothing => answered(true),
+                Reply::Close => {
+                    broker
+                        .request_log
+                        .refused(who, "malformed request, or an acks=0 produce that failed");
+                    false
+                }
             }
-            Reply::Nothing => answered(true),
-            Reply::Close => false,
-        },
+        }
         Route::Control => {
             let request = ControlRequest {
                 handle: 0,
@@ -118,7 +146,7 @@ async fn handle(
                 api_key: peek.api_key,
                 api_version: peek.api_version,
                 correlation_id: peek.correlation_id,
-                peer: peer.to_string(),
+                peer: who.peer.to_string(),
                 frame,
             };
             let mut pending = broker.control.submit(request).await;

@@ -9,6 +9,7 @@ pub mod config;
 mod connection;
 pub mod fetch_session;
 pub mod replication;
+pub mod request_log;
 mod sendfile;
 
 use std::collections::HashMap;
@@ -27,6 +28,7 @@ use crate::metrics::RequestMetrics;
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
+use crate::server::request_log::RequestLog;
 
 pub use commands::{CommandError, MarkerRequest, OpenRequest, PartitionState, RoleRequest};
 pub use config::ServerConfig;
@@ -45,6 +47,8 @@ pub struct Broker {
     pub control: Arc<ControlBridge>,
     /// Requests, latency and errors per API, for `/metrics`.
     pub requests: RequestMetrics,
+    /// Refused and failed requests, rate-limited, for the broker's log.
+    pub request_log: RequestLog,
     connections: AtomicUsize,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
@@ -108,6 +112,7 @@ impl Server {
             fetch_sessions,
             control,
             requests: RequestMetrics::default(),
+            request_log: RequestLog::default(),
             connections: AtomicUsize::new(0),
             next_connection_id: AtomicU64::new(1),
             shutdown,

@@ -11,7 +11,7 @@ use kafka_protocol::messages::list_offsets_response::{
 };
 use kafka_protocol::messages::{ListOffsetsRequest, ListOffsetsResponse};
 
-use super::Reply;
+use super::{Reply, Tally};
 use crate::error::ErrorCode;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, LIST_OFFSETS};
 use crate::replica::Partition;
@@ -79,7 +79,7 @@ fn epoch_of(log: &crate::log::Log, offset: i64) -> i32 {
     epoch
 }
 
-pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes, tally: &mut Tally) -> Reply {
     let version = peek.api_version;
     let request = match decode_request::<ListOffsetsRequest>(frame) {
         Ok((_, request)) => request,
@@ -123,6 +123,9 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
         })
         .collect();
     let response = ListOffsetsResponse::default().with_topics(topics);
+    for p in response.topics.iter().flat_map(|t| &t.partitions) {
+        tally.add(p.error_code);
+    }
     Reply::from_encoded(encode_response(
         LIST_OFFSETS,
         version,

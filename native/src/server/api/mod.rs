@@ -25,6 +25,24 @@ pub enum Reply {
     Close,
 }
 
+/// The error codes of one response, one per partition (NONE included), for the request
+/// metrics and the request log.
+#[derive(Debug, Default)]
+pub struct Tally(Vec<(i16, u64)>);
+
+impl Tally {
+    pub fn add(&mut self, code: i16) {
+        match self.0.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, n)) => *n += 1,
+            None => self.0.push((code, 1)),
+        }
+    }
+
+    pub fn counts(&self) -> &[(i16, u64)] {
+        &self.0
+    }
+}
+
 impl Reply {
     fn from_encoded(encoded: Result<Bytes, protocol::DecodeError>) -> Reply {
         match encoded {
@@ -37,12 +55,19 @@ impl Reply {
     }
 }
 
-pub async fn dispatch(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+pub async fn dispatch(
+    broker: &Arc<Broker>,
+    peek: HeaderPeek,
+    frame: Bytes,
+    tally: &mut Tally,
+) -> Reply {
     match peek.api_key {
-        protocol::PRODUCE => produce::handle(broker, peek, frame).await,
-        protocol::FETCH => fetch::handle(broker, peek, frame).await,
-        protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame),
-        protocol::OFFSET_FOR_LEADER_EPOCH => offset_for_leader_epoch::handle(broker, peek, frame),
+        protocol::PRODUCE => produce::handle(broker, peek, frame, tally).await,
+        protocol::FETCH => fetch::handle(broker, peek, frame, tally).await,
+        protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame, tally),
+        protocol::OFFSET_FOR_LEADER_EPOCH => {
+            offset_for_leader_epoch::handle(broker, peek, frame, tally)
+        }
         _ => Reply::Close,
     }
 }

@@ -9,12 +9,12 @@ use kafka_protocol::messages::offset_for_leader_epoch_response::{
 };
 use kafka_protocol::messages::{OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse};
 
-use super::Reply;
+use super::{Reply, Tally};
 use crate::error::ErrorCode;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, OFFSET_FOR_LEADER_EPOCH};
 use crate::server::Broker;
 
-pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes, tally: &mut Tally) -> Reply {
     let version = peek.api_version;
     let request = match decode_request::<OffsetForLeaderEpochRequest>(frame) {
         Ok((_, request)) => request,
@@ -51,6 +51,9 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
         })
         .collect();
     let response = OffsetForLeaderEpochResponse::default().with_topics(topics);
+    for p in response.topics.iter().flat_map(|t| &t.partitions) {
+        tally.add(p.error_code);
+    }
     Reply::from_encoded(encode_response(
         OFFSET_FOR_LEADER_EPOCH,
         version,

@@ -11,7 +11,7 @@ use kafka_protocol::messages::produce_response::{
 use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
 use kafka_protocol::protocol::StrBytes;
 
-use super::{txn_verify, Reply};
+use super::{txn_verify, Reply, Tally};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
@@ -151,7 +151,12 @@ fn take_records(mut request: ProduceRequest) -> (Option<String>, Vec<(String, Pa
     (transactional_id, topics)
 }
 
-pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+pub async fn handle(
+    broker: &Arc<Broker>,
+    peek: HeaderPeek,
+    frame: Bytes,
+    tally: &mut Tally,
+) -> Reply {
     let version = peek.api_version;
     let request = match decode_request::<ProduceRequest>(frame) {
         Ok((_, request)) => request,
@@ -201,7 +206,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     }
 
     for o in results.iter().flat_map(|(_, os)| os) {
-        broker.requests.error(PRODUCE, o.error.code(), 1);
+        tally.add(o.error.code());
     }
 
     if acks == 0 {

@@ -26,13 +26,13 @@ use kafka_protocol::messages::FetchRequest;
 use tokio::sync::watch;
 
 use self::read::{Plan, Target};
-use super::Reply;
+use super::{Reply, Tally};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::fetch_writer::{
     write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
 };
-use crate::protocol::{decode_request, HeaderPeek, FETCH};
+use crate::protocol::{decode_request, HeaderPeek};
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
     Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
@@ -51,7 +51,12 @@ enum Mode {
     Incremental { session_id: i32, epoch: i32 },
 }
 
-pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Reply {
+pub async fn handle(
+    broker: &Arc<Broker>,
+    peek: HeaderPeek,
+    frame: Bytes,
+    tally: &mut Tally,
+) -> Reply {
     let request = match decode_request::<FetchRequest>(frame) {
         Ok((_, request)) => request,
         Err(_) => return Reply::Close,
@@ -76,7 +81,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
             .lock()
             .new_context(version, meta, &wanted, &forgotten, now_ms());
     let (mode, to_read) = match context {
-        Context::Error(e) => return error_reply(broker, peek, e, INVALID_SESSION_ID),
+        Context::Error(e) => return error_reply(tally, peek, e, INVALID_SESSION_ID),
         Context::Sessionless => (Mode::Sessionless, wanted),
         Context::Full => (Mode::Full, wanted),
         Context::Incremental {
@@ -102,7 +107,7 @@ pub async fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes) -> Rep
     };
     let max_wait = Duration::from_millis(request.max_wait_ms.max(0) as u64);
     let outs = read_until_ready(&plan, max_wait, request.min_bytes.max(0) as usize).await;
-    finish(broker, peek, plan, mode, outs)
+    finish(broker, peek, plan, mode, outs, tally)
 }
 
 /// The request's partitions, in its order. Topic names are shared by their partitions.
@@ -203,8 +208,9 @@ fn finish(
     plan: Plan,
     mode: Mode,
     outs: Vec<FetchPartitionOut>,
+    tally: &mut Tally,
 ) -> Reply {
-    count(broker, &plan, &outs);
+    count(&plan, &outs, tally);
     let outcomes: Vec<Outcome> = outs.iter().map(outcome).collect();
     let (session_id, answered) = match mode {
         Mode::Sessionless | Mode::Full => (INVALID_SESSION_ID, None),
@@ -221,7 +227,7 @@ fn finish(
                 Err(Finish::Gone) => (INVALID_SESSION_ID, None),
                 Err(Finish::EpochMoved) => {
                     return error_reply(
-                        broker,
+                        tally,
                         peek,
                         ErrorCode::InvalidFetchSessionEpoch,
                         session_id,
@@ -257,9 +263,9 @@ fn finish(
 
 /// Kafka's fetch meters: a consumer's bytes and requests per topic, a follower's bytes as
 /// replication, and every partition's error code.
-fn count(broker: &Broker, plan: &Plan, outs: &[FetchPartitionOut]) {
+fn count(plan: &Plan, outs: &[FetchPartitionOut], tally: &mut Tally) {
     for (target, out) in plan.targets.iter().zip(outs) {
-        broker.requests.error(FETCH, out.error_code, 1);
+        tally.add(out.error_code);
         let Ok(partition) = &target.partition else {
             continue;
         };
@@ -321,8 +327,8 @@ fn by_topic(
 }
 
 /// A response with only a top-level error (a session error).
-fn error_reply(broker: &Broker, peek: HeaderPeek, error: ErrorCode, session_id: i32) -> Reply {
-    broker.requests.error(FETCH, error.code(), 1);
+fn error_reply(tally: &mut Tally, peek: HeaderPeek, error: ErrorCode, session_id: i32) -> Reply {
+    tally.add(error.code());
     let response = FetchResponseOut {
         error_code: error.code(),
         session_id,
