@@ -42,7 +42,7 @@ wheels: ## manylinux wheels into dist/: ferrolog-native (abi3, CPython >= 3.11) 
 test-deps: ## install what the tests use: Debian packages, the wheels (native one installed), ferrolog with test extras
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $$missing; fi
-	@# The tests run on the very native wheel that tests/packaging installs in a bare venv: one
+	@# The tests run on the very native wheel that tests/wheels installs in a bare venv: one
 	@# release build of the crate, not two.
 	$(MAKE) wheels
 	$(PIP) install -q --force-reinstall --no-deps dist/ferrolog_native-*.whl
