@@ -1,11 +1,13 @@
 """The group coordinator at /metrics: the groups this broker coordinates by state, their
 committed offsets, and the rebalances they went through.
 
-Group counts keep the names the JMX exporter gives Kafka's classic `GroupMetadataManager`
-gauges (`kafka_coordinator_group_groupmetadatamanager_numgroupsstable`, ...), the ones the
-published Kafka dashboards graph; Kafka 4's `group-coordinator-metrics` carries the same
-counts as `classic-group-count{state}`. Rebalances are that group's
-`group-rebalance-count` and `group-completed-rebalance-count`, as counters."""
+Groups by state are one gauge with a `state` label,
+`kafka_coordinator_group_groupmetadatamanager_numgroups{state="stable"}`, rather than the
+classic `GroupMetadataManager` gauge per state (`...numgroupsstable`, deprecated by KIP-1301):
+Kafka 4's replacement, `group-coordinator-metrics` `classic-group-count`, has that shape and
+those state names, a dashboard splits by the label or sums it for the total (ours does), and
+one name stays one name. Rebalances are that group's `group-rebalance-count` and
+`group-completed-rebalance-count`, as counters."""
 
 from __future__ import annotations
 
@@ -25,12 +27,13 @@ if TYPE_CHECKING:
     from ferrolog.broker import Broker
 
 GROUPS = "kafka_coordinator_group_groupmetadatamanager_"
-STATE_GAUGES = {
-    GroupState.PREPARING_REBALANCE: "numgroupspreparingrebalance",
-    GroupState.COMPLETING_REBALANCE: "numgroupscompletingrebalance",
-    GroupState.STABLE: "numgroupsstable",
-    GroupState.EMPTY: "numgroupsempty",
-    GroupState.DEAD: "numgroupsdead",
+# Kafka 4's `classic-group-count` state names.
+STATE_LABELS = {
+    GroupState.PREPARING_REBALANCE: "preparingrebalance",
+    GroupState.COMPLETING_REBALANCE: "completingrebalance",
+    GroupState.STABLE: "stable",
+    GroupState.EMPTY: "empty",
+    GroupState.DEAD: "dead",
 }
 REBALANCES = "kafka_server_groupcoordinatormetrics_grouprebalance"
 COMPLETED_REBALANCES = "kafka_server_groupcoordinatormetrics_groupcompletedrebalance"
@@ -71,17 +74,15 @@ class GroupCollector(Collector):
         snap = ask_loop(self._loop, take)
         if snap is None:
             return
-        yield GaugeMetricFamily(
+        groups = GaugeMetricFamily(
             f"{GROUPS}numgroups",
-            "Groups this broker coordinates (of its loaded __consumer_offsets partitions).",
-            value=sum(snap.states.values()),
+            "Groups this broker coordinates (of its loaded __consumer_offsets partitions), "
+            "by state.",
+            labels=["state"],
         )
-        for state, name in STATE_GAUGES.items():
-            yield GaugeMetricFamily(
-                f"{GROUPS}{name}",
-                f"Groups this broker coordinates in state {state.value}.",
-                value=snap.states[state],
-            )
+        for state, label in STATE_LABELS.items():
+            groups.add_metric([label], snap.states[state])
+        yield groups
         yield GaugeMetricFamily(
             f"{GROUPS}numoffsets",
             "Committed offsets of the groups this broker coordinates.",
