@@ -13,6 +13,7 @@ fenced write means another controller was elected, and this one stops acting.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster import election, reassignment
@@ -22,6 +23,7 @@ from ferrolog.controller.store.zookeeper import ControllerFencedError
 
 if TYPE_CHECKING:
     from ferrolog.config import BrokerConfig
+    from ferrolog.controller.cluster.stats import ClusterStats
     from ferrolog.controller.store.view import ClusterView, TopicPartition
     from ferrolog.controller.store.zookeeper import ZkStore
 
@@ -29,12 +31,15 @@ log = logging.getLogger(__name__)
 
 
 class ActiveController:
-    def __init__(self, store: ZkStore, config: BrokerConfig, node_id: int, epoch: int) -> None:
+    def __init__(
+        self, store: ZkStore, config: BrokerConfig, node_id: int, epoch: int, stats: ClusterStats
+    ) -> None:
         self._store = store
         self._config = config
         self.node_id = node_id
         self.epoch = epoch
         self.fenced = False
+        self._stats = stats
 
     async def reconcile(self, view: ClusterView) -> bool:
         """One pass; returns True if it wrote anything (the caller reads the view again)."""
@@ -77,11 +82,33 @@ class ActiveController:
             )
         return done
 
+    def _count_elections(
+        self,
+        writes: list[tuple[str, int, PartitionState, int]],
+        view: ClusterView,
+        written: set[TopicPartition],
+        started: float,
+    ) -> None:
+        """One election (Kafka's LeaderElectionRateAndTimeMs, which times each controller
+        event that elects leaders) for a pass that gave a partition a leader in a new term,
+        timed from the pass's start to its writes being done; shrinking an ISR or taking a
+        partition offline elects nobody."""
+        for topic, partition, state, _ in writes:
+            old = view.state(topic, partition)
+            if (
+                (topic, partition) in written
+                and state.leader >= 0
+                and (old is None or state.leader_epoch > old.leader_epoch)
+            ):
+                self._stats.count_elections((time.monotonic() - started) * 1000)
+                return
+
     def _unclean(self, configs: dict[str, str]) -> bool:
         value = self._config.topic_config(configs)["unclean.leader.election.enable"]
         return value.lower() == "true"
 
     async def _elections(self, view: ClusterView) -> bool:
+        started = time.monotonic()
         live = set(view.brokers)
         writes: list[tuple[str, int, PartitionState, int]] = []
         for topic, partition, replicas, state in view.partitions():
@@ -104,7 +131,7 @@ class ActiveController:
             )
             if decided is not None:
                 writes.append((topic.name, partition, decided, state.version))
-        await self._write_all(writes)
+        self._count_elections(writes, view, await self._write_all(writes), started)
         return bool(writes)
 
     async def _requested(self, view: ClusterView, kind: ElectionType) -> bool:
@@ -115,6 +142,7 @@ class ActiveController:
         pending = view.unclean_elections if unclean else view.preferred_elections
         if not pending:
             return False
+        started = time.monotonic()
         live = set(view.brokers)
         settled = set()
         writes: list[tuple[str, int, PartitionState, int]] = []
@@ -134,7 +162,9 @@ class ActiveController:
                     writes.append((name, partition, decided, state.version))
                     continue
             settled.add((name, partition))
-        settled |= await self._write_all(writes)
+        written = await self._write_all(writes)
+        self._count_elections(writes, view, written, started)
+        settled |= written
         await self._store.complete_elections(settled, unclean=unclean)
         return True
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
+    from ferrolog.controller.cluster.stats import ClusterStats
     from ferrolog.controller.store.base import PartitionState
     from ferrolog.controller.store.view import ClusterView
     from ferrolog.controller.store.zookeeper import ZkStore
@@ -48,12 +49,14 @@ class IsrManager:
         native: ferrolog_native.Server,
         node_id: int,
         holder: ViewHolder,
+        stats: ClusterStats,
     ) -> None:
         self._store = store
         self._replicas = replicas
         self._native = native
         self._node_id = node_id
         self._holder = holder
+        self._stats = stats
         self._lag_ms = config.get_int("replica.lag.time.max.ms")
         self._task: asyncio.Task[None] | None = None
 
@@ -140,6 +143,7 @@ class IsrManager:
                 log.warning("set ISR failed topic=%s partition=%d: %r", t, p, error)
                 continue
             self._replicas.note_isr(t, p, wanted, version)
+            self._stats.count_isr_change(state.isr, wanted)
             log.info("ISR changed topic=%s partition=%d isr=%s -> %s", t, p, state.isr, wanted)
 
     def _set_isrs(

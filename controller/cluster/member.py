@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster.active import ActiveController
 from ferrolog.controller.cluster.isr_manager import IsrManager
+from ferrolog.controller.cluster.stats import ClusterStats
 from ferrolog.controller.store.view import ClusterView
 from ferrolog.controller.store.zookeeper import BrokerIdInUseError
 
@@ -71,7 +72,8 @@ class ClusterMember:
         self._dirty = asyncio.Event()
         self._synced = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._isr = IsrManager(store, config, replicas, native, self.node_id, self)
+        self.stats = ClusterStats()
+        self._isr = IsrManager(store, config, replicas, native, self.node_id, self, self.stats)
 
     async def start(self) -> None:
         self._store.set_callbacks(self.mark_dirty, self._on_session)
@@ -170,7 +172,9 @@ class ClusterMember:
             epoch = await self._store.try_become_controller(self.node_id)
             if epoch is not None:
                 log.info("became controller node_id=%d epoch=%d", self.node_id, epoch)
-                self.active = ActiveController(self._store, self._config, self.node_id, epoch)
+                self.active = ActiveController(
+                    self._store, self._config, self.node_id, epoch, self.stats
+                )
                 self._dirty.set()  # read the view that names us, then reconcile
             return
         if self.active is not None and await self.active.reconcile(view):

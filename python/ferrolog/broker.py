@@ -87,6 +87,12 @@ class Broker:
         await asyncio.to_thread(native.start)
         self.native = native
         try:
+            # Listening from the start: /healthz answers while the broker registers and opens
+            # thousands of replicas, and /readyz says it is not ready yet.
+            listener = config.metrics_listener
+            if listener is not None:
+                self.metrics = MetricsServer(self, self._is_ready)
+                self.metrics.start(listener.host, listener.port)
             self._host, self._port = self._advertised(native.port)
             registration = BrokerRegistration(
                 node_id=config.node_id,
@@ -127,10 +133,6 @@ class Broker:
             self._dispatcher.start()
             # Served while they load; "started" means every local replica is open.
             await (self.member.loaded() if self.member is not None else controller.loaded())
-            listener = config.metrics_listener
-            if listener is not None:
-                self.metrics = MetricsServer(self, self._is_ready)
-                self.metrics.start(listener.host, listener.port)
             self.ready = True
         except BaseException:
             await self.stop()

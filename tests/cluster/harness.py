@@ -138,10 +138,18 @@ class BrokerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = data.parent / f"broker-{node_id}.log"
         self.paused = False
+        # A metrics listener of its own: several brokers on one machine would otherwise all
+        # want the default address, and only the first would get it.
+        self.metrics_port = free_port()
 
     @property
     def bootstrap(self) -> str:
         return f"127.0.0.1:{self.port}"
+
+    @property
+    def metrics_url(self) -> str:
+        """`http://host:port` of its /metrics, /healthz and /readyz."""
+        return f"http://127.0.0.1:{self.metrics_port}"
 
     @property
     def running(self) -> bool:
@@ -154,6 +162,7 @@ class BrokerProcess:
             "zookeeper.connect": self.zk_connect,
             "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
             "log.dirs": str(self.data),
+            "metrics.listener": self.metrics_url,
             **self.overrides,
         }
         args = [sys.executable, "-m", "ferrolog", "broker"]

@@ -25,7 +25,7 @@ from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.group import membership, offsets, records
-from ferrolog.controller.coordinator.group.shard import GroupShard, Write
+from ferrolog.controller.coordinator.group.shard import GroupShard, RebalanceCounts, Write
 from ferrolog.controller.coordinator.group.state import GroupSettings
 from ferrolog.controller.coordinator.partitioning import partition_for
 
@@ -70,6 +70,7 @@ class GroupCoordinator:
         self.partition_count = config.get_int("offsets.topic.num.partitions")
         self._retention_check_ms = config.get_int("offsets.retention.check.interval.ms")
         self._partitions: dict[int, _Partition] = {}
+        self.rebalances = RebalanceCounts()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._last_expiry = 0
@@ -82,7 +83,8 @@ class GroupCoordinator:
         current = self._partitions.get(partition)
         if current is not None and current.leader_epoch == leader_epoch:
             return
-        entry = _Partition(GroupShard(partition, self.settings), leader_epoch, asyncio.Event(), [])
+        shard = GroupShard(partition, self.settings, self.rebalances)
+        entry = _Partition(shard, leader_epoch, asyncio.Event(), [])
         self._partitions[partition] = entry
         self._spawn(self._load(partition, entry))
 

@@ -229,6 +229,8 @@ def _replace_static(
 
 
 def _prepare_rebalance(shard: GroupShard, group: Group, now: int) -> None:
+    if group.state != GroupState.PREPARING_REBALANCE:
+        shard.rebalances.begun += 1
     if group.state == GroupState.COMPLETING_REBALANCE:
         _reset_syncs(group, errors.RebalanceInProgressError.code)
     delay = shard.settings.initial_rebalance_delay_ms
@@ -284,6 +286,7 @@ def _complete_join(shard: GroupShard, group: Group, now: int) -> None:
         group.leader = joined[0] if joined else next(iter(group.members))
     group.protocol = group.select_protocol()
     group.state = GroupState.COMPLETING_REBALANCE
+    shard.rebalances.completed += 1
     group.sync_deadline = now + group.max_rebalance_timeout()
     for m in group.members.values():
         m.heartbeat_deadline = now + m.session_timeout_ms

@@ -47,10 +47,23 @@ class Write:
     producer: tuple[int, int] | None = None
 
 
+@dataclass
+class RebalanceCounts:
+    """Rebalances of the groups of every shard of one coordinator, for its metrics (Kafka's
+    group-coordinator-metrics `group-rebalance-count` and `group-completed-rebalance-count`):
+    shared by the shards so that the counts outlive a shard that moves to another broker."""
+
+    begun: int = 0  # a group went to PreparingRebalance
+    completed: int = 0  # its join phase ended with members: a new generation to sync
+
+
 class GroupShard:
-    def __init__(self, partition: int, settings: GroupSettings) -> None:
+    def __init__(
+        self, partition: int, settings: GroupSettings, rebalances: RebalanceCounts | None = None
+    ) -> None:
         self.partition = partition
         self.settings = settings
+        self.rebalances = rebalances if rebalances is not None else RebalanceCounts()
         self.groups: dict[str, Group] = {}
         self.outbox: list[Write] = []
         # Offsets of open transactions: producer id -> group -> partition -> offset.

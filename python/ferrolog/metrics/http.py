@@ -19,7 +19,10 @@ from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.process_collector import ProcessCollector
 
 from ferrolog.config.table import BROKER_CONFIGS
+from ferrolog.metrics.cluster import ClusterCollector
 from ferrolog.metrics.collector import BrokerCollector
+from ferrolog.metrics.groups import GroupCollector
+from ferrolog.metrics.lag import LagCollector
 from ferrolog.metrics.native import NativeCollector
 
 if TYPE_CHECKING:
@@ -49,6 +52,7 @@ class MetricsServer:
         self._server: WSGIServer | None = None
         self._thread: threading.Thread | None = None
         self.url: str | None = None
+        self._lag: LagCollector | None = None
 
     def start(self, host: str, port: int) -> None:
         """Listens on `metrics.listener`'s address."""
@@ -57,6 +61,10 @@ class MetricsServer:
         registry.register(BrokerCollector(asyncio.get_running_loop(), self._broker))
         if self._broker.native is not None:
             registry.register(NativeCollector(self._broker.native))
+        registry.register(GroupCollector(asyncio.get_running_loop(), self._broker))
+        registry.register(ClusterCollector(self._broker))
+        self._lag = LagCollector(asyncio.get_running_loop(), self._broker)
+        registry.register(self._lag)
         ProcessCollector(registry=registry)  # CPU, RSS, open files: process_* metrics
         metrics = make_wsgi_app(registry)
 
@@ -95,6 +103,8 @@ class MetricsServer:
         if server is not None:
             await asyncio.to_thread(server.shutdown)
             server.server_close()
+        if self._lag is not None:
+            self._lag.close()
 
 
 def _text(respond: Callable[..., Any], status: str, body: str) -> list[bytes]:
