@@ -7,9 +7,12 @@ caused them), exactly one active controller, and a leader election when a broker
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import ferrolog.metrics
 import pytest
 from confluent_kafka import Consumer, Producer
 
@@ -30,6 +33,7 @@ TOPIC, GROUP, PARTITIONS = "metered", "metered-readers", 3
 RECORDS, VALUE = 300, b"v" * 100  # the first batch, spread evenly over the partitions
 MORE = 30  # records per partition produced while the consumer stops
 WAIT_S = 60.0
+DASHBOARD = Path(ferrolog.metrics.__file__).parent / "grafana-dashboard.json"
 
 
 @pytest.fixture
@@ -170,3 +174,13 @@ def test_prometheus_graphs_the_cluster(watched: tuple[Cluster, Prometheus]) -> N
     cluster.wait_for_leaders(TOPIC, PARTITIONS)
     assert victim not in [cluster.leader(TOPIC, p) for p in range(PARTITIONS)]
     eventually(f"sum({actives})", lambda v: v == 1, "still one active controller")
+
+    # The Grafana dashboard shipped beside the metrics: every query parses in Prometheus and
+    # every metric it graphs exists in this cluster.
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    assert exprs
+    for expr in exprs:
+        prom.query(expr.replace("$__rate_interval", "1m"))
+    for name in sorted({n for e in exprs for n in re.findall(r"\b(?:kafka|process)_\w+", e)}):
+        assert prom.scalar(f'count({{__name__="{name}"}})'), f"{name}: no series"

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from ferrolog.metrics.loop import ask_loop
+
 if TYPE_CHECKING:
     from ferrolog.broker import Broker
 
-# How long a scrape waits for the broker's loop before it answers without broker metrics.
-SNAPSHOT_TIMEOUT_S = 5.0
 
 Labels = tuple[str, str]  # topic, partition
 
@@ -71,19 +71,14 @@ class BrokerCollector(Collector):
         self._broker = broker
 
     def _snapshot(self) -> Snapshot | None:
-        async def controller() -> tuple[int, int] | None:
-            return self._broker.active_controller()
+        # Wrapped, so that "no active controller" (None) differs from no answer.
+        async def controller() -> tuple[tuple[int, int] | None]:
+            return (self._broker.active_controller(),)
 
-        try:
-            future = asyncio.run_coroutine_threadsafe(controller(), self._loop)
-        except RuntimeError:  # the loop is closed: the broker has stopped
+        answer = ask_loop(self._loop, controller)
+        if answer is None:  # the loop closed, stopping or stuck: no broker metrics
             return None
-        try:
-            view = future.result(SNAPSHOT_TIMEOUT_S)
-        except Exception:  # the loop is stopping or stuck: the scrape still answers
-            future.cancel()
-            return None
-        return take_snapshot(self._broker, view)
+        return take_snapshot(self._broker, answer[0])
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         snap = self._snapshot()
