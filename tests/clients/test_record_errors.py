@@ -14,6 +14,8 @@ import pytest
 from confluent_kafka import KafkaError, Message, Producer
 from ferrolog.protocol import decode_response, encode_request
 
+from tests.waiting import wait_until
+
 pytestmark = pytest.mark.native
 
 PRODUCE, MESSAGE_TOO_LARGE, INVALID_TIMESTAMP, INVALID_RECORD = 0, 10, 32, 87
@@ -118,6 +120,11 @@ def test_records_with_timestamps_out_of_range_are_named(
 
 def test_other_errors_carry_no_message(bootstrap: str, new_topic: Callable[..., str]) -> None:
     topic = new_topic(**{"max.message.bytes": "100"})
+    # The log opens just after CreateTopics answers; a raw request has no client's retries.
+    wait_until(
+        lambda: produce_raw(bootstrap, topic, [(b"k", int(time.time() * 1000))])["error_code"] == 0,
+        what=f"{topic} to take a write",
+    )
     response = produce_raw(bootstrap, topic, [(b"k" * 200, int(time.time() * 1000))])
     assert response["error_code"] == MESSAGE_TOO_LARGE
     assert response["record_errors"] == []
