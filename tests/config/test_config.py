@@ -113,7 +113,11 @@ def test_normalized_values() -> None:
 def test_topic_resolution_uses_synonyms_with_units() -> None:
     config = BrokerConfig({"log.retention.hours": "2", "log.roll.ms": "1000"})
     resolved = config.resolve_topic_config({})
-    assert set(resolved) == set(NATIVE_TOPIC_KEYS)
+    # Every native topic key but internal.segment.bytes, which has no default.
+    assert set(resolved) == set(NATIVE_TOPIC_KEYS) - {"internal.segment.bytes"}
+    small = config.resolve_topic_config({"internal.segment.bytes": "1024"})
+    assert set(small) == set(NATIVE_TOPIC_KEYS)
+    assert (small["internal.segment.bytes"], small["segment.bytes"]) == ("1024", "1073741824")
     assert resolved["retention.ms"] == str(2 * 3_600_000)
     assert resolved["segment.ms"] == "1000"
     assert resolved["max.message.bytes"] == "1048588"
@@ -154,7 +158,8 @@ def test_invalid_topic_configs(configs: dict[str, str]) -> None:
 def test_describe_topic_sources_and_synonyms() -> None:
     config = BrokerConfig({"log.retention.hours": "24"})
     entries = {e.name: e for e in config.describe_topic({"segment.bytes": "1048576"})}
-    assert set(entries) == set(TOPIC_CONFIGS)
+    # internal.segment.bytes has no default: listed only when set, as Kafka lists it.
+    assert set(entries) == set(TOPIC_CONFIGS) - {"internal.segment.bytes"}
     seg = entries["segment.bytes"]
     assert (seg.value, seg.source, seg.read_only) == ("1048576", ConfigSource.TOPIC_CONFIG, False)
     assert [s.source for s in seg.synonyms] == [
@@ -168,6 +173,13 @@ def test_describe_topic_sources_and_synonyms() -> None:
         ("log.retention.hours", "168", ConfigSource.DEFAULT_CONFIG),
     ]
     assert entries["cleanup.policy"].source == ConfigSource.DEFAULT_CONFIG
+    small = {e.name: e for e in config.describe_topic({"internal.segment.bytes": "1024"})}
+    internal = small["internal.segment.bytes"]
+    assert (internal.value, internal.source) == ("1024", ConfigSource.TOPIC_CONFIG)
+    assert [(s.name, s.source) for s in internal.synonyms] == [
+        ("internal.segment.bytes", ConfigSource.TOPIC_CONFIG)
+    ]
+    assert small["segment.bytes"].value == "1073741824"  # shown apart, as Kafka shows it
 
 
 def test_describe_broker() -> None:

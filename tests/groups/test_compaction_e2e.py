@@ -44,7 +44,7 @@ def test_compacted_topic_through_a_real_consumer(bootstrap: str) -> None:
         partitions=1,
         **{
             "cleanup.policy": "compact",
-            "segment.bytes": "1024",
+            "internal.segment.bytes": "1024",
             "min.cleanable.dirty.ratio": "0.01",
             "delete.retention.ms": "1000",
         },

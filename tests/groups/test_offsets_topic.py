@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from confluent_kafka import Consumer, TopicPartition
-from confluent_kafka.admin import AdminClient
+from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource
 from ferrolog.controller.coordinator.group import records
 from ferrolog.controller.coordinator.group.coordinator import partition_for
 from ferrolog.embedded import EmbeddedBroker
@@ -37,24 +37,30 @@ def read_partition(bootstrap: str, partition: int) -> list[tuple[int, records.Re
 def test_offsets_topic_is_compacted_and_reloads(
     ferrolog_broker_factory: Callable[..., EmbeddedBroker],
 ) -> None:
-    overrides = {
-        **FAST_GROUPS,
-        "offsets.topic.segment.bytes": "2048",
-        "log.cleaner.min.cleanable.ratio": "0.1",
-    }
+    overrides = {**FAST_GROUPS, "log.cleaner.min.cleanable.ratio": "0.1"}
     broker = ferrolog_broker_factory(overrides=overrides)
     bootstrap = broker.bootstrap_servers
+    admin = AdminClient({"bootstrap.servers": bootstrap})
     topic = create_topic(bootstrap, partitions=1)
     group = "compacted-offsets"
     committer = Consumer(
         {"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False}
     )
     try:
-        for offset in range(1, 151):
+        committer.commit(offsets=[TopicPartition(topic, 0, 1)], asynchronous=False)
+        # Small segments, so compaction has closed ones to clean: Kafka 4 refuses
+        # offsets.topic.segment.bytes below segment.bytes' 1 MiB floor when it creates the
+        # topic, so, as Kafka's own tests do, the test-only internal.segment.bytes.
+        small = ConfigEntry(
+            "internal.segment.bytes", "2048", incremental_operation=AlterConfigOpType.SET
+        )
+        resource = ConfigResource("TOPIC", OFFSETS, incremental_configs=[small])
+        admin.incremental_alter_configs([resource])[resource].result(timeout=10)
+        for offset in range(2, 151):
             committer.commit(offsets=[TopicPartition(topic, 0, offset)], asynchronous=False)
     finally:
         committer.close()
-    metadata = AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=10)
+    metadata = admin.list_topics(timeout=10)
     assert OFFSETS in metadata.topics
     partition = partition_for(group, len(metadata.topics[OFFSETS].partitions))
 

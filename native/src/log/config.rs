@@ -8,6 +8,8 @@ use crate::record::validate::{TargetCompression, TimestampType, ValidationConfig
 
 #[derive(Debug, Clone)]
 pub struct LogConfig {
+    /// `internal.segment.bytes` when set (Kafka's test-only override, below segment.bytes'
+    /// floor), else `segment.bytes`: as Kafka's `LogConfig.segmentSize()`.
     pub segment_bytes: u64,
     pub segment_ms: i64,
     pub segment_index_bytes: u32,
@@ -59,7 +61,11 @@ impl LogConfig {
     fn read(p: &mut Props<'_>) -> Result<LogConfig, String> {
         let policies = p.list(&topic::CLEANUP_POLICY)?;
         Ok(LogConfig {
-            segment_bytes: p.integer(&topic::SEGMENT_BYTES)?,
+            segment_bytes: {
+                let public: u64 = p.integer(&topic::SEGMENT_BYTES)?;
+                p.optional_integer(&topic::INTERNAL_SEGMENT_BYTES)?
+                    .unwrap_or(public)
+            },
             segment_ms: p.integer(&topic::SEGMENT_MS)?,
             segment_index_bytes: p.integer(&topic::SEGMENT_INDEX_BYTES)?,
             index_interval_bytes: p.integer(&topic::INDEX_INTERVAL_BYTES)?,

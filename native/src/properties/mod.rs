@@ -43,8 +43,9 @@ pub struct Property {
     pub name: &'static str,
     pub kind: Kind,
     /// What the control plane passes when nothing is configured; for tests, and for
-    /// [`names_read`]. The broker itself always passes a value.
-    pub default: &'static str,
+    /// [`names_read`]. None: a property without a default (Kafka's null), which the control
+    /// plane passes only when it is set, read with [`Props::optional_integer`].
+    pub default: Option<&'static str>,
     pub min: Option<f64>,
     pub max: Option<f64>,
     /// Allowed values (of each element, for a list); empty: any.
@@ -90,6 +91,18 @@ impl<'a> Props<'a> {
         #[allow(clippy::cast_precision_loss)]
         check_bounds(p, value as f64)?;
         T::try_from(value).map_err(|_| format!("{}: {value} is out of range", p.name))
+    }
+
+    /// An integer property without a default: None when the map does not hold it.
+    pub fn optional_integer<T: TryFrom<i64>>(
+        &mut self,
+        p: &'static Property,
+    ) -> Result<Option<T>, String> {
+        if self.map.contains_key(p.name) {
+            return self.integer(p).map(Some);
+        }
+        self.read.push(p.name);
+        Ok(None)
     }
 
     pub fn double(&mut self, p: &'static Property) -> Result<f64, String> {
@@ -180,11 +193,12 @@ fn check_choice(p: &Property, value: &str) -> Result<(), String> {
     ))
 }
 
-/// The table's defaults of `properties`, as the control plane would pass them.
+/// The table's defaults of `properties`, as the control plane would pass them: without the
+/// properties that have none.
 pub fn defaults(properties: &[&Property]) -> HashMap<String, String> {
     properties
         .iter()
-        .map(|p| (p.name.to_string(), p.default.to_string()))
+        .filter_map(|p| Some((p.name.to_string(), p.default?.to_string())))
         .collect()
 }
 
@@ -208,6 +222,7 @@ where
     T::Err: std::fmt::Debug,
 {
     p.default
+        .expect("a property with a default")
         .parse()
         .expect("the generated table's default parses")
 }

@@ -9,7 +9,7 @@ pub mod server {
     pub const NODE_ID: Property = Property {
         name: "node.id",
         kind: Kind::Int,
-        default: "0",
+        default: Some("0"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -20,8 +20,8 @@ pub mod server {
     /// should, on loopback only.
     pub const LISTENERS: Property = Property {
         name: "listeners",
-        kind: Kind::List,
-        default: "PLAINTEXT://127.0.0.1:9092",
+        kind: Kind::String,
+        default: Some("PLAINTEXT://127.0.0.1:9092"),
         min: None,
         max: None,
         choices: &[],
@@ -31,7 +31,7 @@ pub mod server {
     pub const MAX_CONNECTIONS: Property = Property {
         name: "max.connections",
         kind: Kind::Int,
-        default: "2147483647",
+        default: Some("2147483647"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -41,7 +41,7 @@ pub mod server {
     pub const CONNECTIONS_MAX_IDLE_MS: Property = Property {
         name: "connections.max.idle.ms",
         kind: Kind::Long,
-        default: "600000",
+        default: Some("600000"),
         min: None,
         max: None,
         choices: &[],
@@ -51,7 +51,7 @@ pub mod server {
     pub const SOCKET_REQUEST_MAX_BYTES: Property = Property {
         name: "socket.request.max.bytes",
         kind: Kind::Int,
-        default: "104857600",
+        default: Some("104857600"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -62,7 +62,7 @@ pub mod server {
     pub const NUM_IO_THREADS: Property = Property {
         name: "num.io.threads",
         kind: Kind::Int,
-        default: "8",
+        default: Some("8"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -72,7 +72,7 @@ pub mod server {
     pub const NUM_RECOVERY_THREADS_PER_DATA_DIR: Property = Property {
         name: "num.recovery.threads.per.data.dir",
         kind: Kind::Int,
-        default: "2",
+        default: Some("2"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -83,7 +83,7 @@ pub mod server {
     pub const QUEUED_MAX_REQUESTS: Property = Property {
         name: "queued.max.requests",
         kind: Kind::Int,
-        default: "500",
+        default: Some("500"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -93,7 +93,7 @@ pub mod server {
     pub const MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS: Property = Property {
         name: "max.incremental.fetch.session.cache.slots",
         kind: Kind::Int,
-        default: "1000",
+        default: Some("1000"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -102,8 +102,8 @@ pub mod server {
     /// Data directories (comma separated); overrides log.dir.
     pub const LOG_DIRS: Property = Property {
         name: "log.dirs",
-        kind: Kind::List,
-        default: "./ferrolog-data",
+        kind: Kind::String,
+        default: Some("./ferrolog-data"),
         min: None,
         max: None,
         choices: &[],
@@ -113,7 +113,7 @@ pub mod server {
     pub const LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS: Property = Property {
         name: "log.flush.offset.checkpoint.interval.ms",
         kind: Kind::Int,
-        default: "60000",
+        default: Some("60000"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -123,7 +123,7 @@ pub mod server {
     pub const REPLICA_FETCH_MAX_BYTES: Property = Property {
         name: "replica.fetch.max.bytes",
         kind: Kind::Int,
-        default: "1048576",
+        default: Some("1048576"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -133,7 +133,7 @@ pub mod server {
     pub const REPLICA_FETCH_WAIT_MAX_MS: Property = Property {
         name: "replica.fetch.wait.max.ms",
         kind: Kind::Int,
-        default: "500",
+        default: Some("500"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -143,7 +143,7 @@ pub mod server {
     pub const REPLICA_FETCH_MIN_BYTES: Property = Property {
         name: "replica.fetch.min.bytes",
         kind: Kind::Int,
-        default: "1",
+        default: Some("1"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -153,7 +153,7 @@ pub mod server {
     pub const REPLICA_FETCH_RESPONSE_MAX_BYTES: Property = Property {
         name: "replica.fetch.response.max.bytes",
         kind: Kind::Int,
-        default: "10485760",
+        default: Some("10485760"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -163,7 +163,7 @@ pub mod server {
     pub const REPLICA_FETCH_BACKOFF_MS: Property = Property {
         name: "replica.fetch.backoff.ms",
         kind: Kind::Int,
-        default: "1000",
+        default: Some("1000"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -173,7 +173,7 @@ pub mod server {
     pub const REPLICA_SOCKET_TIMEOUT_MS: Property = Property {
         name: "replica.socket.timeout.ms",
         kind: Kind::Int,
-        default: "30000",
+        default: Some("30000"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -184,7 +184,7 @@ pub mod server {
     pub const TRANSACTION_PARTITION_VERIFICATION_ENABLE: Property = Property {
         name: "transaction.partition.verification.enable",
         kind: Kind::Boolean,
-        default: "true",
+        default: Some("true"),
         min: None,
         max: None,
         choices: &[],
@@ -194,7 +194,7 @@ pub mod server {
     pub const PRODUCER_ID_EXPIRATION_MS: Property = Property {
         name: "producer.id.expiration.ms",
         kind: Kind::Int,
-        default: "86400000",
+        default: Some("86400000"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -232,17 +232,17 @@ pub mod topic {
     pub const CLEANUP_POLICY: Property = Property {
         name: "cleanup.policy",
         kind: Kind::List,
-        default: "delete",
+        default: Some("delete"),
         min: None,
         max: None,
-        choices: &["delete", "compact"],
+        choices: &["compact", "delete"],
     };
 
     /// Codec of stored batches.
     pub const COMPRESSION_TYPE: Property = Property {
         name: "compression.type",
         kind: Kind::String,
-        default: "producer",
+        default: Some("producer"),
         min: None,
         max: None,
         choices: &["uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"],
@@ -252,7 +252,7 @@ pub mod topic {
     pub const DELETE_RETENTION_MS: Property = Property {
         name: "delete.retention.ms",
         kind: Kind::Long,
-        default: "86400000",
+        default: Some("86400000"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -262,7 +262,7 @@ pub mod topic {
     pub const FLUSH_MESSAGES: Property = Property {
         name: "flush.messages",
         kind: Kind::Long,
-        default: "9223372036854775807",
+        default: Some("9223372036854775807"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -272,7 +272,7 @@ pub mod topic {
     pub const FLUSH_MS: Property = Property {
         name: "flush.ms",
         kind: Kind::Long,
-        default: "9223372036854775807",
+        default: Some("9223372036854775807"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -282,7 +282,7 @@ pub mod topic {
     pub const INDEX_INTERVAL_BYTES: Property = Property {
         name: "index.interval.bytes",
         kind: Kind::Int,
-        default: "4096",
+        default: Some("4096"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -292,7 +292,7 @@ pub mod topic {
     pub const MAX_MESSAGE_BYTES: Property = Property {
         name: "max.message.bytes",
         kind: Kind::Int,
-        default: "1048588",
+        default: Some("1048588"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -302,7 +302,7 @@ pub mod topic {
     pub const MESSAGE_TIMESTAMP_TYPE: Property = Property {
         name: "message.timestamp.type",
         kind: Kind::String,
-        default: "CreateTime",
+        default: Some("CreateTime"),
         min: None,
         max: None,
         choices: &["CreateTime", "LogAppendTime"],
@@ -312,7 +312,7 @@ pub mod topic {
     pub const MESSAGE_TIMESTAMP_BEFORE_MAX_MS: Property = Property {
         name: "message.timestamp.before.max.ms",
         kind: Kind::Long,
-        default: "9223372036854775807",
+        default: Some("9223372036854775807"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -322,7 +322,7 @@ pub mod topic {
     pub const MESSAGE_TIMESTAMP_AFTER_MAX_MS: Property = Property {
         name: "message.timestamp.after.max.ms",
         kind: Kind::Long,
-        default: "3600000",
+        default: Some("3600000"),
         min: Some(0.0),
         max: None,
         choices: &[],
@@ -332,7 +332,7 @@ pub mod topic {
     pub const MIN_CLEANABLE_DIRTY_RATIO: Property = Property {
         name: "min.cleanable.dirty.ratio",
         kind: Kind::Double,
-        default: "0.5",
+        default: Some("0.5"),
         min: Some(0.0),
         max: Some(1.0),
         choices: &[],
@@ -342,7 +342,7 @@ pub mod topic {
     pub const MIN_INSYNC_REPLICAS: Property = Property {
         name: "min.insync.replicas",
         kind: Kind::Int,
-        default: "1",
+        default: Some("1"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -352,7 +352,7 @@ pub mod topic {
     pub const RETENTION_BYTES: Property = Property {
         name: "retention.bytes",
         kind: Kind::Long,
-        default: "-1",
+        default: Some("-1"),
         min: None,
         max: None,
         choices: &[],
@@ -362,7 +362,7 @@ pub mod topic {
     pub const RETENTION_MS: Property = Property {
         name: "retention.ms",
         kind: Kind::Long,
-        default: "604800000",
+        default: Some("604800000"),
         min: Some(-1.0),
         max: None,
         choices: &[],
@@ -372,7 +372,17 @@ pub mod topic {
     pub const SEGMENT_BYTES: Property = Property {
         name: "segment.bytes",
         kind: Kind::Int,
-        default: "1073741824",
+        default: Some("1073741824"),
+        min: Some(1048576.0),
+        max: None,
+        choices: &[],
+    };
+
+    /// The maximum size of a single log file. This should be used for testing only.
+    pub const INTERNAL_SEGMENT_BYTES: Property = Property {
+        name: "internal.segment.bytes",
+        kind: Kind::Int,
+        default: None,
         min: Some(14.0),
         max: None,
         choices: &[],
@@ -382,7 +392,7 @@ pub mod topic {
     pub const SEGMENT_INDEX_BYTES: Property = Property {
         name: "segment.index.bytes",
         kind: Kind::Int,
-        default: "10485760",
+        default: Some("10485760"),
         min: Some(4.0),
         max: None,
         choices: &[],
@@ -392,7 +402,7 @@ pub mod topic {
     pub const SEGMENT_MS: Property = Property {
         name: "segment.ms",
         kind: Kind::Long,
-        default: "604800000",
+        default: Some("604800000"),
         min: Some(1.0),
         max: None,
         choices: &[],
@@ -415,6 +425,7 @@ pub mod topic {
         &RETENTION_BYTES,
         &RETENTION_MS,
         &SEGMENT_BYTES,
+        &INTERNAL_SEGMENT_BYTES,
         &SEGMENT_INDEX_BYTES,
         &SEGMENT_MS,
     ];

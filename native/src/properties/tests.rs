@@ -3,7 +3,7 @@ use super::*;
 const INT: Property = Property {
     name: "an.int",
     kind: Kind::Int,
-    default: "5",
+    default: Some("5"),
     min: Some(1.0),
     max: Some(10.0),
     choices: &[],
@@ -11,7 +11,7 @@ const INT: Property = Property {
 const SHORT: Property = Property {
     name: "a.short",
     kind: Kind::Short,
-    default: "1",
+    default: Some("1"),
     min: None,
     max: None,
     choices: &[],
@@ -19,7 +19,7 @@ const SHORT: Property = Property {
 const RATIO: Property = Property {
     name: "a.ratio",
     kind: Kind::Double,
-    default: "0.5",
+    default: Some("0.5"),
     min: Some(0.0),
     max: Some(1.0),
     choices: &[],
@@ -27,7 +27,7 @@ const RATIO: Property = Property {
 const POLICY: Property = Property {
     name: "a.list",
     kind: Kind::List,
-    default: "delete",
+    default: Some("delete"),
     min: None,
     max: None,
     choices: &["delete", "compact"],
@@ -113,6 +113,9 @@ fn names_read_runs_the_reader_over_the_defaults() {
 #[test]
 fn every_generated_default_is_valid_for_its_property() {
     for p in table::server::ALL.iter().chain(table::topic::ALL) {
+        if p.default.is_none() {
+            continue;
+        }
         let m = defaults(&[p]);
         let mut props = Props::new(&m);
         let ok = match p.kind {
@@ -127,4 +130,24 @@ fn every_generated_default_is_valid_for_its_property() {
         default_of::<i64>(&table::server::PRODUCER_ID_EXPIRATION_MS),
         86_400_000
     );
+}
+
+#[test]
+fn a_property_without_a_default_is_optional() {
+    const OPTIONAL: Property = Property {
+        default: None,
+        ..INT
+    };
+    assert!(defaults(&[&OPTIONAL]).is_empty());
+    let empty = map(&[]);
+    let mut p = Props::new(&empty);
+    assert_eq!(p.optional_integer::<i32>(&OPTIONAL), Ok(None));
+    assert_eq!(p.finish(), Ok(vec!["an.int"]));
+    let set = map(&[("an.int", "7")]);
+    assert_eq!(
+        Props::new(&set).optional_integer::<i32>(&OPTIONAL),
+        Ok(Some(7))
+    );
+    let bad = map(&[("an.int", "0")]);
+    assert!(Props::new(&bad).optional_integer::<i32>(&OPTIONAL).is_err());
 }

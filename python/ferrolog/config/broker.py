@@ -81,9 +81,12 @@ class BrokerConfig:
             parse_listeners(self.get("advertised.listeners") or "")
         self.metrics_listener  # noqa: B018 - validates it
         # The settings never change after this, so neither do the topic defaults: resolved
-        # once, not for every partition a broker opens.
+        # once, not for every partition a broker opens. A topic config without a broker
+        # synonym (internal.segment.bytes) has no default: it is unset unless overridden.
         self._topic_defaults = {
-            name: self._topic_default(definition)[0] for name, definition in TOPIC_CONFIGS.items()
+            name: self._topic_default(definition)[0]
+            for name, definition in TOPIC_CONFIGS.items()
+            if definition.synonyms
         }
 
     @classmethod
@@ -172,7 +175,7 @@ class BrokerConfig:
     @property
     def log_dirs(self) -> list[str]:
         value = self.get("log.dirs") or self.get("log.dir") or ""
-        return [item for item in value.split(",") if item]
+        return [item.strip() for item in value.split(",") if item.strip()]
 
     @property
     def data_dir(self) -> Path:
@@ -228,9 +231,10 @@ class BrokerConfig:
 
     def resolve_topic_config(self, overrides: Mapping[str, str]) -> dict[str, str]:
         """The resolved config `ferrolog_native.Server.open_partition` takes: every topic
-        property the native core reads (`native` in the table), and nothing else."""
+        property the native core reads (`native` in the table) that has a value, and nothing
+        else."""
         effective = self.topic_config(overrides)
-        return {name: effective[name] for name in NATIVE_TOPIC_KEYS}
+        return {name: effective[name] for name in NATIVE_TOPIC_KEYS if name in effective}
 
     def describe_topic(self, overrides: Mapping[str, str]) -> list[ConfigEntry]:
         """DescribeConfigs rows for a topic, with synonyms in precedence order."""
@@ -239,6 +243,11 @@ class BrokerConfig:
             synonyms = []
             if name in overrides:
                 synonyms.append(ConfigSynonym(name, overrides[name], ConfigSource.TOPIC_CONFIG))
+            if not definition.synonyms:  # no default: listed only when set, as Kafka does
+                if synonyms:
+                    source = ConfigSource.TOPIC_CONFIG
+                    entries.append(_entry(definition, overrides[name], source, False, synonyms))
+                continue
             for synonym in definition.synonyms:
                 if self.is_set(synonym.name):
                     synonyms.append(

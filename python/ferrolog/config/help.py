@@ -9,6 +9,7 @@ import textwrap
 
 from ferrolog.config.broker import BrokerConfig
 from ferrolog.config.table import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigDef, TopicConfigDef
+from ferrolog.config.values import java_number
 
 _WIDTH = 100
 _INDENT = "  "
@@ -20,21 +21,17 @@ def _wrap(text: str, indent: str = "") -> list[str]:
     )
 
 
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
 def valid_values(definition: ConfigDef) -> str:
     """Kafka's notation: `[1,...]` at least 1, `[0,...,1]` between, `[a, b]` one of."""
     if definition.choices:
         return "[" + ", ".join(definition.choices) + "]"
     low, high = definition.minimum, definition.maximum
     if low is not None and high is not None:
-        return f"[{_number(low)},...,{_number(high)}]"
+        return f"[{java_number(low)},...,{java_number(high)}]"
     if low is not None:
-        return f"[{_number(low)},...]"
+        return f"[{java_number(low)},...]"
     if high is not None:
-        return f"[...,{_number(high)}]"
+        return f"[...,{java_number(high)}]"
     return ""
 
 
@@ -71,5 +68,5 @@ def help_text() -> str:
     )
     lines.append("")
     for name, topic_definition in TOPIC_CONFIGS.items():
-        lines += _entry(topic_definition, defaults[name])
+        lines += _entry(topic_definition, defaults.get(name))
     return "\n".join(lines).rstrip() + "\n"

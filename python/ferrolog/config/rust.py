@@ -56,14 +56,14 @@ def _doc(text: str, indent: int) -> list[str]:
     return textwrap.wrap(text, 100 - indent, initial_indent="/// ", subsequent_indent="/// ")
 
 
-def _constant(definition: ConfigDef, default: str) -> list[str]:
+def _constant(definition: ConfigDef, default: str | None) -> list[str]:
     choices = ", ".join(_literal(c) for c in definition.choices)
     return [
         *_doc(definition.doc, 4),
         f"pub const {definition.name.upper().replace('.', '_')}: Property = Property {{",
         f"    name: {_literal(definition.name)},",
         f"    kind: Kind::{_KINDS[definition.type]},",
-        f"    default: {_literal(default)},",
+        f"    default: {'None' if default is None else f'Some({_literal(default)})'},",
         f"    min: {_bound(definition.minimum)},",
         f"    max: {_bound(definition.maximum)},",
         f"    choices: &[{choices}],",
@@ -77,7 +77,7 @@ def _module(
     body: list[str] = []
     names = []
     for definition in definitions:
-        body += [*_constant(definition, defaults[definition.name]), ""]
+        body += [*_constant(definition, defaults.get(definition.name)), ""]
         names.append(definition.name.upper().replace(".", "_"))
     every = [f"    &{n}," for n in names]
     return [

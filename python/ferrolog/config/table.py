@@ -5,10 +5,15 @@ properties are per-topic overrides whose defaults come from broker properties (t
 "synonyms", e.g. `retention.ms` <- `log.retention.ms` | `log.retention.minutes` |
 `log.retention.hours`). `ferrolog.config` parses, validates and resolves them.
 
-Defaults and bounds are Apache Kafka 4.1's, except where a laptop needs another value (the
-listener on 127.0.0.1, `./ferrolog-data`, replication factors of the internal topics) or
-ferrolog's tests need smaller segments (`segment.bytes`, whose floor Kafka 4 raised to 1 MiB);
-those say so in their doc.
+Types, bounds and allowed values are Apache Kafka 4.1's (its `LogConfig` and `KafkaConfig`
+definitions, and the checks `KafkaConfig` makes of single values at start-up, e.g.
+`log.roll.jitter.ms` >= 0). Defaults are Kafka's too, except where a laptop needs another value
+(the listener on 127.0.0.1, `./ferrolog-data`, replication factors of the internal topics);
+those say so in their doc. A few bounds are tighter than Kafka's, each with its reason next to
+it (`# Tighter than Kafka:`), where Kafka's definition has none but a value outside makes no
+sense to the native core. Tests that need small segments use Kafka's test-only topic config
+`internal.segment.bytes`, as Kafka's own tests do; `segment.bytes` keeps Kafka 4's 1 MiB floor.
+`tests/config/test_config_bounds.py` pins every bound against Kafka 4.1's.
 
 `native=True` marks the properties the native core reads. The control plane resolves them
 (synonyms, `broker.id` -> `node.id`, `log.dir` -> `log.dirs`) and passes every one of them, and
@@ -95,7 +100,8 @@ _B, _S, _SH, _I, _L, _D, _LST = (
 )
 _COMPRESSION = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 _TIMESTAMP_TYPES = ("CreateTime", "LogAppendTime")
-_CLEANUP = ("delete", "compact")
+_CLEANUP = ("compact", "delete")
+_MIB = 1 << 20
 
 
 def _b(name: str, type_: ConfigType, default: str | None, doc: str, **kw: object) -> ConfigDef:
@@ -109,14 +115,16 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         # Identity and network
         _b("node.id", _I, "0", "This broker's id (single-node default 0).", minimum=0,
            native=True),
+        # Tighter than Kafka (no bound, default -1 for unset): ferrolog leaves it unset
+        # instead, and one that is set must equal node.id, as Kafka requires, so be >= 0.
         _b("broker.id", _I, None, "Older name of node.id; used when node.id is not set.",
            minimum=0),
         _b("broker.rack", _S, None, "Rack of the broker, for rack-aware replica assignment."),
-        _b("listeners", _LST, "PLAINTEXT://127.0.0.1:9092",
+        _b("listeners", _S, "PLAINTEXT://127.0.0.1:9092",
            "Where to listen, as PLAINTEXT://host:port (port 0 picks a free port); the native "
            "core binds the first. Kafka's default listens on every interface; ferrolog's, like "
            "a laptop install should, on loopback only.", native=True),
-        _b("advertised.listeners", _LST, None,
+        _b("advertised.listeners", _S, None,
            "Addresses given to clients in Metadata; defaults to the bound listeners."),
         _b("metrics.listener", _S, "http://127.0.0.1:9644",
            "Where Prometheus scrapes /metrics and orchestrators probe /healthz and /readyz, as "
@@ -142,18 +150,18 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "kept for consumers and followers; 0 turns incremental fetches off.", minimum=0,
            native=True),
         # Storage
-        _b("log.dirs", _LST, None, "Data directories (comma separated); overrides log.dir.",
+        _b("log.dirs", _S, None, "Data directories (comma separated); overrides log.dir.",
            native=True),
         _b("log.dir", _S, "./ferrolog-data", "The data directory, when log.dirs is not set "
            "(Kafka's default is /tmp/kafka-logs; ferrolog keeps data where it was started)."),
-        _b("log.segment.bytes", _I, "1073741824", "Maximum size of a log segment (Kafka 4 "
-           "requires at least 1 MiB; ferrolog allows smaller segments, which its tests use).",
-           minimum=14),
+        _b("log.segment.bytes", _I, "1073741824", "Maximum size of a log segment.",
+           minimum=_MIB),
         _b("log.roll.ms", _L, None, "Time after which a new segment is rolled (overrides "
            "log.roll.hours).", minimum=1),
         _b("log.roll.hours", _I, "168", "Time after which a new segment is rolled, in hours.",
            minimum=1),
-        _b("log.roll.jitter.ms", _L, None, "Maximum random jitter subtracted from segment.ms."),
+        _b("log.roll.jitter.ms", _L, None, "Maximum random jitter subtracted from segment.ms.",
+           minimum=0),
         _b("log.roll.jitter.hours", _I, "0", "Maximum jitter, in hours.", minimum=0),
         _b("log.retention.ms", _L, None, "How long to keep data (-1: forever); overrides "
            "minutes and hours."),
@@ -201,6 +209,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=0, native=True),
         # Topics and replication
         _b("num.partitions", _I, "1", "Default partition count of new topics.", minimum=1),
+        # Tighter than Kafka (no bound): a topic cannot have fewer than one replica.
         _b("default.replication.factor", _I, "1", "Default replication factor of new topics.",
            minimum=1),
         _b("auto.create.topics.enable", _B, "true", "Create unknown topics on Metadata "
@@ -210,6 +219,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=1),
         _b("unclean.leader.election.enable", _B, "false", "Allow out-of-sync replicas to become "
            "leader when no ISR member is alive."),
+        # Tighter than Kafka (no bound): a follower cannot be in sync for a time <= 0.
         _b("replica.lag.time.max.ms", _L, "30000", "A follower that has not caught up within "
            "this time leaves the ISR.", minimum=1),
         # Cluster mode
@@ -219,6 +229,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=1),
         _b("zookeeper.connection.timeout.ms", _I, None, "Maximum time to wait for ZooKeeper; "
            "defaults to the session timeout."),
+        # Tighter than Kafka (no bound on replica.fetch.wait.max.ms, .min.bytes or
+        # replica.socket.timeout.ms): the native fetcher's wait cannot be negative, nor its
+        # minimum size or socket timeout below 1.
         _b("replica.fetch.wait.max.ms", _I, "500", "Longest a follower's fetch waits at the "
            "leader for new data.", minimum=0, native=True),
         _b("replica.fetch.min.bytes", _I, "1", "Bytes a follower's fetch waits for.",
@@ -247,6 +260,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=1),
         _b("offsets.retention.check.interval.ms", _L, "600000", "How often expired offsets "
            "are removed.", minimum=1),
+        # Tighter than Kafka (no bound on these two): a size or a delay cannot be negative.
         _b("offset.metadata.max.bytes", _I, "4096", "Largest metadata string of a committed "
            "offset.", minimum=0),
         _b("group.initial.rebalance.delay.ms", _I, "3000", "Delay before the first rebalance "
@@ -337,7 +351,12 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
            Synonym("log.retention.ms"), Synonym("log.retention.minutes", 60_000),
            Synonym("log.retention.hours", _HOUR), minimum=-1, native=True),
         _t("segment.bytes", _I, "Maximum size of a segment.", Synonym("log.segment.bytes"),
-           minimum=14, native=True),
+           minimum=_MIB, native=True),
+        # Kafka's test-only override of segment.bytes, below its floor; wins when set. Tighter
+        # than Kafka (which takes any int): at least Kafka 3's floor of segment.bytes, the
+        # overhead of a legacy record (14), since a size below that holds nothing.
+        _t("internal.segment.bytes", _I, "The maximum size of a single log file. This should "
+           "be used for testing only.", minimum=14, native=True),
         _t("segment.index.bytes", _I, "Maximum size of a segment's offset and time indexes; "
            "a full index rolls the segment.",
            Synonym("log.index.size.max.bytes"), minimum=4, native=True),

@@ -4,7 +4,7 @@ definition in the table (type, range, choices)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ferrolog.config.table import TOPIC_CONFIGS, ConfigDef, ConfigType
@@ -107,33 +107,33 @@ def parse_listeners(value: str) -> list[Listener]:
 
 
 def validate_value(definition: ConfigDef, value: str) -> str:
-    """Checks `value` against its definition; returns it normalized (booleans lower-case,
-    lists without spaces). Raises InvalidConfigError."""
-    name = definition.name
+    """Checks `value` against its definition as Kafka's `ConfigDef` parses and validates it;
+    returns it normalized (trimmed, booleans lower-case, lists without spaces). Raises
+    InvalidConfigError with Kafka's message."""
     text = value.strip()
     kind = definition.type
     if kind == ConfigType.BOOLEAN:
         if text.lower() not in ("true", "false"):
-            raise InvalidConfigError(f"{name}: {value!r} is not true or false")
+            raise _invalid(definition, text, "Expected value to be either true or false")
         return text.lower()
     if kind in _INT_RANGES:
+        low, high = _INT_RANGES[kind]
         try:
             number = int(text)
         except ValueError:
-            raise InvalidConfigError(f"{name}: {value!r} is not an integer") from None
-        low, high = _INT_RANGES[kind]
-        if not low <= number <= high:
-            raise InvalidConfigError(f"{name}: {value!r} is out of range")
-        _check_bounds(definition, number)
+            number = None
+        if number is None or not low <= number <= high:
+            raise _invalid(definition, text, f"Not a number of type {kind.name}")
+        _check_bounds(definition, text, number)
         return str(number)
     if kind == ConfigType.DOUBLE:
         try:
             real = float(text)
         except ValueError:
-            raise InvalidConfigError(f"{name}: {value!r} is not a number") from None
+            raise _invalid(definition, text, "Not a number of type DOUBLE") from None
         if not math.isfinite(real):
-            raise InvalidConfigError(f"{name}: {value!r} is not a finite number")
-        _check_bounds(definition, real)
+            raise _invalid(definition, text, "Not a number of type DOUBLE")
+        _check_bounds(definition, text, real)
         return text
     if kind == ConfigType.LIST:
         items = [item.strip() for item in text.split(",") if item.strip()]
@@ -144,17 +144,39 @@ def validate_value(definition: ConfigDef, value: str) -> str:
     return text
 
 
-def _check_bounds(definition: ConfigDef, number: float) -> None:
+def _invalid(definition: ConfigDef, value: str, reason: str) -> InvalidConfigError:
+    return InvalidConfigError(
+        f"Invalid value {value} for configuration {definition.name}: {reason}"
+    )
+
+
+def java_number(bound: float) -> str:
+    """A bound as Kafka prints it: a whole number without a fraction."""
+    return str(int(bound)) if float(bound).is_integer() else str(bound)
+
+
+def _check_bounds(definition: ConfigDef, value: str, number: float) -> None:
     if definition.minimum is not None and number < definition.minimum:
-        raise InvalidConfigError(f"{definition.name}: {number} is below {definition.minimum}")
+        reason = f"Value must be at least {java_number(definition.minimum)}"
+        raise _invalid(definition, value, reason)
     if definition.maximum is not None and number > definition.maximum:
-        raise InvalidConfigError(f"{definition.name}: {number} is above {definition.maximum}")
+        reason = f"Value must be no more than {java_number(definition.maximum)}"
+        raise _invalid(definition, value, reason)
 
 
-def _check_choice(definition: ConfigDef, value: str) -> None:
-    if definition.choices and value not in definition.choices:
+def _check_choice(definition: ConfigDef, item: str) -> None:
+    # A list's element is checked, and named in the message, on its own, as Kafka's ValidList.
+    if definition.choices and item not in definition.choices:
         allowed = ", ".join(definition.choices)
-        raise InvalidConfigError(f"{definition.name}: {value!r} is not one of {allowed}")
+        raise _invalid(definition, item, f"String must be one of: {allowed}")
+
+
+def unknown_topic_config(name: str) -> InvalidConfigError:
+    return InvalidConfigError(f"Unknown topic config name: {name}")
+
+
+def null_topic_configs(names: Iterable[str]) -> InvalidConfigError:
+    return InvalidConfigError(f"Null value not supported for topic configs: {', '.join(names)}")
 
 
 def validate_topic_configs(configs: Mapping[str, str | None]) -> dict[str, str]:
@@ -164,7 +186,7 @@ def validate_topic_configs(configs: Mapping[str, str | None]) -> dict[str, str]:
     for name, value in configs.items():
         definition = TOPIC_CONFIGS.get(name)
         if definition is None:
-            raise InvalidConfigError(f"unknown topic config {name!r}")
+            raise unknown_topic_config(name)
         if value is None:
             continue
         result[name] = validate_value(definition, value)

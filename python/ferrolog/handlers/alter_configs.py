@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TypeVar
 
 from ferrolog import errors
+from ferrolog.config.values import null_topic_configs
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import (
     RESOURCE_BROKER,
@@ -92,9 +93,7 @@ async def _alter(
     def replace_all(_current: dict[str, str]) -> dict[str, str]:
         nulls = sorted(c["name"] for c in configs if c.get("value") is None)
         if nulls:
-            raise errors.InvalidConfigError(
-                f"null value not supported for topic configs: {', '.join(nulls)}"
-            )
+            raise null_topic_configs(nulls)
         return {c["name"]: c["value"] for c in configs if c["value"] is not None}
 
     await ctx.broker.controller.alter_topic_configs(name, replace_all, validate_only=validate_only)

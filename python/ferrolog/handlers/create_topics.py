@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ferrolog import errors
+from ferrolog.config.values import null_topic_configs
 from ferrolog.controller.api import TopicRecord, TopicSpec
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
@@ -50,9 +51,7 @@ def _check_shape(topic: CreateTopicsRequestCreatableTopic) -> None:
         raise errors.InvalidReplicaAssignmentError("a partition is assigned more than once")
     null_configs = [c["name"] for c in topic.get("configs") or [] if c.get("value") is None]
     if null_configs:
-        raise errors.InvalidConfigError(
-            f"null value not supported for topic configs: {', '.join(null_configs)}"
-        )
+        raise null_topic_configs(null_configs)
 
 
 def _spec(topic: CreateTopicsRequestCreatableTopic) -> TopicSpec:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ferrolog import errors
 from ferrolog.config import TOPIC_CONFIGS, ConfigType
+from ferrolog.config.values import null_topic_configs, unknown_topic_config
 from ferrolog.handlers.alter_configs import alter_each, check_config_names, refuse_broker_change
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import RESOURCE_BROKER, RESOURCE_TOPIC, check_topic_name
@@ -50,13 +51,13 @@ def apply_operations(
         if op not in (SET, APPEND, SUBTRACT):
             raise errors.InvalidRequestError(f"unknown config operation {op} for {name}")
         if value is None:
-            raise errors.InvalidConfigError(f"null value not supported for topic configs: {name}")
+            raise null_topic_configs([name])
         if op == SET:
             result[name] = value
             continue
         definition = TOPIC_CONFIGS.get(name)
         if definition is None:
-            raise errors.InvalidConfigError(f"unknown topic config {name!r}")
+            raise unknown_topic_config(name)
         if definition.type != ConfigType.LIST:
             verb = "append" if op == APPEND else "subtract"
             raise errors.InvalidConfigError(f"config value {verb} is not allowed for {name}")

@@ -62,7 +62,8 @@ fn bad_values_name_the_key() {
         // The table's bounds and choices.
         ("segment.index.bytes", "3"),
         ("retention.ms", "-2"),
-        ("segment.bytes", "13"),
+        ("segment.bytes", "1048575"),
+        ("internal.segment.bytes", "13"),
         ("max.message.bytes", "2147483648"),
         ("compression.type", "none"),
         ("min.cleanable.dirty.ratio", "NaN"),
@@ -104,6 +105,19 @@ fn segment_index_bytes_goes_down_to_kafkas_floor() {
     // 4: an index that holds no entry, so every batch starts a new segment (see retention.rs).
     let c = LogConfig::from_map(&map(&[("segment.index.bytes", "4")])).unwrap();
     assert_eq!(c.segment_index_bytes, 4);
+}
+
+#[test]
+fn internal_segment_bytes_wins_over_segment_bytes_when_set() {
+    // Kafka's test-only override: below segment.bytes' 1 MiB floor, as Kafka's own tests use.
+    let c = LogConfig::from_map(&map(&[
+        ("segment.bytes", "2097152"),
+        ("internal.segment.bytes", "1024"),
+    ]))
+    .unwrap();
+    assert_eq!(c.segment_bytes, 1024);
+    let unset = LogConfig::from_map(&map(&[("segment.bytes", "2097152")])).unwrap();
+    assert_eq!(unset.segment_bytes, 2 << 20);
 }
 
 #[test]
