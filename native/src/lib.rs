@@ -13,6 +13,7 @@ pub mod log;
 pub mod logging;
 pub mod properties;
 pub mod protocol;
+pub mod quota;
 pub mod record;
 pub mod replica;
 pub mod server;

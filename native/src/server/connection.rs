@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -31,11 +32,18 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
         let Some(peek) = peek_header(&frame) else {
             return;
         };
-        let keep_going = tokio::select! {
+        let next = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            ok = handle(broker, &mut stream, &peer, id, frame) => ok,
+            next = handle(broker, &mut stream, &peer, id, frame) => next,
         };
-        if !keep_going {
+        if let Next::Mute(throttle) = next {
+            // Not reading is what mutes: the client's next request waits in the socket.
+            tokio::select! {
+                _ = stopped(&mut shutdown) => return,
+                () = tokio::time::sleep(throttle) => {}
+            }
+        }
+        if let Next::Close = next {
             log::debug!(
                 "closing {peer} after api {} v{}",
                 peek.api_key,
@@ -82,24 +90,52 @@ async fn read_body(stream: &mut TcpStream, size: usize) -> std::io::Result<Bytes
     Ok(buf)
 }
 
-/// Handles one request; false closes the connection.
+/// What the connection does after a request.
+enum Next {
+    Read,
+    /// Reads nothing for this long (a client over its quota), then goes on.
+    Mute(Duration),
+    Close,
+}
+
+impl From<bool> for Next {
+    fn from(keep_going: bool) -> Next {
+        if keep_going {
+            Next::Read
+        } else {
+            Next::Close
+        }
+    }
+}
+
+/// Handles one request.
 async fn handle(
     broker: &Arc<Broker>,
     stream: &mut TcpStream,
     peer: &str,
     id: u64,
     frame: Bytes,
-) -> bool {
+) -> Next {
     let Some(peek) = peek_header(&frame) else {
-        return false;
+        return Next::Close;
     };
     let idle = broker.config.idle_timeout;
     match route(peek.api_key, peek.api_version) {
-        Route::Unsupported => false,
+        Route::Unsupported => Next::Close,
         Route::Native => match api::dispatch(broker, peek, frame).await {
-            Reply::Send(chunks) => written(idle, sendfile::write_chunks(stream, &chunks)).await,
-            Reply::Nothing => true,
-            Reply::Close => false,
+            Reply::Send(chunks) => written(idle, sendfile::write_chunks(stream, &chunks))
+                .await
+                .into(),
+            Reply::SendThenMute(chunks, throttle) => {
+                if written(idle, sendfile::write_chunks(stream, &chunks)).await {
+                    Next::Mute(throttle)
+                } else {
+                    Next::Close
+                }
+            }
+            Reply::Nothing => Next::Read,
+            Reply::Mute(throttle) => Next::Mute(throttle),
+            Reply::Close => Next::Close,
         },
         Route::Control => {
             let request = ControlRequest {
@@ -117,9 +153,9 @@ async fn handle(
                     let mut out = BytesMut::with_capacity(4 + body.len());
                     out.put_i32(body.len() as i32);
                     out.put_slice(&body);
-                    written(idle, stream.write_all(&out)).await
+                    written(idle, stream.write_all(&out)).await.into()
                 }
-                ControlReply::Close => false,
+                ControlReply::Close => Next::Close,
             }
         }
     }

@@ -23,6 +23,7 @@ use tokio::sync::watch;
 
 use crate::control::ControlBridge;
 use crate::log::{now_ms, LogManager};
+use crate::quota::ClientQuotaManager;
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
@@ -42,6 +43,8 @@ pub struct Broker {
     /// The fetch sessions of consumers and followers fetching from here (KIP-227).
     pub fetch_sessions: Mutex<FetchSessionCache>,
     pub control: Arc<ControlBridge>,
+    /// Client quotas: the configuration the control plane pushed and the meters.
+    pub quotas: ClientQuotaManager,
     connections: AtomicUsize,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
@@ -97,8 +100,10 @@ impl Server {
             EVICTION_MS,
             seed,
         ));
+        let quotas = ClientQuotaManager::new(config.quota_window);
         let broker = Arc::new(Broker {
             config,
+            quotas,
             logs,
             partitions: Registry::new(),
             fetchers,
