@@ -55,6 +55,7 @@ from ferrolog.errors import (
 # Relative, so the type checker resolves the base class (it sees this folder as `controller`,
 # not as `ferrolog.controller`).
 from ..producer_ids import ProducerIdAllocator
+from ..quota.manager import ClientQuotaControlManager, QuotaSink
 from .cache import MetadataCache
 
 if TYPE_CHECKING:
@@ -71,9 +72,11 @@ class Controller(MetadataCache):
         config: BrokerConfig,
         replicas: ReplicaManager | None = None,
         rng: random.Random | None = None,
+        quota_sink: QuotaSink | None = None,
     ) -> None:
         super().__init__(config.node_id)
         self.store = store
+        self.client_quotas = ClientQuotaControlManager(store, quota_sink)
         self.config = config
         self._replicas = replicas
         self._rng = rng or random.Random()
@@ -90,6 +93,7 @@ class Controller(MetadataCache):
         leads and opens its local replicas."""
         await self.store.register_broker(registration)
         self._brokers = await self.store.brokers()
+        await self.client_quotas.load()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
         # Issued together so the store writes them in one go, not one fsync per partition.
