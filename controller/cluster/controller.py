@@ -76,7 +76,7 @@ class Controller(MetadataCache):
     ) -> None:
         super().__init__(config.node_id)
         self.store = store
-        self.client_quotas = ClientQuotaControlManager(store, quota_sink)
+        self._client_quotas = ClientQuotaControlManager(store, quota_sink)
         self.config = config
         self._replicas = replicas
         self._rng = rng or random.Random()
@@ -93,7 +93,7 @@ class Controller(MetadataCache):
         leads and opens its local replicas."""
         await self.store.register_broker(registration)
         self._brokers = await self.store.brokers()
-        await self.client_quotas.load()
+        await self._client_quotas.load()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
         # Issued together so the store writes them in one go, not one fsync per partition.
@@ -119,6 +119,10 @@ class Controller(MetadataCache):
         layouts = [(topic, states[name]) for name, topic in sorted(topics.items())]
         self._loading = self._apply_in_order(layouts)
         log.info("controller started node_id=%d topics=%d", self.node_id, len(topics))
+
+    @property
+    def client_quotas(self) -> ClientQuotaControlManager:
+        return self._client_quotas
 
     async def loaded(self) -> None:
         """Returns once the local replicas found at start, and those of every topic created
