@@ -23,6 +23,7 @@ from ferrolog.controller.cluster.topics import (
     is_internal,
     validate_topic_name,
 )
+from ferrolog.controller.quota.manager import ClientQuotaControlManager
 from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
 from ferrolog.controller.store.view import TopicPartition
 from ferrolog.errors import KafkaError
@@ -31,6 +32,7 @@ __all__ = [
     "CONSUMER_OFFSETS",
     "TRANSACTION_STATE",
     "BrokerRegistration",
+    "ClientQuotaControlManager",
     "ConfigChange",
     "ControllerApi",
     "ElectionType",
@@ -76,6 +78,10 @@ class ReassignmentStatus:
 class ControllerApi(Protocol):
     """Reads answer from the controller's cache of the cluster metadata (no store I/O); admin
     operations are coroutines that raise `KafkaError`s for what a request gets wrong."""
+
+    @property
+    def client_quotas(self) -> ClientQuotaControlManager:
+        """The client quotas: DescribeClientQuotas and AlterClientQuotas."""
 
     @property
     def controller_id(self) -> int:

@@ -198,6 +198,16 @@ class Server:
         """Per follower of every partition this broker leads."""
     def update_topic_config(self, topic: str, config: dict[str, str]) -> None:
         """Replaces the resolved config of every local partition of ``topic``."""
+    def set_client_quotas(
+        self, entries: list[tuple[dict[str, str | None], dict[str, float]]]
+    ) -> None:
+        """Replaces the client quota configuration: each entity as Kafka's ClientQuotaEntity
+        (``{"user": "alice", "client-id": None}``, None naming the default) with its quotas by
+        key. The data path enforces ``producer_byte_rate`` and ``consumer_byte_rate``."""
+    def client_quota_throttles(self) -> list[tuple[str, str, str, int, int]]:
+        """Per metered entity throttled so far: (quota type "Produce" | "Fetch", user,
+        client-id, total throttle time in ms, throttled responses). The user or client-id is
+        "" when the applied quota does not tell them apart (Kafka's metric tags)."""
     def partition_states(self) -> list[PartitionState]: ...
     def partition_state(self, topic: str, partition: int) -> PartitionState | None:
         """One local replica's state; None if it is not hosted here."""

@@ -55,6 +55,7 @@ from ferrolog.errors import (
 # Relative, so the type checker resolves the base class (it sees this folder as `controller`,
 # not as `ferrolog.controller`).
 from ..producer_ids import ProducerIdAllocator
+from ..quota.manager import ClientQuotaControlManager, QuotaSink
 from .cache import MetadataCache
 
 if TYPE_CHECKING:
@@ -71,9 +72,11 @@ class Controller(MetadataCache):
         config: BrokerConfig,
         replicas: ReplicaManager | None = None,
         rng: random.Random | None = None,
+        quota_sink: QuotaSink | None = None,
     ) -> None:
         super().__init__(config.node_id)
         self.store = store
+        self._client_quotas = ClientQuotaControlManager(store, quota_sink)
         self.config = config
         self._replicas = replicas
         self._rng = rng or random.Random()
@@ -90,6 +93,7 @@ class Controller(MetadataCache):
         leads and opens its local replicas."""
         await self.store.register_broker(registration)
         self._brokers = await self.store.brokers()
+        await self._client_quotas.load()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
         # Issued together so the store writes them in one go, not one fsync per partition.
@@ -115,6 +119,10 @@ class Controller(MetadataCache):
         layouts = [(topic, states[name]) for name, topic in sorted(topics.items())]
         self._loading = self._apply_in_order(layouts)
         log.info("controller started node_id=%d topics=%d", self.node_id, len(topics))
+
+    @property
+    def client_quotas(self) -> ClientQuotaControlManager:
+        return self._client_quotas
 
     async def loaded(self) -> None:
         """Returns once the local replicas found at start, and those of every topic created

@@ -152,6 +152,9 @@ class ClusterMember:
         view = await self._store.read_view()
         self.view = view
         self._controller.replace_view(view, read_at)
+        quotas = await self._store.changed_client_quotas()
+        if quotas is not None:
+            self._controller.client_quotas.replace(quotas)
         registered = view.broker_epochs.get(self.node_id) if self._registered else None
         changes = await self._replicas.sync(view, registered)
         for change in changes:

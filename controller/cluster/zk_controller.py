@@ -30,6 +30,7 @@ from ferrolog.errors import (
 
 # Relative, so the type checker resolves them (it sees this folder as `controller`, not as
 # `ferrolog.controller`).
+from ..quota.manager import QuotaSink
 from ..store.view import ClusterView
 from .controller import Controller
 
@@ -39,9 +40,11 @@ if TYPE_CHECKING:
 
 
 class ZkController(Controller):
-    def __init__(self, store: ZkStore, config: BrokerConfig) -> None:
+    def __init__(
+        self, store: ZkStore, config: BrokerConfig, quota_sink: QuotaSink | None = None
+    ) -> None:
         # No replica manager: the cluster member applies roles from the views it reads.
-        super().__init__(store, config, None)
+        super().__init__(store, config, None, quota_sink=quota_sink)
         self._zk = store
         self.view = ClusterView()
         # `time.monotonic()` when the read of `view` began: a view read after a request's

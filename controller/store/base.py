@@ -4,7 +4,10 @@ the controller's logic is the same over either. (Interface fixed; implementation
 from __future__ import annotations
 
 import abc
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from ..quota.entity import ClientQuotaEntity, QuotaTable
 
 
 class TopicExistsError(Exception):
@@ -94,3 +97,14 @@ class MetadataStore(abc.ABC):
     async def allocate_producer_ids(self, count: int) -> int:
         """Reserves `count` producer ids and returns the first; never hands out one twice,
         across restarts and brokers."""
+
+    @abc.abstractmethod
+    async def client_quotas(self) -> QuotaTable:
+        """Every entity with client quotas, and its quotas by key."""
+
+    @abc.abstractmethod
+    async def alter_client_quotas(
+        self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
+    ) -> None:
+        """Replaces the quotas of each entity in `changes` (an empty dict removes them), and
+        lets every broker know."""

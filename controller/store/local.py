@@ -17,12 +17,13 @@ import copy
 import json
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 # Relative, so the type checker resolves it whether it sees this folder as `controller` (the
 # source tree) or `ferrolog.controller` (the installed package).
+from ..quota.entity import ClientQuotaEntity, QuotaTable
 from .base import (
     BadVersionError,
     BrokerRegistration,
@@ -139,6 +140,14 @@ class LocalStore(MetadataStore):
         self._check()
         return dict(self._brokers)
 
+    async def client_quotas(self) -> QuotaTable:
+        self._check()
+        # Files written before quotas existed have no such key.
+        return {
+            ClientQuotaEntity(tuple(sorted(e["entity"].items()))): dict(e["quotas"])
+            for e in self._data.get("client_quotas", [])
+        }
+
     # Writes
 
     async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
@@ -201,6 +210,22 @@ class LocalStore(MetadataStore):
             return written
 
         return await self._apply(mutate)
+
+    async def alter_client_quotas(
+        self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
+    ) -> None:
+        def mutate(data: dict[str, Any]) -> None:
+            kept = [
+                e
+                for e in data.get("client_quotas", [])
+                if ClientQuotaEntity(tuple(sorted(e["entity"].items()))) not in changes
+            ]
+            for entity, quotas in changes.items():
+                if quotas:
+                    kept.append({"entity": entity.as_dict(), "quotas": dict(quotas)})
+            data["client_quotas"] = kept
+
+        await self._apply(mutate)
 
     async def register_broker(self, registration: BrokerRegistration) -> None:
         self._check()

@@ -9,6 +9,13 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
 - `/brokers/topics/<t>/partitions/<p>/state` (persistent): leader, leader_epoch, isr,
   controller_epoch
 - `/config/topics/<t>` (persistent): `{"version":1,"config":{...}}`, the topic overrides
+- `/config/clients/<client-id>`, `/config/users/<user>` and
+  `/config/users/<user>/clients/<client-id>` (persistent): `{"version":1,"config":{...}}`, the
+  client quotas of an entity; `<default>` names the default entity, other names are sanitized
+  as Kafka's `Sanitizer` does (URL-encoded)
+- `/config/changes/config_change_<seq>` (persistent sequential): `{"version":2,
+  "entity_path":"users/<user>/clients/<client-id>"}`, one per quota change, which every broker
+  watches to re-read the quotas; removed after `CONFIG_CHANGE_EXPIRATION_MS`
 - `/controller` (ephemeral): `{"version":1,"brokerid":<id>,"timestamp":...}`
 - `/controller_epoch` (persistent): the epoch as a decimal string
 - `/admin/reassign_partitions` (persistent): `{"version":1,"partitions":[{topic, partition,
@@ -32,14 +39,23 @@ from __future__ import annotations
 import base64
 import json
 import time
+import urllib.parse
 from typing import Any
 
+from ..quota.entity import CLIENT_ID, USER, ClientQuotaEntity
 from .base import BrokerRegistration, PartitionState, TopicRecord
 
 CLUSTER_ID = "/cluster/id"
 BROKER_IDS = "/brokers/ids"
 TOPICS = "/brokers/topics"
 TOPIC_CONFIGS = "/config/topics"
+CONFIG_USERS = "/config/users"
+CONFIG_CLIENTS = "/config/clients"
+CONFIG_CHANGES = "/config/changes"
+CONFIG_CHANGE_PREFIX = "config_change_"
+# Kafka's brokers purge change notifications this old.
+CONFIG_CHANGE_EXPIRATION_MS = 15 * 60 * 1000
+DEFAULT_ENTITY = "<default>"
 CONTROLLER = "/controller"
 CONTROLLER_EPOCH = "/controller_epoch"
 REASSIGN = "/admin/reassign_partitions"
@@ -49,7 +65,17 @@ CONTROLLED_SHUTDOWN = "/ferrolog/controlled_shutdown"
 UNCLEAN_ELECTION = "/ferrolog/unclean_leader_election"
 
 # Created at startup so that children watches and creates below them never miss a parent.
-PERSISTENT_ROOTS = (BROKER_IDS, TOPICS, TOPIC_CONFIGS, "/admin", "/cluster", CONTROLLED_SHUTDOWN)
+PERSISTENT_ROOTS = (
+    BROKER_IDS,
+    TOPICS,
+    TOPIC_CONFIGS,
+    CONFIG_USERS,
+    CONFIG_CLIENTS,
+    CONFIG_CHANGES,
+    "/admin",
+    "/cluster",
+    CONTROLLED_SHUTDOWN,
+)
 
 
 def broker_path(node_id: int) -> str:
@@ -253,3 +279,59 @@ def decode_producer_id_block_end(data: bytes) -> int:
     if not data:
         return -1
     return int(_loads(data)["block_end"])
+
+
+# /config/users, /config/clients and /config/changes (client quotas)
+
+
+def sanitize(name: str) -> str:
+    """Kafka's `Sanitizer.sanitize`: URL encoding, with `*` and spaces encoded too, so any
+    name is one znode name and none is `<default>`."""
+    return urllib.parse.quote(name, safe="-_.").replace("~", "%7E")
+
+
+def desanitize(name: str) -> str:
+    return urllib.parse.unquote(name)
+
+
+def _znode_name(name: str | None) -> str:
+    return DEFAULT_ENTITY if name is None else sanitize(name)
+
+
+def _entity_name(znode: str) -> str | None:
+    return None if znode == DEFAULT_ENTITY else desanitize(znode)
+
+
+def quota_entity_path(entity: ClientQuotaEntity) -> str:
+    """`users/<user>/clients/<client-id>`, `users/<user>` or `clients/<client-id>`: the path
+    under `/config`, as change notifications name it."""
+    parts = entity.as_dict()
+    if USER in parts:
+        path = f"users/{_znode_name(parts[USER])}"
+        if CLIENT_ID in parts:
+            path += f"/clients/{_znode_name(parts[CLIENT_ID])}"
+        return path
+    return f"clients/{_znode_name(parts[CLIENT_ID])}"
+
+
+def quota_entity(user: str | bool, client: str | bool) -> ClientQuotaEntity:
+    """The entity of znode names (`False`: no such part)."""
+    return ClientQuotaEntity.of(
+        user=user if user is False else _entity_name(str(user)),
+        client_id=client if client is False else _entity_name(str(client)),
+    )
+
+
+def encode_quota_config(quotas: dict[str, float]) -> bytes:
+    config = {k: str(int(v)) if v.is_integer() else repr(v) for k, v in sorted(quotas.items())}
+    return _dumps({"version": 1, "config": config})
+
+
+def decode_quota_config(data: bytes) -> dict[str, float]:
+    if not data:
+        return {}
+    return {str(k): float(v) for k, v in _loads(data).get("config", {}).items()}
+
+
+def encode_config_change(entity_path: str) -> bytes:
+    return _dumps({"version": 2, "entity_path": entity_path})

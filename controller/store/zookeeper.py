@@ -28,7 +28,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -37,7 +37,9 @@ from kazoo.exceptions import BadVersionError as ZkBadVersionError
 from kazoo.exceptions import NodeExistsError, NoNodeError
 from kazoo.protocol.states import WatchedEvent
 
+from ..quota.entity import ClientQuotaEntity, QuotaTable
 from . import zk_paths as paths
+from . import zk_quotas
 from .base import (
     BadVersionError,
     BrokerRegistration,
@@ -93,6 +95,9 @@ class ZkStore(MetadataStore):
         self._changed: set[str] = set()
         self._generation = 0
         self._full_read_at = 0.0
+        # The newest quota change notification the last `changed_client_quotas` saw ("": none
+        # read yet).
+        self._quota_change: str | None = ""
 
     @property
     def client(self) -> KazooClient:
@@ -204,6 +209,30 @@ class ZkStore(MetadataStore):
             if not known:
                 self._full_read_at = now
         return view
+
+    # Client quotas (any broker writes them; every broker watches the change notifications)
+
+    async def client_quotas(self) -> QuotaTable:
+        return await self._call(lambda: zk_quotas.read_quotas(self.client))
+
+    async def changed_client_quotas(self) -> QuotaTable | None:
+        """The quotas, if a change was notified since the last call (the first call reads
+        them); None otherwise. Watches for the next change."""
+
+        def read() -> QuotaTable | None:
+            latest = zk_quotas.latest_change(self.client, self._watcher)
+            if latest == self._quota_change:
+                return None
+            quotas = zk_quotas.read_quotas(self.client)
+            self._quota_change = latest
+            return quotas
+
+        return await self._call(read)
+
+    async def alter_client_quotas(
+        self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
+    ) -> None:
+        await self._call(lambda: zk_quotas.write_quotas(self.client, changes))
 
     # Topic writes (any broker: the broker that takes CreateTopics writes the topic)
 

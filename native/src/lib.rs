@@ -14,6 +14,7 @@ pub mod logging;
 pub mod metrics;
 pub mod properties;
 pub mod protocol;
+pub mod quota;
 pub mod record;
 pub mod replica;
 pub mod server;

@@ -112,7 +112,9 @@ class Broker:
                 store = LocalStore(config.data_dir)
                 await store.start()
                 self.store = store
-                controller = Controller(store, config, replicas)
+                controller = Controller(
+                    store, config, replicas, quota_sink=native.set_client_quotas
+                )
                 self.controller = controller
                 self._listen(controller)
                 await controller.start(registration)
@@ -163,7 +165,7 @@ class Broker:
         )
         await store.start()
         self.store = store
-        controller = ZkController(store, config)
+        controller = ZkController(store, config, quota_sink=native.set_client_quotas)
         self.controller = controller
         self._listen(controller)
         # Listening on the advertised port ourselves proves that no other live process on this

@@ -99,6 +99,26 @@ pub mod server {
         choices: &[],
     };
 
+    /// Windows a client quota's rate is measured over.
+    pub const QUOTA_WINDOW_NUM: Property = Property {
+        name: "quota.window.num",
+        kind: Kind::Int,
+        default: Some("11"),
+        min: Some(1.0),
+        max: None,
+        choices: &[],
+    };
+
+    /// Length of each client quota window.
+    pub const QUOTA_WINDOW_SIZE_SECONDS: Property = Property {
+        name: "quota.window.size.seconds",
+        kind: Kind::Int,
+        default: Some("1"),
+        min: Some(1.0),
+        max: None,
+        choices: &[],
+    };
+
     /// Data directories (comma separated); overrides log.dir.
     pub const LOG_DIRS: Property = Property {
         name: "log.dirs",
@@ -211,6 +231,8 @@ pub mod server {
         &NUM_RECOVERY_THREADS_PER_DATA_DIR,
         &QUEUED_MAX_REQUESTS,
         &MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS,
+        &QUOTA_WINDOW_NUM,
+        &QUOTA_WINDOW_SIZE_SECONDS,
         &LOG_DIRS,
         &LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS,
         &REPLICA_FETCH_MAX_BYTES,

@@ -6,6 +6,7 @@
 mod columns;
 mod config;
 mod error;
+mod quotas;
 mod server;
 mod types;
 

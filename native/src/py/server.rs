@@ -7,6 +7,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use super::quotas;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use crate::control::ControlReply;
@@ -242,6 +243,15 @@ impl PyServer {
         config: HashMap<String, String>,
     ) -> PyResult<()> {
         without_gil(py, || self.inner.update_topic_config(topic, &config)).map_err(PyErr::from)
+    }
+
+    /// Replaces the client quota configuration (every entity with its quotas).
+    fn set_client_quotas(&self, entries: Vec<quotas::PyQuotaEntry>) -> PyResult<()> {
+        quotas::set_config(&self.inner.broker().quotas, entries)
+    }
+
+    fn client_quota_throttles(&self) -> Vec<quotas::ThrottleRow> {
+        quotas::throttles(&self.inner.broker().quotas)
     }
 
     fn partition_states(&self, py: Python<'_>) -> Vec<PyPartitionState> {

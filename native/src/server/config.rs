@@ -37,6 +37,8 @@ pub struct ServerConfig {
     /// `transaction.partition.verification.enable`: the first batch of a transaction on a
     /// partition waits for the coordinator to confirm the partition is in it (KIP-890).
     pub transaction_verification: bool,
+    /// `quota.window.num` and `quota.window.size.seconds`: the client quotas' windows.
+    pub quota_window: crate::quota::WindowConfig,
 }
 
 /// Splits `PLAINTEXT://host:port` (the first listener if several are given).
@@ -110,6 +112,10 @@ impl ServerConfig {
             fetch_session_slots: p.integer(&server::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS)?,
             transaction_verification: p
                 .boolean(&server::TRANSACTION_PARTITION_VERIFICATION_ENABLE)?,
+            quota_window: crate::quota::WindowConfig {
+                samples: p.integer(&server::QUOTA_WINDOW_NUM)?,
+                window_ms: p.integer::<i64>(&server::QUOTA_WINDOW_SIZE_SECONDS)? * 1000,
+            },
         })
     }
 

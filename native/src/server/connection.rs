@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -44,11 +44,18 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
             client_id: client_id.as_deref(),
             peer: &peer,
         };
-        let keep_going = tokio::select! {
+        let next = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            ok = handle(broker, &mut stream, who, id, frame) => ok,
+            next = handle(broker, &mut stream, who, id, frame) => next,
         };
-        if !keep_going {
+        if let Next::Mute(throttle) = next {
+            // Not reading is what mutes: the client's next request waits in the socket.
+            tokio::select! {
+                _ = stopped(&mut shutdown) => return,
+                () = tokio::time::sleep(throttle) => {}
+            }
+        }
+        if let Next::Close = next {
             log::debug!(
                 "closing {peer} after api {} v{}",
                 peek.api_key,
@@ -95,16 +102,34 @@ async fn read_body(stream: &mut TcpStream, size: usize) -> std::io::Result<Bytes
     Ok(buf)
 }
 
-/// Handles one request; false closes the connection.
+/// What the connection does after a request.
+enum Next {
+    Read,
+    /// Reads nothing for this long (a client over its quota), then goes on.
+    Mute(Duration),
+    Close,
+}
+
+impl From<bool> for Next {
+    fn from(keep_going: bool) -> Next {
+        if keep_going {
+            Next::Read
+        } else {
+            Next::Close
+        }
+    }
+}
+
+/// Handles one request.
 async fn handle(
     broker: &Arc<Broker>,
     stream: &mut TcpStream,
     who: Requester<'_>,
     id: u64,
     frame: Bytes,
-) -> bool {
+) -> Next {
     let Some(peek) = peek_header(&frame) else {
-        return false;
+        return Next::Close;
     };
     let idle = broker.config.idle_timeout;
     let started = Instant::now();
@@ -119,7 +144,7 @@ async fn handle(
             broker
                 .request_log
                 .refused(who, "unknown API key or unsupported version");
-            false
+            Next::Close
         }
         Route::Native => {
             let mut tally = Tally::default();
@@ -128,14 +153,25 @@ async fn handle(
             broker.request_log.failed(who, tally.counts());
             match reply {
                 Reply::Send(chunks) => {
-                    answered(written(idle, sendfile::write_chunks(stream, &chunks)).await)
+                    answered(written(idle, sendfile::write_chunks(stream, &chunks)).await).into()
                 }
-                Reply::Nothing => answered(true),
+                Reply::SendThenMute(chunks, throttle) => {
+                    if answered(written(idle, sendfile::write_chunks(stream, &chunks)).await) {
+                        Next::Mute(throttle)
+                    } else {
+                        Next::Close
+                    }
+                }
+                Reply::Nothing => answered(true).into(),
+                Reply::Mute(throttle) => {
+                    answered(true);
+                    Next::Mute(throttle)
+                }
                 Reply::Close => {
                     broker
                         .request_log
                         .refused(who, "malformed request, or an acks=0 produce that failed");
-                    false
+                    Next::Close
                 }
             }
         }
@@ -155,9 +191,9 @@ async fn handle(
                     let mut out = BytesMut::with_capacity(4 + body.len());
                     out.put_i32(body.len() as i32);
                     out.put_slice(&body);
-                    answered(written(idle, stream.write_all(&out)).await)
+                    answered(written(idle, stream.write_all(&out)).await).into()
                 }
-                ControlReply::Close => false,
+                ControlReply::Close => Next::Close,
             }
         }
     }

@@ -25,6 +25,7 @@ use tokio::sync::watch;
 use crate::control::ControlBridge;
 use crate::log::{now_ms, LogManager};
 use crate::metrics::RequestMetrics;
+use crate::quota::ClientQuotaManager;
 use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
@@ -49,6 +50,8 @@ pub struct Broker {
     pub requests: RequestMetrics,
     /// Refused and failed requests, rate-limited, for the broker's log.
     pub request_log: RequestLog,
+    /// Client quotas: the configuration the control plane pushed and the meters.
+    pub quotas: ClientQuotaManager,
     connections: AtomicUsize,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
@@ -104,8 +107,10 @@ impl Server {
             EVICTION_MS,
             seed,
         ));
+        let quotas = ClientQuotaManager::new(config.quota_window);
         let broker = Arc::new(Broker {
             config,
+            quotas,
             logs,
             partitions: Registry::new(),
             fetchers,

@@ -150,6 +150,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "kept for consumers and followers; 0 turns incremental fetches off.", minimum=0,
            native=True),
         # Storage
+        _b("quota.window.num", _I, "11", "Windows a client quota's rate is measured over.",
+           minimum=1, native=True),
+        _b("quota.window.size.seconds", _I, "1", "Length of each client quota window.",
+           minimum=1, native=True),
         _b("log.dirs", _S, None, "Data directories (comma separated); overrides log.dir.",
            native=True),
         _b("log.dir", _S, "./ferrolog-data", "The data directory, when log.dirs is not set "

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from ferrolog.handlers import (
     add_offsets_to_txn,
     add_partitions_to_txn,
+    alter_client_quotas,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -25,6 +26,7 @@ from ferrolog.handlers import (
     delete_groups,
     delete_records,
     delete_topics,
+    describe_client_quotas,
     describe_cluster,
     describe_configs,
     describe_groups,
@@ -91,6 +93,7 @@ def table(*modules: HandlerModule) -> dict[int, Handler]:
 HANDLERS: dict[int, Handler] = table(
     add_offsets_to_txn,
     add_partitions_to_txn,
+    alter_client_quotas,
     alter_configs,
     alter_partition_reassignments,
     api_versions,
@@ -99,6 +102,7 @@ HANDLERS: dict[int, Handler] = table(
     delete_groups,
     delete_records,
     delete_topics,
+    describe_client_quotas,
     describe_cluster,
     describe_configs,
     describe_groups,

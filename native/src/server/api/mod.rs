@@ -9,6 +9,7 @@ mod txn_verify;
 pub use txn_verify::NATIVE_PEER;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 
@@ -19,8 +20,14 @@ use crate::protocol::{self, HeaderPeek, Response};
 #[derive(Debug)]
 pub enum Reply {
     Send(Response),
+    /// A client over its quota: the response goes out at once (carrying the throttle time),
+    /// then the connection reads nothing more for that long (KIP-219), so a client that
+    /// ignores the throttle time is held to its quota all the same.
+    SendThenMute(Response, Duration),
     /// acks=0 produce: no response at all.
     Nothing,
+    /// acks=0 produce over its quota: no response, and the connection muted.
+    Mute(Duration),
     /// A malformed request (or an acks=0 produce that failed): drop the connection.
     Close,
 }
@@ -53,6 +60,11 @@ impl Reply {
             }
         }
     }
+}
+
+/// The throttle time a quota meter answered, as a mute duration (None: not throttled).
+pub(super) fn mute_for(throttle_ms: i64) -> Option<Duration> {
+    (throttle_ms > 0).then(|| Duration::from_millis(throttle_ms as u64))
 }
 
 pub async fn dispatch(

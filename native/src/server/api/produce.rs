@@ -11,10 +11,11 @@ use kafka_protocol::messages::produce_response::{
 use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
 use kafka_protocol::protocol::StrBytes;
 
-use super::{txn_verify, Reply, Tally};
+use super::{mute_for, txn_verify, Reply, Tally};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
+use crate::quota::{QuotaType, ANONYMOUS};
 use crate::record::rejected::Rejected;
 use crate::record::validate::validate_produce_records;
 use crate::replica::Partition;
@@ -158,10 +159,19 @@ pub async fn handle(
     tally: &mut Tally,
 ) -> Reply {
     let version = peek.api_version;
-    let request = match decode_request::<ProduceRequest>(frame) {
-        Ok((_, request)) => request,
+    // Kafka meters the request's size, header included.
+    let request_size = frame.len();
+    let (header, request) = match decode_request::<ProduceRequest>(frame) {
+        Ok(decoded) => decoded,
         Err(_) => return Reply::Close,
     };
+    // Owned, and the header dropped: it shares the frame, whose batch is taken without a copy
+    // only when nothing else holds the frame.
+    let client_id = header
+        .client_id
+        .as_ref()
+        .map_or_else(String::new, |c| c.to_string());
+    drop(header);
     let acks = request.acks;
     let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
     let (transactional_id, topics) = take_records(request);
@@ -209,64 +219,88 @@ pub async fn handle(
         tally.add(o.error.code());
     }
 
+    // As Kafka, once the request is complete: an acks=all produce is metered when it is
+    // answered.
+    let throttle_ms = broker.quotas.record_and_get_throttle_time_ms(
+        QuotaType::Produce,
+        ANONYMOUS,
+        &client_id,
+        request_size as f64,
+        now_ms(),
+    );
+    let mute = mute_for(throttle_ms);
+
     if acks == 0 {
         // No response exists to carry an error, so Kafka closes the connection to make the
         // producer notice (and refresh its metadata).
         let failed = results
             .iter()
             .any(|(_, os)| os.iter().any(|o| o.error != ErrorCode::None));
-        return if failed { Reply::Close } else { Reply::Nothing };
+        return match (failed, mute) {
+            (true, _) => Reply::Close,
+            (false, Some(throttle)) => Reply::Mute(throttle),
+            (false, None) => Reply::Nothing,
+        };
     }
 
-    let response = ProduceResponse::default().with_responses(
-        results
-            .into_iter()
-            .map(|(name, outcomes)| {
-                TopicProduceResponse::default()
-                    .with_name(TopicName(StrBytes::from_string(name)))
-                    .with_partition_responses(
-                        outcomes
-                            .into_iter()
-                            .map(|o| {
-                                let response = PartitionProduceResponse::default()
-                                    .with_index(o.index)
-                                    .with_error_code(o.error.code())
-                                    .with_base_offset(o.base_offset)
-                                    .with_log_append_time_ms(o.log_append_time)
-                                    .with_log_start_offset(if version >= 5 {
-                                        o.log_start_offset
-                                    } else {
-                                        -1
-                                    });
-                                if version < 8 {
-                                    return response;
-                                }
-                                response
-                                    .with_record_errors(
-                                        o.record_errors
-                                            .into_iter()
-                                            .map(|(batch_index, message)| {
-                                                BatchIndexAndErrorMessage::default()
-                                                    .with_batch_index(batch_index)
-                                                    .with_batch_index_error_message(Some(
-                                                        StrBytes::from_string(message),
-                                                    ))
-                                            })
-                                            .collect(),
-                                    )
-                                    .with_error_message(o.error_message.map(StrBytes::from_string))
-                            })
-                            .collect(),
-                    )
-            })
-            .collect(),
-    );
-    Reply::from_encoded(encode_response(
+    let throttle_time_ms = i32::try_from(throttle_ms).unwrap_or(i32::MAX);
+    let response = ProduceResponse::default()
+        .with_throttle_time_ms(throttle_time_ms)
+        .with_responses(
+            results
+                .into_iter()
+                .map(|(name, outcomes)| {
+                    TopicProduceResponse::default()
+                        .with_name(TopicName(StrBytes::from_string(name)))
+                        .with_partition_responses(
+                            outcomes
+                                .into_iter()
+                                .map(|o| {
+                                    let response = PartitionProduceResponse::default()
+                                        .with_index(o.index)
+                                        .with_error_code(o.error.code())
+                                        .with_base_offset(o.base_offset)
+                                        .with_log_append_time_ms(o.log_append_time)
+                                        .with_log_start_offset(if version >= 5 {
+                                            o.log_start_offset
+                                        } else {
+                                            -1
+                                        });
+                                    if version < 8 {
+                                        return response;
+                                    }
+                                    response
+                                        .with_record_errors(
+                                            o.record_errors
+                                                .into_iter()
+                                                .map(|(batch_index, message)| {
+                                                    BatchIndexAndErrorMessage::default()
+                                                        .with_batch_index(batch_index)
+                                                        .with_batch_index_error_message(Some(
+                                                            StrBytes::from_string(message),
+                                                        ))
+                                                })
+                                                .collect(),
+                                        )
+                                        .with_error_message(
+                                            o.error_message.map(StrBytes::from_string),
+                                        )
+                                })
+                                .collect(),
+                        )
+                })
+                .collect(),
+        );
+    let reply = Reply::from_encoded(encode_response(
         PRODUCE,
         version,
         peek.correlation_id,
         &response,
-    ))
+    ));
+    match (reply, mute) {
+        (Reply::Send(chunks), Some(throttle)) => Reply::SendThenMute(chunks, throttle),
+        (reply, _) => reply,
+    }
 }
 
 #[cfg(test)]

@@ -26,13 +26,14 @@ use kafka_protocol::messages::FetchRequest;
 use tokio::sync::watch;
 
 use self::read::{Plan, Target};
-use super::{Reply, Tally};
+use super::{mute_for, Reply, Tally};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::fetch_writer::{
     write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
 };
-use crate::protocol::{decode_request, HeaderPeek};
+use crate::protocol::{decode_request, Chunk, HeaderPeek};
+use crate::quota::{QuotaType, ANONYMOUS};
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
     Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
@@ -57,10 +58,11 @@ pub async fn handle(
     frame: Bytes,
     tally: &mut Tally,
 ) -> Reply {
-    let request = match decode_request::<FetchRequest>(frame) {
-        Ok((_, request)) => request,
+    let (header, request) = match decode_request::<FetchRequest>(frame) {
+        Ok(decoded) => decoded,
         Err(_) => return Reply::Close,
     };
+    let client_id = header.client_id.as_ref().map_or("", |c| c.as_str());
     let version = peek.api_version;
     // v15 moved the replica id into a tagged ReplicaState (KIP-903).
     let replica_id = if version >= 15 {
@@ -90,12 +92,23 @@ pub async fn handle(
             partitions,
         } => (Mode::Incremental { session_id, epoch }, partitions),
     };
+    // Replication is not subject to client quotas. A consumer under one reads at most what
+    // its quota allows over the window, so a single response cannot earn an endless throttle.
+    let quota_cap = match follower {
+        Some(_) => None,
+        None => broker
+            .quotas
+            .max_value_in_quota_window(QuotaType::Fetch, ANONYMOUS, client_id),
+    };
+    let max_bytes = quota_cap.map_or(request.max_bytes, |cap| {
+        request.max_bytes.min(cap.min(f64::from(i32::MAX)) as i32)
+    });
     let plan = Plan {
         version,
         follower,
         any_replica: replica_id == DEBUGGING_CONSUMER,
         read_committed: request.isolation_level == READ_COMMITTED,
-        max_bytes: request.max_bytes,
+        max_bytes,
         targets: to_read
             .into_iter()
             .map(|(key, params)| Target {
@@ -106,8 +119,46 @@ pub async fn handle(
             .collect(),
     };
     let max_wait = Duration::from_millis(request.max_wait_ms.max(0) as u64);
-    let outs = read_until_ready(&plan, max_wait, request.min_bytes.max(0) as usize).await;
+    let min_bytes = request.min_bytes.min(max_bytes).max(0) as usize;
+    let outs = read_until_ready(&plan, max_wait, min_bytes).await;
+    if quota_cap.is_some() {
+        let bytes: usize = outs
+            .iter()
+            .filter_map(|o| o.records.as_ref())
+            .map(Chunk::len)
+            .sum();
+        let now = now_ms();
+        let quotas = &broker.quotas;
+        let throttle_ms = quotas.record_and_get_throttle_time_ms(
+            QuotaType::Fetch,
+            ANONYMOUS,
+            client_id,
+            bytes as f64,
+            now,
+        );
+        if let Some(throttle) = mute_for(throttle_ms) {
+            // Over quota: no data for the throttle time (what was read is not counted), as
+            // Kafka answers; the session, if any, stays as it was.
+            quotas.unrecord(QuotaType::Fetch, ANONYMOUS, client_id, bytes as f64, now);
+            return throttled_reply(peek, &mode, throttle_ms, throttle);
+        }
+    }
     finish(broker, peek, plan, mode, outs, tally)
+}
+
+/// The empty answer of a fetch over its quota.
+fn throttled_reply(peek: HeaderPeek, mode: &Mode, throttle_ms: i64, mute: Duration) -> Reply {
+    let session_id = match mode {
+        Mode::Incremental { session_id, .. } => *session_id,
+        Mode::Sessionless | Mode::Full => INVALID_SESSION_ID,
+    };
+    let response = FetchResponseOut {
+        throttle_time_ms: i32::try_from(throttle_ms).unwrap_or(i32::MAX),
+        session_id,
+        ..Default::default()
+    };
+    let chunks = write_fetch_response(peek.api_version, peek.correlation_id, &response);
+    Reply::SendThenMute(chunks, mute)
 }
 
 /// The request's partitions, in its order. Topic names are shared by their partitions.

@@ -1,0 +1,216 @@
+//! The broker's quota meters: one windowed rate per quota type and metered entity, shared by
+//! every connection of that entity, and the throttle time each request earns.
+//!
+//! With no quota configured for a type nothing is metered (no lock, no map entry), as in
+//! Kafka. Meters are kept across configuration changes, so a changed quota applies to the rate
+//! already measured.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use parking_lot::{Mutex, RwLock};
+
+use super::entity::{MetricTags, QuotaConfig, QuotaType};
+use super::rate::{Rate, WindowConfig};
+
+/// Throttling an entity has earned since the broker started.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ThrottleStats {
+    pub total_ms: u64,
+    pub count: u64,
+}
+
+type MeterKey = (QuotaType, MetricTags);
+
+#[derive(Debug)]
+pub struct ClientQuotaManager {
+    window: WindowConfig,
+    config: RwLock<Arc<QuotaConfig>>,
+    /// Whether any quota is configured: the data path's one check when there is none.
+    any: AtomicBool,
+    meters: Mutex<HashMap<MeterKey, Rate>>,
+    throttles: Mutex<HashMap<MeterKey, ThrottleStats>>,
+}
+
+impl ClientQuotaManager {
+    pub fn new(window: WindowConfig) -> ClientQuotaManager {
+        ClientQuotaManager {
+            window,
+            config: RwLock::new(Arc::new(QuotaConfig::default())),
+            any: AtomicBool::new(false),
+            meters: Mutex::new(HashMap::new()),
+            throttles: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Replaces the whole configuration; requests from now on resolve against it.
+    pub fn set_config(&self, config: QuotaConfig) {
+        let any = QuotaType::ALL.iter().any(|&k| config.enabled(k));
+        *self.config.write() = Arc::new(config);
+        self.any.store(any, Ordering::Release);
+    }
+
+    fn resolve(&self, kind: QuotaType, user: &str, client_id: &str) -> Option<(f64, MetricTags)> {
+        if !self.any.load(Ordering::Acquire) {
+            return None;
+        }
+        let config = Arc::clone(&self.config.read());
+        config.resolve(kind, user, client_id)
+    }
+
+    /// Records `value` (bytes) for the entity the request belongs to and returns the throttle
+    /// time in ms it earned (0: within its quota, or no quota applies).
+    pub fn record_and_get_throttle_time_ms(
+        &self,
+        kind: QuotaType,
+        user: &str,
+        client_id: &str,
+        value: f64,
+        now_ms: i64,
+    ) -> i64 {
+        let Some((bound, tags)) = self.resolve(kind, user, client_id) else {
+            return 0;
+        };
+        let throttle = self
+            .meters
+            .lock()
+            .entry((kind, tags.clone()))
+            .or_default()
+            .record_and_check(self.window, value, bound, now_ms);
+        if throttle > 0 {
+            log::debug!(
+                "quota violated: {} user={:?} client-id={:?} quota={bound} throttle={throttle}ms",
+                kind.name(),
+                tags.user,
+                tags.client_id,
+            );
+            let mut throttles = self.throttles.lock();
+            let stats = throttles.entry((kind, tags)).or_default();
+            stats.total_ms += throttle as u64;
+            stats.count += 1;
+        }
+        throttle
+    }
+
+    /// Takes back a recorded value (a throttled fetch answers no data, so its bytes do not
+    /// count), as Kafka's `unrecordQuotaSensor` does.
+    pub fn unrecord(&self, kind: QuotaType, user: &str, client_id: &str, value: f64, now_ms: i64) {
+        let Some((_, tags)) = self.resolve(kind, user, client_id) else {
+            return;
+        };
+        self.meters
+            .lock()
+            .entry((kind, tags))
+            .or_default()
+            .record(self.window, -value, now_ms);
+    }
+
+    /// The most a single request may carry without being throttled for certain: the quota over
+    /// all windows but the current one (Kafka caps a consumer's fetch size with it). None: no
+    /// quota applies.
+    pub fn max_value_in_quota_window(
+        &self,
+        kind: QuotaType,
+        user: &str,
+        client_id: &str,
+    ) -> Option<f64> {
+        let (bound, _) = self.resolve(kind, user, client_id)?;
+        let windows = self.window.samples.saturating_sub(1) as f64;
+        Some(bound * windows * self.window.window_ms as f64 / 1000.0)
+    }
+
+    /// The throttling of every entity throttled so far: (quota type, metric tags, stats).
+    pub fn throttle_stats(&self) -> Vec<(QuotaType, MetricTags, ThrottleStats)> {
+        let mut out: Vec<_> = self
+            .throttles
+            .lock()
+            .iter()
+            .map(|((kind, tags), stats)| (*kind, tags.clone(), *stats))
+            .collect();
+        out.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::ClientQuotaManager;
+    use crate::quota::{EntityName, MetricTags, QuotaConfig, QuotaEntity, QuotaType, WindowConfig};
+
+    fn manager() -> ClientQuotaManager {
+        let manager = ClientQuotaManager::new(WindowConfig {
+            samples: 11,
+            window_ms: 1000,
+        });
+        manager.set_config(QuotaConfig::new([(
+            QuotaEntity {
+                user: Some(EntityName::Name("alice".into())),
+                client_id: None,
+            },
+            HashMap::from([("producer_byte_rate".to_string(), 1000.0)]),
+        )]));
+        manager
+    }
+
+    #[test]
+    fn a_user_quota_is_shared_by_its_client_ids() {
+        let m = manager();
+        // 10 s of quota at once, from two client ids of alice: the second is over.
+        assert_eq!(
+            m.record_and_get_throttle_time_ms(QuotaType::Produce, "alice", "a", 6000.0, 0),
+            0
+        );
+        let throttle =
+            m.record_and_get_throttle_time_ms(QuotaType::Produce, "alice", "b", 6000.0, 0);
+        assert_eq!(throttle, 2000);
+        // bob has no quota, fetches have none.
+        assert_eq!(
+            m.record_and_get_throttle_time_ms(QuotaType::Produce, "bob", "a", 1e9, 0),
+            0
+        );
+        assert_eq!(
+            m.record_and_get_throttle_time_ms(QuotaType::Fetch, "alice", "a", 1e9, 0),
+            0
+        );
+        let stats = m.throttle_stats();
+        assert_eq!(stats.len(), 1);
+        let (kind, tags, s) = &stats[0];
+        assert_eq!(*kind, QuotaType::Produce);
+        assert_eq!(
+            *tags,
+            MetricTags {
+                user: "alice".into(),
+                client_id: String::new()
+            }
+        );
+        assert_eq!((s.total_ms, s.count), (2000, 1));
+    }
+
+    #[test]
+    fn unrecord_and_the_window_cap() {
+        let m = manager();
+        m.record_and_get_throttle_time_ms(QuotaType::Produce, "alice", "a", 20_000.0, 0);
+        m.unrecord(QuotaType::Produce, "alice", "a", 20_000.0, 0);
+        assert_eq!(
+            m.record_and_get_throttle_time_ms(QuotaType::Produce, "alice", "a", 5000.0, 0),
+            0
+        );
+        assert_eq!(
+            m.max_value_in_quota_window(QuotaType::Produce, "alice", "x"),
+            Some(10_000.0)
+        );
+        assert_eq!(
+            m.max_value_in_quota_window(QuotaType::Produce, "bob", "x"),
+            None
+        );
+        // Removing every quota stops the metering.
+        m.set_config(QuotaConfig::default());
+        assert_eq!(
+            m.record_and_get_throttle_time_ms(QuotaType::Produce, "alice", "a", 1e9, 0),
+            0
+        );
+    }
+}

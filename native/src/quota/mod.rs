@@ -1,0 +1,20 @@
+//! Client quotas, enforced on the data path (Kafka's `ClientQuotaManager`).
+//!
+//! The control plane validates and stores the quota configuration (`/config/users`,
+//! `/config/clients`) and pushes it here whole ([`QuotaConfig`]); the native core resolves, per
+//! request, which configured entity applies to the connection's (user, client-id) with Kafka's
+//! precedence ([`entity`]), meters the entity's bytes in Kafka's sampled windows ([`rate`]),
+//! and answers the throttle time a request over quota earns ([`manager`]). No Python runs per
+//! request.
+
+pub mod entity;
+pub mod manager;
+pub mod rate;
+
+pub use entity::{EntityName, MetricTags, QuotaConfig, QuotaEntity, QuotaType};
+pub use manager::{ClientQuotaManager, ThrottleStats};
+pub use rate::{Rate, WindowConfig};
+
+/// The principal of every connection until authentication exists: Kafka's `User:ANONYMOUS`.
+/// User quotas resolve against its name, so a quota for user `ANONYMOUS` applies to everyone.
+pub const ANONYMOUS: &str = "ANONYMOUS";
