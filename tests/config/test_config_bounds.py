@@ -38,6 +38,8 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "num.network.threads": (INT, 1, None, ()),
     "queued.max.requests": (INT, 1, None, ()),
     "max.incremental.fetch.session.cache.slots": (INT, 0, None, ()),
+    "quota.window.num": (INT, 1, None, ()),
+    "quota.window.size.seconds": (INT, 1, None, ()),
     "log.dirs": (S, None, None, ()),
     "log.dir": (S, None, None, ()),
     "log.segment.bytes": (INT, 1048576, None, ()),
