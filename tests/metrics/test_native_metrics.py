@@ -15,6 +15,7 @@ from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
 
 from tests.metrics.scraping import Samples, scrape
+from tests.quotas.conftest import QuotaClient
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.native
@@ -182,3 +183,22 @@ def test_refused_batches_count_as_failed_and_rejected(ferrolog_broker_factory: F
     unknown = value(samples, errors, request="Produce", error="UNKNOWN_TOPIC_OR_PARTITION")
     assert unknown == unknown_before + 1
     assert value(samples, errors, request="Produce", error="MESSAGE_TOO_LARGE") == 1
+
+
+def test_quota_throttles_per_client(ferrolog_broker_factory: Factory) -> None:
+    broker = ferrolog_broker_factory()
+    quotas = QuotaClient(broker.bootstrap_servers)
+    try:
+        assert quotas.alter({"client-id": "slow-app"}, {"producer_byte_rate": 1024.0}) == (0, None)
+    finally:
+        quotas.close()
+    producer = Producer({"bootstrap.servers": broker.bootstrap_servers, "client.id": "slow-app"})
+    producer.produce("throttled", b"x" * 20_000)
+    assert producer.flush(30) == 0
+    labels = {"user": "", "client_id": "slow-app"}
+
+    def throttled() -> bool:
+        return value(scrape(broker), "kafka_server_produce_throttles_total", **labels) >= 1
+
+    wait_until(throttled, what="the throttle at /metrics")
+    assert value(scrape(broker), "kafka_server_produce_throttle_time_ms_total", **labels) > 0

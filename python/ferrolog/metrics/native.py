@@ -57,6 +57,10 @@ REQUESTS = "kafka_network_requestmetrics_requests"
 ERRORS = "kafka_network_requestmetrics_errors"
 TOTAL_TIME = "kafka_network_requestmetrics_totaltimems"
 QUEUE_SIZE = "kafka_network_requestchannel_requestqueuesize"
+# Kafka's per-client quota sensors are `kafka.server:type=Produce|Fetch,user=,client-id=`
+# (`throttle-time`); here as totals, so a dashboard takes their rate.
+THROTTLE_TIME = "kafka_server_{}_throttle_time_ms"
+THROTTLES = "kafka_server_{}_throttles"
 
 
 def error_name(code: int) -> str:
@@ -78,6 +82,7 @@ class NativeCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         yield from self._topics()
         yield from self._requests()
+        yield from self._throttles()
         yield GaugeMetricFamily(
             QUEUE_SIZE,
             "Requests handed to the Python control plane and not answered yet.",
@@ -93,6 +98,28 @@ class NativeCollector(Collector):
             yield family
         for field, (name, doc) in BROKER_COUNTERS.items():
             yield CounterMetricFamily(name, doc, value=sum(v[field] for _, v in topics))
+
+    def _throttles(self) -> Iterator[Metric]:
+        """Client quota throttles per metered entity (user and client id, "" when the quota
+        that applied does not tell them apart, as Kafka's metric tags)."""
+        labels = ["user", "client_id"]
+        for kind in ("Produce", "Fetch"):
+            time_ms = CounterMetricFamily(
+                THROTTLE_TIME.format(kind.lower()),
+                f"Milliseconds {kind} responses were throttled by a client quota.",
+                labels=labels,
+            )
+            count = CounterMetricFamily(
+                THROTTLES.format(kind.lower()),
+                f"{kind} responses throttled by a client quota.",
+                labels=labels,
+            )
+            for quota, user, client, total_ms, throttled in self._native.client_quota_throttles():
+                if quota == kind:
+                    time_ms.add_metric([user, client], total_ms)
+                    count.add_metric([user, client], throttled)
+            yield time_ms
+            yield count
 
     def _requests(self) -> Iterator[Metric]:
         requests = CounterMetricFamily(REQUESTS, "Requests answered, per API.", labels=["request"])
