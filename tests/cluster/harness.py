@@ -9,6 +9,7 @@ test session."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -126,6 +127,9 @@ class ZooKeeper:
         return client
 
 
+_METRICS_LOGGED = re.compile(r'msg="metrics listening url=(\S+)"')
+
+
 class BrokerProcess:
     def __init__(
         self, node_id: int, port: int, data: Path, zk_connect: str, overrides: dict[str, str]
@@ -138,9 +142,7 @@ class BrokerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = data.parent / f"broker-{node_id}.log"
         self.paused = False
-        # A metrics listener of its own: several brokers on one machine would otherwise all
-        # want the default address, and only the first would get it.
-        self.metrics_port = free_port()
+        self.starts = 0
 
     @property
     def bootstrap(self) -> str:
@@ -148,8 +150,15 @@ class BrokerProcess:
 
     @property
     def metrics_url(self) -> str:
-        """`http://host:port` of its /metrics, /healthz and /readyz."""
-        return f"http://127.0.0.1:{self.metrics_port}"
+        """`http://host:port` of its /metrics, /healthz and /readyz, as the running process
+        logged it (waiting for that line). Each start picks a free port itself: a port chosen
+        here ahead could be taken meanwhile, and several brokers cannot share the default."""
+
+        def logged() -> list[str]:
+            return _METRICS_LOGGED.findall(self.log_path.read_text(errors="replace"))
+
+        wait_until(lambda: len(logged()) >= self.starts, what=f"broker {self.node_id}'s metrics")
+        return logged()[-1]
 
     @property
     def running(self) -> bool:
@@ -162,7 +171,7 @@ class BrokerProcess:
             "zookeeper.connect": self.zk_connect,
             "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
             "log.dirs": str(self.data),
-            "metrics.listener": self.metrics_url,
+            "metrics.listener": "http://127.0.0.1:0",
             **self.overrides,
         }
         args = [sys.executable, "-m", "ferrolog", "broker"]
@@ -172,6 +181,7 @@ class BrokerProcess:
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
         self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        self.starts += 1
         self.paused = False
 
     def wait_ready(self, timeout: float = 30.0) -> None:
