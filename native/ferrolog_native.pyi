@@ -209,6 +209,8 @@ class Server:
         client-id, total throttle time in ms, throttled responses). The user or client-id is
         "" when the applied quota does not tell them apart (Kafka's metric tags)."""
     def partition_states(self) -> list[PartitionState]: ...
+    def replica_metrics(self) -> bytes:
+        """The replica families of /metrics as exposition text."""
     def partition_state(self, topic: str, partition: int) -> PartitionState | None:
         """One local replica's state; None if it is not hosted here."""
     def topic_metrics(self) -> list[tuple[str, dict[str, int]]]:

@@ -3,6 +3,10 @@
 //! request. Each counter follows the Kafka meter of the same name (`BrokerTopicMetrics`,
 //! `RequestMetrics`); the Python collector gives them their exposition names.
 
+mod exposition;
+
+pub use exposition::replica_families;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 

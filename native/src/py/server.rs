@@ -11,7 +11,7 @@ use super::quotas;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use crate::control::ControlReply;
-use crate::metrics::{ApiSnapshot, LATENCY_BUCKETS_MS};
+use crate::metrics::{replica_families, ApiSnapshot, LATENCY_BUCKETS_MS};
 use crate::server::request_log::Requester;
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
 
@@ -259,6 +259,13 @@ impl PyServer {
             .into_iter()
             .map(|inner| PyPartitionState { inner })
             .collect()
+    }
+
+    /// The replica families of `/metrics` (partition and leader counts, each partition's log
+    /// gauges) as exposition text, written natively: see `metrics::replica_families`.
+    fn replica_metrics<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let text = without_gil(py, || replica_families(self.inner.partition_states()));
+        PyBytes::new(py, text.as_bytes())
     }
 
     fn partition_state(

@@ -48,6 +48,9 @@ pub struct PartitionState {
     pub log_end_offset: i64,
     pub high_watermark: i64,
     pub size_bytes: u64,
+    pub segment_count: usize,
+    /// The topic's `min.insync.replicas`.
+    pub min_insync_replicas: i32,
     pub log_dir: String,
 }
 
@@ -428,6 +431,8 @@ fn state_of(broker: &Broker, p: &Partition) -> PartitionState {
         log_end_offset: log.log_end_offset(),
         high_watermark: log.high_watermark(),
         size_bytes: log.size_bytes(),
+        segment_count: log.segment_count(),
+        min_insync_replicas: log.config().min_insync_replicas,
         log_dir,
     }
 }

@@ -7,8 +7,8 @@ Computed when Prometheus scrapes, not by a periodic task: its cost is paid only 
 looks, and its freshness is the scrape interval's. One scrape:
 - copies the committed offsets on the broker's loop, yielding to the loop every
   `SLICE` offsets, so thousands of groups never hold it for long;
-- reads the high watermarks of the partitions this broker leads from the native core, in the
-  scrape thread (the call releases the GIL);
+- reads the high watermarks of the committed partitions this broker leads from the native
+  core, one partition at a time, in the scrape thread (the calls release the GIL);
 - asks the leaders of the other partitions for theirs: one ListOffsets (latest,
   read_uncommitted, which answers the high watermark) per leader, over a `BrokerChannel` of
   its own, so a slow answer never queues the transaction coordinator's markers. The scrape
@@ -68,15 +68,9 @@ class LagCollector(Collector):
         committed = ask_loop(self._loop, self._committed)
         if committed is None:
             return
-        watermarks: dict[Key, int] = {}
-        native = self._broker.native
-        if native is not None and committed:
-            watermarks = {
-                (s.topic, s.partition): s.high_watermark
-                for s in native.partition_states()
-                if s.is_leader
-            }
-        others = {(topic, partition) for _, topic, partition, _ in committed} - watermarks.keys()
+        keys = {(topic, partition) for _, topic, partition, _ in committed}
+        watermarks = self._local_watermarks(keys)
+        others = keys - watermarks.keys()
 
         async def remote() -> dict[Key, int]:
             return await self._remote_watermarks(others)
@@ -99,6 +93,19 @@ class LagCollector(Collector):
                 lag.add_metric(labels, max(high_watermark - offset, 0))
         yield current
         yield lag
+
+    def _local_watermarks(self, keys: set[Key]) -> dict[Key, int]:
+        """The high watermarks of the partitions of `keys` this broker leads, each read alone:
+        groups commit to a few partitions of the thousands a broker may host."""
+        native = self._broker.native
+        if native is None:
+            return {}
+        watermarks: dict[Key, int] = {}
+        for topic, partition in keys:
+            state = native.partition_state(topic, partition)
+            if state is not None and state.is_leader:
+                watermarks[(topic, partition)] = state.high_watermark
+        return watermarks
 
     async def _committed(self) -> list[Committed]:
         coordinator = self._broker.group_coordinator
