@@ -3,10 +3,11 @@
 //!
 //! With no quota configured for a type nothing is metered (no lock, no map entry), as in
 //! Kafka. Meters are kept across configuration changes, so a changed quota applies to the rate
-//! already measured.
+//! already measured, and dropped an hour after their entity's last request, as Kafka expires
+//! its quota sensors: client ids that come and go do not grow the broker's memory.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
@@ -23,14 +24,27 @@ pub struct ThrottleStats {
 
 type MeterKey = (QuotaType, MetricTags);
 
+/// Kafka's `InactiveSensorExpirationTimeSeconds` for quota sensors.
+const INACTIVE_MS: i64 = 3_600_000;
+/// How often inactive meters are looked for (Kafka's sensor reaper runs every 30 s).
+const SWEEP_EVERY_MS: i64 = 30_000;
+
+#[derive(Debug, Default)]
+struct Meter {
+    rate: Rate,
+    last_recorded_ms: i64,
+}
+
 #[derive(Debug)]
 pub struct ClientQuotaManager {
     window: WindowConfig,
     config: RwLock<Arc<QuotaConfig>>,
     /// Whether any quota is configured: the data path's one check when there is none.
     any: AtomicBool,
-    meters: Mutex<HashMap<MeterKey, Rate>>,
+    /// Locked before `throttles` where both are.
+    meters: Mutex<HashMap<MeterKey, Meter>>,
     throttles: Mutex<HashMap<MeterKey, ThrottleStats>>,
+    last_sweep_ms: AtomicI64,
 }
 
 impl ClientQuotaManager {
@@ -41,6 +55,7 @@ impl ClientQuotaManager {
             any: AtomicBool::new(false),
             meters: Mutex::new(HashMap::new()),
             throttles: Mutex::new(HashMap::new()),
+            last_sweep_ms: AtomicI64::new(0),
         }
     }
 
@@ -72,12 +87,15 @@ impl ClientQuotaManager {
         let Some((bound, tags)) = self.resolve(kind, user, client_id) else {
             return 0;
         };
-        let throttle = self
-            .meters
-            .lock()
-            .entry((kind, tags.clone()))
-            .or_default()
-            .record_and_check(self.window, value, bound, now_ms);
+        let throttle = {
+            let mut meters = self.meters.lock();
+            self.sweep_if_due(&mut meters, now_ms);
+            let meter = meters.entry((kind, tags.clone())).or_default();
+            meter.last_recorded_ms = now_ms;
+            meter
+                .rate
+                .record_and_check(self.window, value, bound, now_ms)
+        };
         if throttle > 0 {
             log::debug!(
                 "quota violated: {} user={:?} client-id={:?} quota={bound} throttle={throttle}ms",
@@ -103,7 +121,22 @@ impl ClientQuotaManager {
             .lock()
             .entry((kind, tags))
             .or_default()
+            .rate
             .record(self.window, -value, now_ms);
+    }
+
+    /// Drops the meters of entities inactive for an hour, and their throttle counts with
+    /// them, at most once per `SWEEP_EVERY_MS`.
+    fn sweep_if_due(&self, meters: &mut HashMap<MeterKey, Meter>, now_ms: i64) {
+        let last = self.last_sweep_ms.load(Ordering::Relaxed);
+        if now_ms - last < SWEEP_EVERY_MS {
+            return;
+        }
+        self.last_sweep_ms.store(now_ms, Ordering::Relaxed);
+        meters.retain(|_, m| now_ms - m.last_recorded_ms < INACTIVE_MS);
+        self.throttles
+            .lock()
+            .retain(|key, _| meters.contains_key(key));
     }
 
     /// The most a single request may carry without being throttled for certain: the quota over
@@ -187,6 +220,30 @@ mod tests {
             }
         );
         assert_eq!((s.total_ms, s.count), (2000, 1));
+    }
+
+    #[test]
+    fn meters_of_inactive_entities_are_dropped_after_an_hour() {
+        let m = manager();
+        let user = |name: &str| QuotaEntity {
+            user: Some(EntityName::Name(name.into())),
+            client_id: None,
+        };
+        let quota = || HashMap::from([("producer_byte_rate".to_string(), 1000.0)]);
+        m.set_config(QuotaConfig::new([
+            (user("alice"), quota()),
+            (user("bob"), quota()),
+        ]));
+        let (t0, minute) = (1_000_000, 60_000);
+        // alice is throttled once, then goes quiet; bob keeps producing.
+        m.record_and_get_throttle_time_ms(QuotaType::Produce, "alice", "a", 20_000.0, t0);
+        assert_eq!(m.throttle_stats().len(), 1);
+        m.record_and_get_throttle_time_ms(QuotaType::Produce, "bob", "b", 0.0, t0 + 59 * minute);
+        assert_eq!(m.meters.lock().len(), 2);
+        m.record_and_get_throttle_time_ms(QuotaType::Produce, "bob", "b", 0.0, t0 + 61 * minute);
+        // alice's meter and her throttle count are gone; bob's meter stays.
+        assert_eq!(m.meters.lock().len(), 1);
+        assert!(m.throttle_stats().is_empty());
     }
 
     #[test]
