@@ -1,0 +1,275 @@
+"""What client quotas do to clients (issue 13), on one ferrolog broker:
+
+- isolation: a steady producer (librdkafka, 1,000 records/s of 100 B, acks=1, its own client
+  id) measures its p99 latency alone, then while Kafka's ProducerPerformance floods the broker
+  from another process without a quota, then with `producer_byte_rate=1048576` for the flood's
+  client id;
+- changes: ProducerPerformance runs flat out while its client id's quota is set to 1 MiB/s,
+  raised to 4 MiB/s, and removed, each change through AlterClientQuotas while it runs; the
+  broker's bytes-in counter (/metrics) gives the rate every quarter second;
+- the Java client held: ProducerPerformance sends 20 s worth of 1 MiB/s flat out under that
+  quota, and reports its rate and its own `produce-throttle-time-avg`.
+
+The broker measures rates over `quota.window.num=3` windows of 1 s, as the quota tests do
+(tests/quotas/test_byte_rates.py says why).
+
+    python -m bench.quota_bench [--phase-seconds 10] [--out bench/results/quota-latest.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import statistics
+import subprocess
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from confluent_kafka import Producer
+from ferrolog.connection import Connection
+from prometheus_client.parser import text_string_to_metric_families
+
+from bench.harness import brokers, kafka_dist, workloads
+
+ALTER_CLIENT_QUOTAS = 49
+MIB = 1 << 20
+STEADY_RATE = 1000  # records/s
+FLOOD, STEADY = "flood", "steady"
+
+
+@dataclass
+class Scraped(brokers.Ferrolog):
+    metrics_port: int = field(default_factory=brokers.free_port)
+
+    def command(self) -> list[str]:
+        overrides = {
+            "metrics.listener": f"http://127.0.0.1:{self.metrics_port}",
+            "quota.window.num": "3",
+            "quota.window.size.seconds": "1",
+        }
+        return [
+            *super().command(),
+            *(a for k, v in overrides.items() for a in ("--override", f"{k}={v}")),
+        ]
+
+    def bytes_in(self, topic: str) -> float:
+        url = f"http://127.0.0.1:{self.metrics_port}/metrics"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            text = response.read().decode()
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if (
+                    sample.name == "kafka_server_brokertopicmetrics_bytesin_total"
+                    and sample.labels.get("topic") == topic
+                ):
+                    return float(sample.value)
+        return 0.0
+
+
+def set_quota(bootstrap: str, client_id: str, rate: float | None) -> None:
+    """AlterClientQuotas for `client_id`'s producer_byte_rate; None removes it."""
+    host, _, port = bootstrap.rpartition(":")
+    conn = Connection(host, int(port), 10, "quota-bench")
+    try:
+        body = {
+            "entries": [
+                {
+                    "entity": [{"entity_type": "client-id", "entity_name": client_id}],
+                    "ops": [
+                        {"key": "producer_byte_rate", "value": rate or 0.0, "remove": rate is None}
+                    ],
+                }
+            ],
+            "validate_only": False,
+        }
+        (entry,) = conn.request(ALTER_CLIENT_QUOTAS, 1, body)["entries"]
+        if entry["error_code"] != 0:
+            raise RuntimeError(f"AlterClientQuotas: {entry}")
+    finally:
+        conn.close()
+
+
+def perf_args(bootstrap: str, topic: str, records: int) -> list[str]:
+    """Kafka's ProducerPerformance at full speed, as client id `flood`."""
+    return [
+        "--topic", topic, "--num-records", str(records), "--record-size", "100",
+        "--throughput", "-1", "--producer-props", f"bootstrap.servers={bootstrap}", "acks=1",
+        f"client.id={FLOOD}",
+    ]  # fmt: skip
+
+
+def flood(bootstrap: str, topic: str, seconds: float) -> subprocess.Popen[str]:
+    """ProducerPerformance for at least `seconds` (more records than it sends in that time)."""
+    cmd = workloads._java("ProducerPerformance", *perf_args(bootstrap, topic, int(seconds * 1e6)))
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+
+
+def steady_p99(bootstrap: str, topic: str, seconds: float) -> float:
+    """p99 delivery latency in ms of `STEADY_RATE` records/s, the first second left out."""
+    producer = Producer(
+        {"bootstrap.servers": bootstrap, "client.id": STEADY, "acks": "1", "linger.ms": 0}
+    )
+    latencies: list[float] = []
+    start = time.perf_counter()
+
+    def delivered(sent: float) -> object:
+        def on_delivery(err: object, _msg: object) -> None:
+            if err is None and sent - start > 1.0:
+                latencies.append((time.perf_counter() - sent) * 1000)
+
+        return on_delivery
+
+    value = os.urandom(100)
+    for i in range(int(seconds * STEADY_RATE)):
+        due = start + i / STEADY_RATE
+        while (now := time.perf_counter()) < due:
+            producer.poll(max(0.0, min(due - now, 0.001)))
+        producer.produce(topic, value, on_delivery=delivered(time.perf_counter()))
+        producer.poll(0)
+    producer.flush(60)
+    return statistics.quantiles(latencies, n=100)[98]
+
+
+def isolation(broker: Scraped, topic: str, seconds: float) -> dict[str, float]:
+    out = {"alone": steady_p99(broker.bootstrap, topic, seconds)}
+    for name, quota in (("flood, no quota", None), ("flood held to 1 MiB/s", float(MIB))):
+        set_quota(broker.bootstrap, FLOOD, quota)
+        proc = flood(broker.bootstrap, topic, seconds + 30)
+        time.sleep(3)  # the JVM starts and the flood reaches its pace
+        try:
+            out[name] = steady_p99(broker.bootstrap, topic, seconds)
+        finally:
+            proc.kill()
+            proc.wait()
+    set_quota(broker.bootstrap, FLOOD, None)
+    return out
+
+
+@dataclass
+class Timeline:
+    changes: list[tuple[float, str]]  # (seconds from start, what)
+    samples: list[tuple[float, float]]  # (seconds from start, bytes/s over the last interval)
+
+
+THROTTLE_AVG = re.compile(r"produce-throttle-time-avg:\{client-id=flood\}\s*:\s*([\d.]+)")
+HELD_S = 20.0
+
+
+def java_held(broker: Scraped, topic: str) -> dict[str, float]:
+    """ProducerPerformance's own figures for 20 s worth of records at 1 MiB/s of quota."""
+    set_quota(broker.bootstrap, FLOOD, float(MIB))
+    records = int(HELD_S * MIB / 100)
+    cmd = workloads._java("ProducerPerformance", *perf_args(broker.bootstrap, topic, records))
+    out = workloads._run([*cmd, "--print-metrics"])
+    set_quota(broker.bootstrap, FLOOD, None)
+    result = workloads.parse_producer_performance(out)
+    throttle = THROTTLE_AVG.findall(out)
+    return {
+        "records/s": result["records"] / result["seconds"],
+        "throttle_avg_ms": float(throttle[-1]) if throttle else float("nan"),
+    }
+
+
+def changes(broker: Scraped, topic: str, phase: float) -> Timeline:
+    plan = [(phase, float(MIB), "1 MiB/s"), (2 * phase, 4.0 * MIB, "4 MiB/s"),
+            (3 * phase, None, "removed")]  # fmt: skip
+    proc = flood(broker.bootstrap, topic, 4 * phase + 30)
+    samples: list[tuple[float, float]] = []
+    done: list[tuple[float, str]] = []
+    stop = threading.Event()
+    while broker.bytes_in(topic) == 0:  # the JVM starts
+        time.sleep(0.05)
+    start = time.monotonic()
+
+    def sample() -> None:
+        last_t, last_b = start, broker.bytes_in(topic)
+        while not stop.wait(0.25):
+            now, b = time.monotonic(), broker.bytes_in(topic)
+            samples.append((now - start, (b - last_b) / (now - last_t)))
+            last_t, last_b = now, b
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    for at, rate, what in plan:
+        time.sleep(max(0.0, start + at - time.monotonic()))
+        set_quota(broker.bootstrap, FLOOD, rate)
+        done.append((time.monotonic() - start, what))
+    time.sleep(max(0.0, start + 4 * phase - time.monotonic()))
+    stop.set()
+    sampler.join()
+    proc.kill()
+    proc.wait()
+    return Timeline(done, samples)
+
+
+def phase_rate(t: Timeline, begin: float, end: float) -> float:
+    """The mean rate from `begin` to `end`: a throttled client sends in bursts (about
+    `quota.window.num - 1` windows of quota at once) between silences, so medians of quarter
+    seconds say little."""
+    rates = [r for s, r in t.samples if begin <= s < end]
+    return statistics.fmean(rates) if rates else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phase-seconds", type=float, default=10.0)
+    parser.add_argument("--out", type=Path, default=Path("bench/results/quota-latest.md"))
+    args = parser.parse_args()
+    kafka_dist.fetch(kafka_dist.KAFKA4)
+    broker = Scraped("ferrolog", "ferrolog", "native")
+    try:
+        broker.spawn()
+        brokers.wait_port(broker.port, 120, broker.proc)
+        workloads.create_topic(broker.bootstrap, "q", 6)
+        p99 = isolation(broker, "q", args.phase_seconds)
+        timeline = changes(broker, "q", args.phase_seconds)
+        held = java_held(broker, "q")
+    finally:
+        broker.cleanup()
+
+    phase = args.phase_seconds
+    lines = [
+        "# Client quotas (issue 13)",
+        "",
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; `python -m bench.quota_bench"
+        f" --phase-seconds {phase:g}`; one ferrolog broker, one topic of 6 partitions.",
+        "",
+        f"## Isolation: a steady producer's p99 ({STEADY_RATE} records/s of 100 B, acks=1)",
+        "",
+        "| while | p99 ms | vs alone |",
+        "|---|---|---|",
+        *(f"| {k} | {v:.1f} | {v / p99['alone']:.2f}x |" for k, v in p99.items()),
+        "",
+        "## Quota changes while ProducerPerformance runs flat out",
+        "",
+        "| phase | mean MiB/s over its last half |",
+        "|---|---|",
+        f"| no quota | {phase_rate(timeline, phase / 2, phase) / MIB:.2f} |",
+        *(
+            f"| {what} (at {at:.1f} s) | "
+            f"{phase_rate(timeline, at + phase / 2, at + phase) / MIB:.2f} |"
+            for at, what in timeline.changes
+        ),
+        "",
+        "Rate every 0.25 s (MiB/s): "
+        + ", ".join(f"{s:.2f}s {r / MIB:.2f}" for s, r in timeline.samples),
+        "",
+        f"## ProducerPerformance held to 1 MiB/s ({HELD_S:g} s worth of 100 B records)",
+        "",
+        f"{held['records/s']:,.0f} records/s: {held['records/s'] * 100 / MIB:.2f} MiB/s of values"
+        " (the quota also counts batch and request overhead); its `produce-throttle-time-avg`:"
+        f" {held['throttle_avg_ms']:.1f} ms.",
+        "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
