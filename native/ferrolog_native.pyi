@@ -137,9 +137,13 @@ class Server:
         The event loop watches it with ``add_reader`` and then calls ``take_requests`` until
         it returns an empty list (which also clears the eventfd)."""
     def take_requests(self, max_requests: int = 256) -> list[ControlRequest]: ...
-    def respond(self, handle: int, response: bytes) -> None:
+    def respond(self, handle: int, response: bytes, throttle_ms: int = 0) -> None:
         """Sends ``response`` (response header + body, no size prefix) on the request's
-        connection. Responses on one connection go out in request order."""
+        connection. Responses on one connection go out in request order. ``throttle_ms`` > 0
+        mutes the connection for that long once the response is out (a request quota)."""
+    def record_request_time(self, client_id: str | None, busy_ns: int) -> int:
+        """Meters ``busy_ns`` of a Python-served request against its client's
+        ``request_percentage`` quota; the throttle in ms it earned (0: none)."""
     def close_connection(self, handle: int) -> None:
         """Answers the request by closing its connection (Kafka's answer to a malformed or
         unsupported request)."""

@@ -16,6 +16,10 @@ Answers Kafka gives to bad requests:
 Each refusal, and each response carrying an error code, goes to the native core's request log
 (`Server.refused`, `Server.answered`), which writes them rate-limited beside the natively
 served requests' and counts the error codes for /metrics.
+
+Each answered request's busy time (see `ferrolog.request_time`) is metered against its
+client's request quota; a client over it gets the throttle in the response's
+`throttle_time_ms` and its connection muted for that long (KIP-219).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import struct
+import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -32,6 +37,7 @@ from ferrolog.handlers import Handler
 from ferrolog.handlers import api_versions as api_versions_handler
 from ferrolog.handlers.context import BrokerServices, RequestContext
 from ferrolog.protocol import ProtocolError, decode_request, decode_request_header, encode_response
+from ferrolog.request_time import CLUSTER_ACTIONS, THROTTLE_FIELD, Stopwatch
 
 if TYPE_CHECKING:
     from ferrolog_native import ControlRequest
@@ -101,6 +107,8 @@ class Dispatcher:
                     request, f"unsupported version (this broker serves {allowed[0]}-{allowed[1]})"
                 )
             return
+        watch = Stopwatch()  # the request's busy time, its decoding included
+        started = time.perf_counter_ns()
         try:
             header, offset = decode_request_header(request.frame)
             body = decode_request(key, version, request.frame, offset)
@@ -115,7 +123,10 @@ class Dispatcher:
             peer=request.peer,
             broker=self._services,
         )
-        task = asyncio.ensure_future(self._run(handler, context, request, body), loop=self._loop)
+        watch.busy_ns = time.perf_counter_ns() - started
+        task = asyncio.ensure_future(
+            self._run(handler, context, request, body, watch), loop=self._loop
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -125,9 +136,13 @@ class Dispatcher:
         context: RequestContext,
         request: ControlRequest,
         body: dict[str, Any],
+        watch: Stopwatch,
     ) -> None:
         try:
-            response = await handler.handle(context, body)
+            response = await watch.run(handler.handle(context, body))
+            throttle_ms = self._request_throttle(context, watch.busy_ns)
+            if throttle_ms:
+                response = {**response, "throttle_time_ms": throttle_ms}
             encoded = encode_response(
                 context.api_key, context.api_version, context.correlation_id, response
             )
@@ -143,7 +158,7 @@ class Dispatcher:
             )
             self._close(request, "internal error (logged above)")
             return
-        self._respond(request, encoded)
+        self._respond(request, encoded, throttle_ms)
         self._queue.answered(
             context.api_key,
             context.api_version,
@@ -157,9 +172,16 @@ class Dispatcher:
         body = api_versions_handler.body(self._versions, UnsupportedVersionError.code)
         self._respond(request, encode_response(API_VERSIONS_KEY, 0, request.correlation_id, body))
 
-    def _respond(self, request: ControlRequest, response: bytes) -> None:
+    def _request_throttle(self, context: RequestContext, busy_ns: int) -> int:
+        """The throttle in ms the request earned against its client's request quota; 0 for a
+        cluster action (exempt, as in Kafka) or a response that cannot carry it."""
+        if context.api_key in CLUSTER_ACTIONS or context.api_key not in THROTTLE_FIELD:
+            return 0
+        return self._queue.record_request_time(context.client_id, busy_ns)
+
+    def _respond(self, request: ControlRequest, response: bytes, throttle_ms: int = 0) -> None:
         try:
-            self._queue.respond(request.handle, response)
+            self._queue.respond(request.handle, response, throttle_ms)
         except Exception:
             # The connection may be gone already; nothing to answer then.
             log.debug("respond failed", exc_info=True)

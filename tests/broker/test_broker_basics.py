@@ -70,9 +70,12 @@ class FakeQueue:
                 os.read(self.read_fd, 4096)
         return taken
 
-    def respond(self, handle: int, response: bytes) -> None:
+    def respond(self, handle: int, response: bytes, throttle_ms: int = 0) -> None:
         self.responses[handle] = response
         self.answered_at[handle] = time.monotonic()
+
+    def record_request_time(self, client_id: str | None, busy_ns: int) -> int:
+        return 0  # no request quota configured
 
     def settled(self, requests: list[FakeRequest]) -> bool:
         """Whether every request has been answered or its connection closed."""

@@ -11,6 +11,7 @@ mod eventfd;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use parking_lot::Mutex;
@@ -36,6 +37,9 @@ pub struct ControlRequest {
 pub enum ControlReply {
     /// Response header + body, without the size prefix.
     Respond(Bytes),
+    /// A response whose client went over its request quota: sent, then the connection reads
+    /// nothing for the throttle time (KIP-219).
+    RespondThenMute(Bytes, Duration),
     Close,
 }
 

@@ -1,6 +1,7 @@
 //! The `Server` class: a thin shell over [`crate::server::Server`].
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use bytes::Bytes;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -11,7 +12,9 @@ use super::quotas;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use crate::control::ControlReply;
+use crate::log::now_ms;
 use crate::metrics::{replica_families, ApiSnapshot, LATENCY_BUCKETS_MS};
+use crate::quota::ANONYMOUS;
 use crate::server::request_log::Requester;
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
 
@@ -116,9 +119,28 @@ impl PyServer {
             .collect()
     }
 
-    fn respond(&self, handle: u64, response: &[u8]) {
-        let reply = ControlReply::Respond(Bytes::copy_from_slice(response));
+    /// `throttle_ms` > 0: the client went over its request quota, and its connection reads
+    /// nothing for that long once the response is out.
+    #[pyo3(signature = (handle, response, throttle_ms = 0))]
+    fn respond(&self, handle: u64, response: &[u8], throttle_ms: u64) {
+        let body = Bytes::copy_from_slice(response);
+        let reply = match throttle_ms {
+            0 => ControlReply::Respond(body),
+            ms => ControlReply::RespondThenMute(body, Duration::from_millis(ms)),
+        };
         self.inner.broker().control.reply(handle, reply);
+    }
+
+    /// Meters `busy_ns` of the broker's time on a Python-served request of `client_id`
+    /// against its `request_percentage` quota; the throttle time in ms it earned (0: none).
+    fn record_request_time(&self, client_id: Option<&str>, busy_ns: u64) -> u64 {
+        let throttle = self.inner.broker().quotas.record_request_time(
+            ANONYMOUS,
+            client_id.unwrap_or(""),
+            Duration::from_nanos(busy_ns),
+            now_ms(),
+        );
+        throttle.max(0) as u64
     }
 
     fn close_connection(&self, handle: u64) {

@@ -36,16 +36,20 @@ pub struct QuotaEntity {
 pub enum QuotaType {
     Produce,
     Fetch,
+    /// `request_percentage` (KIP-124): the time the broker spends on a client's requests, as
+    /// a percentage of one thread.
+    Request,
 }
 
 impl QuotaType {
-    pub const ALL: [QuotaType; 2] = [QuotaType::Produce, QuotaType::Fetch];
+    pub const ALL: [QuotaType; 3] = [QuotaType::Produce, QuotaType::Fetch, QuotaType::Request];
 
     /// The quota's configuration key.
     pub fn key(self) -> &'static str {
         match self {
             QuotaType::Produce => "producer_byte_rate",
             QuotaType::Fetch => "consumer_byte_rate",
+            QuotaType::Request => "request_percentage",
         }
     }
 
@@ -53,6 +57,7 @@ impl QuotaType {
         match self {
             QuotaType::Produce => "Produce",
             QuotaType::Fetch => "Fetch",
+            QuotaType::Request => "Request",
         }
     }
 
@@ -72,21 +77,20 @@ pub struct MetricTags {
 /// Every configured quota, as the control plane pushed it.
 #[derive(Debug, Default, Clone)]
 pub struct QuotaConfig {
-    quotas: HashMap<QuotaEntity, [Option<f64>; 2]>,
+    quotas: HashMap<QuotaEntity, [Option<f64>; QuotaType::ALL.len()]>,
     /// Per quota type: whether any entity sets it (none: nothing is metered at all).
-    enabled: [bool; 2],
+    enabled: [bool; QuotaType::ALL.len()],
 }
 
 impl QuotaConfig {
-    /// Keys other than the byte rates (`request_percentage`, `controller_mutation_rate`) are
-    /// not enforced here and are ignored.
+    /// `controller_mutation_rate` is not enforced here and is ignored.
     pub fn new<I>(entries: I) -> QuotaConfig
     where
         I: IntoIterator<Item = (QuotaEntity, HashMap<String, f64>)>,
     {
         let mut config = QuotaConfig::default();
         for (entity, values) in entries {
-            let mut quotas = [None; 2];
+            let mut quotas = [None; QuotaType::ALL.len()];
             for kind in QuotaType::ALL {
                 if let Some(&value) = values.get(kind.key()) {
                     quotas[kind.index()] = Some(value);
@@ -253,6 +257,10 @@ mod tests {
         )]);
         assert!(!config.enabled(QuotaType::Produce));
         assert_eq!(config.resolve(QuotaType::Produce, "u", "app"), None);
+        assert_eq!(
+            config.resolve(QuotaType::Request, "u", "app"),
+            Some((50.0, tags("", "app")))
+        );
         assert_eq!(
             config.resolve(QuotaType::Fetch, "u", "app"),
             Some((10.0, tags("", "app")))

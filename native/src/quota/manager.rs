@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use parking_lot::{Mutex, RwLock};
 
@@ -92,9 +93,15 @@ impl ClientQuotaManager {
             self.sweep_if_due(&mut meters, now_ms);
             let meter = meters.entry((kind, tags.clone())).or_default();
             meter.last_recorded_ms = now_ms;
-            meter
+            let throttle = meter
                 .rate
-                .record_and_check(self.window, value, bound, now_ms)
+                .record_and_check(self.window, value, bound, now_ms);
+            match kind {
+                // Kafka bounds a request-time throttle by one quota window
+                // (`ClientRequestQuotaManager.throttleTime`); byte-rate throttles are not.
+                QuotaType::Request => throttle.min(self.window.window_ms),
+                QuotaType::Produce | QuotaType::Fetch => throttle,
+            }
         };
         if throttle > 0 {
             log::debug!(
@@ -109,6 +116,30 @@ impl ClientQuotaManager {
             stats.count += 1;
         }
         throttle
+    }
+
+    /// Records the time a request of the entity took the broker (Kafka's request handler
+    /// time, without the waits for replication or for data) against its `request_percentage`,
+    /// and returns the throttle time in ms it earned.
+    pub fn record_request_time(
+        &self,
+        user: &str,
+        client_id: &str,
+        busy: Duration,
+        now_ms: i64,
+    ) -> i64 {
+        if !self.any.load(Ordering::Acquire) {
+            return 0;
+        }
+        // Kafka's `nanosToPercentage`: a request of 10 ms each second is a rate of 1 (%).
+        let percent_seconds = busy.as_nanos() as f64 * 100.0 / 1e9;
+        self.record_and_get_throttle_time_ms(
+            QuotaType::Request,
+            user,
+            client_id,
+            percent_seconds,
+            now_ms,
+        )
     }
 
     /// Takes back a recorded value (a throttled fetch answers no data, so its bytes do not
@@ -169,6 +200,7 @@ impl ClientQuotaManager {
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
+    use std::time::Duration;
 
     use super::ClientQuotaManager;
     use crate::quota::{EntityName, MetricTags, QuotaConfig, QuotaEntity, QuotaType, WindowConfig};
@@ -220,6 +252,29 @@ mod tests {
             }
         );
         assert_eq!((s.total_ms, s.count), (2000, 1));
+    }
+
+    #[test]
+    fn request_time_is_metered_as_a_percentage_and_its_throttle_bounded() {
+        let m = manager();
+        m.set_config(QuotaConfig::new([(
+            QuotaEntity {
+                user: None,
+                client_id: Some(EntityName::Name("busy".into())),
+            },
+            HashMap::from([("request_percentage".to_string(), 10.0)]),
+        )]));
+        // 10 % of a thread over the 10 s the first window counts as: 1 s of requests.
+        let ms = |n| Duration::from_millis(n);
+        assert_eq!(m.record_request_time("ANONYMOUS", "busy", ms(900), 0), 0);
+        // 2 s in all: twice the quota, throttled, but never for more than one window (1 s).
+        assert_eq!(
+            m.record_request_time("ANONYMOUS", "busy", ms(1100), 0),
+            1000
+        );
+        assert_eq!(m.record_request_time("ANONYMOUS", "idle", ms(5000), 0), 0);
+        let stats = m.throttle_stats();
+        assert_eq!(stats[0].0, QuotaType::Request);
     }
 
     #[test]

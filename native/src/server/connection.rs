@@ -186,14 +186,21 @@ async fn handle(
                 frame,
             };
             let mut pending = broker.control.submit(request).await;
-            match pending.wait().await {
-                ControlReply::Respond(body) => {
-                    let mut out = BytesMut::with_capacity(4 + body.len());
-                    out.put_i32(body.len() as i32);
-                    out.put_slice(&body);
-                    answered(written(idle, stream.write_all(&out)).await).into()
-                }
-                ControlReply::Close => Next::Close,
+            let (body, throttle) = match pending.wait().await {
+                ControlReply::Respond(body) => (body, None),
+                ControlReply::RespondThenMute(body, throttle) => (body, Some(throttle)),
+                ControlReply::Close => return Next::Close,
+            };
+            let mut out = BytesMut::with_capacity(4 + body.len());
+            out.put_i32(body.len() as i32);
+            out.put_slice(&body);
+            match (
+                answered(written(idle, stream.write_all(&out)).await),
+                throttle,
+            ) {
+                (false, _) => Next::Close,
+                (true, Some(throttle)) => Next::Mute(throttle),
+                (true, None) => Next::Read,
             }
         }
     }

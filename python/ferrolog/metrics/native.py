@@ -57,7 +57,7 @@ REQUESTS = "kafka_network_requestmetrics_requests"
 ERRORS = "kafka_network_requestmetrics_errors"
 TOTAL_TIME = "kafka_network_requestmetrics_totaltimems"
 QUEUE_SIZE = "kafka_network_requestchannel_requestqueuesize"
-# Kafka's per-client quota sensors are `kafka.server:type=Produce|Fetch,user=,client-id=`
+# Kafka's per-client quota sensors are `kafka.server:type=Produce|Fetch|Request,user=,client-id=`
 # (`throttle-time`); here as totals, so a dashboard takes their rate.
 THROTTLE_TIME = "kafka_server_{}_throttle_time_ms"
 THROTTLES = "kafka_server_{}_throttles"
@@ -103,15 +103,16 @@ class NativeCollector(Collector):
         """Client quota throttles per metered entity (user and client id, "" when the quota
         that applied does not tell them apart, as Kafka's metric tags)."""
         labels = ["user", "client_id"]
-        for kind in ("Produce", "Fetch"):
+        for kind in ("Produce", "Fetch", "Request"):
+            what = "Responses" if kind == "Request" else f"{kind} responses"
             time_ms = CounterMetricFamily(
                 THROTTLE_TIME.format(kind.lower()),
-                f"Milliseconds {kind} responses were throttled by a client quota.",
+                f"Milliseconds {what} were throttled by a client quota.",
                 labels=labels,
             )
             count = CounterMetricFamily(
                 THROTTLES.format(kind.lower()),
-                f"{kind} responses throttled by a client quota.",
+                f"{what} throttled by a client quota.",
                 labels=labels,
             )
             for quota, user, client, total_ms, throttled in self._native.client_quota_throttles():

@@ -67,6 +67,16 @@ pub(super) fn mute_for(throttle_ms: i64) -> Option<Duration> {
     (throttle_ms > 0).then(|| Duration::from_millis(throttle_ms as u64))
 }
 
+impl Reply {
+    /// The response, then `throttle_ms` of muting if the client earned any.
+    fn sent_then_muted(chunks: Vec<protocol::Chunk>, throttle_ms: i64) -> Reply {
+        match mute_for(throttle_ms) {
+            Some(mute) => Reply::SendThenMute(chunks, mute),
+            None => Reply::Send(chunks),
+        }
+    }
+}
+
 pub async fn dispatch(
     broker: &Arc<Broker>,
     peek: HeaderPeek,

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::messages::produce_response::{
@@ -158,6 +158,10 @@ pub async fn handle(
     frame: Bytes,
     tally: &mut Tally,
 ) -> Reply {
+    let started = Instant::now();
+    // What the request waits for (the transaction coordinator, replication) is not the
+    // broker's time: the request quota leaves it out.
+    let mut waited = Duration::ZERO;
     let version = peek.api_version;
     // Kafka meters the request's size, header included.
     let request_size = frame.len();
@@ -176,6 +180,7 @@ pub async fn handle(
     let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
     let (transactional_id, topics) = take_records(request);
     let verify = broker.config.transaction_verification;
+    let verify_began = Instant::now();
     let refused = if verify {
         txn_verify::check_produce(
             broker,
@@ -188,6 +193,7 @@ pub async fn handle(
     } else {
         HashMap::new()
     };
+    waited += verify_began.elapsed();
     let mut results: Vec<(String, Vec<Outcome>)> = Vec::with_capacity(topics.len());
     for (topic, partitions) in topics {
         let outcomes = partitions
@@ -203,6 +209,7 @@ pub async fn handle(
     }
 
     if acks == -1 {
+        let wait_began = Instant::now();
         let deadline = tokio::time::Instant::now() + timeout;
         for (_, outcomes) in results.iter_mut() {
             for o in outcomes.iter_mut() {
@@ -213,6 +220,7 @@ pub async fn handle(
                 }
             }
         }
+        waited += wait_began.elapsed();
     }
 
     for o in results.iter().flat_map(|(_, os)| os) {
@@ -221,13 +229,21 @@ pub async fn handle(
 
     // As Kafka, once the request is complete: an acks=all produce is metered when it is
     // answered.
-    let throttle_ms = broker.quotas.record_and_get_throttle_time_ms(
+    // The response carries, and the connection is muted for, the larger of the byte-rate
+    // and request-time throttles, as Kafka does.
+    let now = now_ms();
+    let byte_throttle_ms = broker.quotas.record_and_get_throttle_time_ms(
         QuotaType::Produce,
         ANONYMOUS,
         &client_id,
         request_size as f64,
-        now_ms(),
+        now,
     );
+    let busy = started.elapsed().saturating_sub(waited);
+    let request_throttle_ms = broker
+        .quotas
+        .record_request_time(ANONYMOUS, &client_id, busy, now);
+    let throttle_ms = byte_throttle_ms.max(request_throttle_ms);
     let mute = mute_for(throttle_ms);
 
     if acks == 0 {

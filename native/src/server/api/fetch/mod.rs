@@ -18,7 +18,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::Poll;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use kafka_protocol::messages::fetch_request::{FetchTopic, ForgottenTopic};
@@ -26,7 +26,7 @@ use kafka_protocol::messages::FetchRequest;
 use tokio::sync::watch;
 
 use self::read::{Plan, Target};
-use super::{mute_for, Reply, Tally};
+use super::{Reply, Tally};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::fetch_writer::{
@@ -58,6 +58,7 @@ pub async fn handle(
     frame: Bytes,
     tally: &mut Tally,
 ) -> Reply {
+    let started = Instant::now();
     let (header, request) = match decode_request::<FetchRequest>(frame) {
         Ok(decoded) => decoded,
         Err(_) => return Reply::Close,
@@ -120,7 +121,18 @@ pub async fn handle(
     };
     let max_wait = Duration::from_millis(request.max_wait_ms.max(0) as u64);
     let min_bytes = request.min_bytes.min(max_bytes).max(0) as usize;
-    let outs = read_until_ready(&plan, max_wait, min_bytes).await;
+    let (outs, waited) = read_until_ready(&plan, max_wait, min_bytes).await;
+    // The request quota meters the time spent reading, not the long poll's wait; followers
+    // are exempt (a cluster action in Kafka).
+    let request_throttle_ms = match follower {
+        Some(_) => 0,
+        None => broker.quotas.record_request_time(
+            ANONYMOUS,
+            client_id,
+            started.elapsed().saturating_sub(waited),
+            now_ms(),
+        ),
+    };
     if quota_cap.is_some() {
         let bytes: usize = outs
             .iter()
@@ -136,18 +148,18 @@ pub async fn handle(
             bytes as f64,
             now,
         );
-        if let Some(throttle) = mute_for(throttle_ms) {
+        if throttle_ms > 0 {
             // Over quota: no data for the throttle time (what was read is not counted), as
             // Kafka answers; the session, if any, stays as it was.
             quotas.unrecord(QuotaType::Fetch, ANONYMOUS, client_id, bytes as f64, now);
-            return throttled_reply(peek, &mode, throttle_ms, throttle);
+            return throttled_reply(peek, &mode, throttle_ms.max(request_throttle_ms));
         }
     }
-    finish(broker, peek, plan, mode, outs, tally)
+    finish(broker, peek, plan, mode, outs, tally, request_throttle_ms)
 }
 
-/// The empty answer of a fetch over its quota.
-fn throttled_reply(peek: HeaderPeek, mode: &Mode, throttle_ms: i64, mute: Duration) -> Reply {
+/// The empty answer of a fetch over its byte-rate quota.
+fn throttled_reply(peek: HeaderPeek, mode: &Mode, throttle_ms: i64) -> Reply {
     let session_id = match mode {
         Mode::Incremental { session_id, .. } => *session_id,
         Mode::Sessionless | Mode::Full => INVALID_SESSION_ID,
@@ -158,7 +170,7 @@ fn throttled_reply(peek: HeaderPeek, mode: &Mode, throttle_ms: i64, mute: Durati
         ..Default::default()
     };
     let chunks = write_fetch_response(peek.api_version, peek.correlation_id, &response);
-    Reply::SendThenMute(chunks, mute)
+    Reply::sent_then_muted(chunks, throttle_ms)
 }
 
 /// The request's partitions, in its order. Topic names are shared by their partitions.
@@ -219,7 +231,8 @@ async fn read_until_ready(
     plan: &Plan,
     max_wait: Duration,
     min_bytes: usize,
-) -> Vec<FetchPartitionOut> {
+) -> (Vec<FetchPartitionOut>, Duration) {
+    let mut waited = Duration::ZERO;
     let deadline = tokio::time::Instant::now() + max_wait;
     // Subscribe before the first read so a produce landing between the read and the wait is
     // not missed.
@@ -240,13 +253,15 @@ async fn read_until_ready(
             || watches.is_empty()
             || tokio::time::Instant::now() >= deadline
         {
-            return pass.partitions;
+            return (pass.partitions, waited);
         }
-        if tokio::time::timeout_at(deadline, any_changed(&mut watches))
+        let wait_began = Instant::now();
+        let timed_out = tokio::time::timeout_at(deadline, any_changed(&mut watches))
             .await
-            .is_err()
-        {
-            return plan.read_all(false).partitions;
+            .is_err();
+        waited += wait_began.elapsed();
+        if timed_out {
+            return (plan.read_all(false).partitions, waited);
         }
     }
 }
@@ -260,6 +275,7 @@ fn finish(
     mode: Mode,
     outs: Vec<FetchPartitionOut>,
     tally: &mut Tally,
+    throttle_ms: i64,
 ) -> Reply {
     count(&plan, &outs, tally);
     let outcomes: Vec<Outcome> = outs.iter().map(outcome).collect();
@@ -288,6 +304,7 @@ fn finish(
         }
     };
     let mut response = FetchResponseOut {
+        throttle_time_ms: i32::try_from(throttle_ms).unwrap_or(i32::MAX),
         session_id,
         topics: by_topic(&plan.targets, outs, answered.as_deref()),
         ..Default::default()
@@ -305,11 +322,8 @@ fn finish(
             cached,
         );
     }
-    Reply::Send(write_fetch_response(
-        peek.api_version,
-        peek.correlation_id,
-        &response,
-    ))
+    let chunks = write_fetch_response(peek.api_version, peek.correlation_id, &response);
+    Reply::sent_then_muted(chunks, throttle_ms)
 }
 
 /// Kafka's fetch meters: a consumer's bytes and requests per topic, a follower's bytes as
