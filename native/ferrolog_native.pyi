@@ -141,6 +141,12 @@ class Server:
         """Sends ``response`` (response header + body, no size prefix) on the request's
         connection. Responses on one connection go out in request order. ``throttle_ms`` > 0
         mutes the connection for that long once the response is out (a request quota)."""
+    def record_controller_mutation(
+        self, client_id: str | None, permits: float, strict: bool
+    ) -> tuple[bool, int]:
+        """``permits`` partitions created or deleted against the client's
+        ``controller_mutation_rate``: (accepted, throttle ms). Strict: refused while the
+        client's token bucket is in debt."""
     def record_request_time(self, client_id: str | None, busy_ns: int) -> int:
         """Meters ``busy_ns`` of a Python-served request against its client's
         ``request_percentage`` quota; the throttle in ms it earned (0: none)."""

@@ -53,6 +53,11 @@ class FakeNative:
             (p for p in self.partitions if (p.topic, p.partition) == (topic, partition)), None
         )
 
+    def record_controller_mutation(
+        self, client_id: str | None, permits: float, strict: bool
+    ) -> tuple[bool, int]:
+        return True, 0  # no controller mutation quota configured
+
     def open_partition(self, topic: str, partition: int, topic_id: bytes, config: Any) -> None:
         self.calls.append(("open", topic, partition, topic_id, dict(config)))
         if self._find(topic, partition) is None:

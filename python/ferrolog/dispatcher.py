@@ -140,9 +140,14 @@ class Dispatcher:
     ) -> None:
         try:
             response = await watch.run(handler.handle(context, body))
-            throttle_ms = self._request_throttle(context, watch.busy_ns)
-            if throttle_ms:
-                response = {**response, "throttle_time_ms": throttle_ms}
+            # A handler's own throttle (a controller mutation quota) or the request quota's,
+            # whichever is longer, as Kafka answers.
+            handler_ms = response.get("throttle_time_ms", 0)
+            handler_ms = handler_ms if isinstance(handler_ms, int) else 0
+            request_ms = self._request_throttle(context, watch.busy_ns)
+            throttle_ms = max(handler_ms, request_ms)
+            if request_ms > handler_ms:
+                response = {**response, "throttle_time_ms": request_ms}
             encoded = encode_response(
                 context.api_key, context.api_version, context.correlation_id, response
             )

@@ -131,6 +131,25 @@ impl PyServer {
         self.inner.broker().control.reply(handle, reply);
     }
 
+    /// `permits` partitions created or deleted for `client_id`, against its
+    /// `controller_mutation_rate`: (accepted, throttle ms). `strict`: refused while the
+    /// client's bucket is in debt (the request versions that know THROTTLING_QUOTA_EXCEEDED).
+    fn record_controller_mutation(
+        &self,
+        client_id: Option<&str>,
+        permits: f64,
+        strict: bool,
+    ) -> (bool, u64) {
+        let answer = self.inner.broker().quotas.record_controller_mutation(
+            ANONYMOUS,
+            client_id.unwrap_or(""),
+            permits,
+            strict,
+            now_ms(),
+        );
+        (answer.accepted, answer.throttle_ms.max(0) as u64)
+    }
+
     /// Meters `busy_ns` of the broker's time on a Python-served request of `client_id`
     /// against its `request_percentage` quota; the throttle time in ms it earned (0: none).
     fn record_request_time(&self, client_id: Option<&str>, busy_ns: u64) -> u64 {

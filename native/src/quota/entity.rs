@@ -39,10 +39,17 @@ pub enum QuotaType {
     /// `request_percentage` (KIP-124): the time the broker spends on a client's requests, as
     /// a percentage of one thread.
     Request,
+    /// `controller_mutation_rate` (KIP-599): partitions created or deleted per second.
+    ControllerMutation,
 }
 
 impl QuotaType {
-    pub const ALL: [QuotaType; 3] = [QuotaType::Produce, QuotaType::Fetch, QuotaType::Request];
+    pub const ALL: [QuotaType; 4] = [
+        QuotaType::Produce,
+        QuotaType::Fetch,
+        QuotaType::Request,
+        QuotaType::ControllerMutation,
+    ];
 
     /// The quota's configuration key.
     pub fn key(self) -> &'static str {
@@ -50,6 +57,7 @@ impl QuotaType {
             QuotaType::Produce => "producer_byte_rate",
             QuotaType::Fetch => "consumer_byte_rate",
             QuotaType::Request => "request_percentage",
+            QuotaType::ControllerMutation => "controller_mutation_rate",
         }
     }
 
@@ -58,6 +66,7 @@ impl QuotaType {
             QuotaType::Produce => "Produce",
             QuotaType::Fetch => "Fetch",
             QuotaType::Request => "Request",
+            QuotaType::ControllerMutation => "ControllerMutation",
         }
     }
 
@@ -83,7 +92,6 @@ pub struct QuotaConfig {
 }
 
 impl QuotaConfig {
-    /// `controller_mutation_rate` is not enforced here and is ignored.
     pub fn new<I>(entries: I) -> QuotaConfig
     where
         I: IntoIterator<Item = (QuotaEntity, HashMap<String, f64>)>,

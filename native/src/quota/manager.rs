@@ -14,7 +14,7 @@ use std::time::Duration;
 use parking_lot::{Mutex, RwLock};
 
 use super::entity::{MetricTags, QuotaConfig, QuotaType};
-use super::rate::{Rate, WindowConfig};
+use super::rate::{debt_throttle_ms, Rate, TokenBucket, WindowConfig};
 
 /// Throttling an entity has earned since the broker started.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -32,8 +32,18 @@ const SWEEP_EVERY_MS: i64 = 30_000;
 
 #[derive(Debug, Default)]
 struct Meter {
+    /// Byte rates and request time.
     rate: Rate,
+    /// Controller mutations.
+    bucket: TokenBucket,
     last_recorded_ms: i64,
+}
+
+/// A controller mutation's answer: whether it may go ahead, and the throttle its client earned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mutation {
+    pub accepted: bool,
+    pub throttle_ms: i64,
 }
 
 #[derive(Debug)]
@@ -100,9 +110,62 @@ impl ClientQuotaManager {
                 // Kafka bounds a request-time throttle by one quota window
                 // (`ClientRequestQuotaManager.throttleTime`); byte-rate throttles are not.
                 QuotaType::Request => throttle.min(self.window.window_ms),
-                QuotaType::Produce | QuotaType::Fetch => throttle,
+                QuotaType::Produce | QuotaType::Fetch | QuotaType::ControllerMutation => throttle,
             }
         };
+        self.count_throttle(kind, &tags, bound, throttle);
+        throttle
+    }
+
+    /// `permits` partitions created or deleted by the entity, against its
+    /// `controller_mutation_rate` (Kafka's controller mutation quotas). Strict (the versions
+    /// that know THROTTLING_QUOTA_EXCEEDED): refused while the bucket is in debt, accepted
+    /// otherwise, however large. Permissive (older versions): always accepted, throttled for
+    /// the debt it leaves.
+    pub fn record_controller_mutation(
+        &self,
+        user: &str,
+        client_id: &str,
+        permits: f64,
+        strict: bool,
+        now_ms: i64,
+    ) -> Mutation {
+        let kind = QuotaType::ControllerMutation;
+        let Some((bound, tags)) = self.resolve(kind, user, client_id) else {
+            return Mutation {
+                accepted: true,
+                throttle_ms: 0,
+            };
+        };
+        let mutation = {
+            let mut meters = self.meters.lock();
+            self.sweep_if_due(&mut meters, now_ms);
+            let meter = meters.entry((kind, tags.clone())).or_default();
+            meter.last_recorded_ms = now_ms;
+            let bucket = &mut meter.bucket;
+            let tokens = bucket.tokens(self.window, bound, now_ms);
+            if strict && tokens < 0.0 {
+                Mutation {
+                    accepted: false,
+                    throttle_ms: debt_throttle_ms(tokens, bound),
+                }
+            } else {
+                let left = bucket.take(self.window, bound, permits, now_ms);
+                Mutation {
+                    accepted: true,
+                    throttle_ms: if strict {
+                        0
+                    } else {
+                        debt_throttle_ms(left, bound)
+                    },
+                }
+            }
+        };
+        self.count_throttle(kind, &tags, bound, mutation.throttle_ms);
+        mutation
+    }
+
+    fn count_throttle(&self, kind: QuotaType, tags: &MetricTags, bound: f64, throttle: i64) {
         if throttle > 0 {
             log::debug!(
                 "quota violated: {} user={:?} client-id={:?} quota={bound} throttle={throttle}ms",
@@ -111,11 +174,10 @@ impl ClientQuotaManager {
                 tags.client_id,
             );
             let mut throttles = self.throttles.lock();
-            let stats = throttles.entry((kind, tags)).or_default();
+            let stats = throttles.entry((kind, tags.clone())).or_default();
             stats.total_ms += throttle as u64;
             stats.count += 1;
         }
-        throttle
     }
 
     /// Records the time a request of the entity took the broker (Kafka's request handler
@@ -275,6 +337,35 @@ mod tests {
         assert_eq!(m.record_request_time("ANONYMOUS", "idle", ms(5000), 0), 0);
         let stats = m.throttle_stats();
         assert_eq!(stats[0].0, QuotaType::Request);
+    }
+
+    #[test]
+    fn controller_mutations_strict_and_permissive() {
+        let m = ClientQuotaManager::new(WindowConfig {
+            samples: 10,
+            window_ms: 1000,
+        });
+        m.set_config(QuotaConfig::new([(
+            QuotaEntity {
+                user: None,
+                client_id: Some(EntityName::Name("admin".into())),
+            },
+            HashMap::from([("controller_mutation_rate".to_string(), 10.0)]),
+        )]));
+        let mutate = |permits, strict, now| {
+            let got = m.record_controller_mutation("ANONYMOUS", "admin", permits, strict, now);
+            (got.accepted, got.throttle_ms)
+        };
+        // Kafka's ControllerMutationQuotaManagerTest: a burst of 110 of a 100-token bucket is
+        // accepted; the next one is refused for the 1 s the debt of 10 takes to repay.
+        assert_eq!(mutate(110.0, true, 0), (true, 0));
+        assert_eq!(mutate(110.0, true, 0), (false, 1000));
+        assert_eq!(mutate(110.0, true, 1000), (true, 0));
+        // Permissive: accepted, throttled for the debt (-110 tokens: 11 s).
+        assert_eq!(mutate(0.0, false, 1000), (true, 11_000));
+        // Without a quota nothing is metered.
+        let other = m.record_controller_mutation("ANONYMOUS", "x", 1e9, true, 0);
+        assert_eq!((other.accepted, other.throttle_ms), (true, 0));
     }
 
     #[test]

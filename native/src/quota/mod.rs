@@ -12,8 +12,8 @@ pub mod manager;
 pub mod rate;
 
 pub use entity::{EntityName, MetricTags, QuotaConfig, QuotaEntity, QuotaType};
-pub use manager::{ClientQuotaManager, ThrottleStats};
-pub use rate::{Rate, WindowConfig};
+pub use manager::{ClientQuotaManager, Mutation, ThrottleStats};
+pub use rate::{Rate, TokenBucket, WindowConfig};
 
 /// The principal of every connection until authentication exists: Kafka's `User:ANONYMOUS`.
 /// User quotas resolve against its name, so a quota for user `ANONYMOUS` applies to everyone.

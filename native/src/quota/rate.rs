@@ -115,6 +115,45 @@ impl Rate {
     }
 }
 
+/// Kafka's `TokenBucket` stat (KIP-599), which meters controller mutations: a burst of
+/// `quota.window.num` windows of quota is allowed at once, then tokens come back at the quota's
+/// rate. Tokens go negative when a mutation takes more than is left: the debt is the throttle.
+#[derive(Debug, Clone, Default)]
+pub struct TokenBucket {
+    /// None until the first use: a bucket starts full.
+    tokens: Option<f64>,
+    last_ms: i64,
+}
+
+impl TokenBucket {
+    /// The tokens left now, refilled since the last use at `bound` per second, up to the burst.
+    pub fn tokens(&mut self, config: WindowConfig, bound: f64, now_ms: i64) -> f64 {
+        let burst = bound * config.samples as f64 * config.window_ms as f64 / 1000.0;
+        let tokens = match self.tokens {
+            None => burst,
+            Some(t) => (t + bound * (now_ms - self.last_ms).max(0) as f64 / 1000.0).min(burst),
+        };
+        self.tokens = Some(tokens);
+        self.last_ms = now_ms;
+        tokens
+    }
+
+    pub fn take(&mut self, config: WindowConfig, bound: f64, permits: f64, now_ms: i64) -> f64 {
+        let left = self.tokens(config, bound, now_ms) - permits;
+        self.tokens = Some(left);
+        left
+    }
+}
+
+/// The wait, in ms, until a bucket `tokens` in debt is back at zero (Kafka's
+/// `ControllerMutationQuotaManager.throttleTimeMs`).
+pub fn debt_throttle_ms(tokens: f64, bound: f64) -> i64 {
+    if tokens >= 0.0 {
+        return 0;
+    }
+    (-tokens / bound * 1000.0).round() as i64
+}
+
 /// How long the client must stay idle for the rate over `window_ms` to fall back to `bound`.
 pub fn throttle_time_ms(measured: f64, bound: f64, window_ms: i64) -> i64 {
     ((measured - bound) / bound * window_ms as f64).round() as i64
@@ -122,7 +161,7 @@ pub fn throttle_time_ms(measured: f64, bound: f64, window_ms: i64) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{throttle_time_ms, Rate, WindowConfig};
+    use super::{debt_throttle_ms, throttle_time_ms, Rate, TokenBucket, WindowConfig};
 
     const KAFKA: WindowConfig = WindowConfig {
         samples: 11,
@@ -194,6 +233,23 @@ mod tests {
             (average - bound).abs() / bound < 0.2,
             "averaged {average} for a bound of {bound}"
         );
+    }
+
+    #[test]
+    fn a_token_bucket_allows_its_burst_then_refills_at_the_quota() {
+        // Kafka's StrictControllerMutationQuotaTest: quota 10/s, 10 windows of 1 s.
+        let config = WindowConfig {
+            samples: 10,
+            window_ms: 1000,
+        };
+        let mut bucket = TokenBucket::default();
+        assert_eq!(bucket.take(config, 10.0, 90.0, 0), 10.0);
+        assert_eq!(bucket.take(config, 10.0, 90.0, 0), -80.0);
+        assert_eq!(debt_throttle_ms(-80.0, 10.0), 8000);
+        // 5 s later 50 tokens are back; never more than the burst.
+        assert_eq!(bucket.tokens(config, 10.0, 5000), -30.0);
+        assert_eq!(bucket.tokens(config, 10.0, 1_000_000), 100.0);
+        assert_eq!(debt_throttle_ms(0.0, 10.0), 0);
     }
 
     #[test]

@@ -12,6 +12,7 @@ from ferrolog import errors
 from ferrolog.config.values import null_topic_configs
 from ferrolog.controller.api import TopicRecord, TopicSpec
 from ferrolog.handlers.context import RequestContext
+from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol.messages import (
     CreateTopicsRequest,
     CreateTopicsRequestCreatableTopic,
@@ -67,6 +68,15 @@ def _spec(topic: CreateTopicsRequestCreatableTopic) -> TopicSpec:
     )
 
 
+def _partitions(ctx: RequestContext, spec: TopicSpec) -> int:
+    """The partitions the topic will have: what the controller will create."""
+    if spec.assignment:
+        return len(spec.assignment)
+    if spec.num_partitions != -1:
+        return spec.num_partitions
+    return ctx.broker.config.get_int("num.partitions")
+
+
 def _created(ctx: RequestContext, record: TopicRecord) -> CreateTopicsResponseCreatableTopicResult:
     replication = max((len(r) for r in record.assignment.values()), default=0)
     return {
@@ -93,6 +103,7 @@ async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTop
     topics = request.get("topics") or []
     counts = Counter(t["name"] for t in topics)
     validate_only = bool(request.get("validate_only", False))
+    quota = MutationQuota(ctx)
     # One slot per answered name, in request order: a failure here, or a spec for the
     # controller, which creates all of them as one batch.
     slots: list[CreateTopicsResponseCreatableTopicResult | TopicSpec] = []
@@ -108,7 +119,10 @@ async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTop
                 done.add(name)
             continue
         try:
-            slots.append(_spec(topic))
+            spec = _spec(topic)
+            if not validate_only:
+                quota.admit(_partitions(ctx, spec))
+            slots.append(spec)
         except errors.KafkaError as exc:
             slots.append(_failure(name, exc))
     specs = [s for s in slots if isinstance(s, TopicSpec)]
@@ -123,4 +137,4 @@ async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTop
             results.append(_failure(slot.name, outcome))
         else:
             results.append(_created(ctx, outcome))
-    return {"throttle_time_ms": 0, "topics": results}
+    return {"throttle_time_ms": quota.throttle_ms(), "topics": results}

@@ -6,6 +6,7 @@ from collections import Counter
 
 from ferrolog import errors
 from ferrolog.handlers.context import RequestContext
+from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol.messages import (
     DeleteTopicsRequest,
     DeleteTopicsResponse,
@@ -37,6 +38,7 @@ async def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTop
     else:
         wanted = [(name, ZERO_UUID) for name in request.get("topic_names") or []]
     controller = ctx.broker.controller
+    quota = MutationQuota(ctx)
     names = Counter(name for name, _ in wanted if name is not None)
     results = []
     for name, topic_id in wanted:
@@ -50,6 +52,9 @@ async def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTop
                 name = record.name
             elif names[name] > 1:
                 raise errors.InvalidRequestError(f"topic {name} appears more than once")
+            record = controller.topic(name)
+            if record is not None:
+                quota.admit(len(record.assignment))
             await controller.delete_topic(name)
         except errors.TopicDeletionDisabledError as exc:
             # TOPIC_DELETION_DISABLED came with v3; older clients would not know the code.
@@ -62,4 +67,4 @@ async def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTop
             results.append(_result(name, topic_id, exc))
             continue
         results.append(_result(name, topic_id))
-    return {"throttle_time_ms": 0, "responses": results}
+    return {"throttle_time_ms": quota.throttle_ms(), "responses": results}
