@@ -402,3 +402,12 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
 NATIVE_SERVER_KEYS = tuple(name for name, d in BROKER_CONFIGS.items() if d.native)
 NATIVE_TOPIC_KEYS = tuple(name for name, d in TOPIC_CONFIGS.items() if d.native)
 DYNAMIC_BROKER_KEYS = frozenset(name for name, d in BROKER_CONFIGS.items() if d.dynamic)
+
+
+def topic_configs_defaulting_to(broker_properties: set[str]) -> set[str]:
+    """The topic configs whose broker default one of `broker_properties` is a synonym of."""
+    return {
+        name
+        for name, definition in TOPIC_CONFIGS.items()
+        if any(s.name in broker_properties for s in definition.synonyms)
+    }
