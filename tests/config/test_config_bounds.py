@@ -112,6 +112,8 @@ KAFKA_BROKER: dict[str, Bounds] = {
 }
 
 KAFKA_TOPIC: dict[str, Bounds] = {
+    "leader.replication.throttled.replicas": (LST, None, None, ()),
+    "follower.replication.throttled.replicas": (LST, None, None, ()),
     "cleanup.policy": (LST, None, None, _POLICIES),
     "compression.type": (S, None, None, _CODECS),
     "delete.retention.ms": (L, 0, None, ()),

@@ -223,16 +223,17 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "producer's.", choices=_COMPRESSION, dynamic=True),
         # Kafka's replication quotas (`DynamicConfig.Broker`), set by kafka-reassign-partitions
         # --throttle and cleared by --verify. ferrolog does not throttle replication yet: it
-        # stores them, reports them and says so in its log.
-        _b("leader.replication.throttled.rate", _L, str(LONG_MAX), "Replication bytes per "
-           "second a leader may send (not enforced by ferrolog yet).", minimum=0,
+        # stores them, reports them and says so in its log. Kafka lists no default for them
+        # (they are not KafkaConfig's), so neither does ferrolog.
+        _b("leader.replication.throttled.rate", _L, None, "Replication bytes per second a "
+           "leader may send; unset: no limit (not enforced by ferrolog yet).", minimum=0,
            dynamic=True),
-        _b("follower.replication.throttled.rate", _L, str(LONG_MAX), "Replication bytes per "
-           "second a follower may fetch (not enforced by ferrolog yet).", minimum=0,
+        _b("follower.replication.throttled.rate", _L, None, "Replication bytes per second a "
+           "follower may fetch; unset: no limit (not enforced by ferrolog yet).", minimum=0,
            dynamic=True),
-        _b("replica.alter.log.dirs.io.max.bytes.per.second", _L, str(LONG_MAX), "Bytes per "
-           "second moved between log directories (not enforced: ferrolog does not move "
-           "replicas between directories).", minimum=0, dynamic=True),
+        _b("replica.alter.log.dirs.io.max.bytes.per.second", _L, None, "Bytes per second "
+           "moved between log directories; unset: no limit (not enforced: ferrolog does not "
+           "move replicas between directories).", minimum=0, dynamic=True),
         _b("replica.fetch.max.bytes", _I, "1048576", "Bytes a follower fetches per partition.",
            minimum=0, native=True),
         # Topics and replication
@@ -394,6 +395,13 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
            Synonym("log.roll.ms"), Synonym("log.roll.hours", _HOUR), minimum=1, native=True),
         _t("unclean.leader.election.enable", _B, "Allow out-of-sync leaders.",
            Synonym("unclean.leader.election.enable")),
+        # Kafka's replication throttle lists (partition:broker entries, or *), set by
+        # kafka-reassign-partitions --throttle and removed by --verify; stored, not enforced
+        # (ferrolog does not throttle replication yet).
+        _t("leader.replication.throttled.replicas", _LST, "Replicas whose leader side is "
+           "throttled (not enforced by ferrolog yet)."),
+        _t("follower.replication.throttled.replicas", _LST, "Replicas whose follower side is "
+           "throttled (not enforced by ferrolog yet)."),
     ]
 }
 # fmt: on
