@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ferrolog.controller.broker_configs import DynamicBrokerConfigManager
 from ferrolog.controller.cluster.election import ElectionType
 from ferrolog.controller.cluster.topics import (
     CONSUMER_OFFSETS,
@@ -35,6 +36,7 @@ __all__ = [
     "ClientQuotaControlManager",
     "ConfigChange",
     "ControllerApi",
+    "DynamicBrokerConfigManager",
     "ElectionType",
     "PartitionResults",
     "PartitionState",
@@ -82,6 +84,11 @@ class ControllerApi(Protocol):
     @property
     def client_quotas(self) -> ClientQuotaControlManager:
         """The client quotas: DescribeClientQuotas and AlterClientQuotas."""
+
+    @property
+    def broker_configs(self) -> DynamicBrokerConfigManager:
+        """This broker's dynamic configs and the cluster default: AlterConfigs and
+        IncrementalAlterConfigs of BROKER resources."""
 
     @property
     def controller_id(self) -> int:

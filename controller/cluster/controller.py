@@ -54,6 +54,7 @@ from ferrolog.errors import (
 
 # Relative, so the type checker resolves the base class (it sees this folder as `controller`,
 # not as `ferrolog.controller`).
+from ..broker_configs import DynamicBrokerConfigManager
 from ..producer_ids import ProducerIdAllocator
 from ..quota.manager import ClientQuotaControlManager, QuotaSink
 from .cache import MetadataCache
@@ -77,8 +78,14 @@ class Controller(MetadataCache):
         super().__init__(config.node_id)
         self.store = store
         self._client_quotas = ClientQuotaControlManager(store, quota_sink)
+        self._broker_configs = DynamicBrokerConfigManager(store, config)
         self.config = config
         self._replicas = replicas
+        if replicas is not None:
+            local = replicas
+            self._broker_configs.subscribe(
+                lambda changed: local.apply_broker_defaults(self._topics.values(), changed)
+            )
         self._rng = rng or random.Random()
         # One admin operation at a time: two CreateTopics for one name must not both pass the
         # existence check.
@@ -94,6 +101,8 @@ class Controller(MetadataCache):
         await self.store.register_broker(registration)
         self._brokers = await self.store.brokers()
         await self._client_quotas.load()
+        # Before the local replicas open, so they open with the dynamic topic defaults.
+        await self._broker_configs.load()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
         # Issued together so the store writes them in one go, not one fsync per partition.
@@ -123,6 +132,10 @@ class Controller(MetadataCache):
     @property
     def client_quotas(self) -> ClientQuotaControlManager:
         return self._client_quotas
+
+    @property
+    def broker_configs(self) -> DynamicBrokerConfigManager:
+        return self._broker_configs
 
     async def loaded(self) -> None:
         """Returns once the local replicas found at start, and those of every topic created

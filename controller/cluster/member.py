@@ -74,6 +74,9 @@ class ClusterMember:
         self._task: asyncio.Task[None] | None = None
         self.stats = ClusterStats()
         self._isr = IsrManager(store, config, replicas, native, self.node_id, self, self.stats)
+        controller.broker_configs.subscribe(
+            lambda changed: replicas.apply_broker_defaults(controller.topics().values(), changed)
+        )
 
     async def start(self) -> None:
         self._store.set_callbacks(self.mark_dirty, self._on_session)
@@ -152,9 +155,11 @@ class ClusterMember:
         view = await self._store.read_view()
         self.view = view
         self._controller.replace_view(view, read_at)
-        quotas = await self._store.changed_client_quotas()
-        if quotas is not None:
-            self._controller.client_quotas.replace(quotas)
+        configs = await self._store.config_changes(self.node_id)
+        if configs is not None:
+            self._controller.client_quotas.update(configs.quotas, configs.full)
+            # Before the replicas below open, so that they open with the topic defaults.
+            await self._controller.broker_configs.update(configs.brokers, configs.full)
         registered = view.broker_epochs.get(self.node_id) if self._registered else None
         changes = await self._replicas.sync(view, registered)
         for change in changes:

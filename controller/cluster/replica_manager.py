@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ferrolog.config.table import topic_configs_defaulting_to
 from ferrolog.controller.cluster.election import NO_LEADER
 from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
 from ferrolog.controller.store.view import ClusterView
@@ -108,6 +109,30 @@ class ReplicaManager:
         if any(self._node_id in replicas for replicas in topic.assignment.values()):
             resolved = self._config.resolve_topic_config(topic.configs)
             await asyncio.to_thread(self._native.update_topic_config, topic.name, resolved)
+
+    async def apply_broker_defaults(self, topics: Iterable[TopicRecord], changed: set[str]) -> None:
+        """The broker properties `changed` changed at runtime (dynamic broker configs): gives
+        the native core the new config of each local topic that takes one of them as the
+        default of a topic config it does not override, in one worker thread."""
+        affected = topic_configs_defaulting_to(changed)
+        updates = {
+            topic.name: self._config.resolve_topic_config(topic.configs)
+            for topic in topics
+            if affected - topic.configs.keys()
+            and any(self._node_id in replicas for replicas in topic.assignment.values())
+        }
+        if not updates:
+            return
+
+        def push() -> None:
+            for name, resolved in updates.items():
+                try:
+                    self._native.update_topic_config(name, resolved)
+                except Exception as exc:  # not open here (yet): it opens with the new config
+                    log.info("topic config not applied topic=%s: %r", name, exc)
+
+        await asyncio.to_thread(push)
+        log.info("new broker defaults applied to %d local topics", len(updates))
 
     # Cluster mode: the local replicas follow the cluster view.
 

@@ -3,7 +3,7 @@ store and pushed whole to the native core, which enforces them.
 
 Writes go to the store first (in a cluster, ZooKeeper, whose change notification tells every
 other broker), then to the cache and the native core of this broker. A broker in a cluster
-replaces its cache whenever a notification says the quotas changed (`replace`).
+takes the entities a change notification names (`update`).
 """
 
 from __future__ import annotations
@@ -57,6 +57,13 @@ class ClientQuotaControlManager:
         log.info("client quotas: %d entities", len(quotas))
         if self._sink is not None:
             self._sink([(entity.as_dict(), dict(q)) for entity, q in quotas.items()])
+
+    def update(self, changes: QuotaTable, full: bool) -> None:
+        """Takes the entities in `changes` as the store has them (an empty dict: removed);
+        `full`: `changes` is the whole configuration."""
+        quotas = {} if full else dict(self._quotas)
+        quotas.update(changes)
+        self.replace({entity: q for entity, q in quotas.items() if q})
 
     def describe(
         self, components: Iterable[tuple[str, int, str | None]], strict: bool

@@ -4,10 +4,13 @@ the controller's logic is the same over either. (Interface fixed; implementation
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from ..quota.entity import ClientQuotaEntity, QuotaTable
+
+# Dynamic broker configs by broker id (None: the cluster default).
+BrokerConfigs = dict[int | None, dict[str, str]]
 
 
 class TopicExistsError(Exception):
@@ -108,3 +111,13 @@ class MetadataStore(abc.ABC):
     ) -> None:
         """Replaces the quotas of each entity in `changes` (an empty dict removes them), and
         lets every broker know."""
+
+    @abc.abstractmethod
+    async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
+        """The dynamic configs of each of `brokers` (None: the cluster default) that has
+        any."""
+
+    @abc.abstractmethod
+    async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
+        """Replaces the dynamic configs of `broker` (None: the cluster default; an empty dict
+        removes them all), and lets every broker know."""

@@ -17,7 +17,7 @@ import copy
 import json
 import os
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,12 +26,14 @@ from typing import Any, TypeVar
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from .base import (
     BadVersionError,
+    BrokerConfigs,
     BrokerRegistration,
     MetadataStore,
     PartitionState,
     TopicExistsError,
     TopicRecord,
 )
+from .zk_paths import DEFAULT_ENTITY
 
 FILE_NAME = "ferrolog-metadata.json"
 T = TypeVar("T")
@@ -148,6 +150,13 @@ class LocalStore(MetadataStore):
             for e in self._data.get("client_quotas", [])
         }
 
+    async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
+        self._check()
+        # Keyed as in ZooKeeper (`<default>`, the id); files written before have none.
+        stored = self._data.get("broker_configs", {})
+        found = {b: stored.get(_broker_key(b)) for b in brokers}
+        return {b: dict(c) for b, c in found.items() if c}
+
     # Writes
 
     async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
@@ -227,6 +236,16 @@ class LocalStore(MetadataStore):
 
         await self._apply(mutate)
 
+    async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
+        def mutate(data: dict[str, Any]) -> None:
+            stored = data.setdefault("broker_configs", {})
+            if configs:
+                stored[_broker_key(broker)] = dict(configs)
+            else:
+                stored.pop(_broker_key(broker), None)
+
+        await self._apply(mutate)
+
     async def register_broker(self, registration: BrokerRegistration) -> None:
         self._check()
         self._brokers[registration.node_id] = registration
@@ -298,3 +317,7 @@ def _topic_from_json(name: str, raw: dict[str, Any]) -> TopicRecord:
         assignment={int(p): [int(b) for b in r] for p, r in raw["assignment"].items()},
         configs=dict(raw["configs"]),
     )
+
+
+def _broker_key(broker: int | None) -> str:
+    return DEFAULT_ENTITY if broker is None else str(broker)

@@ -13,9 +13,12 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
   `/config/users/<user>/clients/<client-id>` (persistent): `{"version":1,"config":{...}}`, the
   client quotas of an entity; `<default>` names the default entity, other names are sanitized
   as Kafka's `Sanitizer` does (URL-encoded)
+- `/config/brokers/<id>` and `/config/brokers/<default>` (persistent):
+  `{"version":1,"config":{...}}`, the dynamic configs of one broker and the cluster default
 - `/config/changes/config_change_<seq>` (persistent sequential): `{"version":2,
-  "entity_path":"users/<user>/clients/<client-id>"}`, one per quota change, which every broker
-  watches to re-read the quotas; removed after `CONFIG_CHANGE_EXPIRATION_MS`
+  "entity_path":"users/<user>/clients/<client-id>"}` (or `brokers/<id>`, ...), one per changed
+  quota or broker config entity, which every broker watches to re-read that entity; removed
+  after `CONFIG_CHANGE_EXPIRATION_MS`
 - `/controller` (ephemeral): `{"version":1,"brokerid":<id>,"timestamp":...}`
 - `/controller_epoch` (persistent): the epoch as a decimal string
 - `/admin/reassign_partitions` (persistent): `{"version":1,"partitions":[{topic, partition,
@@ -51,6 +54,7 @@ TOPICS = "/brokers/topics"
 TOPIC_CONFIGS = "/config/topics"
 CONFIG_USERS = "/config/users"
 CONFIG_CLIENTS = "/config/clients"
+CONFIG_BROKERS = "/config/brokers"
 CONFIG_CHANGES = "/config/changes"
 CONFIG_CHANGE_PREFIX = "config_change_"
 # Kafka's brokers purge change notifications this old.
@@ -71,6 +75,7 @@ PERSISTENT_ROOTS = (
     TOPIC_CONFIGS,
     CONFIG_USERS,
     CONFIG_CLIENTS,
+    CONFIG_BROKERS,
     CONFIG_CHANGES,
     "/admin",
     "/cluster",
@@ -181,10 +186,13 @@ def decode_topic(name: str, data: bytes, configs: dict[str, str]) -> TopicRecord
 
 
 def encode_topic_config(configs: dict[str, str]) -> bytes:
+    """A topic's overrides, or a broker entity's dynamic configs (the same format)."""
     return _dumps({"version": 1, "config": dict(configs)})
 
 
 def decode_topic_config(data: bytes) -> dict[str, str]:
+    if not data:
+        return {}
     return {str(k): str(v) for k, v in _loads(data).get("config", {}).items()}
 
 
@@ -314,6 +322,18 @@ def quota_entity_path(entity: ClientQuotaEntity) -> str:
     return f"clients/{_znode_name(parts[CLIENT_ID])}"
 
 
+def quota_entity_of_path(entity_path: str) -> ClientQuotaEntity | None:
+    """The quota entity a change notification names (None: not a quota entity)."""
+    parts = entity_path.split("/")
+    if len(parts) == 2 and parts[0] == "clients":
+        return quota_entity(False, parts[1])
+    if len(parts) == 2 and parts[0] == "users":
+        return quota_entity(parts[1], False)
+    if len(parts) == 4 and parts[0] == "users" and parts[2] == "clients":
+        return quota_entity(parts[1], parts[3])
+    return None
+
+
 def quota_entity(user: str | bool, client: str | bool) -> ClientQuotaEntity:
     """The entity of znode names (`False`: no such part)."""
     return ClientQuotaEntity.of(
@@ -335,3 +355,27 @@ def decode_quota_config(data: bytes) -> dict[str, float]:
 
 def encode_config_change(entity_path: str) -> bytes:
     return _dumps({"version": 2, "entity_path": entity_path})
+
+
+def decode_config_change(data: bytes) -> str:
+    """The entity path a change notification names."""
+    return str(_loads(data).get("entity_path", ""))
+
+
+# /config/brokers
+
+
+def broker_entity_path(broker: int | None) -> str:
+    """`brokers/<id>`, or `brokers/<default>` for the cluster default (None)."""
+    return f"brokers/{DEFAULT_ENTITY if broker is None else broker}"
+
+
+def broker_of_path(entity_path: str) -> int | bool | None:
+    """The broker a change notification names: its id, None for the default, False when it
+    names no broker entity."""
+    kind, _, name = entity_path.partition("/")
+    if kind != "brokers":
+        return False
+    if name == DEFAULT_ENTITY:
+        return None
+    return int(name) if name.isdigit() else False

@@ -28,7 +28,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -38,10 +38,11 @@ from kazoo.exceptions import NodeExistsError, NoNodeError
 from kazoo.protocol.states import WatchedEvent
 
 from ..quota.entity import ClientQuotaEntity, QuotaTable
+from . import zk_configs
 from . import zk_paths as paths
-from . import zk_quotas
 from .base import (
     BadVersionError,
+    BrokerConfigs,
     BrokerRegistration,
     MetadataStore,
     PartitionState,
@@ -95,9 +96,9 @@ class ZkStore(MetadataStore):
         self._changed: set[str] = set()
         self._generation = 0
         self._full_read_at = 0.0
-        # The newest quota change notification the last `changed_client_quotas` saw ("": none
-        # read yet).
-        self._quota_change: str | None = ""
+        # The newest config change notification `config_changes` processed (None: there was
+        # none; False: read everything next time, as after a connection state change).
+        self._config_change: str | bool | None = False
 
     @property
     def client(self) -> KazooClient:
@@ -128,6 +129,7 @@ class ZkStore(MetadataStore):
         with self._lock:
             self._generation += 1
             self._known = {}
+            self._config_change = False
         if self._loop is not None and self._on_session is not None:
             self._loop.call_soon_threadsafe(self._on_session, str(state))
         if state == KazooState.CONNECTED:
@@ -210,29 +212,41 @@ class ZkStore(MetadataStore):
                 self._full_read_at = now
         return view
 
-    # Client quotas (any broker writes them; every broker watches the change notifications)
+    # Config entities: client quotas and dynamic broker configs (any broker writes them;
+    # every broker watches the change notifications)
 
     async def client_quotas(self) -> QuotaTable:
-        return await self._call(lambda: zk_quotas.read_quotas(self.client))
+        return await self._call(lambda: zk_configs.read_quotas(self.client))
 
-    async def changed_client_quotas(self) -> QuotaTable | None:
-        """The quotas, if a change was notified since the last call (the first call reads
-        them); None otherwise. Watches for the next change."""
+    async def config_changes(self, node_id: int) -> zk_configs.ConfigChanges | None:
+        """What changed in the quotas and in the dynamic configs of broker `node_id` and the
+        cluster default since the last call (the first call, and the first after a
+        connection state change, reads everything); None if nothing. Watches for the next
+        change."""
 
-        def read() -> QuotaTable | None:
-            latest = zk_quotas.latest_change(self.client, self._watcher)
-            if latest == self._quota_change:
-                return None
-            quotas = zk_quotas.read_quotas(self.client)
-            self._quota_change = latest
-            return quotas
+        def read() -> zk_configs.ConfigChanges | None:
+            with self._lock:
+                after, generation = self._config_change, self._generation
+            latest, changes = zk_configs.read_changes(
+                self.client, self._watcher, after, (None, node_id)
+            )
+            with self._lock:
+                if generation == self._generation:
+                    self._config_change = latest
+            return changes
 
         return await self._call(read)
 
     async def alter_client_quotas(
         self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
     ) -> None:
-        await self._call(lambda: zk_quotas.write_quotas(self.client, changes))
+        await self._call(lambda: zk_configs.write_quotas(self.client, changes))
+
+    async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
+        return await self._call(lambda: zk_configs.read_broker_configs(self.client, brokers))
+
+    async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
+        await self._call(lambda: zk_configs.write_broker_configs(self.client, broker, configs))
 
     # Topic writes (any broker: the broker that takes CreateTopics writes the topic)
 

@@ -109,6 +109,7 @@ def read_all(
         }
     )
     try:
+
         def high_watermark(p: int) -> tuple[int] | None:
             try:
                 return (consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)[1],)

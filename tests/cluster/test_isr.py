@@ -81,8 +81,7 @@ def test_isr_below_min_insync_refuses_acks_all_but_not_acks_1(
         cluster.brokers[b].pause()
     try:
         wait_until(
-            lambda: (s := cluster.state("minisr"))["zk_version"] > before
-            and s["isr"] == [leader],
+            lambda: (s := cluster.state("minisr"))["zk_version"] > before and s["isr"] == [leader],
             8,
             what="the ISR to shrink to the leader",
         )

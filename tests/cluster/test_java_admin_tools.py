@@ -67,7 +67,10 @@ def test_kafka_leader_election_restores_preferred_leaders(cluster: Cluster) -> N
     assert "Valid replica already elected for partitions el-0" in again.stdout
 
 
-def test_kafka_reassign_partitions_moves_and_verifies(cluster: Cluster, tmp_path: Path) -> None:
+@pytest.mark.parametrize("throttle", [False, True], ids=["plain", "throttled"])
+def test_kafka_reassign_partitions_moves_and_verifies(
+    cluster: Cluster, tmp_path: Path, throttle: bool
+) -> None:
     admin = cluster.admin()
     admin.create_topics([NewTopic("mv", num_partitions=1, replica_assignment=[[1, 2]])])[
         "mv"
@@ -77,7 +80,10 @@ def test_kafka_reassign_partitions_moves_and_verifies(cluster: Cluster, tmp_path
     target = {"version": 1, "partitions": [{"topic": "mv", "partition": 0, "replicas": [3, 2]}]}
     plan.write_text(json.dumps(target))
     common = ["--bootstrap-server", cluster.bootstrap, "--reassignment-json-file", str(plan)]
-    run = tool(REASSIGN, *common, "--execute")
+    # --throttle sets the replication throttles (dynamic broker configs, and the throttled
+    # replica lists of the topic); --verify clears them once the move is done.
+    throttling = ["--throttle", "50000000"] if throttle else []
+    run = tool(REASSIGN, *common, "--execute", *throttling)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Successfully started partition reassignment for mv-0" in run.stdout
 

@@ -60,8 +60,10 @@ def test_follower_restart_then_leader_death_loses_nothing(cluster: Cluster) -> N
     # controller takes a restarted follower out of the ISR): wait for it and for the expansion
     # that follows, not for the ISR as it was before.
     wait_until(
-        lambda: (s := cluster.state("kip101a"))["zk_version"] >= before + 2
-        and sorted(s["isr"]) == [1, 2],
+        lambda: (
+            (s := cluster.state("kip101a"))["zk_version"] >= before + 2
+            and sorted(s["isr"]) == [1, 2]
+        ),
         30,
         what="broker 2 out of the ISR and back in",
     )

@@ -158,8 +158,10 @@ def test_invalid_topic_configs(configs: dict[str, str]) -> None:
 def test_describe_topic_sources_and_synonyms() -> None:
     config = BrokerConfig({"log.retention.hours": "24"})
     entries = {e.name: e for e in config.describe_topic({"segment.bytes": "1048576"})}
-    # internal.segment.bytes has no default: listed only when set, as Kafka lists it.
-    assert set(entries) == set(TOPIC_CONFIGS) - {"internal.segment.bytes"}
+    # internal.segment.bytes (and the replication throttle lists) have no broker default:
+    # listed only when set.
+    unset = {"internal.segment.bytes", *(n for n in TOPIC_CONFIGS if "throttled" in n)}
+    assert set(entries) == set(TOPIC_CONFIGS) - unset
     seg = entries["segment.bytes"]
     assert (seg.value, seg.source, seg.read_only) == ("1048576", ConfigSource.TOPIC_CONFIG, False)
     assert [s.source for s in seg.synonyms] == [
@@ -188,7 +190,12 @@ def test_describe_broker() -> None:
     assert entries["num.partitions"].source == ConfigSource.STATIC_BROKER_CONFIG
     assert entries["num.partitions"].value == "3"
     assert entries["default.replication.factor"].source == ConfigSource.DEFAULT_CONFIG
-    assert all(e.read_only for e in entries.values())
+    # Only Kafka's dynamic broker configs that ferrolog applies at runtime are writable.
+    assert {n for n, e in entries.items() if not e.read_only} == {
+        n for n, d in BROKER_CONFIGS.items() if d.dynamic
+    }
+    assert entries["num.partitions"].read_only
+    assert not entries["log.retention.ms"].read_only
     assert not any(e.sensitive for e in entries.values())
 
 

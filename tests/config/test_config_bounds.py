@@ -56,6 +56,10 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "log.index.interval.bytes": (INT, 0, None, ()),
     "log.flush.interval.messages": (L, 1, None, ()),
     "log.flush.interval.ms": (L, None, None, ()),
+    # `DynamicConfig.Broker`'s replication quotas (QuotaConfig).
+    "leader.replication.throttled.rate": (L, 0, None, ()),
+    "follower.replication.throttled.rate": (L, 0, None, ()),
+    "replica.alter.log.dirs.io.max.bytes.per.second": (L, 0, None, ()),
     "log.flush.scheduler.interval.ms": (L, None, None, ()),
     "log.flush.offset.checkpoint.interval.ms": (INT, 0, None, ()),
     "log.segment.delete.delay.ms": (L, 0, None, ()),
@@ -108,6 +112,8 @@ KAFKA_BROKER: dict[str, Bounds] = {
 }
 
 KAFKA_TOPIC: dict[str, Bounds] = {
+    "leader.replication.throttled.replicas": (LST, None, None, ()),
+    "follower.replication.throttled.replicas": (LST, None, None, ()),
     "cleanup.policy": (LST, None, None, _POLICIES),
     "compression.type": (S, None, None, _CODECS),
     "delete.retention.ms": (L, 0, None, ()),

@@ -4,6 +4,7 @@ rows."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import socket
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from ferrolog.config.table import (
     BROKER_CONFIGS,
+    DYNAMIC_BROKER_KEYS,
     NATIVE_SERVER_KEYS,
     NATIVE_TOPIC_KEYS,
     TOPIC_CONFIGS,
@@ -65,6 +67,10 @@ class BrokerConfig:
 
     def __init__(self, settings: Mapping[str, str] | None = None) -> None:
         self._settings: dict[str, str] = {}
+        # Kafka's dynamic broker configs: this broker's and the cluster default, as stored
+        # (names ferrolog does not know included, as Kafka keeps them); `set_dynamic`.
+        self._dynamic_broker: dict[str, str] = {}
+        self._dynamic_default: dict[str, str] = {}
         for name, value in (settings or {}).items():
             definition = BROKER_CONFIGS.get(name)
             if definition is None:
@@ -80,14 +86,49 @@ class BrokerConfig:
         if self.is_set("advertised.listeners"):
             parse_listeners(self.get("advertised.listeners") or "")
         self.metrics_listener  # noqa: B018 - validates it
-        # The settings never change after this, so neither do the topic defaults: resolved
-        # once, not for every partition a broker opens. A topic config without a broker
-        # synonym (internal.segment.bytes) has no default: it is unset unless overridden.
+        self._resolve_topic_defaults()
+
+    def _resolve_topic_defaults(self) -> None:
+        # Changed only by `set_dynamic`, so the topic defaults are resolved then, not for
+        # every partition a broker opens. A topic config without a broker synonym
+        # (internal.segment.bytes) has no default: it is unset unless overridden.
         self._topic_defaults = {
             name: self._topic_default(definition)[0]
             for name, definition in TOPIC_CONFIGS.items()
             if definition.synonyms
         }
+
+    def _layers(self) -> list[tuple[Mapping[str, str], ConfigSource]]:
+        """Where a broker property's value comes from, highest precedence first (Kafka's
+        order); a dynamic layer counts only for the properties that are dynamic."""
+        return [
+            (self._dynamic_broker, ConfigSource.DYNAMIC_BROKER_CONFIG),
+            (self._dynamic_default, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG),
+            (self._settings, ConfigSource.STATIC_BROKER_CONFIG),
+            (_TABLE_DEFAULTS, ConfigSource.DEFAULT_CONFIG),
+        ]
+
+    def synonyms(self, names: Iterable[str]) -> list[ConfigSynonym]:
+        """Every value `names` have, as Kafka lists synonyms: by layer, highest precedence
+        first, and within a layer in the order of `names`. The first is the one in effect."""
+        names = list(names)
+        result = []
+        for values, source in self._layers():
+            dynamic = source in _DYNAMIC_SOURCES
+            for name in names:
+                if name in values and (not dynamic or name in DYNAMIC_BROKER_KEYS):
+                    result.append(ConfigSynonym(name, values[name], source))
+        return result
+
+    def set_dynamic(self, default: Mapping[str, str], broker: Mapping[str, str]) -> set[str]:
+        """Takes the dynamic broker configs (cluster default, this broker's) as the store has
+        them; returns the properties whose value in effect changed. Values are validated when
+        written; one that is not valid (written by another tool) is left out, logged."""
+        before = {name: self.get(name) for name in DYNAMIC_BROKER_KEYS}
+        self._dynamic_default = _checked_dynamic(default, "cluster default")
+        self._dynamic_broker = _checked_dynamic(broker, f"broker {self.node_id}")
+        self._resolve_topic_defaults()
+        return {name for name, value in before.items() if self.get(name) != value}
 
     @classmethod
     def load(
@@ -116,16 +157,16 @@ class BrokerConfig:
         return cls(settings)
 
     def is_set(self, name: str) -> bool:
+        """Whether the static configuration (properties, environment, overrides) sets it."""
         return name in self._settings
 
     def get(self, name: str) -> str | None:
-        """The effective value: given, else the table default."""
-        if name in self._settings:
-            return self._settings[name]
-        definition = BROKER_CONFIGS.get(name)
-        if definition is None:
+        """The value in effect: dynamic (this broker's, else the cluster default), else given,
+        else the table default."""
+        if name not in BROKER_CONFIGS:
             raise KeyError(name)
-        return definition.default
+        in_effect = self.synonyms([name])
+        return in_effect[0].value if in_effect else None
 
     def get_int(self, name: str) -> int:
         value = self.get(name)
@@ -206,23 +247,15 @@ class BrokerConfig:
 
     def _topic_default(self, definition: TopicConfigDef) -> tuple[str, ConfigSynonym]:
         """The broker-level value of a topic config and the synonym it came from: the first
-        explicitly set synonym, else the first synonym with a default."""
-        candidates = [s for s in definition.synonyms if self.is_set(s.name)] or [
-            s for s in definition.synonyms if BROKER_CONFIGS[s.name].default is not None
-        ]
-        synonym = candidates[0]
-        raw = self.get(synonym.name)
-        assert raw is not None
-        value = raw
-        if synonym.scale != 1:
-            number = int(raw)
-            value = "-1" if number < 0 else str(number * synonym.scale)
-        source = (
-            ConfigSource.STATIC_BROKER_CONFIG
-            if self.is_set(synonym.name)
-            else ConfigSource.DEFAULT_CONFIG
-        )
-        return value, ConfigSynonym(synonym.name, raw, source)
+        synonym set at the highest level (dynamic, static), else the first with a default."""
+        first = self.synonyms(s.name for s in definition.synonyms)[0]
+        scale = next(s.scale for s in definition.synonyms if s.name == first.name)
+        assert first.value is not None
+        value = first.value
+        if scale != 1:
+            number = int(first.value)
+            value = "-1" if number < 0 else str(number * scale)
+        return value, first
 
     def topic_config(self, overrides: Mapping[str, str]) -> dict[str, str]:
         """Every topic config's effective value: the topic's overrides (validated) over the
@@ -248,24 +281,8 @@ class BrokerConfig:
                     source = ConfigSource.TOPIC_CONFIG
                     entries.append(_entry(definition, overrides[name], source, False, synonyms))
                 continue
-            for synonym in definition.synonyms:
-                if self.is_set(synonym.name):
-                    synonyms.append(
-                        ConfigSynonym(
-                            synonym.name,
-                            self.get(synonym.name),
-                            ConfigSource.STATIC_BROKER_CONFIG,
-                        )
-                    )
             # Like Kafka, the table default is listed last even when a setting overrides it.
-            fallback = next(
-                s.name for s in definition.synonyms if BROKER_CONFIGS[s.name].default is not None
-            )
-            synonyms.append(
-                ConfigSynonym(
-                    fallback, BROKER_CONFIGS[fallback].default, ConfigSource.DEFAULT_CONFIG
-                )
-            )
+            synonyms += self.synonyms(s.name for s in definition.synonyms)
             default_value, default_synonym = self._topic_default(definition)
             if name in overrides:
                 value, source = overrides[name], ConfigSource.TOPIC_CONFIG
@@ -275,19 +292,89 @@ class BrokerConfig:
         return entries
 
     def describe_broker(self) -> list[ConfigEntry]:
-        """DescribeConfigs rows for this broker. All are read-only: ferrolog has no dynamic
-        broker configs, so AlterConfigs on a broker cannot change them."""
+        """DescribeConfigs rows for this broker, as Kafka lists them: each property with its
+        value in effect, the source of that value and its synonyms (the property's own
+        values, and those of the properties it stands in for, e.g. `log.retention.hours` for
+        `log.retention.ms`); the dynamic ones are not read-only. Names ferrolog does not know
+        that a dynamic config holds are listed as Kafka lists them: sensitive."""
         entries = []
         for name, definition in BROKER_CONFIGS.items():
-            value = self.get(name)
+            synonyms = self._own_synonyms(name)
+            source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
+            read_only = not definition.dynamic
+            entries.append(_entry(definition, self.get(name), source, read_only, synonyms))
+        unknown = {**self._dynamic_default, **self._dynamic_broker}.keys() - BROKER_CONFIGS
+        for name in sorted(unknown):
             source = (
-                ConfigSource.STATIC_BROKER_CONFIG
-                if self.is_set(name)
-                else ConfigSource.DEFAULT_CONFIG
+                ConfigSource.DYNAMIC_BROKER_CONFIG
+                if name in self._dynamic_broker
+                else ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
             )
-            synonyms = [ConfigSynonym(name, value, source)] if value is not None else []
-            entries.append(_entry(definition, value, source, True, synonyms))
+            synonyms = [
+                ConfigSynonym(name, None, s) for values, s in self._layers()[:2] if name in values
+            ]
+            entries.append(_entry(_custom(name), None, source, False, synonyms))
         return entries
+
+    def describe_default(self) -> list[ConfigEntry]:
+        """DescribeConfigs rows for the cluster default resource (""): only the dynamic
+        defaults, with only their default-level synonyms, as Kafka answers."""
+        entries = []
+        level = ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
+        for name in sorted(self._dynamic_default):
+            value = self._dynamic_default[name]
+            definition = BROKER_CONFIGS.get(name)
+            if definition is None:
+                synonyms = [ConfigSynonym(name, None, level)]
+                entries.append(_entry(_custom(name), None, level, False, synonyms))
+                continue
+            synonyms = [s for s in self._own_synonyms(name) if s.source == level]
+            entries.append(_entry(definition, value, level, not definition.dynamic, synonyms))
+        return entries
+
+    def _own_synonyms(self, name: str) -> list[ConfigSynonym]:
+        """Kafka's synonyms of a broker property: those of its group (log.retention.ms,
+        .minutes, .hours), from the first of its own."""
+        group = _BROKER_SYNONYM_GROUPS.get(name, (name,))
+        return list(itertools.dropwhile(lambda s: s.name != name, self.synonyms(group)))
+
+
+def _checked_dynamic(values: Mapping[str, str], level: str) -> dict[str, str]:
+    result = {}
+    for name, value in values.items():
+        definition = BROKER_CONFIGS.get(name)
+        if definition is None:
+            result[name] = value  # someone's custom config: kept and listed, as Kafka does
+            continue
+        if not definition.dynamic:
+            log.warning("ignoring dynamic config of a static property name=%s (%s)", name, level)
+            continue
+        try:
+            result[name] = validate_value(definition, value)
+        except InvalidConfigError as exc:
+            log.warning("ignoring invalid dynamic config (%s): %s", level, exc)
+    return result
+
+
+def _custom(name: str) -> ConfigDef:
+    """A config name the table does not have, as Kafka describes such a dynamic config: of
+    unknown type, hence sensitive."""
+    return ConfigDef(name, ConfigType.PASSWORD, None, "")
+
+
+_TABLE_DEFAULTS = {n: d.default for n, d in BROKER_CONFIGS.items() if d.default is not None}
+_DYNAMIC_SOURCES = (
+    ConfigSource.DYNAMIC_BROKER_CONFIG,
+    ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+)
+# Broker properties that stand in for each other (Kafka's `brokerConfigSynonyms`): those of a
+# topic config with more than one, e.g. log.roll.ms and log.roll.hours.
+_BROKER_SYNONYM_GROUPS = {
+    s.name: tuple(t.name for t in d.synonyms)
+    for d in TOPIC_CONFIGS.values()
+    if len(d.synonyms) > 1
+    for s in d.synonyms
+}
 
 
 def _entry(

@@ -20,6 +20,14 @@ sense to the native core. Tests that need small segments use Kafka's test-only t
 nothing else, to `ferrolog_native.Server` (broker) or `open_partition` (topic); the native
 side parses them with the bounds of this table, from a Rust file generated from it
 (`python -m ferrolog.config.rust`), so neither side has defaults or bounds of its own.
+
+`dynamic=True` marks the broker properties AlterConfigs and IncrementalAlterConfigs may set
+per broker or as the cluster default (Kafka's dynamic broker configs), which ferrolog applies
+without a restart: the defaults of topic configs (`log.retention.ms`, ...) and the replication
+throttles. Each is in Kafka 4.1's dynamic set (`DynamicBrokerConfig.AllDynamicConfigs` and
+`DynamicConfig.Broker`); the other properties of that set that ferrolog has (thread counts,
+`max.connections`, ...) are fixed when the native core starts, so they stay static here and
+a change is refused as Kafka refuses a static one.
 """
 
 from __future__ import annotations
@@ -68,6 +76,8 @@ class ConfigDef:
     minimum: float | None = None
     maximum: float | None = None
     native: bool = False  # read by the native core (see the module doc)
+    # A broker property AlterConfigs may change at runtime (see DYNAMIC below).
+    dynamic: bool = False
 
     @property
     def sensitive(self) -> bool:
@@ -159,56 +169,71 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("log.dir", _S, "./ferrolog-data", "The data directory, when log.dirs is not set "
            "(Kafka's default is /tmp/kafka-logs; ferrolog keeps data where it was started)."),
         _b("log.segment.bytes", _I, "1073741824", "Maximum size of a log segment.",
-           minimum=_MIB),
+           minimum=_MIB, dynamic=True),
         _b("log.roll.ms", _L, None, "Time after which a new segment is rolled (overrides "
-           "log.roll.hours).", minimum=1),
+           "log.roll.hours).", minimum=1, dynamic=True),
         _b("log.roll.hours", _I, "168", "Time after which a new segment is rolled, in hours.",
            minimum=1),
         _b("log.roll.jitter.ms", _L, None, "Maximum random jitter subtracted from segment.ms.",
-           minimum=0),
+           minimum=0, dynamic=True),
         _b("log.roll.jitter.hours", _I, "0", "Maximum jitter, in hours.", minimum=0),
         _b("log.retention.ms", _L, None, "How long to keep data (-1: forever); overrides "
-           "minutes and hours."),
+           "minutes and hours.", dynamic=True),
         _b("log.retention.minutes", _I, None, "How long to keep data, in minutes."),
         _b("log.retention.hours", _I, "168", "How long to keep data, in hours."),
         _b("log.retention.bytes", _L, "-1", "Maximum size of a partition before old segments "
-           "are deleted (-1: no limit)."),
+           "are deleted (-1: no limit).", dynamic=True),
         _b("log.retention.check.interval.ms", _L, "300000", "Accepted for compatibility; the "
            "native core checks retention, time-based rolls and compaction every second.",
            minimum=1),
         _b("log.index.size.max.bytes", _I, "10485760", "Maximum size of a segment's offset "
-           "and time indexes; a full index rolls the segment.", minimum=4),
+           "and time indexes; a full index rolls the segment.", minimum=4, dynamic=True),
         _b("log.index.interval.bytes", _I, "4096", "Bytes between offset index entries.",
-           minimum=0),
+           minimum=0, dynamic=True),
         _b("log.flush.interval.messages", _L, str(LONG_MAX), "Messages appended before a "
-           "partition is fsynced.", minimum=1),
+           "partition is fsynced.", minimum=1, dynamic=True),
         _b("log.flush.interval.ms", _L, None, "Maximum time a message stays unflushed; "
-           "defaults to log.flush.scheduler.interval.ms."),
+           "defaults to log.flush.scheduler.interval.ms.", dynamic=True),
         _b("log.flush.scheduler.interval.ms", _L, str(LONG_MAX), "How often the flusher checks "
            "whether a log needs an fsync."),
         _b("log.flush.offset.checkpoint.interval.ms", _I, "60000", "How often the recovery "
            "point checkpoints are written.", minimum=0, native=True),
         _b("log.segment.delete.delay.ms", _L, "60000", "Delay before a deleted segment's file "
-           "is removed.", minimum=0),
-        _b("log.cleanup.policy", _LST, "delete", "delete and/or compact.", choices=_CLEANUP),
+           "is removed.", minimum=0, dynamic=True),
+        _b("log.cleanup.policy", _LST, "delete", "delete and/or compact.", choices=_CLEANUP,
+           dynamic=True),
         _b("log.cleaner.delete.retention.ms", _L, "86400000", "How long tombstones are kept in "
-           "compacted topics.", minimum=0),
+           "compacted topics.", minimum=0, dynamic=True),
         _b("log.cleaner.min.compaction.lag.ms", _L, "0", "Minimum age of a message before it "
-           "can be compacted.", minimum=0),
+           "can be compacted.", minimum=0, dynamic=True),
         _b("log.cleaner.max.compaction.lag.ms", _L, str(LONG_MAX), "Maximum time a message "
-           "stays ineligible for compaction.", minimum=1),
+           "stays ineligible for compaction.", minimum=1, dynamic=True),
         _b("log.cleaner.min.cleanable.ratio", _D, "0.5", "Dirty ratio that triggers cleaning.",
-           minimum=0, maximum=1),
-        _b("log.preallocate", _B, "false", "Preallocate segment files."),
+           minimum=0, maximum=1, dynamic=True),
+        _b("log.preallocate", _B, "false", "Preallocate segment files.", dynamic=True),
         _b("log.message.timestamp.type", _S, "CreateTime", "CreateTime or LogAppendTime.",
-           choices=_TIMESTAMP_TYPES),
+           choices=_TIMESTAMP_TYPES, dynamic=True),
         _b("log.message.timestamp.before.max.ms", _L, str(LONG_MAX), "How far in the past a "
-           "CreateTime timestamp may be.", minimum=0),
+           "CreateTime timestamp may be.", minimum=0, dynamic=True),
         _b("log.message.timestamp.after.max.ms", _L, "3600000", "How far in the future a "
-           "CreateTime timestamp may be.", minimum=0),
-        _b("message.max.bytes", _I, "1048588", "Largest record batch accepted.", minimum=0),
+           "CreateTime timestamp may be.", minimum=0, dynamic=True),
+        _b("message.max.bytes", _I, "1048588", "Largest record batch accepted.", minimum=0,
+           dynamic=True),
         _b("compression.type", _S, "producer", "Codec of stored batches; producer keeps the "
-           "producer's.", choices=_COMPRESSION),
+           "producer's.", choices=_COMPRESSION, dynamic=True),
+        # Kafka's replication quotas (`DynamicConfig.Broker`), set by kafka-reassign-partitions
+        # --throttle and cleared by --verify. ferrolog does not throttle replication yet: it
+        # stores them, reports them and says so in its log. Kafka lists no default for them
+        # (they are not KafkaConfig's), so neither does ferrolog.
+        _b("leader.replication.throttled.rate", _L, None, "Replication bytes per second a "
+           "leader may send; unset: no limit (not enforced by ferrolog yet).", minimum=0,
+           dynamic=True),
+        _b("follower.replication.throttled.rate", _L, None, "Replication bytes per second a "
+           "follower may fetch; unset: no limit (not enforced by ferrolog yet).", minimum=0,
+           dynamic=True),
+        _b("replica.alter.log.dirs.io.max.bytes.per.second", _L, None, "Bytes per second "
+           "moved between log directories; unset: no limit (not enforced: ferrolog does not "
+           "move replicas between directories).", minimum=0, dynamic=True),
         _b("replica.fetch.max.bytes", _I, "1048576", "Bytes a follower fetches per partition.",
            minimum=0, native=True),
         # Topics and replication
@@ -220,9 +245,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "requests."),
         _b("delete.topic.enable", _B, "true", "Allow DeleteTopics."),
         _b("min.insync.replicas", _I, "1", "Minimum ISR size for acks=all produces.",
-           minimum=1),
+           minimum=1, dynamic=True),
         _b("unclean.leader.election.enable", _B, "false", "Allow out-of-sync replicas to become "
-           "leader when no ISR member is alive."),
+           "leader when no ISR member is alive.", dynamic=True),
         # Tighter than Kafka (no bound): a follower cannot be in sync for a time <= 0.
         _b("replica.lag.time.max.ms", _L, "30000", "A follower that has not caught up within "
            "this time leaves the ISR.", minimum=1),
@@ -370,6 +395,13 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
            Synonym("log.roll.ms"), Synonym("log.roll.hours", _HOUR), minimum=1, native=True),
         _t("unclean.leader.election.enable", _B, "Allow out-of-sync leaders.",
            Synonym("unclean.leader.election.enable")),
+        # Kafka's replication throttle lists (partition:broker entries, or *), set by
+        # kafka-reassign-partitions --throttle and removed by --verify; stored, not enforced
+        # (ferrolog does not throttle replication yet).
+        _t("leader.replication.throttled.replicas", _LST, "Replicas whose leader side is "
+           "throttled (not enforced by ferrolog yet)."),
+        _t("follower.replication.throttled.replicas", _LST, "Replicas whose follower side is "
+           "throttled (not enforced by ferrolog yet)."),
     ]
 }
 # fmt: on
@@ -377,3 +409,13 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
 # The properties `ferrolog_native.Server(config)` and `Server.open_partition(config)` read.
 NATIVE_SERVER_KEYS = tuple(name for name, d in BROKER_CONFIGS.items() if d.native)
 NATIVE_TOPIC_KEYS = tuple(name for name, d in TOPIC_CONFIGS.items() if d.native)
+DYNAMIC_BROKER_KEYS = frozenset(name for name, d in BROKER_CONFIGS.items() if d.dynamic)
+
+
+def topic_configs_defaulting_to(broker_properties: set[str]) -> set[str]:
+    """The topic configs whose broker default one of `broker_properties` is a synonym of."""
+    return {
+        name
+        for name, definition in TOPIC_CONFIGS.items()
+        if any(s.name in broker_properties for s in definition.synonyms)
+    }

@@ -1,9 +1,8 @@
 """AlterConfigs (key 33), v0-2: replaces a topic's config overrides with the given set.
 
-Broker resources: ferrolog has no dynamic broker configs (every broker setting is static,
-read from server.properties at start), so any change to one is refused with INVALID_REQUEST,
-the code a Kafka broker gives for "Cannot update these configs dynamically". An empty change
-asks for nothing and succeeds."""
+Broker resources (this broker's id, or "" for the cluster default) replace that level's
+dynamic broker configs, as on Kafka; the controller's `broker_configs` checks them (a static
+property is refused with INVALID_REQUEST, "Cannot update these configs dynamically")."""
 
 from __future__ import annotations
 
@@ -47,18 +46,6 @@ def check_config_names(configs: Sequence[Mapping[str, object]]) -> None:
         raise errors.InvalidRequestError(f"duplicate config keys: {', '.join(repeated)}")
 
 
-def refuse_broker_change(
-    ctx: RequestContext, name: str, configs: Sequence[Mapping[str, object]]
-) -> None:
-    check_broker_name(ctx, name)
-    if configs:
-        keys = ", ".join(sorted(str(c["name"]) for c in configs))
-        raise errors.InvalidRequestError(
-            f"cannot update these configs dynamically: {keys} (ferrolog broker configs are "
-            "static: set them in server.properties and restart)"
-        )
-
-
 def response(
     resource: Resource, exc: errors.KafkaError | None
 ) -> AlterConfigsResponseAlterConfigsResourceResponse:
@@ -84,7 +71,11 @@ async def _alter(
     configs = resource.get("configs") or []
     check_config_names(configs)
     if resource_type == RESOURCE_BROKER:
-        refuse_broker_change(ctx, name, configs)
+        broker = check_broker_name(ctx, name)
+        values = {c["name"]: c["value"] for c in configs if c["value"] is not None}
+        await ctx.broker.controller.broker_configs.alter(
+            broker, lambda _current: values, validate_only
+        )
         return
     if resource_type != RESOURCE_TOPIC:
         raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")

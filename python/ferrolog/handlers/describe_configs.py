@@ -1,4 +1,5 @@
-"""DescribeConfigs (key 32), v1-4: topic and broker configs with their sources.
+"""DescribeConfigs (key 32), v1-4: topic and broker configs with their sources; the broker
+resource "" is the cluster default, which lists the dynamic defaults only, as on Kafka.
 
 The values, sources and synonyms come from the config table (`BrokerConfig.describe_topic`
 and `describe_broker`); this module filters and shapes them per request: only the asked-for
@@ -36,10 +37,10 @@ def check_topic_name(name: str) -> None:
     validate_topic_name(name)
 
 
-def check_broker_name(ctx: RequestContext, name: str) -> None:
-    """A broker resource is this broker's id, or "" for the cluster-wide defaults."""
+def check_broker_name(ctx: RequestContext, name: str) -> int | None:
+    """A broker resource is this broker's id, or "" for the cluster-wide defaults (None)."""
     if name == "":
-        return
+        return None
     try:
         broker_id = int(name)
     except ValueError:
@@ -48,6 +49,7 @@ def check_broker_name(ctx: RequestContext, name: str) -> None:
         raise errors.InvalidRequestError(
             f"unexpected broker id: expected {ctx.broker.node_id} or an empty string, got {name}"
         )
+    return broker_id
 
 
 def _row(
@@ -79,10 +81,9 @@ async def _entries(ctx: RequestContext, resource_type: int, name: str) -> Iterab
             raise errors.UnknownTopicOrPartitionError(f"topic {name} does not exist")
         return ctx.broker.config.describe_topic(record.configs)
     if resource_type == RESOURCE_BROKER:
-        check_broker_name(ctx, name)
-        # The cluster-wide default resource ("") holds dynamic defaults, which ferrolog does not
-        # have: an empty answer, as Kafka gives when none are set.
-        return ctx.broker.config.describe_broker() if name else []
+        if check_broker_name(ctx, name) is None:
+            return ctx.broker.config.describe_default()
+        return ctx.broker.config.describe_broker()
     raise errors.InvalidRequestError(f"describing resource type {resource_type} is not supported")
 
 

@@ -1,20 +1,27 @@
 """IncrementalAlterConfigs (key 44), v0-1: SET, DELETE, APPEND and SUBTRACT on a topic's
-config overrides; the other overrides stay as they are.
+config overrides, or on the dynamic configs of a broker resource (this broker's id, or "" for
+the cluster default); the other configs stay as they are.
 
 APPEND and SUBTRACT apply to list-typed configs only (cleanup.policy, ...), starting from the
-topic's override or, without one, the broker default it inherits. Broker resources are refused
-as in AlterConfigs (no dynamic broker configs)."""
+current value or, without one, the default: for a topic the broker default it inherits, for a
+broker the table's default (as Kafka starts from its config definition's default)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ferrolog import errors
-from ferrolog.config import TOPIC_CONFIGS, ConfigType
+from ferrolog.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigType
+from ferrolog.config.table import ConfigDef
 from ferrolog.config.values import null_topic_configs, unknown_topic_config
-from ferrolog.handlers.alter_configs import alter_each, check_config_names, refuse_broker_change
+from ferrolog.handlers.alter_configs import alter_each, check_config_names
 from ferrolog.handlers.context import RequestContext
-from ferrolog.handlers.describe_configs import RESOURCE_BROKER, RESOURCE_TOPIC, check_topic_name
+from ferrolog.handlers.describe_configs import (
+    RESOURCE_BROKER,
+    RESOURCE_TOPIC,
+    check_broker_name,
+    check_topic_name,
+)
 from ferrolog.protocol.messages import (
     IncrementalAlterConfigsRequest,
     IncrementalAlterConfigsRequestAlterableConfig,
@@ -29,20 +36,15 @@ MAX_VERSION = 1
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 
 
-def _current_list(ctx: RequestContext, overrides: dict[str, str], name: str) -> list[str]:
-    value = overrides.get(name)
-    if value is None:
-        value = ctx.broker.config.topic_config({}).get(name, "")
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
 def apply_operations(
-    ctx: RequestContext,
-    overrides: dict[str, str],
+    current: dict[str, str],
     configs: Sequence[IncrementalAlterConfigsRequestAlterableConfig],
+    definitions: Mapping[str, ConfigDef],
+    default: Callable[[str], str | None],
 ) -> dict[str, str]:
-    """The overrides after the operations, in request order."""
-    result = dict(overrides)
+    """The configs after the operations, in request order. `definitions` says which are
+    lists; `default(name)` is where APPEND and SUBTRACT start without a current value."""
+    result = dict(current)
     for config in configs:
         name, op, value = config["name"], config["config_operation"], config.get("value")
         if op == DELETE:
@@ -55,13 +57,14 @@ def apply_operations(
         if op == SET:
             result[name] = value
             continue
-        definition = TOPIC_CONFIGS.get(name)
-        if definition is None:
+        definition = definitions.get(name)
+        if definition is None and definitions is TOPIC_CONFIGS:
             raise unknown_topic_config(name)
-        if definition.type != ConfigType.LIST:
+        if definition is None or definition.type != ConfigType.LIST:
             verb = "append" if op == APPEND else "subtract"
             raise errors.InvalidConfigError(f"config value {verb} is not allowed for {name}")
-        items = _current_list(ctx, result, name)
+        start = result.get(name, default(name) or "")
+        items = [item.strip() for item in start.split(",") if item.strip()]
         change = [item.strip() for item in value.split(",") if item.strip()]
         if op == APPEND:
             items += [item for item in change if item not in items]
@@ -80,19 +83,28 @@ async def _alter(
     configs = resource.get("configs") or []
     check_config_names(configs)
     if resource_type == RESOURCE_BROKER:
-        # Deleting a dynamic broker config that was never set changes nothing, so it
-        # succeeds, as on Kafka (kafka-reassign-partitions --verify clears the replication
-        # throttles that way); anything that would set one is refused.
-        sets = [c for c in configs if c["config_operation"] != DELETE]
-        refuse_broker_change(ctx, name, sets)
+        broker = check_broker_name(ctx, name)
+
+        def table_default(config: str) -> str | None:
+            definition = BROKER_CONFIGS.get(config)
+            return None if definition is None else definition.default
+
+        await ctx.broker.controller.broker_configs.alter(
+            broker,
+            lambda current: apply_operations(current, configs, BROKER_CONFIGS, table_default),
+            validate_only,
+        )
         return
     if resource_type != RESOURCE_TOPIC:
         raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
     check_topic_name(name)
     # The controller applies the operations to the overrides it holds, atomically with other
     # changes of the topic, so concurrent requests do not lose each other's changes.
+    inherited = ctx.broker.config.topic_config({})
     await ctx.broker.controller.alter_topic_configs(
-        name, lambda overrides: apply_operations(ctx, overrides, configs), validate_only
+        name,
+        lambda overrides: apply_operations(overrides, configs, TOPIC_CONFIGS, inherited.get),
+        validate_only,
     )
 
 
