@@ -29,6 +29,7 @@ from ferrolog.controller.cluster.isr_manager import IsrManager
 from ferrolog.controller.cluster.stats import ClusterStats
 from ferrolog.controller.store.view import ClusterView
 from ferrolog.controller.store.zookeeper import BrokerIdInUseError
+from ferrolog.timeouts import wait_event
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -129,8 +130,7 @@ class ClusterMember:
 
     async def _run(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._dirty.wait(), RESYNC_S)
+            await wait_event(self._dirty, RESYNC_S)
             await asyncio.sleep(COALESCE_S)
             self._dirty.clear()
             try:

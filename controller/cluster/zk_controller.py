@@ -27,6 +27,7 @@ from ferrolog.errors import (
     PreferredLeaderNotAvailableError,
     RequestTimedOutError,
 )
+from ferrolog.timeouts import wait_event
 
 # Relative, so the type checker resolves them (it sees this folder as `controller`, not as
 # `ferrolog.controller`).
@@ -71,9 +72,7 @@ class ZkController(Controller):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
-            try:
-                await asyncio.wait_for(self._view_changed.wait(), remaining)
-            except TimeoutError:
+            if not await wait_event(self._view_changed, remaining):
                 return done()
         return True
 

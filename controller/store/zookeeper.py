@@ -32,6 +32,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from ferrolog.timeouts import bounded
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError as ZkBadVersionError
 from kazoo.exceptions import NodeExistsError, NoNodeError
@@ -171,9 +172,7 @@ class ZkStore(MetadataStore):
         forever for a server that is gone, and that must neither stall the caller nor take
         the threads the native partition commands run on."""
         loop = asyncio.get_running_loop()
-        return await asyncio.wait_for(
-            loop.run_in_executor(self._pool, fn), timeout=limit_s or self._session_timeout
-        )
+        return await bounded(loop.run_in_executor(self._pool, fn), limit_s or self._session_timeout)
 
     # Reads
 
