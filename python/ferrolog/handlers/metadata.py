@@ -12,6 +12,7 @@ import logging
 
 from ferrolog.controller.api import TopicRecord, is_internal, validate_topic_name
 from ferrolog.errors import (
+    InvalidRequestError,
     InvalidTopicError,
     KafkaError,
     LeaderNotAvailableError,
@@ -75,6 +76,8 @@ async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataRespo
     # v0 has no null array: an empty list meant "all topics" until v1 made it "none".
     all_topics = requested is None or (version == 0 and not requested)
     topic_ops = TOPIC_OPERATIONS if request.get("include_topic_authorized_operations") else None
+    if not all_topics and version < 12 and any(_by_id(entry) for entry in requested or []):
+        return _invalid(requested or [])
 
     if all_topics:
         topics = [_describe(ctx, r, topic_ops) for _, r in sorted(controller.topics().items())]
@@ -130,6 +133,31 @@ async def _lookup(
         log.warning("auto-creation failed topic=%s error=%s", name, exc)
         return _error(name, ZERO_UUID, exc.code)
     return _error(name, ZERO_UUID, LeaderNotAvailableError.code, internal=is_internal(name))
+
+
+def _by_id(entry: MetadataRequestTopic) -> bool:
+    return entry.get("name") is None or (entry.get("topic_id") or ZERO_UUID) != ZERO_UUID
+
+
+def _invalid(requested: list[MetadataRequestTopic]) -> MetadataResponse:
+    """Kafka's answer to lookups by topic id before v12, which those versions lack: every
+    topic INVALID_REQUEST, a null name written as "" (their responses cannot carry a null),
+    and no brokers."""
+    return {
+        "throttle_time_ms": 0,
+        "brokers": [],
+        "cluster_id": None,
+        "controller_id": -1,
+        "topics": [
+            _error(
+                entry.get("name") or "",
+                entry.get("topic_id") or ZERO_UUID,
+                InvalidRequestError.code,
+            )
+            for entry in requested
+        ],
+        "cluster_authorized_operations": NOT_REQUESTED,
+    }
 
 
 def _error(
