@@ -55,6 +55,9 @@ setup(
         "rich>=13",
         # The Prometheus project's own client writes /metrics' exposition format.
         "prometheus-client>=0.20",
+        # `ferrolog fuzz` seals its record batches with Kafka's CRC-32C; crc32c computes it in
+        # C and ships wheels.
+        "crc32c>=2.4",
     ],
     extras_require={
         "test": [

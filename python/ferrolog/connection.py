@@ -28,14 +28,31 @@ class Connection:
         self._correlation = 0
 
     def request(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
-        self._correlation += 1
-        frame = encode_request(api_key, version, self._correlation, self._client_id, body)
-        self._sock.sendall(struct.pack(">i", len(frame)) + frame)
-        (size,) = struct.unpack(">i", self._recv(4))
-        correlation, response = decode_response(api_key, version, self._recv(size))
-        if correlation != self._correlation:
+        correlation = self.next_correlation()
+        self.send_frame(encode_request(api_key, version, correlation, self._client_id, body))
+        answered, response = decode_response(api_key, version, self.read_frame())
+        if answered != correlation:
             raise ConnectionError(f"{self.address}: response for another request")
         return response
+
+    def next_correlation(self) -> int:
+        self._correlation += 1
+        return self._correlation
+
+    def send_frame(self, frame: bytes, size: int | None = None) -> None:
+        """Sends an encoded request behind its size prefix (`size` overrides the true one:
+        the fuzzer's bad framing)."""
+        self._sock.sendall(struct.pack(">i", len(frame) if size is None else size) + frame)
+
+    def read_frame(self) -> bytes:
+        """The next response frame (its header and body), without the size prefix."""
+        (size,) = struct.unpack(">i", self._recv(4))
+        if size < 0:
+            raise ConnectionError(f"{self.address}: a response of size {size}")
+        return self._recv(size)
+
+    def settimeout(self, timeout: float) -> None:
+        self._sock.settimeout(timeout)
 
     def _recv(self, n: int) -> bytes:
         buf = bytearray(n)

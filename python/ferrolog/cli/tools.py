@@ -1,6 +1,6 @@
 """Console tools: `ferrolog topics create|list|describe|alter|delete`, `ferrolog produce`,
 `ferrolog consume`, `ferrolog groups list|describe|delete|reset-offsets`,
-`ferrolog verify-replicas`.
+`ferrolog verify-replicas`, `ferrolog fuzz`.
 
 They speak the Kafka protocol through confluent-kafka (librdkafka) rather than calling into a
 running broker, so the same commands work against Apache Kafka and any other compatible
@@ -13,11 +13,12 @@ from __future__ import annotations
 import click
 
 from ferrolog.cli.console import consume, produce
+from ferrolog.cli.fuzz import fuzz
 from ferrolog.cli.groups import groups
 from ferrolog.cli.topics import topics
 from ferrolog.cli.verify_replicas import verify_replicas
 
-__all__ = ["consume", "groups", "produce", "register", "topics", "verify_replicas"]
+__all__ = ["consume", "fuzz", "groups", "produce", "register", "topics", "verify_replicas"]
 
 
 def register(group: click.Group) -> None:
@@ -27,3 +28,4 @@ def register(group: click.Group) -> None:
     group.add_command(consume)
     group.add_command(groups)
     group.add_command(verify_replicas)
+    group.add_command(fuzz)
