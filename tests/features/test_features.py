@@ -26,14 +26,17 @@ above 0, and finalizes nothing until asked (as Kafka 3.9 in ZooKeeper mode, epoc
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 
 import pytest
+from confluent_kafka import Producer
+from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.embedded import EmbeddedBroker
 from kafka.admin import KafkaAdminClient
 from kafka.errors import InvalidUpdateVersionError
 
-from tests.cluster.harness import needs_kafka_jars
+from tests.cluster.harness import java_command, needs_kafka_jars
 from tests.features.tools import (
     ALL_FAILED,
     INVALID_UPDATE_VERSION,
@@ -45,6 +48,7 @@ from tests.features.tools import (
     supported,
     update,
 )
+from tests.transactions.conftest import read_all
 
 pytestmark = pytest.mark.native
 
@@ -228,3 +232,41 @@ def test_kafka_python_admin_and_a_restart(
     assert finalized(broker.bootstrap_servers) == (1, {TXN: (1, 1)})
     assert update(broker.bootstrap_servers, [(TXN, 0, SAFE_DOWNGRADE)])["error_code"] == 0
     assert finalized(broker.bootstrap_servers) == (2, {})
+
+
+@needs_kafka_jars
+def test_java_transactions_work_with_transaction_version_1_finalized(bootstrap: str) -> None:
+    """Kafka 4.1's Java producer reads transaction.version from ApiVersions; at 1 it keeps to
+    the transactions ferrolog implements. (With the table allowing 2 and 2 finalized, the same
+    copier failed at once, its producer "in an error state", having copied nothing: KIP-890
+    part 2, which ferrolog does not implement.)"""
+    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}=1")
+    assert run.returncode == 0, run.stdout + run.stderr
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    for future in admin.create_topics([NewTopic("in", 1, 1), NewTopic("out", 1, 1)]).values():
+        future.result(20)
+    records = 300
+    producer = Producer({"bootstrap.servers": bootstrap})
+    for i in range(records):
+        producer.produce("in", value=f"r{i}".encode())
+    assert producer.flush(30) == 0
+    args = [
+        "--broker-list", bootstrap,
+        "--input-topic", "in",
+        "--input-partition", "0",
+        "--output-topic", "out",
+        "--consumer-group", "copier",
+        "--transactional-id", "copier-1",
+        "--transaction-size", "50",
+        "--max-messages", str(records),
+        "--use-group-metadata",
+    ]  # fmt: skip
+    copier = subprocess.run(
+        java_command("org.apache.kafka.tools.TransactionalMessageCopier", *args),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert copier.returncode == 0, (copier.stdout + copier.stderr)[-4000:]
+    copied = read_all(bootstrap, "out", "read_committed", records, idle=3)
+    assert sorted(copied) == sorted(f"r{i}" for i in range(records))
