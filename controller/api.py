@@ -24,8 +24,14 @@ from ferrolog.controller.cluster.topics import (
     is_internal,
     validate_topic_name,
 )
+from ferrolog.controller.features import FeatureUpdate, UpgradeType
 from ferrolog.controller.quota.manager import ClientQuotaControlManager
-from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
+from ferrolog.controller.store.base import (
+    BrokerRegistration,
+    FinalizedFeatures,
+    PartitionState,
+    TopicRecord,
+)
 from ferrolog.controller.store.view import TopicPartition
 from ferrolog.errors import KafkaError
 
@@ -38,12 +44,15 @@ __all__ = [
     "ControllerApi",
     "DynamicBrokerConfigManager",
     "ElectionType",
+    "FeatureUpdate",
+    "FinalizedFeatures",
     "PartitionResults",
     "PartitionState",
     "ReassignmentStatus",
     "TopicPartition",
     "TopicRecord",
     "TopicSpec",
+    "UpgradeType",
     "is_internal",
     "validate_topic_name",
 ]
@@ -93,6 +102,15 @@ class ControllerApi(Protocol):
     @property
     def controller_id(self) -> int:
         """The active controller's broker id (-1 while a cluster elects one)."""
+
+    def finalized_features(self) -> FinalizedFeatures:
+        """The cluster's finalized features and their epoch, as this broker last read them."""
+
+    async def update_features(
+        self, updates: Mapping[str, FeatureUpdate], validate_only: bool = False
+    ) -> None:
+        """UpdateFeatures: all of `updates` or none; raises InvalidUpdateVersionError for a
+        refused one, NotControllerError on a broker that is not the active controller."""
 
     def topics(self) -> dict[str, TopicRecord]: ...
 

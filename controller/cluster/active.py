@@ -44,7 +44,8 @@ class ActiveController:
     async def reconcile(self, view: ClusterView) -> bool:
         """One pass; returns True if it wrote anything (the caller reads the view again)."""
         try:
-            wrote = await self._elections(view)
+            wrote = await self._enable_features(view)
+            wrote = await self._elections(view) or wrote
             wrote = await self._requested(view, ElectionType.PREFERRED) or wrote
             wrote = await self._requested(view, ElectionType.UNCLEAN) or wrote
             wrote = await self._reassign(view) or wrote
@@ -53,6 +54,15 @@ class ActiveController:
             log.warning("controller fenced node_id=%d epoch=%d", self.node_id, self.epoch)
             self.fenced = True
             return False
+
+    async def _enable_features(self, view: ClusterView) -> bool:
+        """Creates (or enables) `/feature` if the view has none, as Kafka's ZooKeeper-mode
+        controller does when elected: the brokers then report epoch 0, not -1 (unknown)."""
+        if view.features.epoch >= 0:
+            return False
+        await self._store.enable_features()
+        log.info("controller enabled the finalized features node_id=%d", self.node_id)
+        return True
 
     async def _write(self, topic: str, partition: int, state: PartitionState, old: int) -> bool:
         """Whether the state was written; False when it changed under us (the change fires a

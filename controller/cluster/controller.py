@@ -33,7 +33,9 @@ from ferrolog.controller.cluster.topics import (
     validate_topic_name,
 )
 from ferrolog.controller.store.base import (
+    BadVersionError,
     BrokerRegistration,
+    FinalizedFeatures,
     MetadataStore,
     PartitionState,
     TopicExistsError,
@@ -41,6 +43,7 @@ from ferrolog.controller.store.base import (
 )
 from ferrolog.errors import (
     ElectionNotNeededError,
+    FeatureUpdateFailedError,
     InvalidPartitionsError,
     InvalidReplicaAssignmentError,
     InvalidReplicationFactorError,
@@ -55,6 +58,7 @@ from ferrolog.errors import (
 # Relative, so the type checker resolves the base class (it sees this folder as `controller`,
 # not as `ferrolog.controller`).
 from ..broker_configs import DynamicBrokerConfigManager
+from ..features import FeatureUpdate, updated_levels
 from ..producer_ids import ProducerIdAllocator
 from ..quota.manager import ClientQuotaControlManager, QuotaSink
 from .cache import MetadataCache
@@ -64,6 +68,10 @@ if TYPE_CHECKING:
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
 
 log = logging.getLogger(__name__)
+
+# An UpdateFeatures that keeps losing the compare-and-set of the finalized features (to
+# another controller's writes) gives up after this many tries.
+FEATURE_WRITE_TRIES = 5
 
 
 class Controller(MetadataCache):
@@ -94,6 +102,9 @@ class Controller(MetadataCache):
         self._loading: asyncio.Future[None] | None = None
         # The last layout queued for the local replicas (see `_apply_in_order`).
         self._applied: asyncio.Future[None] | None = None
+        self._features = FinalizedFeatures()
+        # One UpdateFeatures at a time: each decides on the levels the previous one wrote.
+        self._features_lock = asyncio.Lock()
 
     async def start(self, registration: BrokerRegistration) -> None:
         """Registers this broker, then begins a new leadership term for every partition it
@@ -103,6 +114,7 @@ class Controller(MetadataCache):
         await self._client_quotas.load()
         # Before the local replicas open, so they open with the dynamic topic defaults.
         await self._broker_configs.load()
+        self._features = await self.store.finalized_features()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
         # Issued together so the store writes them in one go, not one fsync per partition.
@@ -136,6 +148,36 @@ class Controller(MetadataCache):
     @property
     def broker_configs(self) -> DynamicBrokerConfigManager:
         return self._broker_configs
+
+    def finalized_features(self) -> FinalizedFeatures:
+        return self._features
+
+    async def update_features(
+        self, updates: Mapping[str, FeatureUpdate], validate_only: bool = False
+    ) -> None:
+        """UpdateFeatures, decided by `features.updated_levels` on the finalized levels in the
+        store (raising InvalidUpdateVersionError), then written unless `validate_only`."""
+        async with self._features_lock:
+            for _ in range(FEATURE_WRITE_TRIES):
+                current = self._features
+                levels = updated_levels(current.levels, updates, self.node_id)
+                if validate_only or not updates:
+                    return
+                try:
+                    self._features = await self.store.update_finalized_features(
+                        levels, current.epoch
+                    )
+                except BadVersionError:
+                    # Written meanwhile (by an earlier controller): decide again on that.
+                    self._features = await self.store.finalized_features()
+                    continue
+                log.info(
+                    "finalized features %s epoch=%d",
+                    dict(self._features.levels) or "none",
+                    self._features.epoch,
+                )
+                return
+            raise FeatureUpdateFailedError("the finalized features kept changing; try again")
 
     async def loaded(self) -> None:
         """Returns once the local replicas found at start, and those of every topic created

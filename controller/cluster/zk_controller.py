@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.api import PartitionResults, TopicPartition
@@ -24,6 +24,7 @@ from ferrolog.errors import (
     ElectionNotNeededError,
     EligibleLeadersNotAvailableError,
     KafkaError,
+    NotControllerError,
     PreferredLeaderNotAvailableError,
     RequestTimedOutError,
 )
@@ -31,8 +32,10 @@ from ferrolog.timeouts import wait_event
 
 # Relative, so the type checker resolves them (it sees this folder as `controller`, not as
 # `ferrolog.controller`).
+from ..features import FeatureUpdate
 from ..quota.manager import QuotaSink
 from ..store.view import ClusterView
+from ..store.zookeeper import ControllerFencedError
 from .controller import Controller
 
 if TYPE_CHECKING:
@@ -52,6 +55,9 @@ class ZkController(Controller):
         # znode write shows whether the active controller has settled it.
         self._view_read_at = 0.0
         self._view_changed = asyncio.Event()
+        # When this broker, as controller, last wrote the finalized features: a view read
+        # that began before has older ones.
+        self._features_written_at = 0.0
 
     def replace_view(self, view: ClusterView, read_at: float) -> None:
         """The cache becomes `view`, whose read from the store began at `read_at`; requests
@@ -61,6 +67,8 @@ class ZkController(Controller):
         self._topics = dict(view.topics)
         self._states = {name: dict(states) for name, states in view.states.items()}
         self._brokers = dict(view.brokers)
+        if read_at > self._features_written_at:
+            self._features = view.features
         changed, self._view_changed = self._view_changed, asyncio.Event()
         changed.set()
 
@@ -80,6 +88,22 @@ class ZkController(Controller):
     def controller_id(self) -> int:
         """The broker `/controller` names (-1 during an election)."""
         return self.view.controller_id
+
+    async def update_features(
+        self, updates: Mapping[str, FeatureUpdate], validate_only: bool = False
+    ) -> None:
+        """Decided and written by the active controller only, as Kafka's ZooKeeper-mode
+        brokers answer NOT_CONTROLLER (clients send UpdateFeatures to the controller that
+        Metadata names, and retry after a refresh); every broker sees the new levels in the
+        next view it reads (`/feature` is watched)."""
+        if self.controller_id != self.node_id:
+            raise NotControllerError(f"broker {self.node_id} is not the controller")
+        try:
+            await super().update_features(updates, validate_only)
+        except ControllerFencedError:
+            raise NotControllerError(f"broker {self.node_id} is not the controller") from None
+        if not validate_only:
+            self._features_written_at = time.monotonic()
 
     def reassignments(self) -> dict[TopicPartition, list[int]]:
         return dict(self.view.reassignments)

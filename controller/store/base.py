@@ -39,6 +39,16 @@ class PartitionState:
 
 
 @dataclass(frozen=True)
+class FinalizedFeatures:
+    """The cluster-wide finalized feature levels (KIP-584), each >= 1 (a feature at level 0 is
+    not finalized and not listed), and their epoch: it grows with every write (in ZooKeeper the
+    `/feature` znode's version, as in Kafka); -1 while nothing was ever written."""
+
+    levels: Mapping[str, int] = field(default_factory=dict)
+    epoch: int = -1
+
+
+@dataclass(frozen=True)
 class BrokerRegistration:
     node_id: int
     host: str
@@ -116,6 +126,17 @@ class MetadataStore(abc.ABC):
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
         """The dynamic configs of each of `brokers` (None: the cluster default) that has
         any."""
+
+    @abc.abstractmethod
+    async def finalized_features(self) -> FinalizedFeatures: ...
+
+    @abc.abstractmethod
+    async def update_finalized_features(
+        self, levels: Mapping[str, int], expected_epoch: int
+    ) -> FinalizedFeatures:
+        """Compare-and-set: replaces the finalized features by `levels` if their epoch is
+        still `expected_epoch`; returns them with the new epoch. Raises BadVersionError (and,
+        in a cluster, ControllerFencedError unless this broker is the controller)."""
 
     @abc.abstractmethod
     async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:

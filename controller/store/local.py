@@ -28,6 +28,7 @@ from .base import (
     BadVersionError,
     BrokerConfigs,
     BrokerRegistration,
+    FinalizedFeatures,
     MetadataStore,
     PartitionState,
     TopicExistsError,
@@ -157,6 +158,10 @@ class LocalStore(MetadataStore):
         found = {b: stored.get(_broker_key(b)) for b in brokers}
         return {b: dict(c) for b, c in found.items() if c}
 
+    async def finalized_features(self) -> FinalizedFeatures:
+        self._check()
+        return _features_from_json(self._data)
+
     # Writes
 
     async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
@@ -246,6 +251,23 @@ class LocalStore(MetadataStore):
 
         await self._apply(mutate)
 
+    async def update_finalized_features(
+        self, levels: Mapping[str, int], expected_epoch: int
+    ) -> FinalizedFeatures:
+        def mutate(data: dict[str, Any]) -> FinalizedFeatures:
+            current = _features_from_json(data)
+            if current.epoch != expected_epoch:
+                raise BadVersionError(
+                    f"finalized features: epoch {current.epoch}, expected {expected_epoch}"
+                )
+            written = FinalizedFeatures(
+                {n: level for n, level in sorted(levels.items()) if level > 0}, current.epoch + 1
+            )
+            data["features"] = {"levels": dict(written.levels), "epoch": written.epoch}
+            return written
+
+        return await self._apply(mutate)
+
     async def register_broker(self, registration: BrokerRegistration) -> None:
         self._check()
         self._brokers[registration.node_id] = registration
@@ -317,6 +339,13 @@ def _topic_from_json(name: str, raw: dict[str, Any]) -> TopicRecord:
         assignment={int(p): [int(b) for b in r] for p, r in raw["assignment"].items()},
         configs=dict(raw["configs"]),
     )
+
+
+def _features_from_json(data: dict[str, Any]) -> FinalizedFeatures:
+    # A store without them (new, or written before features existed) has epoch 0, as Kafka's
+    # ZooKeeper-mode controller creates an empty `/feature` znode at its first start.
+    raw = data.get("features", {"levels": {}, "epoch": 0})
+    return FinalizedFeatures({str(n): int(v) for n, v in raw["levels"].items()}, int(raw["epoch"]))
 
 
 def _broker_key(broker: int | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .base import BrokerRegistration, PartitionState, TopicRecord
+from .base import BrokerRegistration, FinalizedFeatures, PartitionState, TopicRecord
 
 TopicPartition = tuple[str, int]
 
@@ -30,6 +30,8 @@ class ClusterView:
     reassignments: dict[TopicPartition, list[int]] = field(default_factory=dict)
     preferred_elections: frozenset[TopicPartition] = frozenset()
     unclean_elections: frozenset[TopicPartition] = frozenset()
+    # Epoch -1 while `/feature` is absent or disabled (the controller then enables it).
+    features: FinalizedFeatures = field(default_factory=FinalizedFeatures)
 
     def state(self, topic: str, partition: int) -> PartitionState | None:
         return self.states.get(topic, {}).get(partition)

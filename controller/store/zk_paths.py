@@ -25,6 +25,10 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
   replicas}]}`, the pending reassignments
 - `/admin/preferred_replica_election` (persistent): `{"version":1,"partitions":[{topic,
   partition}]}`
+- `/feature` (persistent): `{"version":2,"status":1,"features":{"<name>":{"max_version_level":
+  <level>}}}`, the finalized features (Kafka's `FeatureZNode` v2; status 1 is "enabled"),
+  created empty by the controller; written only by the controller, and its `Stat.version` is
+  the finalized features' epoch, as in Kafka
 - `/latest_producer_id_block` (persistent): `{"version":1,"broker","block_start","block_end"}`
 - `/ferrolog/controlled_shutdown/<id>` (ephemeral, empty): broker `<id>` asks to lose its
   leaderships
@@ -65,6 +69,7 @@ CONTROLLER_EPOCH = "/controller_epoch"
 REASSIGN = "/admin/reassign_partitions"
 PREFERRED_ELECTION = "/admin/preferred_replica_election"
 PRODUCER_ID_BLOCK = "/latest_producer_id_block"
+FEATURE = "/feature"
 CONTROLLED_SHUTDOWN = "/ferrolog/controlled_shutdown"
 UNCLEAN_ELECTION = "/ferrolog/unclean_leader_election"
 
@@ -271,6 +276,37 @@ def encode_preferred(partitions: set[tuple[str, int]]) -> bytes:
 
 def decode_preferred(data: bytes) -> set[tuple[str, int]]:
     return {(str(e["topic"]), int(e["partition"])) for e in _loads(data).get("partitions", [])}
+
+
+# /feature
+
+FEATURE_ZNODE_VERSION = 2  # Kafka's FeatureZNode.V2 (3.3+): no min_version_level
+FEATURE_ENABLED = 1  # FeatureZNodeStatus.Enabled; 0 (Disabled) means no feature is finalized
+
+
+def encode_features(levels: dict[str, int]) -> bytes:
+    return _dumps(
+        {
+            "version": FEATURE_ZNODE_VERSION,
+            "status": FEATURE_ENABLED,
+            "features": {n: {"max_version_level": v} for n, v in sorted(levels.items()) if v > 0},
+        }
+    )
+
+
+def decode_features(data: bytes) -> tuple[bool, dict[str, int]]:
+    """Whether the znode is enabled, and its finalized levels (none when disabled). Version 1
+    (Kafka before 3.3) also had a `min_version_level` per feature, which is not needed. A
+    znode that does not parse counts as disabled (the controller then rewrites it), rather
+    than stopping every broker's reads of the cluster."""
+    try:
+        raw = _loads(data)
+        if raw.get("status") != FEATURE_ENABLED:
+            return False, {}
+        features = raw.get("features") or {}
+        return True, {str(n): int(v["max_version_level"]) for n, v in features.items()}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False, {}
 
 
 # /latest_producer_id_block

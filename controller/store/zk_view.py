@@ -17,7 +17,7 @@ from kazoo.exceptions import NoNodeError
 from kazoo.protocol.states import WatchedEvent
 
 from . import zk_paths as paths
-from .base import BrokerRegistration, PartitionState, TopicRecord
+from .base import BrokerRegistration, FinalizedFeatures, PartitionState, TopicRecord
 from .view import ClusterView, TopicPartition
 
 Watcher = Callable[[WatchedEvent], None]
@@ -90,6 +90,7 @@ def read_view(
     if client.exists(paths.CONTROLLER_EPOCH):
         epoch = paths.decode_controller_epoch(client.get(paths.CONTROLLER_EPOCH)[0])
     shutting = frozenset(int(c) for c in client.get_children(paths.CONTROLLED_SHUTDOWN, watch=w))
+    features = read_features(client, w)
     return ClusterView(
         brokers=brokers,
         broker_epochs=broker_epochs,
@@ -102,7 +103,20 @@ def read_view(
         reassignments=reassignments,
         preferred_elections=preferred,
         unclean_elections=unclean,
+        features=features,
     )
+
+
+def read_features(client: KazooClient, w: Watcher | None) -> FinalizedFeatures:
+    """The finalized features of `/feature`, its version their epoch (-1: absent or
+    disabled). Watched even while absent, so that its creation is noticed."""
+    if client.exists(paths.FEATURE, watch=w):
+        with contextlib.suppress(NoNodeError):
+            data, stat = client.get(paths.FEATURE)
+            enabled, levels = paths.decode_features(data)
+            if enabled:
+                return FinalizedFeatures(levels, stat.version)
+    return FinalizedFeatures()
 
 
 def _partition_set(client: KazooClient, path: str, w: Watcher | None) -> frozenset[TopicPartition]:

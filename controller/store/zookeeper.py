@@ -45,6 +45,7 @@ from .base import (
     BadVersionError,
     BrokerConfigs,
     BrokerRegistration,
+    FinalizedFeatures,
     MetadataStore,
     PartitionState,
     TopicExistsError,
@@ -52,7 +53,7 @@ from .base import (
 )
 from .local import new_cluster_id
 from .view import ClusterView, TopicPartition
-from .zk_view import KnownStates, read_view
+from .zk_view import KnownStates, read_features, read_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -247,6 +248,51 @@ class ZkStore(MetadataStore):
     async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
         await self._call(lambda: zk_configs.write_broker_configs(self.client, broker, configs))
 
+    # Finalized features: read by every broker (in each view), written by the controller only
+
+    async def finalized_features(self) -> FinalizedFeatures:
+        return await self._call(lambda: read_features(self.client, None))
+
+    async def update_finalized_features(
+        self, levels: Mapping[str, int], expected_epoch: int
+    ) -> FinalizedFeatures:
+        """Fenced compare-and-set of `/feature` on its version (the epoch)."""
+
+        def write() -> FinalizedFeatures:
+            data = paths.encode_features(dict(levels))
+            try:
+                if expected_epoch < 0:
+                    self._fenced_write(lambda tx: tx.create(paths.FEATURE, data))
+                    version = 0
+                else:
+                    stat = self._fenced_write(
+                        lambda tx: tx.set_data(paths.FEATURE, data, expected_epoch)
+                    )
+                    version = stat.version
+            except (NoNodeError, NodeExistsError):
+                raise BadVersionError("/feature was created or deleted meanwhile") from None
+            return FinalizedFeatures(paths.decode_features(data)[1], version)
+
+        return await self._call(write)
+
+    async def enable_features(self) -> None:
+        """Creates `/feature` with no finalized feature, or enables a disabled one (Kafka's
+        ZooKeeper-mode controller does so when elected); controller only."""
+
+        def enable() -> None:
+            empty = paths.encode_features({})
+            try:
+                data, stat = self.client.get(paths.FEATURE)
+            except NoNodeError:
+                with contextlib.suppress(NodeExistsError):
+                    self._fenced_write(lambda tx: tx.create(paths.FEATURE, empty))
+                return
+            if not paths.decode_features(data)[0]:
+                with contextlib.suppress(BadVersionError):
+                    self._fenced_write(lambda tx: tx.set_data(paths.FEATURE, empty, stat.version))
+
+        await self._call(enable)
+
     # Topic writes (any broker: the broker that takes CreateTopics writes the topic)
 
     async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
@@ -413,6 +459,11 @@ class ZkStore(MetadataStore):
         return await self._call(write)
 
     def _fenced(self, op: Callable[[Any], object]) -> None:
+        self._fenced_write(op)
+
+    def _fenced_write(self, op: Callable[[Any], object]) -> Any:
+        """Runs the one write `op` adds to a transaction that also checks the controller
+        epoch; returns the write's result (a `ZnodeStat` for a set)."""
         version = self.controller_epoch_zk_version
         if version is None:
             raise ControllerFencedError("this broker is not the controller")
@@ -425,6 +476,7 @@ class ZkStore(MetadataStore):
         if isinstance(results[1], ZkBadVersionError):
             raise BadVersionError("state changed since it was read")
         _raise_first(results)
+        return results[1]
 
     # Brokers and the controller
 

@@ -50,6 +50,7 @@ from ferrolog.handlers import (
     offset_fetch,
     sync_group,
     txn_offset_commit,
+    update_features,
     write_txn_markers,
 )
 from ferrolog.handlers.context import RequestContext
@@ -126,5 +127,6 @@ HANDLERS: dict[int, Handler] = table(
     offset_fetch,
     sync_group,
     txn_offset_commit,
+    update_features,
     write_txn_markers,
 )

@@ -1,14 +1,20 @@
-"""ApiVersions (key 18), v0-4: the advertised API table (`ferrolog.api_versions`).
+"""ApiVersions (key 18), v0-4: the advertised API table (`ferrolog.api_versions`) and, from v3,
+the features (KIP-584): those this broker supports (`ferrolog.features`, where the table says
+why each level is or is not supported) and those finalized cluster-wide, with their epoch, as
+the controller last read them from the metadata store. A change of the finalized features
+shows in the next answer, without a restart.
 
-No features are reported, finalized or supported: finalizing `transaction.version` >= 2 would
-switch Java producers to KIP-890 transactions, which ferrolog does not implement. A request at
-an unknown version is answered by the dispatcher (v0, UNSUPPORTED_VERSION)."""
+Features are reported as Kafka 4.1 reports them: a finalized feature with its level as both
+its minimum and maximum, and in v3 no supported feature whose minimum is 0 (KAFKA-17011). A
+request at an unknown version is answered by the dispatcher (v0, UNSUPPORTED_VERSION)."""
 
 from __future__ import annotations
 
 import re
 
+from ferrolog import features
 from ferrolog.api_versions import advertised
+from ferrolog.controller.api import FinalizedFeatures
 from ferrolog.errors import InvalidRequestError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import ApiVersionsRequest, ApiVersionsResponse
@@ -22,8 +28,15 @@ MAX_VERSION = 4
 _SOFTWARE = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
 
 
-def body(versions: dict[int, tuple[int, int]], error_code: int = 0) -> ApiVersionsResponse:
-    """The response body for any version (fields a version lacks are not encoded)."""
+def body(
+    versions: dict[int, tuple[int, int]],
+    error_code: int = 0,
+    api_version: int = 0,
+    finalized: FinalizedFeatures | None = None,
+) -> ApiVersionsResponse:
+    """The response body for any version (fields a version lacks are not encoded); an error
+    answer reports no features."""
+    finalized = finalized or FinalizedFeatures()
     return {
         "error_code": error_code,
         "api_keys": [
@@ -31,9 +44,15 @@ def body(versions: dict[int, tuple[int, int]], error_code: int = 0) -> ApiVersio
             for key, (low, high) in sorted(versions.items())
         ],
         "throttle_time_ms": 0,
-        "supported_features": [],
-        "finalized_features_epoch": -1,
-        "finalized_features": [],
+        "supported_features": [
+            {"name": name, "min_version": low, "max_version": high}
+            for name, low, high in (features.advertised(api_version) if not error_code else [])
+        ],
+        "finalized_features_epoch": finalized.epoch,
+        "finalized_features": [
+            {"name": name, "max_version_level": level, "min_version_level": level}
+            for name, level in sorted(finalized.levels.items())
+        ],
         "zk_migration_ready": False,
     }
 
@@ -43,4 +62,5 @@ async def handle(ctx: RequestContext, request: ApiVersionsRequest) -> ApiVersion
         for value in (request.get("client_software_name"), request.get("client_software_version")):
             if not _SOFTWARE.fullmatch(value or ""):
                 return body({}, InvalidRequestError.code)
-    return body(advertised())
+    finalized = ctx.broker.controller.finalized_features()
+    return body(advertised(), api_version=ctx.api_version, finalized=finalized)

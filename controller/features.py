@@ -1,0 +1,94 @@
+"""The controller's decision on an UpdateFeatures request (KIP-584), as Kafka 4.1's controller
+decides it (`FeatureControlManager.updateFeature`), against the levels this broker supports
+(`ferrolog.features.SUPPORTED_FEATURES`). Pure: state in, new levels or Kafka's error out.
+
+Kafka 4.1's rules and messages (each checked against a Kafka 4.1.1 broker):
+- upgrade types other than UPGRADE (1), SAFE_DOWNGRADE (2) and UNSAFE_DOWNGRADE (3) are refused;
+- a level below 0, or outside the supported range, is refused ("Local controller <id> only
+  supports versions 0-1", or "... does not support this feature." when the maximum is 0);
+- level 0 of a feature that has no entry at all: "Feature <name> not found.";
+- a lower level needs a downgrade type, a higher one UPGRADE; the same level is accepted (and
+  written again: the epoch moves, as in Kafka 4.1);
+- level 0 removes the feature from the finalized ones, safe or unsafe: ferrolog's features keep
+  no metadata that a downgrade would lose.
+One refused update fails the whole request (INVALID_UPDATE_VERSION, "The update failed for all
+features since the following feature had an error: ..."); validate-only writes nothing.
+
+Every broker of a cluster runs the same ferrolog, so the controller's own table stands for all
+of them (Kafka also checks each registered broker's range).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ferrolog.errors import InvalidUpdateVersionError
+from ferrolog.features import SUPPORTED_FEATURES
+
+
+class UpgradeType(enum.IntEnum):
+    """Kafka's `FeatureUpdate.UpgradeType` (UpdateFeatures v1+ `upgrade_type`)."""
+
+    UNKNOWN = 0
+    UPGRADE = 1
+    SAFE_DOWNGRADE = 2
+    UNSAFE_DOWNGRADE = 3
+
+
+@dataclass(frozen=True)
+class FeatureUpdate:
+    level: int
+    upgrade_type: int = UpgradeType.UPGRADE
+
+
+def reason_refused(
+    name: str, update: FeatureUpdate, current: int, controller_id: int
+) -> str | None:
+    """Why the controller refuses to take `name` from level `current` (0: not finalized) to
+    `update.level`, in Kafka's words; None when it may."""
+    level = update.level
+    if update.upgrade_type not in (
+        UpgradeType.UPGRADE,
+        UpgradeType.SAFE_DOWNGRADE,
+        UpgradeType.UNSAFE_DOWNGRADE,
+    ):
+        return "The controller does not support the given upgrade type."
+    if level < 0:
+        return "A feature version cannot be less than 0."
+    low, high = SUPPORTED_FEATURES.get(name, (0, 0))
+    if not low <= level <= high:
+        if high == 0:
+            return f"Local controller {controller_id} does not support this feature."
+        return f"Local controller {controller_id} only supports versions {low}-{high}"
+    if name not in SUPPORTED_FEATURES:
+        return f"Feature {name} not found."
+    if level < current and update.upgrade_type == UpgradeType.UPGRADE:
+        return (
+            "Can't downgrade the version of this feature without setting the upgrade type to "
+            "either safe or unsafe downgrade."
+        )
+    if level > current and update.upgrade_type != UpgradeType.UPGRADE:
+        return "Can't downgrade to a newer version."
+    return None
+
+
+def updated_levels(
+    finalized: Mapping[str, int], updates: Mapping[str, FeatureUpdate], controller_id: int
+) -> dict[str, int]:
+    """The finalized levels once `updates` are applied; raises InvalidUpdateVersionError for
+    the first refused update (by feature name, as Kafka orders them)."""
+    levels = dict(finalized)
+    for name, update in sorted(updates.items()):
+        reason = reason_refused(name, update, finalized.get(name, 0), controller_id)
+        if reason is not None:
+            raise InvalidUpdateVersionError(
+                "The update failed for all features since the following feature had an error: "
+                f"Invalid update version {update.level} for feature {name}. {reason}"
+            )
+        if update.level > 0:
+            levels[name] = update.level
+        else:
+            levels.pop(name, None)
+    return levels

@@ -1,0 +1,51 @@
+"""THE table of Kafka features (KIP-584) this broker supports: the levels ApiVersions reports
+as `supported_features` and the only ones UpdateFeatures may finalize.
+
+A feature's level switches client and broker behaviour cluster-wide once finalized, so a level
+is listed here only when ferrolog implements everything it turns on. Names and levels are
+Kafka 4.1's. What Apache Kafka itself reported (ApiVersions v4) when this table was written:
+
+- Kafka 3.9.1 in ZooKeeper mode: no supported features, none finalized, epoch 0 (its controller
+  writes an empty `/feature` znode); `kafka-features describe` prints nothing.
+- Kafka 4.1.1 (KRaft): group.version 0-1, kraft.version 0-1, metadata.version 7-27 (3.3-IV3 to
+  4.1-IV1), share.version 0-1, transaction.version 0-2, eligible.leader.replicas.version 0-1;
+  all but kraft.version and share.version finalized at their maximum when formatted.
+
+Kafka leaves a feature whose maximum is 0 out of `supported_features` (Kafka 3.9.1 in KRaft
+mode did so for group.version and transaction.version), and ApiVersions v0-3 leave out those
+whose minimum is 0 (KAFKA-17011: older clients refuse a minimum of 0); `advertised` does both.
+A level of 0 means "not finalized": it is never stored.
+"""
+
+from __future__ import annotations
+
+# name -> (min, max) level ferrolog supports.
+SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
+    # 1: KIP-890 part 1, the partition leader verifies with the transaction coordinator that a
+    # transactional batch's partition was added (AddPartitionsToTxn v4 verify-only): ferrolog
+    # does this. 2 would make Java producers (4.0+) use KIP-890 part 2 (an epoch bump on every
+    # EndTxn, the implicit AddPartitions of Produce), which ferrolog does not implement.
+    "transaction.version": (0, 1),
+    # 1: KIP-848's consumer group protocol (ConsumerGroupHeartbeat), not implemented yet.
+    "group.version": (0, 0),
+    # 1: KIP-932 share groups, not implemented.
+    "share.version": (0, 0),
+    # 1: KIP-966 eligible leader replicas, not implemented.
+    "eligible.leader.replicas.version": (0, 0),
+    # The KRaft quorum's own protocol: ferrolog's metadata is in ZooKeeper (or a local file).
+    "kraft.version": (0, 0),
+    # metadata.version is not listed, as Kafka in ZooKeeper mode does not list it: it versions
+    # the KRaft metadata log, which ferrolog does not have (a ZooKeeper-mode broker's format is
+    # set by inter.broker.protocol.version). Kafka 4.1's `kafka-features describe` prints the
+    # other features without it (it did so against Kafka 3.9 in ZooKeeper mode).
+}
+
+
+def advertised(api_version: int) -> list[tuple[str, int, int]]:
+    """`(name, min, max)` of the features ApiVersions `api_version` reports as supported,
+    by name."""
+    return [
+        (name, low, high)
+        for name, (low, high) in sorted(SUPPORTED_FEATURES.items())
+        if high > 0 and (low > 0 or api_version >= 4)
+    ]
