@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.cluster.harness import Cluster, needs_kafka_jars
-from tests.features.tools import (
+from tests.handlers.features_tools import (
     ALL_FAILED,
     NOT_CONTROLLER,
     SAFE_DOWNGRADE,

@@ -37,7 +37,7 @@ from kafka.admin import KafkaAdminClient
 from kafka.errors import InvalidUpdateVersionError
 
 from tests.cluster.harness import java_command, needs_kafka_jars
-from tests.features.tools import (
+from tests.handlers.features_tools import (
     ALL_FAILED,
     INVALID_UPDATE_VERSION,
     SAFE_DOWNGRADE,
