@@ -50,6 +50,7 @@ from ferrolog.errors import (
     InvalidRequestError,
     InvalidTopicError,
     KafkaError,
+    PolicyViolationError,
     TopicAlreadyExistsError,
     TopicDeletionDisabledError,
     UnknownTopicOrPartitionError,
@@ -68,6 +69,12 @@ if TYPE_CHECKING:
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
 
 log = logging.getLogger(__name__)
+
+# Kafka 4's controller refuses one operation that would write more metadata records than this
+# (QuorumController's MAX_RECORDS_PER_USER_OP): a topic, each of its partitions and each config
+# count one. The bound also keeps a request for two billion partitions from being planned.
+MAX_RECORDS_PER_OPERATION = 10_000
+EXCESSIVE_OPERATION = "Unable to perform excessively large batch operation."
 
 # An UpdateFeatures that keeps losing the compare-and-set of the finalized features (to
 # another controller's writes) gives up after this many tries.
@@ -216,6 +223,8 @@ class Controller(MetadataCache):
         once the metadata is written: as a Kafka broker does after its controller commits, the
         local replicas then open in the background (one native command), each partition
         served as soon as its log is open; until then a client is told to retry."""
+        if sum(self._records_of(spec) for spec in specs) > MAX_RECORDS_PER_OPERATION:
+            return [PolicyViolationError(EXCESSIVE_OPERATION) for _ in specs]
         async with self._lock:
             outcomes: list[TopicRecord | KafkaError] = []
             for spec in specs:
@@ -320,6 +329,17 @@ class Controller(MetadataCache):
             name=name, topic_id=uuid.uuid4().bytes, assignment=layout, configs=overrides
         )
 
+    def _records_of(self, spec: TopicSpec) -> int:
+        """The metadata records Kafka's controller would write for `spec`: the topic, each
+        partition, each config (a count it could not use counts as none: it is refused)."""
+        if spec.assignment:
+            partitions = len(spec.assignment)
+        elif spec.num_partitions == -1:
+            partitions = self.config.get_int("num.partitions")
+        else:
+            partitions = max(spec.num_partitions, 0)
+        return 1 + partitions + len(spec.configs)
+
     def _initial_states(self, topic: TopicRecord) -> dict[int, PartitionState]:
         return {p: election.initial_state(r, self._brokers) for p, r in topic.assignment.items()}
 
@@ -369,6 +389,8 @@ class Controller(MetadataCache):
                 )
             if total_count == current:
                 raise InvalidPartitionsError(f"topic already has {current} partitions")
+            if total_count - current > MAX_RECORDS_PER_OPERATION:
+                raise PolicyViolationError(EXCESSIVE_OPERATION)
             factor = len(topic.assignment[0])
             self._brokers = await self.store.brokers()
             brokers = sorted(self._brokers)
