@@ -1,0 +1,228 @@
+"""The processes of a cluster under test, from a spec: a name, a start command and the address
+it serves on. A node is started, killed (SIGKILL), stopped (SIGTERM), paused (SIGSTOP) and
+resumed (SIGCONT) by signals only, so any broker with a start command can be tested."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+# Debian's ZooKeeper package (the jars and its log4j configuration).
+ZOOKEEPER_CLASSPATH = "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar"
+
+
+@dataclass
+class NodeSpec:
+    name: str
+    command: list[str]
+    address: str  # host:port it listens on once up
+    log: str
+    broker_id: int = -1  # -1: not a broker (ZooKeeper)
+    cwd: str | None = None
+
+
+@dataclass
+class ClusterSpec:
+    zookeeper: NodeSpec
+    brokers: list[NodeSpec]
+    # Broker properties the workload's topic relies on, for the report.
+    settings: dict[str, str] = field(default_factory=dict)
+    # The ZooKeeper chroot of the brokers' `zookeeper.connect`, created before they start.
+    chroot: str = ""
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(asdict(self), indent=1))
+
+    @staticmethod
+    def load(path: Path) -> ClusterSpec:
+        data = json.loads(path.read_text())
+        return ClusterSpec(
+            NodeSpec(**data["zookeeper"]),
+            [NodeSpec(**b) for b in data["brokers"]],
+            data.get("settings", {}),
+            data.get("chroot", ""),
+        )
+
+    @property
+    def bootstrap(self) -> str:
+        return ",".join(b.address for b in self.brokers)
+
+
+class Node:
+    def __init__(self, spec: NodeSpec) -> None:
+        self.spec = spec
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.paused = False
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self, timeout: float = 60.0) -> None:
+        with open(self.spec.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                self.spec.command,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.spec.cwd,
+                start_new_session=True,  # a signal to the test runner's group spares it
+            )
+        self.paused = False
+        self.wait_listening(timeout)
+
+    def wait_listening(self, timeout: float) -> None:
+        host, _, port = self.spec.address.rpartition(":")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.proc.returncode}")
+            with socket.socket() as probe:
+                if probe.connect_ex((host, int(port))) == 0:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"{self.name} did not listen on {self.spec.address} in {timeout}s")
+
+    def signal(self, sig: int) -> None:
+        if self.running and self.proc is not None:
+            os.kill(self.proc.pid, sig)
+
+    def kill(self) -> None:
+        if self.proc is None:
+            return
+        if self.paused:
+            self.resume()
+        self.signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        if self.proc is None:
+            return
+        if self.paused:
+            self.resume()
+        self.signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def pause(self) -> None:
+        self.signal(signal.SIGSTOP)
+        self.paused = True
+
+    def resume(self) -> None:
+        self.signal(signal.SIGCONT)
+        self.paused = False
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def zookeeper_spec(workdir: Path) -> NodeSpec:
+    """A standalone ZooKeeper (Debian's package) on a free loopback port. Its tick of 500 ms
+    lets brokers use session timeouts of a few seconds, so a fault is noticed within a cycle."""
+    port = free_port()
+    zk_dir = workdir / "zookeeper"
+    zk_dir.mkdir(parents=True, exist_ok=True)
+    cfg = zk_dir / "zoo.cfg"
+    cfg.write_text(
+        f"tickTime=500\ndataDir={zk_dir / 'data'}\nclientPort={port}\n"
+        "clientPortAddress=127.0.0.1\nadmin.enableServer=false\nmaxClientCnxns=0\n"
+        "maxSessionTimeout=30000\n"
+    )
+    command = [
+        "java", "-Xmx256m", "-cp", ZOOKEEPER_CLASSPATH,
+        "org.apache.zookeeper.server.quorum.QuorumPeerMain", str(cfg),
+    ]  # fmt: skip
+    return NodeSpec("zookeeper", command, f"127.0.0.1:{port}", str(zk_dir / "zk.log"))
+
+
+# The cluster the issue asks for: RF 3 and min.insync.replicas=2 everywhere, with timeouts
+# short enough that a fault and its recovery fit in a cycle of seconds.
+CLUSTER_SETTINGS = {
+    "default.replication.factor": "3",
+    "min.insync.replicas": "2",
+    "offsets.topic.replication.factor": "3",
+    "offsets.topic.num.partitions": "6",
+    "transaction.state.log.replication.factor": "3",
+    "transaction.state.log.min.isr": "2",
+    "unclean.leader.election.enable": "false",
+    "auto.create.topics.enable": "false",
+    "group.initial.rebalance.delay.ms": "0",
+    "zookeeper.session.timeout.ms": "6000",
+    "replica.lag.time.max.ms": "5000",
+    "controlled.shutdown.enable": "true",
+}
+
+
+def ferrolog_spec(workdir: Path, size: int = 3) -> ClusterSpec:
+    """ZooKeeper and `size` ferrolog brokers (this interpreter's `ferrolog broker`) under
+    `workdir`, each on a free loopback port, in the chroot `/ferrolog`."""
+    zk = zookeeper_spec(workdir)
+    brokers = []
+    for broker_id in range(1, size + 1):
+        address = f"127.0.0.1:{free_port()}"
+        props = {
+            **CLUSTER_SETTINGS,
+            "broker.id": str(broker_id),
+            "zookeeper.connect": f"{zk.address}/ferrolog",
+            "listeners": f"PLAINTEXT://{address}",
+            "log.dirs": str(workdir / f"broker-{broker_id}" / "data"),
+            "metrics.listener": "",
+        }
+        command = [sys.executable, "-m", "ferrolog", "broker"]
+        for key, value in props.items():
+            command += ["--override", f"{key}={value}"]
+        log = workdir / f"broker-{broker_id}.log"
+        brokers.append(NodeSpec(f"broker-{broker_id}", command, address, str(log), broker_id))
+    return ClusterSpec(zk, brokers, dict(CLUSTER_SETTINGS), "/ferrolog")
+
+
+def kafka_zookeeper_spec(workdir: Path, libs: Path, size: int = 3) -> ClusterSpec:
+    """ZooKeeper and `size` Apache Kafka 3.x brokers in ZooKeeper mode, started as Kafka's
+    `kafka-server-start.sh` starts them (`kafka.Kafka server.properties`, 512 MiB heap) from
+    the jars of a Kafka distribution's `libs/` folder; the same cluster settings as ferrolog's."""
+    zk = zookeeper_spec(workdir)
+    classpath = ":".join(str(jar) for jar in sorted(libs.glob("*.jar")))
+    brokers = []
+    for broker_id in range(1, size + 1):
+        address = f"127.0.0.1:{free_port()}"
+        home = workdir / f"broker-{broker_id}"
+        home.mkdir(parents=True, exist_ok=True)
+        props = {
+            **CLUSTER_SETTINGS,
+            "broker.id": str(broker_id),
+            "zookeeper.connect": f"{zk.address}/kafka",
+            "listeners": f"PLAINTEXT://{address}",
+            "log.dirs": str(home / "data"),
+        }
+        config = home / "server.properties"
+        config.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
+        log4j = home / "log4j.properties"
+        log4j.write_text(
+            "log4j.rootLogger=INFO, F\nlog4j.appender.F=org.apache.log4j.FileAppender\n"
+            f"log4j.appender.F.File={home / 'server.log'}\n"
+            "log4j.appender.F.layout=org.apache.log4j.PatternLayout\n"
+            "log4j.appender.F.layout.ConversionPattern=[%d] %p %m (%c)%n\n"
+        )
+        command = [
+            "java", "-Xmx512m", "-Xms512m", "-XX:+UseG1GC", "-Djava.awt.headless=true",
+            f"-Dlog4j.configuration=file:{log4j}", "-cp", classpath, "kafka.Kafka", str(config),
+        ]  # fmt: skip
+        log = workdir / f"broker-{broker_id}.log"
+        brokers.append(NodeSpec(f"broker-{broker_id}", command, address, str(log), broker_id))
+    return ClusterSpec(zk, brokers, dict(CLUSTER_SETTINGS), "/kafka")

@@ -1,0 +1,285 @@
+"""A chaos run: start the cluster, run the workload through a cycle of faults, heal, check,
+and write the history and the report."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
+
+from ferrolog.chaos import checker
+from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, Fault
+from ferrolog.chaos.nodes import ClusterSpec, Node
+from ferrolog.chaos.workload import (
+    CLIENT_LOG,
+    GROUP,
+    TOPIC,
+    ConsumerHistory,
+    ConsumerThread,
+    ProducerHistory,
+    ProducerThread,
+)
+
+RECOVERY_TIMEOUT_S = 120.0
+
+
+@dataclass
+class ChaosConfig:
+    cycles: int = 10
+    faults: list[str] = field(default_factory=lambda: sorted([*FAULTS, CRASH_CONSUMER]))
+    fault_s: tuple[float, float] = (2.0, 6.0)  # how long a fault is held
+    settle_s: float = 2.0  # after recovery, before the next fault
+    partitions: int = 6
+    producers: int = 2
+    consumers: int = 2
+    rate: float = 100.0  # records per second per producer
+    seed: int = 0
+
+
+@dataclass
+class Event:
+    cycle: int
+    kind: str
+    target: str
+    start: float
+    healed: float
+    recovered: float  # -1: not recovered in RECOVERY_TIMEOUT_S
+
+
+@dataclass
+class Report:
+    config: ChaosConfig
+    events: list[Event]
+    verdict: checker.Verdict
+    duration_s: float
+
+    def summary(self) -> str:
+        v = self.verdict
+        kinds: dict[str, int] = {}
+        for e in self.events:
+            kinds[e.kind] = kinds.get(e.kind, 0) + 1
+        slow = sum(1 for e in self.events if e.recovered < 0)
+        lines = [
+            f"{len(self.events)} fault cycles in {self.duration_s:.0f} s "
+            f"(seed {self.config.seed}): "
+            + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
+            f"acknowledged {v.acknowledged}, read back {v.read} "
+            f"({v.unacknowledged_read} never acknowledged), consumed {v.consumed} with "
+            f"{v.commits} commits over {v.rebalances} assignments",
+            "anomalies: " + ", ".join(f"{k} {n}" for k, n in v.counts.items()),
+        ]
+        if slow:
+            lines.append(f"cycles not recovered within {RECOVERY_TIMEOUT_S:.0f} s: {slow}")
+        for name in checker.ANOMALIES:
+            lines += [f"  {name}: {item}" for item in getattr(v, name)]
+        lines.append("OK" if v.ok else "FAILED")
+        return "\n".join(lines)
+
+
+def _ensure_chroot(spec: ClusterSpec) -> None:
+    if not spec.chroot:
+        return
+    from kazoo.client import KazooClient
+
+    client = KazooClient(spec.zookeeper.address)
+    client.start(timeout=30)
+    try:
+        client.ensure_path(spec.chroot)
+    finally:
+        client.stop()
+        client.close()
+
+
+def _recovered(admin: Any, brokers: int, partitions: int) -> bool:
+    """Every broker registered, and every partition led with all its replicas in sync."""
+    try:
+        md = admin.list_topics(TOPIC, timeout=5)
+    except Exception:
+        return False
+    topic = md.topics.get(TOPIC)
+    if len(md.brokers) < brokers or topic is None or topic.error is not None:
+        return False
+    return len(topic.partitions) == partitions and all(
+        p.leader >= 0 and len(p.isrs) == len(p.replicas) for p in topic.partitions.values()
+    )
+
+
+def _wait_recovered(admin: Any, brokers: int, partitions: int) -> float:
+    deadline = time.monotonic() + RECOVERY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if _recovered(admin, brokers, partitions):
+            return time.monotonic()
+        time.sleep(0.5)
+    return -1.0
+
+
+def _wait_consumed(
+    producers: list[ProducerHistory], consumers: list[ConsumerHistory], timeout: float = 60.0
+) -> None:
+    """Until the group has been given every acknowledged record (or `timeout`)."""
+    acked = {value for p in producers for value in p.acked}
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        given = {d.value for c in consumers for d in list(c.deliveries)}
+        if acked <= given:
+            return
+        time.sleep(0.5)
+
+
+def _crash_consumer(
+    rng: random.Random,
+    readers: list[ConsumerThread],
+    histories: list[ConsumerHistory],
+    bootstrap: str,
+) -> Fault:
+    """A group member that stops without committing what it read and leaves; a new member
+    joins when the fault heals. Both changes rebalance the group."""
+    slot = rng.randrange(len(readers))
+    victim = readers[slot]
+    victim.crashing = True
+    victim.stopping.set()
+    victim.join(60)
+
+    def heal() -> None:
+        history = ConsumerHistory()
+        histories.append(history)
+        readers[slot] = ConsumerThread(len(histories) - 1, bootstrap, history)
+        readers[slot].start()
+
+    return Fault(CRASH_CONSUMER, victim.name, heal)
+
+
+def _create_topic(admin: Any, config: ChaosConfig, replication: int) -> None:
+    topic = NewTopic(TOPIC, config.partitions, replication,
+                     config={"min.insync.replicas": str(min(2, replication))})  # fmt: skip
+    admin.create_topics([topic])[TOPIC].result(60)
+
+
+def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    client_log = logging.FileHandler(out_dir / "clients.log")
+    client_log.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    CLIENT_LOG.addHandler(client_log)
+    CLIENT_LOG.setLevel(logging.INFO)
+    CLIENT_LOG.propagate = False
+    rng = random.Random(config.seed)
+    zookeeper = Node(spec.zookeeper)
+    brokers = [Node(b) for b in spec.brokers]
+    began = time.monotonic()
+    producers = [ProducerHistory() for _ in range(config.producers)]
+    consumers = [ConsumerHistory() for _ in range(config.consumers)]
+    events: list[Event] = []
+    try:
+        zookeeper.start()
+        _ensure_chroot(spec)
+        for node in brokers:
+            node.start(timeout=120)
+        settings: dict[str, Any] = {"bootstrap.servers": spec.bootstrap, "logger": CLIENT_LOG}
+        admin = AdminClient(settings)
+        _create_topic(admin, config, min(3, len(brokers)))
+        if _wait_recovered(admin, len(brokers), config.partitions) < 0:
+            raise RuntimeError("the cluster did not settle after creating the topic")
+        writers = [ProducerThread(i, spec.bootstrap, config.rate, h)
+                   for i, h in enumerate(producers)]  # fmt: skip
+        readers = [ConsumerThread(i, spec.bootstrap, h) for i, h in enumerate(consumers)]
+        for thread in (*writers, *readers):
+            thread.start()
+        time.sleep(3)
+        for cycle in range(config.cycles):
+            kind = rng.choice(config.faults)
+            start = time.monotonic()
+            if kind == CRASH_CONSUMER:
+                fault = _crash_consumer(rng, readers, consumers, spec.bootstrap)
+            else:
+                fault = FAULTS[kind](rng, brokers, zookeeper)
+            time.sleep(rng.uniform(*config.fault_s))
+            fault.heal()
+            healed = time.monotonic()
+            recovered = _wait_recovered(admin, len(brokers), config.partitions)
+            events.append(Event(cycle, kind, fault.target, start - began, healed - began,
+                                recovered - began if recovered > 0 else -1.0))  # fmt: skip
+            time.sleep(config.settle_s)
+        for thread in writers:
+            thread.stopping.set()
+        for thread in writers:
+            thread.join(120)
+        _wait_consumed(producers, consumers)
+        for thread in readers:
+            thread.stopping.set()
+        for thread in readers:
+            thread.join(60)
+        _wait_recovered(admin, len(brokers), config.partitions)
+        log = checker.final_read(spec.bootstrap, config.partitions)
+        replicas = checker.verify_replicas(spec.bootstrap)
+        verdict = checker.check(producers, consumers, log, replicas)
+    finally:
+        for node in brokers:
+            node.stop(timeout=20)
+        zookeeper.kill()
+        CLIENT_LOG.removeHandler(client_log)
+        client_log.close()
+    report = Report(config, events, verdict, time.monotonic() - began)
+    _write(out_dir, report, producers, consumers, began)
+    return report
+
+
+def _write(
+    out_dir: Path,
+    report: Report,
+    producers: list[ProducerHistory],
+    consumers: list[ConsumerHistory],
+    began: float,
+) -> None:
+    (out_dir / "report.json").write_text(json.dumps(asdict(report), indent=1))
+    (out_dir / "report.txt").write_text(report.summary() + "\n")
+    with (out_dir / "history.jsonl").open("w") as out:
+        for i, p in enumerate(producers):
+            for value, (partition, offset) in p.acked.items():
+                ack = {"type": "ack", "producer": i, "value": value, "partition": partition}
+                out.write(json.dumps({**ack, "offset": offset}) + "\n")
+            for value in sorted(p.failed):
+                out.write(json.dumps({"type": "fail", "producer": i, "value": value}) + "\n")
+        for h in consumers:
+            for a in h.assignments:
+                out.write(json.dumps({"type": "assign", **asdict(a), "at": a.at - began}) + "\n")
+            for c in h.commits:
+                out.write(json.dumps({"type": "commit", **asdict(c), "at": c.at - began}) + "\n")
+            for d in h.deliveries:
+                out.write(json.dumps({"type": "read", **asdict(d), "at": d.at - began}) + "\n")
+    _plot(out_dir / "throughput.png", report, producers, began)
+
+
+def _plot(path: Path, report: Report, producers: list[ProducerHistory], began: float) -> None:
+    """Acknowledged records per second, with each fault's span shaded (needs matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    seconds: dict[int, int] = {}
+    for p in producers:
+        for at in p.acked_at:
+            second = int(at - began)
+            seconds[second] = seconds.get(second, 0) + 1
+    if not seconds:
+        return
+    xs = list(range(max(seconds) + 1))
+    fig, ax = plt.subplots(figsize=(12, 4))
+    ax.plot(xs, [seconds.get(x, 0) for x in xs], lw=1)
+    for e in report.events:
+        ax.axvspan(e.start, e.healed, alpha=0.15, color="red")
+        ax.text(e.start, ax.get_ylim()[1] * 0.95, e.kind, fontsize=6, rotation=90, va="top")
+    ax.set_xlabel("seconds")
+    ax.set_ylabel("acknowledged records/s")
+    ax.set_title(f"{TOPIC}: {len(report.events)} faults; group {GROUP}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -1,0 +1,76 @@
+"""`ferrolog chaos`: the fault checker (`ferrolog.chaos`) against a cluster it starts itself:
+three ferrolog brokers and a ZooKeeper by default, or any cluster a `--spec` file describes
+(each node's start command and address, e.g. Apache Kafka's).
+
+Exit code 0: no anomaly; 1: anomalies (listed, and in `--out`)."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+
+import click
+
+
+@click.command("chaos")
+@click.option(
+    "--spec",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="A cluster spec (JSON: zookeeper and brokers, each a name, command, address, log).",
+)
+@click.option(
+    "--kafka-libs",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    help="Test Apache Kafka 3.x in ZooKeeper mode instead, from its distribution's libs/.",
+)
+@click.option("--cycles", default=10, show_default=True, help="Fault cycles.")
+@click.option(
+    "--faults",
+    default="",
+    help="Comma-separated fault kinds (default: all): kill-broker, stop-broker, pause-broker, "
+    "kill-two-brokers, kill-zookeeper, pause-zookeeper, crash-consumer.",
+)
+@click.option("--seed", type=int, default=None, help="Random seed (default: a new one).")
+@click.option("--rate", default=100.0, show_default=True, help="Records/s per producer.")
+@click.option(
+    "--out", type=click.Path(path_type=Path, file_okay=False), help="Folder for the report."
+)
+def chaos(
+    spec: Path | None,
+    kafka_libs: Path | None,
+    cycles: int,
+    faults: str,
+    seed: int | None,
+    rate: float,
+    out: Path | None,
+) -> None:
+    """Run a workload through faults and check the history."""
+    from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS
+    from ferrolog.chaos.nodes import ClusterSpec, ferrolog_spec, kafka_zookeeper_spec
+    from ferrolog.chaos.run import ChaosConfig, run
+
+    known = [*FAULTS, CRASH_CONSUMER]
+    kinds = [k.strip() for k in faults.split(",") if k.strip()] or sorted(known)
+    unknown = [k for k in kinds if k not in known]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown fault kinds: {', '.join(unknown)}", param_hint="--faults"
+        )
+    out = out or Path(tempfile.mkdtemp(prefix="ferrolog-chaos-"))
+    workdir = out / "cluster"
+    workdir.mkdir(parents=True, exist_ok=True)
+    if spec is not None:
+        cluster = ClusterSpec.load(spec)
+    elif kafka_libs is not None:
+        cluster = kafka_zookeeper_spec(workdir, kafka_libs)
+    else:
+        cluster = ferrolog_spec(workdir)
+    cluster.save(out / "spec.json")
+    seed = random.randrange(2**32) if seed is None else seed
+    config = ChaosConfig(cycles=cycles, faults=kinds, rate=rate, seed=seed)
+    click.echo(f"seed {seed}, cluster {cluster.bootstrap}, report in {out}")
+    report = run(cluster, config, out)
+    click.echo(report.summary())
+    if not report.verdict.ok:
+        raise SystemExit(1)

@@ -1,0 +1,50 @@
+"""`ferrolog chaos`, CI-sized: a few fault cycles against three ferrolog brokers and a real
+ZooKeeper, and the same command against three Apache Kafka 3.9 brokers in ZooKeeper mode, so
+that the checker is not tuned to ferrolog. `make chaos` runs the 100-cycle version."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.harness import kafka_dist
+from tests.cluster.conftest import _zookeeper_available
+
+
+def _chaos(out: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    run = subprocess.run(
+        [sys.executable, "-m", "ferrolog", "chaos", "--out", str(out), *args],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    report = json.loads((out / "report.json").read_text())
+    return run, report
+
+
+pytestmark = pytest.mark.skipif(
+    not _zookeeper_available(), reason="Debian's zookeeper package is not installed"
+)
+
+
+def test_chaos_on_ferrolog_finds_no_anomaly(tmp_path: Path) -> None:
+    run, report = _chaos(tmp_path, "--cycles", "6", "--seed", "3")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    verdict = report["verdict"]
+    assert all(n == 0 for n in verdict["counts"].values()), run.stdout
+    assert len(report["events"]) == 6
+    assert verdict["acknowledged"] > 1000
+    assert verdict["read"] >= verdict["acknowledged"]
+    assert verdict["consumed"] >= verdict["acknowledged"]
+    for name in ("history.jsonl", "report.txt", "spec.json"):
+        assert (tmp_path / name).stat().st_size > 0
+
+
+def test_chaos_on_apache_kafka_runs_the_same_checks(tmp_path: Path) -> None:
+    libs = kafka_dist.fetch(kafka_dist.KAFKA3)  # cached by `make kafka-jars`
+    run, report = _chaos(tmp_path, "--kafka-libs", str(libs), "--cycles", "3", "--seed", "3")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert report["verdict"]["acknowledged"] > 500
