@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := kcat zookeeper maven prometheus
 
 .DEFAULT_GOAL := help
-.PHONY: help install broker wheels test-deps test test-rust test-python lint fmt spark-jars kafka-jars bench-smoke bench-quick bench-full bench-replicated bench-scale
+.PHONY: help install broker wheels test-deps test test-rust test-python lint fmt spark-jars kafka-jars chaos fuzz fuzz-native bench-smoke bench-quick bench-full bench-replicated bench-scale
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -51,9 +51,10 @@ test-deps: ## install what the tests use: Debian packages, the wheels (native on
 	$(MAKE) kafka-jars
 
 # Apache Kafka 4's jars (client, tools, broker) from Maven Central into bench/cache, for the Java
-# client tests (tests/groups, tests/cluster) and the bench; a no-op once cached.
+# client tests (tests/groups, tests/cluster) and the bench, and Kafka 3.9's, whose ZooKeeper-mode
+# brokers `ferrolog chaos` is also run against (tests/cluster/test_chaos.py); a no-op once cached.
 kafka-jars: ## Apache Kafka's jars from Maven Central into bench/cache/kafka-<version>/libs
-	$(PY) -c 'from bench.harness import kafka_dist; print(kafka_dist.fetch(kafka_dist.KAFKA4))'
+	$(PY) -c 'from bench.harness import kafka_dist as k; print(k.fetch(k.KAFKA4), k.fetch(k.KAFKA3))'
 
 # Spark's own Kafka connector for the format("kafka") tests and bench, matching the installed
 # pyspark, from Maven Central. Mirrors without spark-token-provider-kafka-0-10 past 4.0.0 get
@@ -91,6 +92,21 @@ lint: ## ruff, mypy, clippy, rustfmt --check
 fmt: ## format Rust and Python
 	cargo fmt
 	$(PY) -m ruff format python controller spark tests bench
+
+# The long runs of issue 16's checkers; reports in build/. Not part of `make test`, which runs
+# CI-sized versions (tests/cluster/test_chaos.py, tests/fuzz).
+chaos: ## 100 fault cycles against three ferrolog brokers, then three Kafka 3.9 brokers (ZooKeeper)
+	$(PY) -m ferrolog chaos --cycles 100 --seed 1 --out build/chaos-ferrolog
+	$(PY) -m ferrolog chaos --cycles 100 --seed 1 --out build/chaos-kafka \
+	  --kafka-libs "$$($(PY) -c 'from bench.harness import kafka_dist as k; print(k.fetch(k.KAFKA3))')"
+
+fuzz: ## a million fuzzed requests against a fresh single-node broker (report in build/fuzz)
+	$(PY) -m bench.fuzz_long --requests 1000000 --out build/fuzz
+
+fuzz-native: ## libFuzzer on the native decoders for 5 minutes each (needs cargo-fuzz and nightly)
+	cd native/fuzz && for t in record_batch request; do mkdir -p corpus/$$t && \
+	  cargo +nightly fuzz run -O $$t corpus/$$t seeds/$$t -- -max_total_time=300 \
+	  -rss_limit_mb=4096 || exit 1; done
 
 bench-smoke: ## a tiny run of the benchmark harness against ferrolog alone (CI: no Kafka, no Java)
 	d=$$(mktemp -d); $(PY) -m bench.run --mode smoke --brokers ferrolog --out $$d --check; \

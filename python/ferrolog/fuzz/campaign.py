@@ -13,7 +13,10 @@ a rule is a finding:
 - `broker-log`: the broker's log (when the campaign is given it) shows a panic, a Python
   traceback or an error-level line;
 - `canary`: a record of the canary topic, produced with acks=all between rounds, is refused,
-  missing, duplicated or out of order at the end.
+  missing, duplicated or out of order at the end;
+- `log`: at the end, a batch of the campaign's topics (read from the leaders as Kafka's
+  debugging consumer reads them) has a bad CRC or does not start where the one before it
+  ended: a partial or torn append.
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import crc32c
+
 from ferrolog.connection import Connection
+from ferrolog.fuzz.batches import CRC_START
 from ferrolog.fuzz.mutate import mutate
 from ferrolog.fuzz.values import BodyMaker, Names
 from ferrolog.protocol import (
@@ -55,6 +61,7 @@ class Finding:
     api: str = ""
     api_version: int = -1
     frame_hex: str = ""
+    request: int = 0  # how many requests the campaign had sent (this one included)
 
 
 @dataclass
@@ -67,6 +74,7 @@ class Report:
     slow: int = 0
     rounds: int = 0
     canary_records: int = 0
+    batches_checked: int = 0
     # API name: [sent, answered, connection closed]
     per_api: dict[str, list[int]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
@@ -76,7 +84,7 @@ class Report:
             f"seed {self.seed}: {self.requests} requests in {self.rounds} rounds "
             f"({self.mutated} mutated): {self.answered} answered, {self.closed} connections "
             f"closed, {self.slow} slow; {len(self.per_api)} APIs; "
-            f"{self.canary_records} canary records checked",
+            f"{self.canary_records} canary records and {self.batches_checked} batches checked",
             f"findings: {len(self.findings)}",
         ]
         lines += [f"  {f.kind} {f.api} v{f.api_version}: {f.detail}" for f in self.findings]
@@ -134,6 +142,7 @@ class Campaign:
         producer.flush(10)
         if check_canary:
             self._check_canary()
+            self._check_logs()
         if self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             (self.out_dir / "report.json").write_text(json.dumps(asdict(self.report), indent=1))
@@ -287,6 +296,34 @@ class Campaign:
         elif offsets != list(range(len(offsets))):
             self._found("canary", f"offsets not 0, 1, 2, ...: {offsets[:20]}")
 
+    def _check_logs(self) -> None:
+        from confluent_kafka.admin import AdminClient
+
+        from ferrolog.cli.verify_replicas import batch_end, read_replica
+
+        md = AdminClient({"bootstrap.servers": self.bootstrap}).list_topics(timeout=30)
+        brokers = {b.id: (str(b.host), int(b.port)) for b in md.brokers.values()}
+        for name in [self.canary_topic, *self.names.topics]:
+            topic = md.topics.get(name)
+            if topic is None or topic.error is not None:
+                continue  # never created, or deleted by a fuzzed request
+            for index, p in sorted(topic.partitions.items()):
+                host, port = brokers[p.leader]
+                replica = read_replica(host, port, p.leader, name, index, None, 30.0)
+                if replica.error is not None:
+                    self._found("log", f"{name}-{index}: {replica.error}")
+                    continue
+                expected = None
+                for base, batch in replica.batches:
+                    if crc32c.crc32c(batch[CRC_START:]) != int.from_bytes(batch[17:21], "big"):
+                        self._found("log", f"{name}-{index}: bad CRC in the batch at {base}")
+                        break
+                    if expected is not None and base != expected:
+                        self._found("log", f"{name}-{index}: batch at {base} after {expected}")
+                        break
+                    expected = batch_end(batch)
+                self.report.batches_checked += len(replica.batches)
+
     # Plumbing
 
     def _advertised(self) -> dict[int, tuple[int, int]]:
@@ -344,7 +381,8 @@ class Campaign:
     def _found(
         self, kind: str, detail: str, api_key: int = -1, version: int = -1, frame: bytes = b""
     ) -> None:
-        finding = Finding(kind, detail, API_NAMES.get(api_key, ""), version, frame.hex())
+        name = API_NAMES.get(api_key, "")
+        finding = Finding(kind, detail, name, version, frame.hex(), self.report.requests)
         self.report.findings.append(finding)
         if self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -378,6 +416,11 @@ def _check_response(request: bytes, answer: bytes) -> str | None:
             version = 0  # an unknown ApiVersions version is answered as v0
         else:
             return None  # unknown to this codec (the broker should have closed: see below)
+    correlation = int.from_bytes(answer[:4], "big", signed=True)
+    if correlation != header.correlation_id:
+        return (
+            f"correlation id {correlation}, expected {header.correlation_id}: {answer[:48].hex()}"
+        )
     try:
         correlation, _ = decode_response(key, version, answer)
     except ProtocolError as exc:
@@ -385,9 +428,7 @@ def _check_response(request: bytes, answer: bytes) -> str | None:
             try:
                 correlation, _ = decode_response(key, 0, answer)
             except ProtocolError:
-                return f"an undecodable ApiVersions answer: {exc}"
+                return f"an undecodable ApiVersions answer: {exc}: {answer[:64].hex()}"
         else:
-            return f"an undecodable answer: {exc}"
-    if correlation != header.correlation_id:
-        return f"correlation id {correlation}, expected {header.correlation_id}"
+            return f"an undecodable answer: {exc}: {answer[:64].hex()}"
     return None

@@ -80,6 +80,7 @@ class BodyMaker:
             "protocol_type": lambda: self.rng.choice(["consumer", "", names.weird()]),
             "acks": lambda: self.rng.choice([-1, 0, 1, 2, -2]),
             "partition_index": self._partition,
+            "index": self._partition,
             "partition": self._partition,
             "partition_id": self._partition,
             "replication_factor": lambda: self.rng.choice([-1, 0, 1, 2, 3, 32767]),
