@@ -200,6 +200,10 @@ class Campaign:
         """Sends `frame` and a ping; None when everything read back is right, else what was
         wrong ("closed: ...", "slow", or a bad response)."""
         ping = conn.next_correlation()
+        if frame[4:8] == ping.to_bytes(4, "big", signed=True):
+            # A mutation gave the fuzzed frame the ping's correlation id: its answer would be
+            # taken for the ping's, and the ping's for the next request's.
+            ping = conn.next_correlation()
         conn.send_frame(frame, size)
         if size is not None:
             return "closed: bad framing sent"  # the broker's framing check, not the ping, matters
@@ -303,7 +307,7 @@ class Campaign:
 
         md = AdminClient({"bootstrap.servers": self.bootstrap}).list_topics(timeout=30)
         brokers = {b.id: (str(b.host), int(b.port)) for b in md.brokers.values()}
-        for name in [self.canary_topic, *self.names.topics]:
+        for name in [self.canary_topic, self.names.data_topic, *self.names.topics]:
             topic = md.topics.get(name)
             if topic is None or topic.error is not None:
                 continue  # never created, or deleted by a fuzzed request
@@ -344,7 +348,7 @@ class Campaign:
         from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
         admin = AdminClient({"bootstrap.servers": self.bootstrap})
-        wanted = [NewTopic(self.canary_topic, 1)] + [
+        wanted = [NewTopic(self.canary_topic, 1), NewTopic(self.names.data_topic, 3)] + [
             NewTopic(topic, partitions)
             for topic, partitions in zip(self.names.topics[:2], (3, 1), strict=True)
         ]

@@ -23,6 +23,11 @@ INT_EDGES = {
     p.VARLONG: (-(2**63), 2**63 - 1),
 }
 
+DELETE_TOPICS = 20
+# Fields more often null than others: a Produce that names a transactional id the broker never
+# gave out is refused, so most Produce requests leave it out and reach the log.
+NULL_SHARE = {"transactional_id": 0.7, "group_instance_id": 0.5}
+
 # Arrays stay short: the fuzzer looks for bad handling, not for load (mutations still make
 # some counts huge).
 MAX_ARRAY = 3
@@ -37,6 +42,9 @@ class Names:
     def __init__(self, rng: random.Random, prefix: str = "fuzz") -> None:
         self.rng = rng
         self.topics = [f"{prefix}-a", f"{prefix}-b", f"{prefix}-c"]
+        # A topic no request deletes (DeleteTopics never names it), so that batches pile up
+        # in a log the campaign can check at the end.
+        self.data_topic = f"{prefix}-data"
         self.groups = [f"{prefix}-group", ""]
         self.transactional_ids = [f"{prefix}-txn"]
         self.clients = [f"{prefix}-client"]
@@ -67,10 +75,11 @@ class BodyMaker:
         self.rng = rng
         self.names = names
         # Rules by field name: what the name says about the value beats its type.
+        self._api = -1
         self._rules: dict[str, Callable[[], Any]] = {
-            "topic": lambda: names.pick(names.topics),
-            "name": lambda: names.pick(names.topics),
-            "topic_name": lambda: names.pick(names.topics),
+            "topic": self._topic,
+            "name": self._topic,
+            "topic_name": self._topic,
             "group_id": lambda: names.pick(names.groups),
             "key": lambda: names.pick(names.topics + names.groups),
             "transactional_id": lambda: names.pick(names.transactional_ids),
@@ -78,7 +87,7 @@ class BodyMaker:
             "group_instance_id": lambda: self.rng.choice([None, "static-1", names.weird()]),
             "entity_name": lambda: names.pick(names.clients),
             "protocol_type": lambda: self.rng.choice(["consumer", "", names.weird()]),
-            "acks": lambda: self.rng.choice([-1, 0, 1, 2, -2]),
+            "acks": lambda: self.rng.choice([-1, -1, 1, 1, 0, 2, -2]),
             "partition_index": self._partition,
             "index": self._partition,
             "partition": self._partition,
@@ -98,7 +107,14 @@ class BodyMaker:
         }
 
     def body(self, api_key: int, version: int) -> dict[str, Any]:
+        self._api = api_key
         return self._struct(p.plan("request", api_key, version))
+
+    def _topic(self) -> str:
+        pool = self.names.topics
+        if self._api != DELETE_TOPICS:
+            pool = [*pool, self.names.data_topic]
+        return self.names.pick(pool)
 
     def _partition(self) -> int:
         return self.rng.choice([0, 0, 1, 2, -1, 2**31 - 1])
@@ -114,7 +130,7 @@ class BodyMaker:
     def _field(self, f: Any) -> Any:
         name, code, is_array, nullable = f[0], f[1], f[2], f[3]
         rng = self.rng
-        if nullable and rng.random() < 0.1:
+        if nullable and rng.random() < NULL_SHARE.get(name, 0.1):
             return None
         if is_array:
             return [self._value(name, code, f) for _ in range(rng.randrange(MAX_ARRAY + 1))]
