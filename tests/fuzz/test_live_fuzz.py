@@ -20,6 +20,8 @@ import pytest
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.fuzz.campaign import Campaign, pid_alive
 
+from tests.waiting import wait_until
+
 SEEDS = [12, 13, 20]
 
 
@@ -70,12 +72,15 @@ def test_fuzz_reports_a_broker_that_dies() -> None:
         campaign = _campaign(broker, 1)
         pid = broker.pid
         assert pid is not None
-        killer = threading.Timer(2.0, lambda: os.kill(pid, signal.SIGKILL))
+
+        def kill_once_fuzzing() -> None:
+            wait_until(lambda: campaign.report.requests >= 200, 120, what="fuzzing to start")
+            os.kill(pid, signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_once_fuzzing, daemon=True)
         killer.start()
-        try:
-            report = campaign.run(rounds=10_000, per_round=100)
-        finally:
-            killer.cancel()
+        report = campaign.run(rounds=10_000, per_round=100)
+        killer.join(10)
     assert [f.kind for f in report.findings] == ["broker-down"], report.summary()
     assert report.rounds < 10_000
 
