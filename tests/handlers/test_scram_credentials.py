@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from confluent_kafka import KafkaError, KafkaException
+from confluent_kafka import admin as ck
 from ferrolog.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 from kafka.admin import (
@@ -301,3 +303,30 @@ def test_credentials_survive_a_restart() -> None:
             assert client.describe(None) == [("kept", 0, "", [(SHA256, 8192)])]
         finally:
             client.close()
+
+
+def test_confluent_kafka_admin_alters_and_describes(broker: EmbeddedBroker) -> None:
+    admin = ck.AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+    info = ck.ScramCredentialInfo(ck.ScramMechanism.SCRAM_SHA_512, 10000)
+    altered = admin.alter_user_scram_credentials(
+        [ck.UserScramCredentialUpsertion("ck-erin", info, b"erin-secret")]
+    )
+    altered["ck-erin"].result(20)
+    described = admin.describe_user_scram_credentials(["ck-erin"])["ck-erin"].result(20)
+    assert [(i.mechanism, i.iterations) for i in described.scram_credential_infos] == [
+        (ck.ScramMechanism.SCRAM_SHA_512, 10000)
+    ]
+    # Kafka's error, raised as librdkafka raises it.
+    refused = admin.alter_user_scram_credentials(
+        [ck.UserScramCredentialDeletion("ck-erin", ck.ScramMechanism.SCRAM_SHA_256)]
+    )
+    with pytest.raises(KafkaException) as raised:
+        refused["ck-erin"].result(20)
+    assert raised.value.args[0].code() == KafkaError.RESOURCE_NOT_FOUND
+    deleted = admin.alter_user_scram_credentials(
+        [ck.UserScramCredentialDeletion("ck-erin", ck.ScramMechanism.SCRAM_SHA_512)]
+    )
+    deleted["ck-erin"].result(20)
+    with pytest.raises(KafkaException) as raised:
+        admin.describe_user_scram_credentials(["ck-erin"])["ck-erin"].result(20)
+    assert raised.value.args[0].code() == KafkaError.RESOURCE_NOT_FOUND
