@@ -1,7 +1,7 @@
 """DescribeUserScramCredentials and AlterUserScramCredentials on a single broker: Kafka 4.1's
 `kafka-configs --entity-type users` adds, describes and deletes SCRAM credentials beside the
-user's quotas, kafka-python's admin client does the same, bad inputs get Kafka's errors, and
-the credentials survive a restart (single-node store).
+user's quotas, kafka-python's and confluent-kafka's admin clients do the same, bad inputs get
+Kafka's errors, and the credentials survive a restart (single-node store).
 
 What Kafka answered, measured with the requests of `test_bad_inputs_get_kafkas_errors` against
 Kafka 3.9.1 in ZooKeeper mode (the mode whose store ferrolog shares): exactly the codes and
