@@ -219,6 +219,12 @@ class ScramControlManager:
                     errors[user] = DuplicateResourceError(
                         "A user credential cannot be altered twice in the same request"
                     )
+            # Deletions are checked against the store, not this broker's cache: in a cluster
+            # another broker may have just written them (Kafka's ZooKeeper mode reads them too).
+            deleting = {d.user for d in deletions if d.user not in errors}
+            if deleting:
+                stored = await self._store.scram_credentials(deleting)
+                self.update({user: stored.get(user, {}) for user in deleting}, full=False)
             for d in deletions:
                 held = self._credentials.get(d.user, {})
                 if d.user not in errors and MECHANISMS[d.mechanism].name not in held:

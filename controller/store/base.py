@@ -124,8 +124,9 @@ class MetadataStore(abc.ABC):
         lets every broker know."""
 
     @abc.abstractmethod
-    async def scram_credentials(self) -> ScramTable:
-        """Every user with SCRAM credentials, and its credential by mechanism name."""
+    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
+        """Every user with SCRAM credentials (or those of `users` that have any), and its
+        credential by mechanism name."""
 
     @abc.abstractmethod
     async def alter_scram_credentials(self, changes: ScramChanges) -> None:

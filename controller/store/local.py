@@ -152,13 +152,14 @@ class LocalStore(MetadataStore):
             for e in self._data.get("client_quotas", [])
         }
 
-    async def scram_credentials(self) -> ScramTable:
+    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
         self._check()
         # Kept as Kafka writes them to ZooKeeper (`ScramCredential.to_config`); files written
         # before SCRAM existed have no such key.
         return {
             user: {name: ScramCredential.from_config(value) for name, value in held.items()}
             for user, held in self._data.get("scram_credentials", {}).items()
+            if users is None or user in users
         }
 
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:

@@ -110,8 +110,13 @@ def read_quotas(client: KazooClient) -> QuotaTable:
     return read_entities(client)[0]
 
 
-def read_scram(client: KazooClient) -> ScramTable:
-    return read_entities(client)[1]
+def read_scram(client: KazooClient, users: Collection[str] | None = None) -> ScramTable:
+    """Every user's SCRAM credentials, or those of `users` (one read each)."""
+    if users is None:
+        return read_entities(client)[1]
+    pending = [(u, client.get_async(f"/config/{paths.scram_user_path(u)}")) for u in users]
+    found = {user: _data(read, paths.decode_scram_config) for user, read in pending}
+    return {user: credentials for user, credentials in found.items() if credentials}
 
 
 def read_entities(client: KazooClient) -> tuple[QuotaTable, ScramTable]:

@@ -243,8 +243,8 @@ class ZkStore(MetadataStore):
     ) -> None:
         await self._call(lambda: zk_configs.write_quotas(self.client, changes))
 
-    async def scram_credentials(self) -> ScramTable:
-        return await self._call(lambda: zk_configs.read_scram(self.client))
+    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
+        return await self._call(lambda: zk_configs.read_scram(self.client, users))
 
     async def alter_scram_credentials(self, changes: ScramChanges) -> None:
         await self._call(lambda: zk_configs.write_scram(self.client, changes))

@@ -65,6 +65,8 @@ def test_quotas_and_credentials_keep_each_other(zk: KazooClient) -> None:
     quotas, scram = zk_configs.read_entities(zk)
     assert quotas == {alice: {"consumer_byte_rate": 2048.0}}
     assert scram == {"alice": {SHA256.name: credential(1, 8192), SHA512.name: credential(2)}}
+    # What an alteration reads to check its deletions: the users it names, fresh.
+    assert zk_configs.read_scram(zk, ["alice", "nobody"]) == scram
     _, changes = zk_configs.read_changes(zk, None, latest, ())
     assert changes is not None
     assert not changes.full
