@@ -26,6 +26,7 @@ from ferrolog.controller.cluster.topics import (
 )
 from ferrolog.controller.features import FeatureUpdate, UpgradeType
 from ferrolog.controller.quota.manager import ClientQuotaControlManager
+from ferrolog.controller.scram import Deletion, ScramControlManager, Upsertion
 from ferrolog.controller.store.base import (
     BrokerRegistration,
     FinalizedFeatures,
@@ -42,6 +43,7 @@ __all__ = [
     "ClientQuotaControlManager",
     "ConfigChange",
     "ControllerApi",
+    "Deletion",
     "DynamicBrokerConfigManager",
     "ElectionType",
     "FeatureUpdate",
@@ -49,10 +51,12 @@ __all__ = [
     "PartitionResults",
     "PartitionState",
     "ReassignmentStatus",
+    "ScramControlManager",
     "TopicPartition",
     "TopicRecord",
     "TopicSpec",
     "UpgradeType",
+    "Upsertion",
     "is_internal",
     "validate_topic_name",
 ]
@@ -93,6 +97,11 @@ class ControllerApi(Protocol):
     @property
     def client_quotas(self) -> ClientQuotaControlManager:
         """The client quotas: DescribeClientQuotas and AlterClientQuotas."""
+
+    @property
+    def scram_credentials(self) -> ScramControlManager:
+        """The users' SCRAM credentials: DescribeUserScramCredentials and
+        AlterUserScramCredentials."""
 
     @property
     def broker_configs(self) -> DynamicBrokerConfigManager:

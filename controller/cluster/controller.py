@@ -62,6 +62,7 @@ from ..broker_configs import DynamicBrokerConfigManager
 from ..features import FeatureUpdate, updated_levels
 from ..producer_ids import ProducerIdAllocator
 from ..quota.manager import ClientQuotaControlManager, QuotaSink
+from ..scram import ScramControlManager
 from .cache import MetadataCache
 
 if TYPE_CHECKING:
@@ -93,6 +94,7 @@ class Controller(MetadataCache):
         super().__init__(config.node_id)
         self.store = store
         self._client_quotas = ClientQuotaControlManager(store, quota_sink)
+        self._scram_credentials = ScramControlManager(store)
         self._broker_configs = DynamicBrokerConfigManager(store, config)
         self.config = config
         self._replicas = replicas
@@ -119,6 +121,7 @@ class Controller(MetadataCache):
         await self.store.register_broker(registration)
         self._brokers = await self.store.brokers()
         await self._client_quotas.load()
+        await self._scram_credentials.load()
         # Before the local replicas open, so they open with the dynamic topic defaults.
         await self._broker_configs.load()
         self._features = await self.store.finalized_features()
@@ -151,6 +154,10 @@ class Controller(MetadataCache):
     @property
     def client_quotas(self) -> ClientQuotaControlManager:
         return self._client_quotas
+
+    @property
+    def scram_credentials(self) -> ScramControlManager:
+        return self._scram_credentials
 
     @property
     def broker_configs(self) -> DynamicBrokerConfigManager:

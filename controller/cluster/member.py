@@ -158,6 +158,7 @@ class ClusterMember:
         configs = await self._store.config_changes(self.node_id)
         if configs is not None:
             self._controller.client_quotas.update(configs.quotas, configs.full)
+            self._controller.scram_credentials.update(configs.scram, configs.full)
             # Before the replicas below open, so that they open with the topic defaults.
             await self._controller.broker_configs.update(configs.brokers, configs.full)
         registered = view.broker_epochs.get(self.node_id) if self._registered else None

@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from ..quota.entity import ClientQuotaEntity, QuotaTable
+from ..scram import ScramChanges, ScramTable
 
 # Dynamic broker configs by broker id (None: the cluster default).
 BrokerConfigs = dict[int | None, dict[str, str]]
@@ -121,6 +122,17 @@ class MetadataStore(abc.ABC):
     ) -> None:
         """Replaces the quotas of each entity in `changes` (an empty dict removes them), and
         lets every broker know."""
+
+    @abc.abstractmethod
+    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
+        """Every user with SCRAM credentials (or those of `users` that have any), and its
+        credential by mechanism name."""
+
+    @abc.abstractmethod
+    async def alter_scram_credentials(self, changes: ScramChanges) -> None:
+        """Sets (or, for None, removes) each user's credential of each mechanism named in
+        `changes`, leaving its other mechanisms and its client quotas as they are, and lets
+        every broker know."""
 
     @abc.abstractmethod
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:

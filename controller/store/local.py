@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 # Relative, so the type checker resolves it whether it sees this folder as `controller` (the
 # source tree) or `ferrolog.controller` (the installed package).
 from ..quota.entity import ClientQuotaEntity, QuotaTable
+from ..scram import ScramChanges, ScramCredential, ScramTable
 from .base import (
     BadVersionError,
     BrokerConfigs,
@@ -151,6 +152,16 @@ class LocalStore(MetadataStore):
             for e in self._data.get("client_quotas", [])
         }
 
+    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
+        self._check()
+        # Kept as Kafka writes them to ZooKeeper (`ScramCredential.to_config`); files written
+        # before SCRAM existed have no such key.
+        return {
+            user: {name: ScramCredential.from_config(value) for name, value in held.items()}
+            for user, held in self._data.get("scram_credentials", {}).items()
+            if users is None or user in users
+        }
+
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
         self._check()
         # Keyed as in ZooKeeper (`<default>`, the id); files written before have none.
@@ -238,6 +249,21 @@ class LocalStore(MetadataStore):
                 if quotas:
                     kept.append({"entity": entity.as_dict(), "quotas": dict(quotas)})
             data["client_quotas"] = kept
+
+        await self._apply(mutate)
+
+    async def alter_scram_credentials(self, changes: ScramChanges) -> None:
+        def mutate(data: dict[str, Any]) -> None:
+            stored = data.setdefault("scram_credentials", {})
+            for user, mechanisms in changes.items():
+                held = stored.setdefault(user, {})
+                for name, credential in mechanisms.items():
+                    if credential is None:
+                        held.pop(name, None)
+                    else:
+                        held[name] = credential.to_config()
+                if not held:
+                    del stored[user]
 
         await self._apply(mutate)
 

@@ -20,14 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kazoo.client import KazooClient
-from kazoo.exceptions import NoNodeError, NotEmptyError
+from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, NotEmptyError
 from kazoo.protocol.states import WatchedEvent
 
 from ..quota.entity import ClientQuotaEntity, QuotaTable
+from ..scram import ScramChanges, ScramCredential, ScramTable
 from . import zk_paths as paths
 from .base import BrokerConfigs
 
 Watcher = Callable[[WatchedEvent], None]
+MechanismChanges = Mapping[str, ScramCredential | None]
 V = TypeVar("V")
 
 
@@ -35,11 +37,13 @@ V = TypeVar("V")
 class ConfigChanges:
     """What the notifications since the last read changed. `full`: everything was read, so
     `quotas` is the whole quota table and `brokers` has every wanted broker entity; otherwise
-    they hold the changed entities only, an empty config meaning it was removed."""
+    they hold the changed entities only, an empty config meaning it was removed. `scram`:
+    the SCRAM credentials of the users, likewise."""
 
     full: bool
     quotas: QuotaTable = field(default_factory=dict)
     brokers: BrokerConfigs = field(default_factory=dict)
+    scram: ScramTable = field(default_factory=dict)
 
 
 def _notifications(client: KazooClient, watch: Watcher | None) -> list[str]:
@@ -60,7 +64,8 @@ def read_changes(
     names = _notifications(client, watch)
     latest = names[-1] if names else None
     if after is False:
-        everything = ConfigChanges(True, read_quotas(client), read_broker_configs(client, brokers))
+        quotas, scram = read_entities(client)
+        everything = ConfigChanges(True, quotas, read_broker_configs(client, brokers), scram)
         return latest, everything
     new = [n for n in names if after is None or n > str(after)]
     if not new:
@@ -70,19 +75,26 @@ def read_changes(
     for read in pending:
         with contextlib.suppress(NoNodeError):  # purged meanwhile: older than any we miss
             entity_paths.add(paths.decode_config_change(read.get()[0]))
-    quota_reads = []
+    entity_reads = []
     broker_reads = []
     for entity_path in sorted(entity_paths):
         entity = paths.quota_entity_of_path(entity_path)
         if entity is not None:
-            quota_reads.append((entity, client.get_async(f"/config/{entity_path}")))
+            user = paths.scram_user_of_path(entity_path)
+            entity_reads.append((entity, user, client.get_async(f"/config/{entity_path}")))
         broker = paths.broker_of_path(entity_path)
         if broker is not False and broker in brokers:
             assert not isinstance(broker, bool)
             broker_reads.append((broker, client.get_async(f"/config/{entity_path}")))
-    quotas = {entity: _data(read, paths.decode_quota_config) for entity, read in quota_reads}
+    quotas = {}
+    scram = {}
+    for entity, user, read in entity_reads:
+        data = _data(read, bytes)
+        quotas[entity] = paths.decode_quota_config(data)
+        if user is not None:
+            scram[user] = paths.decode_scram_config(data)
     configs = {broker: _data(read, paths.decode_topic_config) for broker, read in broker_reads}
-    return latest, ConfigChanges(False, quotas, configs)
+    return latest, ConfigChanges(False, quotas, configs, scram)
 
 
 def _data(read: Any, decode: Callable[[bytes], V]) -> V:
@@ -95,8 +107,21 @@ def _data(read: Any, decode: Callable[[bytes], V]) -> V:
 
 
 def read_quotas(client: KazooClient) -> QuotaTable:
-    """Every entity with quotas: `/config/clients/*`, `/config/users/*` and
-    `/config/users/*/clients/*`."""
+    return read_entities(client)[0]
+
+
+def read_scram(client: KazooClient, users: Collection[str] | None = None) -> ScramTable:
+    """Every user's SCRAM credentials, or those of `users` (one read each)."""
+    if users is None:
+        return read_entities(client)[1]
+    pending = [(u, client.get_async(f"/config/{paths.scram_user_path(u)}")) for u in users]
+    found = {user: _data(read, paths.decode_scram_config) for user, read in pending}
+    return {user: credentials for user, credentials in found.items() if credentials}
+
+
+def read_entities(client: KazooClient) -> tuple[QuotaTable, ScramTable]:
+    """Every entity with quotas (`/config/clients/*`, `/config/users/*` and
+    `/config/users/*/clients/*`) and every user with SCRAM credentials, in one pass."""
     reads: list[tuple[ClientQuotaEntity, str]] = []
     for name in client.get_children(paths.CONFIG_CLIENTS):
         reads.append((paths.quota_entity(False, name), f"{paths.CONFIG_CLIENTS}/{name}"))
@@ -106,13 +131,17 @@ def read_quotas(client: KazooClient) -> QuotaTable:
         with contextlib.suppress(NoNodeError):
             for name in client.get_children(f"{user_path}/clients"):
                 reads.append((paths.quota_entity(user, name), f"{user_path}/clients/{name}"))
-    pending = [(entity, client.get_async(path)) for entity, path in reads]
+    pending = [(entity, path, client.get_async(path)) for entity, path in reads]
     quotas: QuotaTable = {}
-    for entity, read in pending:
-        config = _data(read, paths.decode_quota_config)
-        if config:
+    scram: ScramTable = {}
+    for entity, path, read in pending:
+        data = _data(read, bytes)
+        if config := paths.decode_quota_config(data):
             quotas[entity] = config
-    return quotas
+        user = paths.scram_user_of_path(path.removeprefix("/config/"))
+        if user is not None and (credentials := paths.decode_scram_config(data)):
+            scram[user] = credentials
+    return quotas, scram
 
 
 def read_broker_configs(client: KazooClient, brokers: Collection[int | None]) -> BrokerConfigs:
@@ -125,11 +154,70 @@ def read_broker_configs(client: KazooClient, brokers: Collection[int | None]) ->
 def write_quotas(
     client: KazooClient, changes: Mapping[ClientQuotaEntity, dict[str, float]]
 ) -> None:
-    """Writes each entity's quotas (removing the znode of one left without any), then one
-    change notification per entity."""
+    """Replaces each entity's quotas, keeping a user's SCRAM credentials (removing the znode
+    of one left with nothing), then one change notification per entity."""
     for entity, quotas in changes.items():
-        _write(client, paths.quota_entity_path(entity), paths.encode_quota_config(quotas), quotas)
+
+        def replace(config: dict[str, str], quotas: dict[str, float] = quotas) -> dict[str, str]:
+            kept = {k: v for k, v in config.items() if paths.is_scram_key(k)}
+            return {**kept, **paths.quota_config(quotas)}
+
+        _update_entity(client, paths.quota_entity_path(entity), replace)
     notify(client, [paths.quota_entity_path(entity) for entity in changes])
+
+
+def write_scram(client: KazooClient, changes: ScramChanges) -> None:
+    """Sets or removes each user's credential of each mechanism named, keeping the rest of
+    its config (its quotas, its other mechanism), then one change notification per user."""
+    for user, mechanisms in changes.items():
+
+        def alter(
+            config: dict[str, str], mechanisms: MechanismChanges = mechanisms
+        ) -> dict[str, str]:
+            altered = dict(config)
+            for name, credential in mechanisms.items():
+                if credential is None:
+                    altered.pop(name, None)
+                else:
+                    altered[name] = credential.to_config()
+            return altered
+
+        _update_entity(client, paths.scram_user_path(user), alter)
+    notify(client, [paths.scram_user_path(user) for user in changes])
+
+
+def _update_entity(
+    client: KazooClient, entity_path: str, change: Callable[[dict[str, str]], dict[str, str]]
+) -> None:
+    """Read, change, compare-and-set of an entity's config map: quotas and SCRAM credentials
+    share a user's znode and any broker may write either, so a write that lost a race is
+    redone on what won it rather than overwriting it."""
+    path = f"/config/{entity_path}"
+    while True:
+        try:
+            data, stat = client.get(path)
+        except NoNodeError:
+            config = change({})
+            if not config:
+                return
+            with contextlib.suppress(NodeExistsError):
+                client.create(path, paths.encode_entity_config(config), makepath=True)
+                return
+            continue
+        config = change(paths.decode_entity_config(data))
+        encoded = paths.encode_entity_config(config)
+        try:
+            if config:
+                client.set(path, encoded, version=stat.version)
+                return
+            try:
+                client.delete(path, version=stat.version)
+            except NotEmptyError:
+                # A user znode that still holds client entities stays, emptied, as in Kafka.
+                client.set(path, encoded, version=stat.version)
+            return
+        except (BadVersionError, NoNodeError):
+            continue
 
 
 def write_broker_configs(client: KazooClient, broker: int | None, configs: dict[str, str]) -> None:

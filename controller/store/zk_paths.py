@@ -44,12 +44,15 @@ ZK-mode brokers sent those to the controller as RPCs).
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import time
 import urllib.parse
 from typing import Any
 
 from ..quota.entity import CLIENT_ID, USER, ClientQuotaEntity
+from ..scram import BY_NAME as SCRAM_MECHANISMS
+from ..scram import ScramCredential
 from .base import BrokerRegistration, PartitionState, TopicRecord
 
 CLUSTER_ID = "/cluster/id"
@@ -378,15 +381,61 @@ def quota_entity(user: str | bool, client: str | bool) -> ClientQuotaEntity:
     )
 
 
+def quota_config(quotas: dict[str, float]) -> dict[str, str]:
+    """The config values of quotas, as Kafka writes them (integral rates without a point)."""
+    return {k: str(int(v)) if v.is_integer() else repr(v) for k, v in sorted(quotas.items())}
+
+
+def encode_entity_config(config: dict[str, str]) -> bytes:
+    """A quota entity's config map (quotas and, for a user, SCRAM credentials)."""
+    return _dumps({"version": 1, "config": dict(config)})
+
+
+def decode_entity_config(data: bytes) -> dict[str, str]:
+    if not data:
+        return {}
+    return {str(k): str(v) for k, v in _loads(data).get("config", {}).items()}
+
+
 def encode_quota_config(quotas: dict[str, float]) -> bytes:
-    config = {k: str(int(v)) if v.is_integer() else repr(v) for k, v in sorted(quotas.items())}
-    return _dumps({"version": 1, "config": config})
+    return encode_entity_config(quota_config(quotas))
+
+
+def is_scram_key(key: str) -> bool:
+    return key in SCRAM_MECHANISMS
 
 
 def decode_quota_config(data: bytes) -> dict[str, float]:
-    if not data:
-        return {}
-    return {str(k): float(v) for k, v in _loads(data).get("config", {}).items()}
+    """The quotas of an entity's config (its SCRAM credentials left out)."""
+    config = decode_entity_config(data)
+    return {k: float(v) for k, v in config.items() if not is_scram_key(k)}
+
+
+def decode_scram_config(data: bytes) -> dict[str, ScramCredential]:
+    """The SCRAM credentials of a user's config, by mechanism name."""
+    credentials: dict[str, ScramCredential] = {}
+    for key, value in decode_entity_config(data).items():
+        if is_scram_key(key):
+            # One malformed value (written by hand) loses that credential, not the sync of
+            # every config entity.
+            with contextlib.suppress(ValueError):
+                credentials[key] = ScramCredential.from_config(value)
+    return credentials
+
+
+def scram_user_path(user: str) -> str:
+    """`users/<sanitized user>`: the path under `/config` of a user's config, as change
+    notifications name it."""
+    return f"users/{sanitize(user)}"
+
+
+def scram_user_of_path(entity_path: str) -> str | None:
+    """The user whose SCRAM credentials a change notification may have changed (None: the
+    entity has none: a client, the default user, a user's client)."""
+    parts = entity_path.split("/")
+    if len(parts) == 2 and parts[0] == "users" and parts[1] != DEFAULT_ENTITY:
+        return desanitize(parts[1])
+    return None
 
 
 def encode_config_change(entity_path: str) -> bytes:

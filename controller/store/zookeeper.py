@@ -39,6 +39,7 @@ from kazoo.exceptions import NodeExistsError, NoNodeError
 from kazoo.protocol.states import WatchedEvent
 
 from ..quota.entity import ClientQuotaEntity, QuotaTable
+from ..scram import ScramChanges, ScramTable
 from . import zk_configs
 from . import zk_paths as paths
 from .base import (
@@ -212,8 +213,8 @@ class ZkStore(MetadataStore):
                 self._full_read_at = now
         return view
 
-    # Config entities: client quotas and dynamic broker configs (any broker writes them;
-    # every broker watches the change notifications)
+    # Config entities: client quotas, SCRAM credentials and dynamic broker configs (any broker
+    # writes them; every broker watches the change notifications)
 
     async def client_quotas(self) -> QuotaTable:
         return await self._call(lambda: zk_configs.read_quotas(self.client))
@@ -241,6 +242,12 @@ class ZkStore(MetadataStore):
         self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
     ) -> None:
         await self._call(lambda: zk_configs.write_quotas(self.client, changes))
+
+    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
+        return await self._call(lambda: zk_configs.read_scram(self.client, users))
+
+    async def alter_scram_credentials(self, changes: ScramChanges) -> None:
+        await self._call(lambda: zk_configs.write_scram(self.client, changes))
 
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
         return await self._call(lambda: zk_configs.read_broker_configs(self.client, brokers))
