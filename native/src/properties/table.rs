@@ -71,8 +71,9 @@ pub mod server {
         choices: &[],
     };
 
-    /// Password of the private key in the key store; a PKCS12 key is read with the store's password
-    /// when this is unset.
+    /// Password of the private key in the key store. ferrolog reads a PKCS12 store's key with the
+    /// store's password (as keytool and openssl write them), this one only when
+    /// ssl.keystore.password is unset; an encrypted PEM key is not read yet.
     pub const SSL_KEY_PASSWORD: Property = Property {
         name: "ssl.key.password",
         kind: Kind::String,

@@ -157,8 +157,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("ssl.keystore.location", _S, None, "The key store file: the broker's private key "
            "and certificate chain.", native=True),
         _b("ssl.keystore.password", _P, None, "Password of the key store file.", native=True),
-        _b("ssl.key.password", _P, None, "Password of the private key in the key store; a "
-           "PKCS12 key is read with the store's password when this is unset.", native=True),
+        _b("ssl.key.password", _P, None, "Password of the private key in the key store. "
+           "ferrolog reads a PKCS12 store's key with the store's password (as keytool and "
+           "openssl write them), this one only when ssl.keystore.password is unset; an "
+           "encrypted PEM key is not read yet.", native=True),
         _b("ssl.keystore.key", _P, None, "The private key in PEM (PKCS#8), inline, with "
            "ssl.keystore.type=PEM.", native=True),
         _b("ssl.keystore.certificate.chain", _P, None, "The certificate chain in PEM, inline, "
