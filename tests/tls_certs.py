@@ -149,6 +149,36 @@ class CertificateAuthority:
         return path
 
 
+def java_keystore(issued: Issued) -> Path:
+    """`issued`'s PKCS12 key store rewritten by keytool, as a Java shop would hand it over."""
+    path = issued.keystore_p12.with_suffix(".java.p12")
+    if not path.exists():
+        keytool = shutil.which("keytool")
+        assert keytool is not None, "keytool is needed for a Java key store"
+        subprocess.run(
+            [
+                keytool,
+                "-importkeystore",
+                "-noprompt",
+                "-srckeystore",
+                str(issued.keystore_p12),
+                "-srcstoretype",
+                "PKCS12",
+                "-srcstorepass",
+                PASSWORD,
+                "-destkeystore",
+                str(path),
+                "-deststoretype",
+                "PKCS12",
+                "-deststorepass",
+                PASSWORD,
+            ],
+            check=True,
+            capture_output=True,
+        )
+    return path
+
+
 def broker_ssl_settings(issued: Issued, ca: CertificateAuthority, kind: str) -> dict[str, str]:
     """The broker's `ssl.*` properties for its key store in format `kind`."""
     if kind == "PKCS12":

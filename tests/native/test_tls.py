@@ -9,6 +9,7 @@ loses its connection while the broker goes on serving."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import ssl
 import struct
@@ -27,7 +28,13 @@ from ferrolog.embedded import EmbeddedBroker
 
 from bench.harness import brokers, kafka_dist
 from tests.cluster.harness import free_port, java_command
-from tests.tls_certs import PASSWORD, CertificateAuthority, Issued, broker_ssl_settings
+from tests.tls_certs import (
+    PASSWORD,
+    CertificateAuthority,
+    Issued,
+    broker_ssl_settings,
+    java_keystore,
+)
 
 pytestmark = pytest.mark.native
 
@@ -268,6 +275,33 @@ def test_java_console_tools_over_ssl_with_a_pkcs12_truststore(
         )
         assert consumed.returncode == 0, consumed.stderr[-2000:]
         assert consumed.stdout.split() == lines
+    finally:
+        started.broker.close()
+
+
+@pytest.mark.skipif(shutil.which("keytool") is None, reason="needs the JDK's keytool")
+def test_key_and_trust_stores_written_by_keytool(
+    ca: CertificateAuthority, broker_cert: Issued, client_cert: Issued
+) -> None:
+    """PKCS12 files as the JDK writes them: the broker's key store and the trust store it
+    checks client certificates against (`ssl.client.auth=required`)."""
+    started = start_tls_broker(
+        {
+            "ssl.keystore.type": "PKCS12",
+            "ssl.keystore.location": str(java_keystore(broker_cert)),
+            "ssl.keystore.password": PASSWORD,
+            "ssl.truststore.type": "PKCS12",
+            "ssl.truststore.location": str(ca.java_truststore()),
+            "ssl.truststore.password": PASSWORD,
+            "ssl.client.auth": "required",
+        }
+    )
+    try:
+        produce_and_consume(started.ssl, ssl_config(ca, client_cert), count=20, size=50)
+        with pytest.raises(KafkaException):
+            AdminClient({"bootstrap.servers": started.ssl, **ssl_config(ca)}).list_topics(
+                timeout=5
+            )
     finally:
         started.broker.close()
 
