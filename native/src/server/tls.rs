@@ -380,6 +380,7 @@ fn escape(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use x509_parser::prelude::FromDer;
 
     #[test]
     fn escapes_as_rfc_2253() {
@@ -387,6 +388,47 @@ mod tests {
         assert_eq!(escape(" x "), "\\ x\\ ");
         assert_eq!(escape("#1"), "\\#1");
         assert_eq!(escape("plain"), "plain");
+    }
+
+    /// DER of one TLV.
+    fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+        let mut out = vec![tag];
+        push_length(&mut out, content.len());
+        out.extend_from_slice(content);
+        out
+    }
+
+    /// DER of an AttributeTypeAndValue with a UTF8String value.
+    fn attribute(oid: &[u8], value: &str) -> Vec<u8> {
+        let mut inner = tlv(0x06, oid);
+        inner.extend(tlv(0x0c, value.as_bytes()));
+        tlv(0x30, &inner)
+    }
+
+    #[test]
+    fn subject_names_are_written_as_javas_x500_principal() {
+        const C: &[u8] = &[0x55, 0x04, 0x06];
+        const O: &[u8] = &[0x55, 0x04, 0x0a];
+        const OU: &[u8] = &[0x55, 0x04, 0x0b];
+        const CN: &[u8] = &[0x55, 0x04, 0x03];
+        // emailAddress (1.2.840.113549.1.9.1): no RFC 2253 keyword
+        const EMAIL: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x01];
+        // In DER order (C first); a multi-valued RDN (O + OU); a CN that needs escaping.
+        let rdns = [
+            tlv(0x31, &attribute(C, "US")),
+            tlv(
+                0x31,
+                &[attribute(O, "ferrolog"), attribute(OU, "tests")].concat(),
+            ),
+            tlv(0x31, &attribute(CN, "Smith, John")),
+            tlv(0x31, &attribute(EMAIL, "a@b")),
+        ];
+        let der = tlv(0x30, &rdns.concat());
+        let (_, name) = x509_parser::x509::X509Name::from_der(&der).expect("a name");
+        assert_eq!(
+            rfc2253(&name),
+            "1.2.840.113549.1.9.1=#0c03614062,CN=Smith\\, John,O=ferrolog+OU=tests,C=US"
+        );
     }
 
     #[test]
