@@ -73,6 +73,8 @@ setup(
             "zstandard>=0.22",
             "lz4>=4",
             "cramjam>=2.8",
+            # The TLS tests make their CA, broker and client certificates.
+            "cryptography>=42",
             "ruff>=0.6",
             "mypy>=1.10",
         ],

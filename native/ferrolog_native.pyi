@@ -53,6 +53,13 @@ class ControlRequest:
     @property
     def correlation_id(self) -> int: ...
     @property
+    def listener_name(self) -> str:
+        """The listener the request came in through (empty for the broker's own requests)."""
+    @property
+    def principal(self) -> str:
+        """Kafka's principal of the connection: ``User:ANONYMOUS``, or ``User:<DN>`` of its
+        TLS client certificate."""
+    @property
     def peer(self) -> str:
         """The client's address, ``host:port``."""
     @property
@@ -127,10 +134,13 @@ class Server:
 
     def __new__(cls, config: dict[str, str]) -> Server: ...
     def start(self) -> None:
-        """Binds the listener and starts serving. Raises ``OSError`` if it cannot bind."""
+        """Binds every listener and starts serving. Raises ``OSError`` if it cannot bind."""
     @property
     def port(self) -> int:
-        """The bound port (after ``start``)."""
+        """The first listener's bound port (after ``start``)."""
+    @property
+    def ports(self) -> list[tuple[str, int]]:
+        """Each listener's name and bound port, in the order of ``listeners``."""
     def wakeup_fd(self) -> int:
         """An eventfd that becomes readable when control requests are queued.
 

@@ -50,11 +50,42 @@ class FinalizedFeatures:
 
 
 @dataclass(frozen=True)
+class Endpoint:
+    """One advertised listener of a broker: Kafka's `EndPoint`."""
+
+    listener_name: str
+    host: str
+    port: int
+    security_protocol: str
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.listener_name}://{host}:{self.port}"
+
+
+@dataclass(frozen=True)
 class BrokerRegistration:
+    """A live broker. `host` and `port` are the endpoint brokers reach it through (the
+    inter-broker listener's); `endpoints` are all its advertised listeners (empty: only
+    that one, as PLAINTEXT)."""
+
     node_id: int
     host: str
     port: int
     rack: str | None = None
+    endpoints: tuple[Endpoint, ...] = ()
+
+    def endpoint(self, listener_name: str) -> Endpoint | None:
+        """The broker's endpoint on listener `listener_name`, None if it has none there (Kafka
+        leaves such a broker out of the Metadata of a client of that listener)."""
+        if not self.endpoints:
+            if listener_name.upper() in ("PLAINTEXT", ""):
+                return Endpoint("PLAINTEXT", self.host, self.port, "PLAINTEXT")
+            return None
+        for endpoint in self.endpoints:
+            if endpoint.listener_name == listener_name.upper():
+                return endpoint
+        return None
 
 
 class MetadataStore(abc.ABC):

@@ -53,7 +53,7 @@ from typing import Any
 from ..quota.entity import CLIENT_ID, USER, ClientQuotaEntity
 from ..scram import BY_NAME as SCRAM_MECHANISMS
 from ..scram import ScramCredential
-from .base import BrokerRegistration, PartitionState, TopicRecord
+from .base import BrokerRegistration, Endpoint, PartitionState, TopicRecord
 
 CLUSTER_ID = "/cluster/id"
 BROKER_IDS = "/brokers/ids"
@@ -145,14 +145,25 @@ def decode_cluster_id(data: bytes) -> str:
 
 
 def encode_broker(registration: BrokerRegistration) -> bytes:
+    """Kafka's layout (`BrokerIdZNode`, version 5): every listener in `endpoints` and
+    `listener_security_protocol_map`; `host` and `port` are the first PLAINTEXT endpoint's,
+    null and -1 without one, as Kafka writes them."""
+    endpoints = registration.endpoints or (
+        Endpoint("PLAINTEXT", registration.host, registration.port, "PLAINTEXT"),
+    )
+    plaintext = next((e for e in endpoints if e.security_protocol == "PLAINTEXT"), None)
     return _dumps(
         {
             "version": 5,
-            "host": registration.host,
-            "port": registration.port,
-            "endpoints": [f"PLAINTEXT://{registration.host}:{registration.port}"],
+            "host": plaintext.host if plaintext else None,
+            "port": plaintext.port if plaintext else -1,
+            "endpoints": [str(e) for e in endpoints],
+            "listener_security_protocol_map": {
+                e.listener_name: e.security_protocol for e in endpoints
+            },
             "rack": registration.rack,
             "jmx_port": -1,
+            "features": {},
             "timestamp": str(int(time.time() * 1000)),
         }
     )
@@ -161,8 +172,26 @@ def encode_broker(registration: BrokerRegistration) -> bytes:
 def decode_broker(node_id: int, data: bytes) -> BrokerRegistration:
     raw = _loads(data)
     rack = raw.get("rack")
+    protocols = raw.get("listener_security_protocol_map") or {}
+    endpoints = []
+    for text in raw.get("endpoints") or []:
+        name, _, address = str(text).partition("://")
+        endpoint_host, _, endpoint_port = address.rpartition(":")
+        # Before version 4 the listener name was the security protocol.
+        protocol = str(protocols.get(name, name))
+        endpoints.append(
+            Endpoint(name, endpoint_host.strip("[]"), int(endpoint_port), protocol)
+        )
+    host: str | None = raw.get("host")
+    port = int(raw.get("port", -1))
+    if (host is None or port < 0) and endpoints:
+        host, port = endpoints[0].host, endpoints[0].port
     return BrokerRegistration(
-        node_id=node_id, host=str(raw["host"]), port=int(raw["port"]), rack=rack
+        node_id=node_id,
+        host=str(host),
+        port=port,
+        rack=rack,
+        endpoints=tuple(endpoints),
     )
 
 

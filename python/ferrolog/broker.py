@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ferrolog.config import BrokerConfig
+from ferrolog.config import BrokerConfig, parse_listeners
 from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
@@ -23,7 +23,7 @@ from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.coordinator.txn import assembly
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
 from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
-from ferrolog.controller.store.base import BrokerRegistration, MetadataStore
+from ferrolog.controller.store.base import BrokerRegistration, Endpoint, MetadataStore
 from ferrolog.controller.store.local import LocalStore
 from ferrolog.controller.store.zookeeper import ZkStore
 from ferrolog.dispatcher import Dispatcher
@@ -54,6 +54,8 @@ class Broker:
         self.ready = False
         self._host = ""
         self._port = 0
+        # The advertised listeners, the inter-broker one first (`_advertised`).
+        self.endpoints: list[Endpoint] = []
 
     @property
     def node_id(self) -> int:
@@ -93,12 +95,15 @@ class Broker:
             if listener is not None:
                 self.metrics = MetricsServer(self, self._is_ready)
                 self.metrics.start(listener.host, listener.port)
-            self._host, self._port = self._advertised(native.port)
+            self.endpoints = self._advertised(dict(native.ports))
+            inter_broker = self.endpoints[0]
+            self._host, self._port = inter_broker.host, inter_broker.port
             registration = BrokerRegistration(
                 node_id=config.node_id,
                 host=self._host,
                 port=self._port,
                 rack=config.get("broker.rack"),
+                endpoints=tuple(self.endpoints),
             )
             replicas = ReplicaManager(native, config, config.node_id)
             self.group_coordinator = GroupCoordinator(native, config)
@@ -170,7 +175,7 @@ class Broker:
         self._listen(controller)
         # Listening on the advertised port ourselves proves that no other live process on this
         # machine advertises it.
-        listening = registration.port == native.port
+        listening = registration.port in dict(native.ports).values()
         member = ClusterMember(
             store, config, controller, replicas, native, registration, replace_stale=listening
         )
@@ -227,13 +232,33 @@ class Broker:
         if topic == CONSUMER_OFFSETS and self.group_coordinator is not None:
             self.group_coordinator.on_transaction_completed(partition, producer_id, commit)
 
-    def _advertised(self, bound_port: int) -> tuple[str, int]:
-        """The advertised listener, with port 0 (pick a free one) replaced by the bound port."""
-        listener = self.config.advertised_listeners[0]
-        port = listener.port
-        if port == 0 or not self.config.is_set("advertised.listeners"):
-            port = bound_port
-        return listener.host, port
+    def _advertised(self, bound: dict[str, int]) -> list[Endpoint]:
+        """The advertised listeners, the inter-broker one first (so it is the first PLAINTEXT
+        endpoint, which Kafka's ZooKeeper layout gives as the broker's host and port), each with
+        port 0 (pick a free one), or a port not advertised, replaced by the bound port."""
+        config = self.config
+        advertised = (
+            {lst.name for lst in parse_listeners(config.get("advertised.listeners") or "")}
+            if config.is_set("advertised.listeners")
+            else set()
+        )
+        endpoints = []
+        for listener in config.advertised_listeners:
+            port = listener.port
+            if port == 0 or listener.name not in advertised:
+                port = bound[listener.name]
+            protocol = config.security_protocol(listener.name)
+            endpoints.append(Endpoint(listener.name, listener.host, port, protocol))
+        inter = config.inter_broker_listener_name
+        endpoints.sort(key=lambda e: e.listener_name != inter)
+        return endpoints
+
+    def bootstrap_for(self, listener_name: str) -> str:
+        """`host:port` of this broker's listener `listener_name`, for `bootstrap.servers`."""
+        for endpoint in self.endpoints:
+            if endpoint.listener_name == listener_name.upper():
+                return f"{endpoint.host}:{endpoint.port}"
+        raise KeyError(listener_name)
 
     async def stop(self, graceful: bool = False) -> None:
         """Controlled shutdown: stop taking requests, let handlers in flight finish, then the

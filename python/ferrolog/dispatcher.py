@@ -122,6 +122,8 @@ class Dispatcher:
             client_id=header.client_id,
             peer=request.peer,
             broker=self._services,
+            listener_name=request.listener_name,
+            principal=request.principal,
         )
         watch.busy_ns = time.perf_counter_ns() - started
         task = asyncio.ensure_future(

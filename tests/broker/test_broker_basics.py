@@ -39,6 +39,8 @@ class FakeRequest:
     correlation_id: int
     frame: bytes
     peer: str = "127.0.0.1:5555"
+    listener_name: str = "PLAINTEXT"
+    principal: str = "User:ANONYMOUS"
 
 
 @dataclass

@@ -196,13 +196,22 @@ def test_describe_broker() -> None:
     }
     assert entries["num.partitions"].read_only
     assert not entries["log.retention.ms"].read_only
-    assert not any(e.sensitive for e in entries.values())
+    # Kafka's PASSWORD properties (the key and trust stores') are sensitive: never shown.
+    sensitive = {n for n, e in entries.items() if e.sensitive}
+    assert sensitive == {"ssl.keystore.password", "ssl.key.password", "ssl.keystore.key",
+                         "ssl.keystore.certificate.chain", "ssl.truststore.password",
+                         "ssl.truststore.certificates"}  # fmt: skip
+    secret = BrokerConfig({"ssl.keystore.password": "hunter2"}).describe_broker()
+    assert all(e.value is None for e in secret if e.name == "ssl.keystore.password")
 
 
 def test_native_server_config() -> None:
     config = BrokerConfig({"broker.id": "3", "log.dirs": "/a, /b", "log.flush.interval.ms": "10"})
     server = config.native_server_config()
-    assert set(server) == set(NATIVE_SERVER_KEYS)
+    # Properties without a value (Kafka's null: no key store configured) are left out.
+    assert set(server) == {n for n in NATIVE_SERVER_KEYS if BROKER_CONFIGS[n].default} | {
+        "log.dirs"
+    }
     assert server["node.id"] == "3"
     assert server["log.dirs"] == "/a,/b"
     # The broker's flush interval reaches the native core as each topic's flush.ms.
@@ -216,3 +225,44 @@ def test_advertised_listeners() -> None:
     assert config.advertised_listeners == [Listener("PLAINTEXT", "example.com", 19092)]
     wildcard = BrokerConfig({"listeners": "PLAINTEXT://0.0.0.0:9092"}).advertised_listeners[0]
     assert wildcard.host not in ("0.0.0.0", "")
+
+
+def test_listeners_and_their_security_protocols() -> None:
+    config = BrokerConfig(
+        {
+            "listeners": "INTERNAL://127.0.0.1:9092,EXTERNAL://127.0.0.1:9093",
+            "listener.security.protocol.map": "INTERNAL:PLAINTEXT,EXTERNAL:SSL",
+            "inter.broker.listener.name": "INTERNAL",
+            "advertised.listeners": "EXTERNAL://example.com:19093",
+            "listener.name.external.ssl.client.auth": "required",
+        }
+    )
+    assert config.security_protocol("external") == "SSL"
+    assert config.inter_broker_listener_name == "INTERNAL"
+    # a listener advertised.listeners leaves out is advertised as it binds
+    assert config.advertised_listeners == [
+        Listener("EXTERNAL", "example.com", 19093),
+        Listener("INTERNAL", "127.0.0.1", 9092),
+    ]
+    native = config.native_server_config()
+    assert native["listener.name.external.ssl.client.auth"] == "required"
+    # security.inter.broker.protocol picks the first listener of its protocol
+    assert BrokerConfig(
+        {"listeners": "SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092"}
+    ).inter_broker_listener_name == "PLAINTEXT"  # fmt: skip
+    for bad in [
+        {"listeners": "SASL_SSL://127.0.0.1:9093"},
+        {"listeners": "OTHER://127.0.0.1:9093"},
+        {"listeners": "PLAINTEXT://127.0.0.1:9092,PLAINTEXT://127.0.0.1:9093"},
+        {"inter.broker.listener.name": "NOPE"},
+        {"inter.broker.listener.name": "PLAINTEXT", "security.inter.broker.protocol": "SSL"},
+        {"listener.name.ssl.ssl.client.auth": "always"},
+        # a cluster replicates over PLAINTEXT for now
+        {
+            "listeners": "SSL://127.0.0.1:9093",
+            "security.inter.broker.protocol": "SSL",
+            "zookeeper.connect": "127.0.0.1:2181",
+        },
+    ]:
+        with pytest.raises(InvalidConfigError):
+            BrokerConfig(bad)

@@ -17,6 +17,7 @@ from ferrolog.errors import InvalidConfigError
 
 T = ConfigType
 B, S, SH, INT, L, D, LST = T.BOOLEAN, T.STRING, T.SHORT, T.INT, T.LONG, T.DOUBLE, T.LIST
+PW = T.PASSWORD
 _CODECS = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 _POLICIES = ("compact", "delete")
 _TIMESTAMPS = ("CreateTime", "LogAppendTime")
@@ -30,6 +31,29 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "broker.rack": (S, None, None, ()),
     "listeners": (S, None, None, ()),
     "advertised.listeners": (S, None, None, ()),
+    "listener.security.protocol.map": (S, None, None, ()),
+    "inter.broker.listener.name": (S, None, None, ()),
+    "security.inter.broker.protocol": (
+        S,
+        None,
+        None,
+        ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"),
+    ),
+    # SslConfigs and BrokerSecurityConfigs: only ssl.client.auth has a validator.
+    "ssl.keystore.type": (S, None, None, ()),
+    "ssl.keystore.location": (S, None, None, ()),
+    "ssl.keystore.password": (PW, None, None, ()),
+    "ssl.key.password": (PW, None, None, ()),
+    "ssl.keystore.key": (PW, None, None, ()),
+    "ssl.keystore.certificate.chain": (PW, None, None, ()),
+    "ssl.truststore.type": (S, None, None, ()),
+    "ssl.truststore.location": (S, None, None, ()),
+    "ssl.truststore.password": (PW, None, None, ()),
+    "ssl.truststore.certificates": (PW, None, None, ()),
+    "ssl.client.auth": (S, None, None, ("required", "requested", "none")),
+    "ssl.enabled.protocols": (LST, None, None, ()),
+    "ssl.protocol": (S, None, None, ()),
+    "ssl.principal.mapping.rules": (S, None, None, ()),
     "max.connections": (INT, 0, None, ()),
     "connections.max.idle.ms": (L, None, None, ()),
     "socket.request.max.bytes": (INT, 1, None, ()),

@@ -28,6 +28,10 @@ pub struct ControlRequest {
     pub api_version: i16,
     pub correlation_id: i32,
     pub peer: String,
+    /// The listener the request came in through (Metadata answers with its endpoints).
+    pub listener: Arc<str>,
+    /// The connection's principal (`User:ANONYMOUS`, or a client certificate's).
+    pub principal: Arc<str>,
     /// Header and body, without the size prefix.
     pub frame: Bytes,
 }
@@ -159,6 +163,8 @@ mod tests {
             api_version: 12,
             correlation_id: 9,
             peer: "127.0.0.1:1".into(),
+            listener: "PLAINTEXT".into(),
+            principal: "User:ANONYMOUS".into(),
             frame: Bytes::from_static(b"frame"),
         }
     }

@@ -57,6 +57,8 @@ pub struct Property {
 pub struct Props<'a> {
     map: &'a HashMap<String, String>,
     read: Vec<&'static str>,
+    /// Kafka's listener-prefixed overrides read (`listener.name.<name>.<property>`).
+    overrides_read: Vec<String>,
 }
 
 impl<'a> Props<'a> {
@@ -64,7 +66,57 @@ impl<'a> Props<'a> {
         Props {
             map,
             read: Vec::new(),
+            overrides_read: Vec::new(),
         }
+    }
+
+    /// A string property without a default: None when the map does not hold it.
+    pub fn optional_text(&mut self, p: &'static Property) -> Result<Option<&'a str>, String> {
+        if self.map.contains_key(p.name) {
+            return self.text(p).map(Some);
+        }
+        self.read.push(p.name);
+        Ok(None)
+    }
+
+    /// Kafka's per-listener override of a string property,
+    /// `listener.name.<listener in lower case>.<property>`, else the property itself (None
+    /// when neither is set).
+    pub fn listener_text(
+        &mut self,
+        listener: &str,
+        p: &'static Property,
+    ) -> Result<Option<&'a str>, String> {
+        let name = format!("listener.name.{}.{}", listener.to_ascii_lowercase(), p.name);
+        if let Some(value) = self.map.get(&name) {
+            let value = value.trim();
+            check_choice(p, value).map_err(|e| format!("{name}: {e}"))?;
+            self.overrides_read.push(name);
+            return Ok(Some(value));
+        }
+        self.optional_text(p)
+    }
+
+    /// A list property, overridden per listener as [`Props::listener_text`].
+    pub fn listener_list(
+        &mut self,
+        listener: &str,
+        p: &'static Property,
+    ) -> Result<Vec<&'a str>, String> {
+        let name = format!("listener.name.{}.{}", listener.to_ascii_lowercase(), p.name);
+        let Some(value) = self.map.get(&name) else {
+            return self.list(p);
+        };
+        self.overrides_read.push(name.clone());
+        let items: Vec<&'a str> = value
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        for item in &items {
+            check_choice(p, item).map_err(|e| format!("{name}: {e}"))?;
+        }
+        Ok(items)
     }
 
     fn raw(&mut self, p: &'static Property) -> Result<&'a str, String> {
@@ -154,7 +206,7 @@ impl<'a> Props<'a> {
             .map
             .keys()
             .map(String::as_str)
-            .filter(|k| !self.read.contains(k))
+            .filter(|k| !self.read.contains(k) && !self.overrides_read.iter().any(|o| o == k))
             .collect();
         if unread.is_empty() {
             return Ok(self.read);
@@ -236,7 +288,11 @@ pub fn names_read<T>(
     let map = defaults(properties);
     let mut props = Props::new(&map);
     read(&mut props)?;
-    Ok(props.read)
+    // A property read once per listener (the SSL ones) is named once.
+    let mut names = props.read;
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|name| seen.insert(*name));
+    Ok(names)
 }
 
 /// Test helper: the names of `properties`, sorted.

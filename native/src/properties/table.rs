@@ -15,13 +15,162 @@ pub mod server {
         choices: &[],
     };
 
-    /// Where to listen, as PLAINTEXT://host:port (port 0 picks a free port); the native core binds
-    /// the first. Kafka's default listens on every interface; ferrolog's, like a laptop install
-    /// should, on loopback only.
+    /// Where to listen, as comma-separated NAME://host:port (port 0 picks a free port), each name's
+    /// security protocol given by listener.security.protocol.map. Kafka's default listens on every
+    /// interface; ferrolog's, like a laptop install should, on loopback only.
     pub const LISTENERS: Property = Property {
         name: "listeners",
         kind: Kind::String,
         default: Some("PLAINTEXT://127.0.0.1:9092"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Listener name to security protocol (NAME:PROTOCOL, comma separated); ferrolog serves
+    /// PLAINTEXT and SSL.
+    pub const LISTENER_SECURITY_PROTOCOL_MAP: Property = Property {
+        name: "listener.security.protocol.map",
+        kind: Kind::String,
+        default: Some(
+            "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
+        ),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// File format of the key store: PKCS12 or PEM (KIP-651). A JKS key store is read only if it is
+    /// a PKCS12 file, as keytool has written since Java 9.
+    pub const SSL_KEYSTORE_TYPE: Property = Property {
+        name: "ssl.keystore.type",
+        kind: Kind::String,
+        default: Some("JKS"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// The key store file: the broker's private key and certificate chain.
+    pub const SSL_KEYSTORE_LOCATION: Property = Property {
+        name: "ssl.keystore.location",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Password of the key store file.
+    pub const SSL_KEYSTORE_PASSWORD: Property = Property {
+        name: "ssl.keystore.password",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Password of the private key in the key store. ferrolog reads a PKCS12 store's key with the
+    /// store's password (as keytool and openssl write them), this one only when
+    /// ssl.keystore.password is unset; an encrypted PEM key is not read yet.
+    pub const SSL_KEY_PASSWORD: Property = Property {
+        name: "ssl.key.password",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// The private key in PEM (PKCS#8), inline, with ssl.keystore.type=PEM.
+    pub const SSL_KEYSTORE_KEY: Property = Property {
+        name: "ssl.keystore.key",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// The certificate chain in PEM, inline, with ssl.keystore.type=PEM.
+    pub const SSL_KEYSTORE_CERTIFICATE_CHAIN: Property = Property {
+        name: "ssl.keystore.certificate.chain",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// File format of the trust store: PKCS12 or PEM (a JKS one only if it is a PKCS12 file).
+    pub const SSL_TRUSTSTORE_TYPE: Property = Property {
+        name: "ssl.truststore.type",
+        kind: Kind::String,
+        default: Some("JKS"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// The trust store file: the certificates of the authorities client certificates are checked
+    /// against.
+    pub const SSL_TRUSTSTORE_LOCATION: Property = Property {
+        name: "ssl.truststore.location",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Password of the trust store file.
+    pub const SSL_TRUSTSTORE_PASSWORD: Property = Property {
+        name: "ssl.truststore.password",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Trusted certificates in PEM, inline, with ssl.truststore.type=PEM.
+    pub const SSL_TRUSTSTORE_CERTIFICATES: Property = Property {
+        name: "ssl.truststore.certificates",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Whether SSL clients must (required), may (requested) or need not (none) present a
+    /// certificate.
+    pub const SSL_CLIENT_AUTH: Property = Property {
+        name: "ssl.client.auth",
+        kind: Kind::String,
+        default: Some("none"),
+        min: None,
+        max: None,
+        choices: &["required", "requested", "none"],
+    };
+
+    /// The TLS versions SSL listeners accept (ferrolog has TLSv1.2 and TLSv1.3).
+    pub const SSL_ENABLED_PROTOCOLS: Property = Property {
+        name: "ssl.enabled.protocols",
+        kind: Kind::List,
+        default: Some("TLSv1.2,TLSv1.3"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// How a client certificate's subject becomes its principal; ferrolog has DEFAULT (User:<the
+    /// subject's RFC 2253 name>).
+    pub const SSL_PRINCIPAL_MAPPING_RULES: Property = Property {
+        name: "ssl.principal.mapping.rules",
+        kind: Kind::String,
+        default: Some("DEFAULT"),
         min: None,
         max: None,
         choices: &[],
@@ -224,6 +373,20 @@ pub mod server {
     pub const ALL: &[&Property] = &[
         &NODE_ID,
         &LISTENERS,
+        &LISTENER_SECURITY_PROTOCOL_MAP,
+        &SSL_KEYSTORE_TYPE,
+        &SSL_KEYSTORE_LOCATION,
+        &SSL_KEYSTORE_PASSWORD,
+        &SSL_KEY_PASSWORD,
+        &SSL_KEYSTORE_KEY,
+        &SSL_KEYSTORE_CERTIFICATE_CHAIN,
+        &SSL_TRUSTSTORE_TYPE,
+        &SSL_TRUSTSTORE_LOCATION,
+        &SSL_TRUSTSTORE_PASSWORD,
+        &SSL_TRUSTSTORE_CERTIFICATES,
+        &SSL_CLIENT_AUTH,
+        &SSL_ENABLED_PROTOCOLS,
+        &SSL_PRINCIPAL_MAPPING_RULES,
         &MAX_CONNECTIONS,
         &CONNECTIONS_MAX_IDLE_MS,
         &SOCKET_REQUEST_MAX_BYTES,

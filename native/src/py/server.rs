@@ -104,6 +104,14 @@ impl PyServer {
             .ok_or_else(|| PyRuntimeError::new_err("server not started"))
     }
 
+    /// Each listener's name and bound port, in the order of `listeners`.
+    #[getter]
+    fn ports(&self) -> PyResult<Vec<(String, u16)>> {
+        self.inner
+            .ports()
+            .ok_or_else(|| PyRuntimeError::new_err("server not started"))
+    }
+
     fn wakeup_fd(&self) -> i32 {
         self.inner.broker().control.wakeup_fd()
     }

@@ -37,6 +37,17 @@ impl PyControlRequest {
     fn peer(&self) -> &str {
         &self.inner.peer
     }
+    /// The name of the listener the request came in through (empty: the broker's own).
+    #[getter]
+    fn listener_name(&self) -> &str {
+        &self.inner.listener
+    }
+    /// Kafka's principal of the connection (`User:ANONYMOUS`, or from its client
+    /// certificate).
+    #[getter]
+    fn principal(&self) -> &str {
+        &self.inner.principal
+    }
     #[getter]
     fn frame<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.inner.frame)

@@ -4,16 +4,29 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use super::tls;
 use crate::properties::{self, table::server, Props};
+
+/// One of `listeners`: a name, where it binds, and its TLS when its security protocol is SSL.
+#[derive(Debug, Clone)]
+pub struct ListenerConfig {
+    /// The listener name, upper case as Kafka has it (`PLAINTEXT`, `SSL`, `INTERNAL`, ...).
+    pub name: String,
+    pub host: String,
+    /// 0 picks any free port.
+    pub port: u16,
+    /// None: PLAINTEXT.
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
+}
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     pub node_id: i32,
-    pub host: String,
-    /// 0 picks any free port.
-    pub port: u16,
+    /// Every listener, in the order of `listeners`.
+    pub listeners: Vec<ListenerConfig>,
     pub log_dirs: Vec<PathBuf>,
     pub max_connections: usize,
     pub idle_timeout: Duration,
@@ -41,22 +54,67 @@ pub struct ServerConfig {
     pub quota_window: crate::quota::WindowConfig,
 }
 
-/// Splits `PLAINTEXT://host:port` (the first listener if several are given).
-pub fn parse_listener(listeners: &str) -> Result<(String, u16), String> {
-    let first = listeners.split(',').next().unwrap_or("").trim();
-    let rest = first
-        .split_once("://")
-        .map(|(_, r)| r)
-        .ok_or_else(|| format!("invalid listeners: {listeners:?}"))?;
-    let (host, port) = rest
-        .rsplit_once(':')
-        .ok_or_else(|| format!("invalid listeners: {listeners:?}"))?;
-    let port = port
-        .parse()
-        .map_err(|_| format!("invalid listener port: {listeners:?}"))?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let host = if host.is_empty() { "0.0.0.0" } else { host };
-    Ok((host.to_string(), port))
+/// Splits `listeners` (`NAME://host:port`, comma separated) into (name, host, port) each.
+pub fn parse_listeners(listeners: &str) -> Result<Vec<(String, String, u16)>, String> {
+    let mut out = Vec::new();
+    for item in listeners
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let (name, rest) = item
+            .split_once("://")
+            .ok_or_else(|| format!("invalid listener: {item:?}"))?;
+        let (host, port) = rest
+            .rsplit_once(':')
+            .ok_or_else(|| format!("invalid listener: {item:?}"))?;
+        let port = port
+            .parse()
+            .map_err(|_| format!("invalid listener port: {item:?}"))?;
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let host = if host.is_empty() { "0.0.0.0" } else { host };
+        out.push((name.to_ascii_uppercase(), host.to_string(), port));
+    }
+    if out.is_empty() {
+        return Err("listeners is empty".into());
+    }
+    Ok(out)
+}
+
+/// `listener.security.protocol.map`: the security protocol of listener `name`.
+fn security_protocol<'a>(map: &'a str, name: &str) -> Result<&'a str, String> {
+    map.split(',')
+        .filter_map(|entry| entry.trim().split_once(':'))
+        .find(|(listener, _)| listener.trim().eq_ignore_ascii_case(name))
+        .map(|(_, protocol)| protocol.trim())
+        .ok_or_else(|| {
+            format!("listener {name} has no security protocol in listener.security.protocol.map")
+        })
+}
+
+fn read_listeners(p: &mut Props<'_>) -> Result<Vec<ListenerConfig>, String> {
+    let parsed = parse_listeners(p.text(&server::LISTENERS)?)?;
+    let map = p.text(&server::LISTENER_SECURITY_PROTOCOL_MAP)?;
+    tls::read_base(p)?;
+    let mut listeners = Vec::new();
+    for (name, host, port) in parsed {
+        let tls = match security_protocol(map, &name)?.to_ascii_uppercase().as_str() {
+            "PLAINTEXT" => None,
+            "SSL" => Some(tls::server_config(p, &name)?),
+            other => {
+                return Err(format!(
+                    "listener {name}: security protocol {other} is not supported"
+                ))
+            }
+        };
+        listeners.push(ListenerConfig {
+            name,
+            host,
+            port,
+            tls,
+        });
+    }
+    Ok(listeners)
 }
 
 impl ServerConfig {
@@ -72,7 +130,7 @@ impl ServerConfig {
     }
 
     fn read(p: &mut Props<'_>) -> Result<ServerConfig, String> {
-        let (host, port) = parse_listener(p.text(&server::LISTENERS)?)?;
+        let listeners = read_listeners(p)?;
         let log_dirs: Vec<PathBuf> = p
             .list(&server::LOG_DIRS)?
             .into_iter()
@@ -89,8 +147,7 @@ impl ServerConfig {
         };
         Ok(ServerConfig {
             node_id: p.integer(&server::NODE_ID)?,
-            host,
-            port,
+            listeners,
             log_dirs,
             max_connections: p.integer(&server::MAX_CONNECTIONS)?,
             idle_timeout: Duration::from_millis(idle_ms),
@@ -140,14 +197,22 @@ mod tests {
     #[test]
     fn parses_listeners_and_numbers() {
         assert_eq!(
-            parse_listener("PLAINTEXT://127.0.0.1:0").unwrap(),
-            ("127.0.0.1".into(), 0)
+            parse_listeners("PLAINTEXT://127.0.0.1:0").unwrap(),
+            vec![("PLAINTEXT".into(), "127.0.0.1".into(), 0)]
         );
         assert_eq!(
-            parse_listener("PLAINTEXT://:9092").unwrap(),
-            ("0.0.0.0".into(), 9092)
+            parse_listeners("PLAINTEXT://:9092, internal://[::1]:9093").unwrap(),
+            vec![
+                ("PLAINTEXT".into(), "0.0.0.0".into(), 9092),
+                ("INTERNAL".into(), "::1".into(), 9093)
+            ]
         );
-        assert!(parse_listener("127.0.0.1:9092").is_err());
+        assert!(parse_listeners("127.0.0.1:9092").is_err());
+        assert_eq!(
+            security_protocol("PLAINTEXT:PLAINTEXT,INTERNAL:SSL", "internal").unwrap(),
+            "SSL"
+        );
+        assert!(security_protocol("PLAINTEXT:PLAINTEXT", "OTHER").is_err());
         let map = properties::with_defaults(
             server::ALL,
             &[

@@ -7,23 +7,32 @@ use std::time::{Duration, Instant};
 
 use bytes::{BufMut, Bytes, BytesMut};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 use super::api::{self, Reply, Tally};
 use super::request_log::{self, Requester};
-use super::{sendfile, stopped, Broker};
+use super::transport::Transport;
+use super::{stopped, Broker};
 use crate::control::{ControlReply, ControlRequest};
 use crate::protocol::{peek_header, route, Route};
 
+/// Who is at the other end of a connection, for the control plane.
+#[derive(Debug, Clone)]
+pub struct Peer {
+    pub address: SocketAddr,
+    /// The listener the connection came in through.
+    pub listener: Arc<str>,
+    /// Kafka's principal: `User:ANONYMOUS`, or from the client certificate under TLS.
+    pub principal: Arc<str>,
+}
+
 /// Serves the connection until the peer leaves, a request is malformed, the idle timeout
 /// passes, or the broker shuts down.
-pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr, id: u64) {
-    let _ = stream.set_nodelay(true);
+pub async fn serve<S: Transport>(broker: &Arc<Broker>, mut stream: S, who: Peer, id: u64) {
     let mut shutdown = broker.shutdown.subscribe();
     if *shutdown.borrow() {
         return;
     }
-    let peer = peer.to_string();
+    let peer = who.address.to_string();
     // Clients name themselves once per connection; read only for the request log.
     let mut client_id: Option<String> = None;
     loop {
@@ -38,7 +47,7 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
         if client_id.is_none() {
             client_id = request_log::client_id(&frame).map(str::to_owned);
         }
-        let who = Requester {
+        let requester = Requester {
             api_key: peek.api_key,
             api_version: peek.api_version,
             client_id: client_id.as_deref(),
@@ -46,7 +55,7 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
         };
         let next = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            next = handle(broker, &mut stream, who, id, frame) => next,
+            next = handle(broker, &mut stream, requester, &who, id, frame) => next,
         };
         if let Next::Mute(throttle) = next {
             // Not reading is what mutes: the client's next request waits in the socket.
@@ -67,7 +76,7 @@ pub async fn serve(broker: &Arc<Broker>, mut stream: TcpStream, peer: SocketAddr
 }
 
 /// Reads one size-prefixed frame; None closes the connection (EOF, idle, or a bad size).
-async fn read_frame(stream: &mut TcpStream, broker: &Broker) -> Option<Bytes> {
+async fn read_frame<S: Transport>(stream: &mut S, broker: &Broker) -> Option<Bytes> {
     let idle = broker.config.idle_timeout;
     let size = match tokio::time::timeout(idle, stream.read_i32()).await {
         Ok(Ok(size)) => size,
@@ -88,7 +97,7 @@ const INITIAL_FRAME_ALLOCATION: usize = 1 << 20;
 
 /// Reads exactly `size` bytes. Memory follows the bytes received rather than the size the
 /// peer claims, so connections announcing 100 MB frames and sending nothing cost little.
-async fn read_body(stream: &mut TcpStream, size: usize) -> std::io::Result<BytesMut> {
+async fn read_body<S: Transport>(stream: &mut S, size: usize) -> std::io::Result<BytesMut> {
     let mut buf = BytesMut::with_capacity(size.min(INITIAL_FRAME_ALLOCATION));
     while buf.len() < size {
         if buf.len() == buf.capacity() {
@@ -121,10 +130,11 @@ impl From<bool> for Next {
 }
 
 /// Handles one request.
-async fn handle(
+async fn handle<S: Transport>(
     broker: &Arc<Broker>,
-    stream: &mut TcpStream,
+    stream: &mut S,
     who: Requester<'_>,
+    conn: &Peer,
     id: u64,
     frame: Bytes,
 ) -> Next {
@@ -153,10 +163,10 @@ async fn handle(
             broker.request_log.failed(who, tally.counts());
             match reply {
                 Reply::Send(chunks) => {
-                    answered(written(idle, sendfile::write_chunks(stream, &chunks)).await).into()
+                    answered(written(idle, stream.write_chunks(&chunks)).await).into()
                 }
                 Reply::SendThenMute(chunks, throttle) => {
-                    if answered(written(idle, sendfile::write_chunks(stream, &chunks)).await) {
+                    if answered(written(idle, stream.write_chunks(&chunks)).await) {
                         Next::Mute(throttle)
                     } else {
                         Next::Close
@@ -183,6 +193,8 @@ async fn handle(
                 api_version: peek.api_version,
                 correlation_id: peek.correlation_id,
                 peer: who.peer.to_string(),
+                listener: Arc::clone(&conn.listener),
+                principal: Arc::clone(&conn.principal),
                 frame,
             };
             let mut pending = broker.control.submit(request).await;
@@ -195,7 +207,7 @@ async fn handle(
             out.put_i32(body.len() as i32);
             out.put_slice(&body);
             match (
-                answered(written(idle, stream.write_all(&out)).await),
+                answered(written(idle, write_flushed(stream, &out)).await),
                 throttle,
             ) {
                 (false, _) => Next::Close,
@@ -213,4 +225,10 @@ where
     F: std::future::Future<Output = std::io::Result<()>>,
 {
     matches!(tokio::time::timeout(idle, write).await, Ok(Ok(())))
+}
+
+/// Writes a whole buffer and flushes it: a no-op for TCP, the end of the TLS record for TLS.
+async fn write_flushed<S: Transport>(stream: &mut S, bytes: &[u8]) -> std::io::Result<()> {
+    stream.write_all(bytes).await?;
+    stream.flush().await
 }

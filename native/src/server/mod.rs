@@ -11,6 +11,8 @@ pub mod fetch_session;
 pub mod replication;
 pub mod request_log;
 mod sendfile;
+pub mod tls;
+mod transport;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -21,6 +23,7 @@ use parking_lot::Mutex;
 use tokio::net::TcpListener;
 use tokio::runtime::{Handle, Runtime};
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 
 use crate::control::ControlBridge;
 use crate::log::{now_ms, LogManager};
@@ -32,7 +35,7 @@ use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
 use crate::server::request_log::RequestLog;
 
 pub use commands::{CommandError, MarkerRequest, OpenRequest, PartitionState, RoleRequest};
-pub use config::ServerConfig;
+pub use config::{ListenerConfig, ServerConfig};
 pub use replication::ReplicaState;
 
 /// What every connection and command shares.
@@ -73,7 +76,8 @@ pub struct Server {
     broker: Arc<Broker>,
     runtime: Mutex<Option<Runtime>>,
     handle: Handle,
-    port: Mutex<Option<u16>>,
+    /// Each listener's name and bound port, once started.
+    ports: Mutex<Option<Vec<(String, u16)>>>,
     stopped: AtomicBool,
 }
 
@@ -127,7 +131,7 @@ impl Server {
             broker,
             runtime: Mutex::new(Some(runtime)),
             handle,
-            port: Mutex::new(None),
+            ports: Mutex::new(None),
             stopped: AtomicBool::new(false),
         })
     }
@@ -136,30 +140,51 @@ impl Server {
         &self.broker
     }
 
-    /// Binds the listener and starts accepting; returns the bound port.
+    /// Binds every listener and starts accepting; returns the first listener's bound port.
+    /// Either every listener is bound or none is accepting.
     pub fn start(&self) -> std::io::Result<u16> {
-        if let Some(port) = *self.port.lock() {
-            return Ok(port);
+        let mut ports = self.ports.lock();
+        if let Some(bound) = &*ports {
+            return Ok(bound[0].1);
         }
         if self.stopped.load(Ordering::Acquire) {
             return Err(std::io::Error::other("server is shut down"));
         }
-        let host = &self.broker.config.host;
-        let addr = if host.contains(':') {
-            format!("[{host}]:{}", self.broker.config.port)
-        } else {
-            format!("{host}:{}", self.broker.config.port)
-        };
-        let listener = self.handle.block_on(TcpListener::bind(&addr))?;
-        let port = listener.local_addr()?.port();
-        self.handle
-            .spawn(accept_loop(Arc::clone(&self.broker), listener));
-        *self.port.lock() = Some(port);
-        Ok(port)
+        let mut bound = Vec::new();
+        for config in &self.broker.config.listeners {
+            let host = &config.host;
+            let addr = if host.contains(':') {
+                format!("[{host}]:{}", config.port)
+            } else {
+                format!("{host}:{}", config.port)
+            };
+            let listener = self
+                .handle
+                .block_on(TcpListener::bind(&addr))
+                .map_err(|e| {
+                    std::io::Error::new(e.kind(), format!("listener {} ({addr}): {e}", config.name))
+                })?;
+            bound.push((config.clone(), listener));
+        }
+        let mut names = Vec::new();
+        for (config, listener) in bound {
+            names.push((config.name.clone(), listener.local_addr()?.port()));
+            self.handle
+                .spawn(accept_loop(Arc::clone(&self.broker), listener, config));
+        }
+        let first = names[0].1;
+        *ports = Some(names);
+        Ok(first)
     }
 
+    /// The first listener's bound port.
     pub fn port(&self) -> Option<u16> {
-        *self.port.lock()
+        self.ports.lock().as_ref().map(|bound| bound[0].1)
+    }
+
+    /// Each listener's name and bound port, in the order of `listeners`.
+    pub fn ports(&self) -> Option<Vec<(String, u16)>> {
+        self.ports.lock().clone()
     }
 
     /// Runs `fut` on the server's runtime from a thread outside it (the Python thread, with the
@@ -205,7 +230,10 @@ impl Drop for Server {
     }
 }
 
-async fn accept_loop(broker: Arc<Broker>, listener: TcpListener) {
+async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: ListenerConfig) {
+    let name: Arc<str> = config.name.as_str().into();
+    let acceptor = config.tls.map(TlsAcceptor::from);
+    let anonymous: Arc<str> = tls::ANONYMOUS_PRINCIPAL.into();
     let mut shutdown = broker.shutdown.subscribe();
     loop {
         let accepted = tokio::select! {
@@ -228,12 +256,57 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener) {
         }
         let guard = ConnectionSlot(Arc::clone(&broker));
         let id = broker.next_connection_id.fetch_add(1, Ordering::Relaxed);
+        let _ = stream.set_nodelay(true);
+        let mut who = connection::Peer {
+            address: peer,
+            listener: Arc::clone(&name),
+            principal: Arc::clone(&anonymous),
+        };
+        let Some(acceptor) = acceptor.clone() else {
+            tokio::spawn(async move {
+                connection::serve(&guard.0, stream, who, id).await;
+                drop(guard);
+            });
+            continue;
+        };
         tokio::spawn(async move {
-            connection::serve(&guard.0, stream, peer, id).await;
+            let broker = &guard.0;
+            let mut shutdown = broker.shutdown.subscribe();
+            // A client that never finishes its handshake (or speaks plaintext to this port)
+            // loses the connection like an idle one.
+            let handshake = tokio::time::timeout(
+                broker.config.idle_timeout.min(TLS_HANDSHAKE_TIMEOUT),
+                acceptor.accept(stream),
+            );
+            let stream = tokio::select! {
+                _ = stopped(&mut shutdown) => return,
+                accepted = handshake => match accepted {
+                    Ok(Ok(stream)) => stream,
+                    Ok(Err(e)) => {
+                        log::debug!("TLS handshake with {peer} on {} failed: {e}", who.listener);
+                        return;
+                    }
+                    Err(_) => return,
+                },
+            };
+            if let Some(principal) = stream
+                .get_ref()
+                .1
+                .peer_certificates()
+                .and_then(|chain| chain.first())
+                .and_then(|cert| tls::principal(cert))
+            {
+                who.principal = principal.into();
+            }
+            drop(shutdown);
+            connection::serve(broker, stream, who, id).await;
             drop(guard);
         });
     }
 }
+
+/// The longest a TLS handshake may take (the idle timeout, when shorter).
+const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Frees the connection's slot however its task ends (even by a panic unwinding).
 struct ConnectionSlot(Arc<Broker>);

@@ -71,8 +71,15 @@ class BrokerConfig:
         # (names ferrolog does not know included, as Kafka keeps them); `set_dynamic`.
         self._dynamic_broker: dict[str, str] = {}
         self._dynamic_default: dict[str, str] = {}
+        # Kafka's listener-prefixed overrides, `listener.name.<name>.<property>` (the SSL
+        # properties of one listener), validated as the property they override.
+        self._listener_settings: dict[str, str] = {}
         for name, value in (settings or {}).items():
             definition = BROKER_CONFIGS.get(name)
+            base = _listener_override_base(name)
+            if definition is None and base is not None:
+                self._listener_settings[name] = validate_value(BROKER_CONFIGS[base], value)
+                continue
             if definition is None:
                 # Kafka's habit: a server.properties from a Kafka install keeps working.
                 log.warning("ignoring unknown broker config name=%s", name)
@@ -85,6 +92,7 @@ class BrokerConfig:
             raise InvalidConfigError("listeners: at least one listener is required")
         if self.is_set("advertised.listeners"):
             parse_listeners(self.get("advertised.listeners") or "")
+        self._check_listeners()
         self.metrics_listener  # noqa: B018 - validates it
         self._resolve_topic_defaults()
 
@@ -190,6 +198,89 @@ class BrokerConfig:
         return parse_listeners(self.get("listeners") or "")
 
     @property
+    def security_protocol_map(self) -> dict[str, str]:
+        """`listener.security.protocol.map`: listener name -> security protocol."""
+        result = {}
+        for item in (self.get("listener.security.protocol.map") or "").split(","):
+            name, sep, protocol = item.strip().partition(":")
+            if not item.strip():
+                continue
+            if not sep or not name.strip() or not protocol.strip():
+                raise InvalidConfigError(
+                    f"listener.security.protocol.map: {item.strip()!r} is not NAME:PROTOCOL"
+                )
+            result[name.strip().upper()] = protocol.strip().upper()
+        return result
+
+    def security_protocol(self, listener_name: str) -> str:
+        protocol = self.security_protocol_map.get(listener_name.upper())
+        if protocol is None:
+            raise InvalidConfigError(
+                f"listener {listener_name} has no security protocol in "
+                "listener.security.protocol.map"
+            )
+        return protocol
+
+    @property
+    def inter_broker_listener_name(self) -> str:
+        """`inter.broker.listener.name`, else the first listener whose protocol is
+        `security.inter.broker.protocol` (Kafka's rule)."""
+        if self.is_set("inter.broker.listener.name"):
+            return (self.get("inter.broker.listener.name") or "").upper()
+        wanted = self.get("security.inter.broker.protocol")
+        names = [lst.name for lst in self.listeners]
+        for name in names:
+            if self.security_protocol(name) == wanted:
+                return name
+        # Kafka insists on an inter-broker listener; one broker alone never uses it, so a
+        # single node with only SSL listeners is served, and a cluster is refused in
+        # `_check_listeners`.
+        return names[0]
+
+    def _check_listeners(self) -> None:
+        names = [lst.name for lst in self.listeners]
+        if len(set(names)) != len(names):
+            raise InvalidConfigError(f"listeners: each listener name must be unique: {names}")
+        ports = [lst.port for lst in self.listeners if lst.port]
+        if len(set(ports)) != len(ports):
+            raise InvalidConfigError("listeners: each listener must have a different port")
+        for name in names:
+            if self.security_protocol(name) not in ("PLAINTEXT", "SSL"):
+                raise InvalidConfigError(
+                    f"listener {name}: security protocol {self.security_protocol(name)} is not "
+                    "supported (ferrolog serves PLAINTEXT and SSL)"
+                )
+        if self.is_set("inter.broker.listener.name") and self.is_set(
+            "security.inter.broker.protocol"
+        ):
+            raise InvalidConfigError(
+                "only one of inter.broker.listener.name and security.inter.broker.protocol "
+                "may be set"
+            )
+        inter = self.inter_broker_listener_name
+        if inter not in names:
+            raise InvalidConfigError(
+                f"inter.broker.listener.name {inter} is not one of the listeners {names}"
+            )
+        if self.zookeeper_connect and self.security_protocol(inter) != "PLAINTEXT":
+            raise InvalidConfigError(
+                f"inter-broker listener {inter}: ferrolog replicates over PLAINTEXT only for "
+                "now; name a PLAINTEXT listener in inter.broker.listener.name"
+            )
+        if self.is_set("advertised.listeners"):
+            given = self.get("advertised.listeners") or ""
+            advertised = [lst.name for lst in parse_listeners(given)]
+            unknown = [name for name in advertised if name not in names]
+            if unknown:
+                raise InvalidConfigError(
+                    f"advertised.listeners names listeners that are not in listeners: {unknown}"
+                )
+
+    def listener_settings(self) -> dict[str, str]:
+        """The `listener.name.<name>.<property>` overrides given, by their full names."""
+        return dict(self._listener_settings)
+
+    @property
     def metrics_listener(self) -> Listener | None:
         """`metrics.listener` (`http://host:port`), None when empty (no HTTP listener)."""
         value = self.get("metrics.listener") or ""
@@ -203,9 +294,13 @@ class BrokerConfig:
     @property
     def advertised_listeners(self) -> list[Listener]:
         """As configured, else the listeners; a wildcard host advertises this machine's name
-        (clients cannot connect to 0.0.0.0)."""
+        (clients cannot connect to 0.0.0.0). A listener that `advertised.listeners` leaves out
+        is advertised as it binds (ferrolog's choice: every listener has an endpoint to give
+        its clients in Metadata)."""
         configured = self.get("advertised.listeners")
-        listeners = parse_listeners(configured) if configured else self.listeners
+        listeners = parse_listeners(configured) if configured else []
+        given = {lst.name for lst in listeners}
+        listeners += [lst for lst in self.listeners if lst.name not in given]
         return [
             Listener(lst.name, socket.getfqdn(), lst.port)
             if lst.host in ("", "0.0.0.0", "::")
@@ -239,8 +334,15 @@ class BrokerConfig:
             else:
                 value = self.get(name)
             if value is None:
-                raise InvalidConfigError(f"{name} has no value")
+                # Kafka's null (a key store nobody configured): the native core reads it as
+                # absent.
+                continue
             result[name] = value
+        result.update(
+            (name, value)
+            for name, value in self._listener_settings.items()
+            if _listener_override_base(name) in NATIVE_SERVER_KEYS
+        )
         return result
 
     # Topic configs
@@ -397,3 +499,12 @@ def _entry(
         doc=definition.doc,
         synonyms=synonyms,
     )
+
+
+def _listener_override_base(name: str) -> str | None:
+    """The property `listener.name.<listener>.<property>` overrides, if it is one ferrolog
+    takes per listener (the SSL ones, as Kafka)."""
+    if not name.startswith("listener.name."):
+        return None
+    _, _, rest = name[len("listener.name.") :].partition(".")
+    return rest if rest.startswith("ssl.") and rest in BROKER_CONFIGS else None

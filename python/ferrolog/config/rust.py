@@ -40,6 +40,8 @@ _KINDS = {
     ConfigType.DOUBLE: "Double",
     ConfigType.STRING: "String",
     ConfigType.LIST: "List",
+    # A password is text to the native core; only DescribeConfigs treats it apart (sensitive).
+    ConfigType.PASSWORD: "String",
 }
 
 
@@ -56,6 +58,17 @@ def _doc(text: str, indent: int) -> list[str]:
     return textwrap.wrap(text, 100 - indent, initial_indent="/// ", subsequent_indent="/// ")
 
 
+def _default(default: str | None) -> list[str]:
+    if default is None:
+        return ["    default: None,"]
+    line = f"    default: Some({_literal(default)}),"
+    # As rustfmt writes it (the module is indented once more when written): a call past
+    # 100 columns goes on lines of its own.
+    if len(line) + 4 <= 100:
+        return [line]
+    return ["    default: Some(", f"        {_literal(default)},", "    ),"]
+
+
 def _constant(definition: ConfigDef, default: str | None) -> list[str]:
     choices = ", ".join(_literal(c) for c in definition.choices)
     return [
@@ -63,7 +76,7 @@ def _constant(definition: ConfigDef, default: str | None) -> list[str]:
         f"pub const {definition.name.upper().replace('.', '_')}: Property = Property {{",
         f"    name: {_literal(definition.name)},",
         f"    kind: Kind::{_KINDS[definition.type]},",
-        f"    default: {'None' if default is None else f'Some({_literal(default)})'},",
+        *_default(default),
         f"    min: {_bound(definition.minimum)},",
         f"    max: {_bound(definition.maximum)},",
         f"    choices: &[{choices}],",

@@ -99,7 +99,7 @@ class TopicConfigDef(ConfigDef):
     synonyms: tuple[Synonym, ...] = ()
 
 
-_B, _S, _SH, _I, _L, _D, _LST = (
+_B, _S, _SH, _I, _L, _D, _LST, _P = (
     ConfigType.BOOLEAN,
     ConfigType.STRING,
     ConfigType.SHORT,
@@ -107,6 +107,7 @@ _B, _S, _SH, _I, _L, _D, _LST = (
     ConfigType.LONG,
     ConfigType.DOUBLE,
     ConfigType.LIST,
+    ConfigType.PASSWORD,
 )
 _COMPRESSION = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 _TIMESTAMP_TYPES = ("CreateTime", "LogAppendTime")
@@ -131,11 +132,57 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            minimum=0),
         _b("broker.rack", _S, None, "Rack of the broker, for rack-aware replica assignment."),
         _b("listeners", _S, "PLAINTEXT://127.0.0.1:9092",
-           "Where to listen, as PLAINTEXT://host:port (port 0 picks a free port); the native "
-           "core binds the first. Kafka's default listens on every interface; ferrolog's, like "
-           "a laptop install should, on loopback only.", native=True),
+           "Where to listen, as comma-separated NAME://host:port (port 0 picks a free port), "
+           "each name's security protocol given by listener.security.protocol.map. Kafka's "
+           "default listens on every interface; ferrolog's, like a laptop install should, on "
+           "loopback only.", native=True),
         _b("advertised.listeners", _S, None,
-           "Addresses given to clients in Metadata; defaults to the bound listeners."),
+           "Addresses given to clients in Metadata, per listener name; defaults to the bound "
+           "listeners."),
+        _b("listener.security.protocol.map", _S,
+           "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
+           "Listener name to security protocol (NAME:PROTOCOL, comma separated); ferrolog "
+           "serves PLAINTEXT and SSL.", native=True),
+        _b("inter.broker.listener.name", _S, None, "The listener brokers reach each other "
+           "through; when unset, the one of security.inter.broker.protocol."),
+        _b("security.inter.broker.protocol", _S, "PLAINTEXT", "The security protocol brokers "
+           "reach each other with, when inter.broker.listener.name is unset; ferrolog's "
+           "replication is PLAINTEXT for now.",
+           choices=("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")),
+        # TLS of the SSL listeners; each may be overridden per listener as
+        # listener.name.<name>.<property>, as Kafka allows.
+        _b("ssl.keystore.type", _S, "JKS", "File format of the key store: PKCS12 or PEM "
+           "(KIP-651). A JKS key store is read only if it is a PKCS12 file, as keytool has "
+           "written since Java 9.", native=True),
+        _b("ssl.keystore.location", _S, None, "The key store file: the broker's private key "
+           "and certificate chain.", native=True),
+        _b("ssl.keystore.password", _P, None, "Password of the key store file.", native=True),
+        _b("ssl.key.password", _P, None, "Password of the private key in the key store. "
+           "ferrolog reads a PKCS12 store's key with the store's password (as keytool and "
+           "openssl write them), this one only when ssl.keystore.password is unset; an "
+           "encrypted PEM key is not read yet.", native=True),
+        _b("ssl.keystore.key", _P, None, "The private key in PEM (PKCS#8), inline, with "
+           "ssl.keystore.type=PEM.", native=True),
+        _b("ssl.keystore.certificate.chain", _P, None, "The certificate chain in PEM, inline, "
+           "with ssl.keystore.type=PEM.", native=True),
+        _b("ssl.truststore.type", _S, "JKS", "File format of the trust store: PKCS12 or PEM "
+           "(a JKS one only if it is a PKCS12 file).", native=True),
+        _b("ssl.truststore.location", _S, None, "The trust store file: the certificates of the "
+           "authorities client certificates are checked against.", native=True),
+        _b("ssl.truststore.password", _P, None, "Password of the trust store file.",
+           native=True),
+        _b("ssl.truststore.certificates", _P, None, "Trusted certificates in PEM, inline, with "
+           "ssl.truststore.type=PEM.", native=True),
+        _b("ssl.client.auth", _S, "none", "Whether SSL clients must (required), may "
+           "(requested) or need not (none) present a certificate.",
+           choices=("required", "requested", "none"), native=True),
+        _b("ssl.enabled.protocols", _LST, "TLSv1.2,TLSv1.3", "The TLS versions SSL listeners "
+           "accept (ferrolog has TLSv1.2 and TLSv1.3).", native=True),
+        _b("ssl.protocol", _S, "TLSv1.3", "Accepted for compatibility: ssl.enabled.protocols "
+           "decides."),
+        _b("ssl.principal.mapping.rules", _S, "DEFAULT", "How a client certificate's subject "
+           "becomes its principal; ferrolog has DEFAULT (User:<the subject's RFC 2253 name>).",
+           native=True),
         _b("metrics.listener", _S, "http://127.0.0.1:9644",
            "Where Prometheus scrapes /metrics and orchestrators probe /healthz and /readyz, as "
            "http://host:port (port 0 picks a free port); empty: no HTTP listener. A default "

@@ -49,3 +49,8 @@ class RequestContext:
     client_id: str | None
     peer: str
     broker: BrokerServices
+    # The listener the request came in through: Metadata answers with its endpoints.
+    listener_name: str = "PLAINTEXT"
+    # Kafka's principal of the connection (from its TLS client certificate, if any), for the
+    # authorizer to come.
+    principal: str = "User:ANONYMOUS"

@@ -53,9 +53,11 @@ async def handle(ctx: RequestContext, request: DescribeClusterRequest) -> Descri
     if endpoint != ENDPOINT_BROKER:
         return _error(errors.UnsupportedEndpointTypeError(f"unknown endpoint type {endpoint}"))
     registered = ctx.broker.controller.brokers()
+    # Each broker's endpoint on the client's listener, as Metadata gives them.
     brokers: list[DescribeClusterResponseDescribeClusterBroker] = [
-        {"broker_id": b.node_id, "host": b.host, "port": b.port, "rack": b.rack}
+        {"broker_id": b.node_id, "host": e.host, "port": e.port, "rack": b.rack}
         for b in sorted(registered.values(), key=lambda b: b.node_id)
+        if (e := b.endpoint(ctx.listener_name)) is not None
     ]
     if ctx.broker.node_id not in registered:
         # Between start and registration a broker still knows where it is itself.

@@ -48,11 +48,19 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinator
     broker = controller.brokers().get(state.leader) if state is not None else None
     if broker is None:
         return error(errors.CoordinatorNotAvailableError(f"{name}-{partition} has no leader"))
+    # The coordinator's address on the client's listener, as Metadata gives it.
+    endpoint = broker.endpoint(ctx.listener_name)
+    if endpoint is None:
+        return error(
+            errors.CoordinatorNotAvailableError(
+                f"broker {broker.node_id} has no listener {ctx.listener_name}"
+            )
+        )
     return {
         "key": key,
         "node_id": broker.node_id,
-        "host": broker.host,
-        "port": broker.port,
+        "host": endpoint.host,
+        "port": endpoint.port,
         "error_code": 0,
         "error_message": None,
     }

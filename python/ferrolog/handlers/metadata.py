@@ -24,6 +24,7 @@ from ferrolog.protocol.messages import (
     MetadataRequest,
     MetadataRequestTopic,
     MetadataResponse,
+    MetadataResponseBroker,
     MetadataResponsePartition,
     MetadataResponseTopic,
 )
@@ -89,13 +90,9 @@ async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataRespo
         for entry in requested or []:
             topics.append(await _lookup(ctx, entry, allow_create, topic_ops))
 
-    brokers = controller.brokers()
     return {
         "throttle_time_ms": 0,
-        "brokers": [
-            {"node_id": b.node_id, "host": b.host, "port": b.port, "rack": b.rack}
-            for b in sorted(brokers.values(), key=lambda b: b.node_id)
-        ],
+        "brokers": listener_brokers(ctx),
         "cluster_id": broker.cluster_id,
         "controller_id": controller.controller_id,
         "topics": topics,
@@ -202,3 +199,22 @@ def _describe(
         "partitions": partitions,
         "topic_authorized_operations": NOT_REQUESTED if topic_ops is None else topic_ops,
     }
+
+
+def listener_brokers(ctx: RequestContext) -> list[MetadataResponseBroker]:
+    """The live brokers as the client sees them: their endpoints on the listener the request
+    came in through, Kafka's rule (a client of the SSL listener is sent SSL endpoints); a
+    broker without that listener is left out, as Kafka leaves it out."""
+    brokers: list[MetadataResponseBroker] = []
+    for b in sorted(ctx.broker.controller.brokers().values(), key=lambda b: b.node_id):
+        endpoint = b.endpoint(ctx.listener_name)
+        if endpoint is not None:
+            brokers.append(
+                {
+                    "node_id": b.node_id,
+                    "host": endpoint.host,
+                    "port": endpoint.port,
+                    "rack": b.rack,
+                }
+            )
+    return brokers

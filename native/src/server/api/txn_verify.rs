@@ -202,6 +202,9 @@ async fn ask(
             api_version: VERSION,
             correlation_id: 0,
             peer: NATIVE_PEER.to_string(),
+            // The broker's own request: through no listener.
+            listener: "".into(),
+            principal: crate::server::tls::ANONYMOUS_PRINCIPAL.into(),
             frame: frame.freeze(),
         })
         .await;
