@@ -46,5 +46,10 @@ def test_chaos_on_ferrolog_finds_no_anomaly(tmp_path: Path) -> None:
 def test_chaos_on_apache_kafka_runs_the_same_checks(tmp_path: Path) -> None:
     libs = kafka_dist.fetch(kafka_dist.KAFKA3)  # cached by `make kafka-jars`
     run, report = _chaos(tmp_path, "--kafka-libs", str(libs), "--cycles", "3", "--seed", "3")
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    # The checker judges Kafka by the same rules, and Kafka can break them: a 100-cycle run
+    # here found two records written twice by Kafka 3.9.1 (idempotent producers, brokers
+    # killed). The command must run and report; the verdict is Kafka's own.
+    assert run.returncode in (0, 1), run.stdout[-3000:] + run.stderr[-3000:]
+    assert ("OK" if run.returncode == 0 else "FAILED") in run.stdout
+    assert len(report["events"]) == 3
     assert report["verdict"]["acknowledged"] > 500
