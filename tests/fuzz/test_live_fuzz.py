@@ -79,10 +79,12 @@ def test_fuzz_reports_a_broker_that_dies() -> None:
 
         killer = threading.Thread(target=kill_once_fuzzing, daemon=True)
         killer.start()
-        report = campaign.run(rounds=10_000, per_round=100)
+        # One long round: the kill lands while requests are being fuzzed (between rounds it
+        # could land during the canary write, which reports that instead).
+        report = campaign.run(rounds=1, per_round=1_000_000)
         killer.join(10)
     assert [f.kind for f in report.findings] == ["broker-down"], report.summary()
-    assert report.rounds < 10_000
+    assert report.rounds == 0
 
 
 @pytest.mark.native

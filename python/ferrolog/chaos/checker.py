@@ -163,8 +163,22 @@ def check(
     return v
 
 
-def verify_replicas(bootstrap: str) -> list[str]:
-    """`ferrolog verify-replicas` over the workload's topic: its DIFFERENCE lines."""
+def verify_replicas(bootstrap: str, attempts: int = 5) -> list[str]:
+    """`ferrolog verify-replicas` over the workload's topic: its DIFFERENCE lines, once the
+    replicas agree or after `attempts` tries. A follower serves Kafka's debugging consumer up
+    to its own high watermark, which learns the leader's one fetch round later: right after
+    the last write a follower can look one batch short without lacking it."""
+    problems: list[str] = []
+    for attempt in range(attempts):
+        if attempt:
+            time.sleep(2.0)
+        problems = _verify_once(bootstrap)
+        if not problems:
+            break
+    return problems
+
+
+def _verify_once(bootstrap: str) -> list[str]:
     run = subprocess.run(
         [sys.executable, "-m", "ferrolog", "verify-replicas", "--bootstrap-server", bootstrap,
          "--topic", TOPIC],
