@@ -52,6 +52,9 @@ pub struct ServerConfig {
     pub transaction_verification: bool,
     /// `quota.window.num` and `quota.window.size.seconds`: the client quotas' windows.
     pub quota_window: crate::quota::WindowConfig,
+    /// How the replica fetchers connect to other brokers: `inter.broker.listener.name` (the
+    /// control plane resolves Kafka's rule for it) and that listener's security.
+    pub inter_broker: crate::client::InterBrokerSecurity,
 }
 
 /// Splits `listeners` (`NAME://host:port`, comma separated) into (name, host, port) each.
@@ -117,6 +120,25 @@ fn read_listeners(p: &mut Props<'_>) -> Result<Vec<ListenerConfig>, String> {
     Ok(listeners)
 }
 
+/// The inter-broker listener (the first listener when unset, as a single broker needs none)
+/// and its security.
+fn read_inter_broker(
+    p: &mut Props<'_>,
+    listeners: &[ListenerConfig],
+) -> Result<crate::client::InterBrokerSecurity, String> {
+    let name = match p.optional_text(&server::INTER_BROKER_LISTENER_NAME)? {
+        Some(name) => name.to_ascii_uppercase(),
+        None => listeners[0].name.clone(),
+    };
+    if !listeners.iter().any(|l| l.name == name) {
+        return Err(format!(
+            "inter.broker.listener.name {name} is not one of the listeners"
+        ));
+    }
+    let map = p.text(&server::LISTENER_SECURITY_PROTOCOL_MAP)?;
+    crate::client::InterBrokerSecurity::read(p, &name, security_protocol(map, &name)?)
+}
+
 impl ServerConfig {
     /// Parses the broker's resolved config: every property this reads must be there, with a
     /// value within the table's bounds, and nothing else.
@@ -131,6 +153,7 @@ impl ServerConfig {
 
     fn read(p: &mut Props<'_>) -> Result<ServerConfig, String> {
         let listeners = read_listeners(p)?;
+        let inter_broker = read_inter_broker(p, &listeners)?;
         let log_dirs: Vec<PathBuf> = p
             .list(&server::LOG_DIRS)?
             .into_iter()
@@ -173,6 +196,7 @@ impl ServerConfig {
                 samples: p.integer(&server::QUOTA_WINDOW_NUM)?,
                 window_ms: p.integer::<i64>(&server::QUOTA_WINDOW_SIZE_SECONDS)? * 1000,
             },
+            inter_broker,
         })
     }
 
@@ -186,6 +210,7 @@ impl ServerConfig {
             min_bytes: self.replica_fetch_min_bytes,
             backoff: self.replica_fetch_backoff,
             socket_timeout: self.replica_socket_timeout,
+            security: self.inter_broker.clone(),
         }
     }
 }

@@ -125,7 +125,9 @@ fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String>
     Ok(Arc::new(config))
 }
 
-fn protocol_versions(names: &[&str]) -> Result<Vec<&'static SupportedProtocolVersion>, String> {
+pub(crate) fn protocol_versions(
+    names: &[&str],
+) -> Result<Vec<&'static SupportedProtocolVersion>, String> {
     let mut versions = Vec::new();
     for name in names {
         match *name {
@@ -142,9 +144,9 @@ fn protocol_versions(names: &[&str]) -> Result<Vec<&'static SupportedProtocolVer
     Ok(versions)
 }
 
-type KeyPair = (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>);
+pub(crate) type KeyPair = (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>);
 
-fn key_store(
+pub(crate) fn key_store(
     kind: &str,
     location: Option<&str>,
     password: Option<&str>,
@@ -240,6 +242,32 @@ fn trust_store(
     password: Option<&str>,
     inline: Option<&str>,
 ) -> Result<Option<RootCertStore>, String> {
+    trusted_certificates(kind, location, password, inline)?
+        .map(roots)
+        .transpose()
+}
+
+/// The rustls trust anchors of a trust store's certificates.
+pub(crate) fn roots(certs: Vec<CertificateDer<'static>>) -> Result<RootCertStore, String> {
+    let mut roots = RootCertStore::empty();
+    for cert in certs {
+        roots
+            .add(cert)
+            .map_err(|e| format!("a trust store certificate: {e}"))?;
+    }
+    if roots.is_empty() {
+        return Err("the trust store holds no certificate".into());
+    }
+    Ok(roots)
+}
+
+/// The certificates of a trust store, None when none is configured.
+pub(crate) fn trusted_certificates(
+    kind: &str,
+    location: Option<&str>,
+    password: Option<&str>,
+    inline: Option<&str>,
+) -> Result<Option<Vec<CertificateDer<'static>>>, String> {
     let certs: Vec<CertificateDer<'static>> = match (location, inline) {
         (Some(_), Some(_)) => {
             return Err(
@@ -284,16 +312,7 @@ fn trust_store(
             }
         }
     };
-    let mut roots = RootCertStore::empty();
-    for cert in certs {
-        roots
-            .add(cert)
-            .map_err(|e| format!("a trust store certificate: {e}"))?;
-    }
-    if roots.is_empty() {
-        return Err("the trust store holds no certificate".into());
-    }
-    Ok(Some(roots))
+    Ok(Some(certs))
 }
 
 /// Kafka's principal of a client certificate under the DEFAULT mapping rule: `User:` and the

@@ -262,11 +262,8 @@ class BrokerConfig:
             raise InvalidConfigError(
                 f"inter.broker.listener.name {inter} is not one of the listeners {names}"
             )
-        if self.zookeeper_connect and self.security_protocol(inter) != "PLAINTEXT":
-            raise InvalidConfigError(
-                f"inter-broker listener {inter}: ferrolog replicates over PLAINTEXT only for "
-                "now; name a PLAINTEXT listener in inter.broker.listener.name"
-            )
+        if self.zookeeper_connect:
+            self._check_inter_broker_client(inter)
         if self.is_set("advertised.listeners"):
             given = self.get("advertised.listeners") or ""
             advertised = [lst.name for lst in parse_listeners(given)]
@@ -274,6 +271,21 @@ class BrokerConfig:
             if unknown:
                 raise InvalidConfigError(
                     f"advertised.listeners names listeners that are not in listeners: {unknown}"
+                )
+
+    def _check_inter_broker_client(self, inter: str) -> None:
+        """What a broker of a cluster needs to connect to the others over the inter-broker
+        listener `inter`; refused at start rather than found by a failing replica fetcher."""
+        if self.security_protocol(inter) in ("SSL", "SASL_SSL"):
+            stores = ("ssl.truststore.location", "ssl.truststore.certificates")
+            overrides = {f"listener.name.{inter.lower()}.{name}" for name in stores}
+            if not any(self.is_set(n) for n in stores) and not (
+                overrides & {k.lower() for k in self._listener_settings}
+            ):
+                raise InvalidConfigError(
+                    f"inter-broker listener {inter}: brokers connect to each other over TLS and "
+                    "need a trust store (ssl.truststore.location or "
+                    "ssl.truststore.certificates)"
                 )
 
     def listener_settings(self) -> dict[str, str]:
@@ -331,6 +343,8 @@ class BrokerConfig:
                 value: str | None = str(self.node_id)
             elif name == "log.dirs":
                 value = ",".join(self.log_dirs)
+            elif name == "inter.broker.listener.name":
+                value = self.inter_broker_listener_name  # Kafka's rule, resolved here
             else:
                 value = self.get(name)
             if value is None:
