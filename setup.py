@@ -75,6 +75,8 @@ setup(
             "cramjam>=2.8",
             # The TLS tests make their CA, broker and client certificates.
             "cryptography>=42",
+            # An independent SCRAM client, to check the broker's SCRAM server against.
+            "scramp>=1.4",
             "ruff>=0.6",
             "mypy>=1.10",
         ],

@@ -57,8 +57,13 @@ class ControlRequest:
         """The listener the request came in through (empty for the broker's own requests)."""
     @property
     def principal(self) -> str:
-        """Kafka's principal of the connection: ``User:ANONYMOUS``, or ``User:<DN>`` of its
-        TLS client certificate."""
+        """Kafka's principal of the connection: ``User:ANONYMOUS``, ``User:<DN>`` of its
+        TLS client certificate, or ``User:<name>`` it authenticated as with SASL."""
+    @property
+    def sasl_phase(self) -> str:
+        """``done`` (authenticated, or a listener without SASL), ``handshake`` (a SASL
+        listener's connection not yet authenticated), or ``token`` (``frame`` is a bare SASL
+        token, after SaslHandshake v0)."""
     @property
     def peer(self) -> str:
         """The client's address, ``host:port``."""
@@ -151,6 +156,12 @@ class Server:
         """Sends ``response`` (response header + body, no size prefix) on the request's
         connection. Responses on one connection go out in request order. ``throttle_ms`` > 0
         mutes the connection for that long once the response is out (a request quota)."""
+    def respond_sasl(
+        self, handle: int, response: bytes, step: str, principal: str | None = None
+    ) -> None:
+        """Sends the answer to a SASL request (or a bare token), then the connection goes on
+        as ``step`` says: ``continue``, ``tokens`` (bare tokens follow), ``authenticated`` (as
+        ``principal``: every request is served from now on) or ``failed`` (closed)."""
     def record_controller_mutation(
         self, client_id: str | None, permits: float, strict: bool
     ) -> tuple[bool, int]:

@@ -41,6 +41,8 @@ class FakeRequest:
     peer: str = "127.0.0.1:5555"
     listener_name: str = "PLAINTEXT"
     principal: str = "User:ANONYMOUS"
+    connection_id: int = 1
+    sasl_phase: str = "done"
 
 
 @dataclass

@@ -11,7 +11,7 @@ use pyo3::types::PyBytes;
 use super::quotas;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
-use crate::control::ControlReply;
+use crate::control::{ControlReply, SaslStep};
 use crate::log::now_ms;
 use crate::metrics::{replica_families, ApiSnapshot, LATENCY_BUCKETS_MS};
 use crate::quota::ANONYMOUS;
@@ -137,6 +137,36 @@ impl PyServer {
             ms => ControlReply::RespondThenMute(body, Duration::from_millis(ms)),
         };
         self.inner.broker().control.reply(handle, reply);
+    }
+
+    /// The answer to a SASL request, then what the connection does: `step` is "continue",
+    /// "tokens" (bare tokens follow, after SaslHandshake v0), "authenticated" (as
+    /// `principal`) or "failed" (the connection closes once the response is out).
+    #[pyo3(signature = (handle, response, step, principal = None))]
+    fn respond_sasl(
+        &self,
+        handle: u64,
+        response: &[u8],
+        step: &str,
+        principal: Option<&str>,
+    ) -> PyResult<()> {
+        let step = match (step, principal) {
+            ("continue", None) => SaslStep::Continue,
+            ("tokens", None) => SaslStep::ExpectTokens,
+            ("authenticated", Some(principal)) => SaslStep::Authenticated(principal.into()),
+            ("failed", None) => SaslStep::Failed,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "invalid SASL step {step:?} (principal {principal:?})"
+                )))
+            }
+        };
+        let body = Bytes::copy_from_slice(response);
+        self.inner
+            .broker()
+            .control
+            .reply(handle, ControlReply::Sasl(body, step));
+        Ok(())
     }
 
     /// `permits` partitions created or deleted for `client_id`, against its
