@@ -58,6 +58,9 @@ setup(
         # `ferrolog fuzz` seals its record batches with Kafka's CRC-32C; crc32c computes it in
         # C and ships wheels.
         "crc32c>=2.4",
+        # The SCRAM client of ferrolog's own clients (the Spark reader, the tools): a
+        # maintained RFC 5802 implementation, pure Python.
+        "scramp>=1.4",
     ],
     extras_require={
         "test": [
@@ -75,8 +78,6 @@ setup(
             "cramjam>=2.8",
             # The TLS tests make their CA, broker and client certificates.
             "cryptography>=42",
-            # An independent SCRAM client, to check the broker's SCRAM server against.
-            "scramp>=1.4",
             "ruff>=0.6",
             "mypy>=1.10",
         ],
