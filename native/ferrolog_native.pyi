@@ -163,14 +163,20 @@ class Server:
         as ``step`` says: ``continue``, ``tokens`` (bare tokens follow), ``authenticated`` (as
         ``principal``: every request is served from now on) or ``failed`` (closed)."""
     def record_controller_mutation(
-        self, client_id: str | None, permits: float, strict: bool
+        self,
+        client_id: str | None,
+        permits: float,
+        strict: bool,
+        principal: str = "User:ANONYMOUS",
     ) -> tuple[bool, int]:
-        """``permits`` partitions created or deleted against the client's
-        ``controller_mutation_rate``: (accepted, throttle ms). Strict: refused while the
-        client's token bucket is in debt."""
-    def record_request_time(self, client_id: str | None, busy_ns: int) -> int:
-        """Meters ``busy_ns`` of a Python-served request against its client's
-        ``request_percentage`` quota; the throttle in ms it earned (0: none)."""
+        """``permits`` partitions created or deleted against the ``controller_mutation_rate``
+        of the (user, client) of ``principal`` and ``client_id``: (accepted, throttle ms).
+        Strict: refused while the token bucket is in debt."""
+    def record_request_time(
+        self, client_id: str | None, busy_ns: int, principal: str = "User:ANONYMOUS"
+    ) -> int:
+        """Meters ``busy_ns`` of a Python-served request against the ``request_percentage``
+        quota of its (user, client); the throttle in ms it earned (0: none)."""
     def close_connection(self, handle: int) -> None:
         """Answers the request by closing its connection (Kafka's answer to a malformed or
         unsupported request)."""

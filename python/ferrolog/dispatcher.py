@@ -244,7 +244,7 @@ class Dispatcher:
         cluster action (exempt, as in Kafka) or a response that cannot carry it."""
         if context.api_key in CLUSTER_ACTIONS or context.api_key not in THROTTLE_FIELD:
             return 0
-        return self._queue.record_request_time(context.client_id, busy_ns)
+        return self._queue.record_request_time(context.client_id, busy_ns, context.principal)
 
     def _respond(self, request: ControlRequest, response: bytes, throttle_ms: int = 0) -> None:
         try:

@@ -78,7 +78,9 @@ class FakeQueue:
         self.responses[handle] = response
         self.answered_at[handle] = time.monotonic()
 
-    def record_request_time(self, client_id: str | None, busy_ns: int) -> int:
+    def record_request_time(
+        self, client_id: str | None, busy_ns: int, principal: str = "User:ANONYMOUS"
+    ) -> int:
         return 0  # no request quota configured
 
     def settled(self, requests: list[FakeRequest]) -> bool:

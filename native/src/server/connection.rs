@@ -223,7 +223,10 @@ async fn handle<S: Transport>(
         }
         Route::Native => {
             let mut tally = Tally::default();
-            let reply = api::dispatch(broker, peek, frame, &mut tally).await;
+            let caller = api::Caller {
+                principal: &session.who.principal,
+            };
+            let reply = api::dispatch(broker, caller, peek, frame, &mut tally).await;
             broker.requests.errors(peek.api_key, tally.counts());
             broker.request_log.failed(who, tally.counts());
             match reply {
