@@ -164,6 +164,10 @@ class ScramControlManager:
     def credentials(self) -> ScramTable:
         return {user: dict(c) for user, c in self._credentials.items()}
 
+    def credential(self, user: str, mechanism: str) -> ScramCredential | None:
+        """The credential a SCRAM authentication of `user` is checked against."""
+        return self._credentials.get(user, {}).get(mechanism)
+
     async def load(self) -> None:
         self.update(await self._store.scram_credentials(), full=True)
 

@@ -59,8 +59,13 @@ class ControlRequest:
         """The listener the request came in through (empty for the broker's own requests)."""
     @property
     def principal(self) -> str:
-        """Kafka's principal of the connection: ``User:ANONYMOUS``, or ``User:<DN>`` of its
-        TLS client certificate."""
+        """Kafka's principal of the connection: ``User:ANONYMOUS``, ``User:<DN>`` of its
+        TLS client certificate, or ``User:<name>`` it authenticated as with SASL."""
+    @property
+    def sasl_phase(self) -> str:
+        """``done`` (authenticated, or a listener without SASL), ``handshake`` (a SASL
+        listener's connection not yet authenticated), or ``token`` (``frame`` is a bare SASL
+        token, after SaslHandshake v0)."""
     @property
     def peer(self) -> str:
         """The client's address, ``host:port``."""
@@ -157,15 +162,27 @@ class Server:
         """Sends ``response`` (response header + body, no size prefix) on the request's
         connection. Responses on one connection go out in request order. ``throttle_ms`` > 0
         mutes the connection for that long once the response is out (a request quota)."""
+    def respond_sasl(
+        self, handle: int, response: bytes, step: str, principal: str | None = None
+    ) -> None:
+        """Sends the answer to a SASL request (or a bare token), then the connection goes on
+        as ``step`` says: ``continue``, ``tokens`` (bare tokens follow), ``authenticated`` (as
+        ``principal``: every request is served from now on) or ``failed`` (closed)."""
     def record_controller_mutation(
-        self, client_id: str | None, permits: float, strict: bool
+        self,
+        client_id: str | None,
+        permits: float,
+        strict: bool,
+        principal: str = "User:ANONYMOUS",
     ) -> tuple[bool, int]:
-        """``permits`` partitions created or deleted against the client's
-        ``controller_mutation_rate``: (accepted, throttle ms). Strict: refused while the
-        client's token bucket is in debt."""
-    def record_request_time(self, client_id: str | None, busy_ns: int) -> int:
-        """Meters ``busy_ns`` of a Python-served request against its client's
-        ``request_percentage`` quota; the throttle in ms it earned (0: none)."""
+        """``permits`` partitions created or deleted against the ``controller_mutation_rate``
+        of the (user, client) of ``principal`` and ``client_id``: (accepted, throttle ms).
+        Strict: refused while the token bucket is in debt."""
+    def record_request_time(
+        self, client_id: str | None, busy_ns: int, principal: str = "User:ANONYMOUS"
+    ) -> int:
+        """Meters ``busy_ns`` of a Python-served request against the ``request_percentage``
+        quota of its (user, client); the throttle in ms it earned (0: none)."""
     def close_connection(self, handle: int) -> None:
         """Answers the request by closing its connection (Kafka's answer to a malformed or
         unsupported request)."""

@@ -103,7 +103,7 @@ def _slices(batch: pa.RecordBatch) -> Iterator[pa.RecordBatch]:
 
 def read_range(opts: Options, r: OffsetRange) -> Iterator[pa.RecordBatch]:
     """Every record of `r`, in offset order, as Arrow record batches (one per fetch)."""
-    with Cluster(opts.bootstrap) as cluster:
+    with Cluster(opts.bootstrap, security=opts.security) as cluster:
         yield from _read(cluster, opts, r)
 
 

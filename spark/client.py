@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ferrolog import errors
+from ferrolog.client_security import ClientSecurity
 from ferrolog.connection import Connection, fetch_body
 
 METADATA, METADATA_VERSION = 3, 9
@@ -50,9 +51,12 @@ def parse_servers(bootstrap: str) -> list[tuple[str, int]]:
 class Cluster:
     """Connections to a cluster's brokers, found from the bootstrap servers."""
 
-    def __init__(self, bootstrap: str, timeout: float = 30.0) -> None:
+    def __init__(
+        self, bootstrap: str, timeout: float = 30.0, security: ClientSecurity | None = None
+    ) -> None:
         self._bootstrap = parse_servers(bootstrap)
         self._timeout = timeout
+        self._security = security
         self._brokers: dict[int, tuple[str, int]] = {}
         self._connections: dict[tuple[str, int], Connection] = {}
         self._leaders: dict[tuple[str, int], int] = {}
@@ -71,7 +75,7 @@ class Cluster:
     def _connect(self, address: tuple[str, int]) -> Connection:
         conn = self._connections.get(address)
         if conn is None:
-            conn = Connection(address[0], address[1], self._timeout, CLIENT_ID)
+            conn = Connection(address[0], address[1], self._timeout, CLIENT_ID, self._security)
             self._connections[address] = conn
         return conn
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ferrolog.client_security import ClientSecurity
 from ferrolog.spark.client import EARLIEST, LATEST
 
 KEY_VALUE_SCHEMA = (
@@ -97,6 +98,9 @@ class Options:
     max_records_per_partition: int | None = None
     fetch_max_bytes: int = 4 * 1024 * 1024
     poll_timeout_ms: int = 120_000
+    # TLS and SASL, from the `kafka.security.protocol`, `kafka.ssl.*` and `kafka.sasl.*`
+    # options, as Spark's own Kafka source takes them.
+    security: ClientSecurity = field(default_factory=ClientSecurity)
 
     def matches(self, topic: str) -> bool:
         if self.subscribe:
@@ -203,8 +207,12 @@ def parse_options(raw: Mapping[str, str], *, for_read: bool = True) -> Options:
     strategy = canon.get("startingOffsetsByTimestampStrategy", "error").strip().lower()
     if strategy not in ("error", "latest"):
         raise ValueError("startingOffsetsByTimestampStrategy must be error or latest")
+    security = ClientSecurity.from_properties(
+        {k[len("kafka.") :]: v for k, v in opts.items() if k.lower().startswith("kafka.")}
+    )
     return Options(
         bootstrap=bootstrap,
+        security=security,
         subscribe=subscribe,
         pattern=pattern,
         assign=assign,

@@ -88,7 +88,7 @@ class FerrologBatchReader(DataSourceReader):
 
     def partitions(self) -> list[OffsetRange]:
         opts = self.opts
-        with Cluster(opts.bootstrap) as cluster:
+        with Cluster(opts.bootstrap, security=opts.security) as cluster:
             tps = topic_partitions(cluster, opts)
             starts = resolve(cluster, opts, opts.starting_for(streaming=False), tps)
             ends = resolve(cluster, opts, opts.ending or OffsetSpec("latest"), tps, ending=True)
@@ -128,7 +128,7 @@ class FerrologStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     @property
     def cluster(self) -> Cluster:
         if self._cluster is None:
-            self._cluster = Cluster(self.opts.bootstrap)
+            self._cluster = Cluster(self.opts.bootstrap, security=self.opts.security)
         return self._cluster
 
     def _latest(self) -> dict[TopicPartition, int]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pyarrow as pa
 from confluent_kafka import KafkaException, Producer
+from ferrolog.client_security import ClientSecurity
 from pyspark.sql.datasource import (
     DataSourceArrowWriter,
     DataSourceStreamArrowWriter,
@@ -39,13 +40,22 @@ def producer_config(options: dict[str, str]) -> dict[str, Any]:
         "linger.ms": 5,
         "client.id": "ferrolog-spark-writer",
     }
-    for key, value in options.items():
-        if key.lower().startswith("kafka.") and key[6:] not in _NOT_FOR_PRODUCER:
-            config[key[6:]] = value
+    kafka = {k[6:]: v for k, v in options.items() if k.lower().startswith("kafka.")}
+    for key, value in kafka.items():
+        if key not in _NOT_FOR_PRODUCER and not _is_security(key):
+            config[key] = value
+    # The Java client's TLS and SASL settings (JAAS line, key and trust stores), in
+    # librdkafka's terms.
+    config.update(ClientSecurity.from_properties(kafka).librdkafka())
     config["bootstrap.servers"] = bootstrap
     # Idempotence is what keeps librdkafka's internal retries from writing a record twice.
     config["enable.idempotence"] = True
     return config
+
+
+def _is_security(key: str) -> bool:
+    key = key.lower()
+    return key == "security.protocol" or key.startswith(("ssl.", "sasl."))
 
 
 def _column(batch: pa.RecordBatch, name: str) -> list[Any] | None:

@@ -54,7 +54,11 @@ class FakeNative:
         )
 
     def record_controller_mutation(
-        self, client_id: str | None, permits: float, strict: bool
+        self,
+        client_id: str | None,
+        permits: float,
+        strict: bool,
+        principal: str = "User:ANONYMOUS",
     ) -> tuple[bool, int]:
         return True, 0  # no controller mutation quota configured
 

@@ -1,5 +1,6 @@
 """Shared test setup. The broker fixtures (`ferrolog_broker`, `ferrolog_broker_factory`) come
-from the `ferrolog.testing` plugin, registered through the `pytest11` entry point.
+from the `ferrolog.testing` plugin, registered through the `pytest11` entry point; the SASL
+broker (`sasl_broker`) from `tests/sasl_broker.py`.
 
 Tests marked `native` need the native core with its network server; where it is not built
 they are skipped with a reason rather than failing on an import."""
@@ -13,6 +14,8 @@ from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
+
+pytest_plugins = ["tests.sasl_broker"]
 
 # Python Kafka clients whose connect to a stopped broker leaves its socket unclosed:
 # kafka-python 3 (`kafka.net.inet.sock_connect` raises on ECONNREFUSED without closing the

@@ -42,11 +42,12 @@ def spread_targets(producer: Producer, topics: list[str]) -> list[tuple[str, int
 
 
 def produce_max(bootstrap: str, topic: str, count: int, size: int, acks: str,
-                spread: bool = False) -> dict[str, float]:
+                spread: bool = False, client: dict[str, object] | None = None,
+                ) -> dict[str, float]:
     """`count` records as fast as acknowledgements allow: to `topic` through the default
     partitioner, or with `spread` round-robin over every partition of the comma-separated
     topics (sticky partitioning would leave most of thousands of partitions untouched)."""
-    producer = _producer(bootstrap, acks)
+    producer = _producer(bootstrap, acks, **(client or {}))
     value = os.urandom(size)
     failed = 0
     targets = spread_targets(producer, topic.split(",")) if spread else [(topic, -1)]
@@ -84,13 +85,14 @@ def _consumer(bootstrap: str, **extra: object) -> Consumer:
 
 def consume_all(bootstrap: str, topic: str, partitions: int, count: int,
                 on_batch: Callable[[list], None] | None = None,
-                ready: Callable[[], None] | None = None, timeout: float = 120) -> dict[str, float]:
+                ready: Callable[[], None] | None = None, timeout: float = 120,
+                client: dict[str, object] | None = None) -> dict[str, float]:
     """Reads `count` records from the start of every partition (assigned, no group: the
     group protocol is not what is measured). The clock runs from the assignment to the last
     record, as ConsumerPerformance's fetch time does (from its `onPartitionsAssigned`): the
     start-offset lookups and the first fetches are in it, which with a thousand partitions
     are no small part of reading them."""
-    consumer = _consumer(bootstrap)
+    consumer = _consumer(bootstrap, **(client or {}))
     consumer.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
     start = time.perf_counter()
     got = 0

@@ -179,9 +179,7 @@ def decode_broker(node_id: int, data: bytes) -> BrokerRegistration:
         endpoint_host, _, endpoint_port = address.rpartition(":")
         # Before version 4 the listener name was the security protocol.
         protocol = str(protocols.get(name, name))
-        endpoints.append(
-            Endpoint(name, endpoint_host.strip("[]"), int(endpoint_port), protocol)
-        )
+        endpoints.append(Endpoint(name, endpoint_host.strip("[]"), int(endpoint_port), protocol))
     host: str | None = raw.get("host")
     port = int(raw.get("port", -1))
     if (host is None or port < 0) and endpoints:

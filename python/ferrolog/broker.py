@@ -23,6 +23,7 @@ from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.coordinator.txn import assembly
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
 from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
+from ferrolog.controller.security.sasl import SaslAuthenticator
 from ferrolog.controller.store.base import BrokerRegistration, Endpoint, MetadataStore
 from ferrolog.controller.store.local import LocalStore
 from ferrolog.controller.store.zookeeper import ZkStore
@@ -135,6 +136,7 @@ class Broker:
                 group_coordinator=self.group_coordinator,
                 txn_coordinator=self.txn_coordinator,
                 txn_markers=self.txn_markers,
+                sasl=SaslAuthenticator(config, controller.scram_credentials.credential),
             )
             self._dispatcher = Dispatcher(native, self.services, HANDLERS, advertised())
             self._dispatcher.start()

@@ -11,6 +11,7 @@ import socket
 import struct
 from typing import Any
 
+from ferrolog.client_security import ClientSecurity
 from ferrolog.protocol import decode_response, encode_request
 
 
@@ -20,12 +21,26 @@ class Connection:
     A broker that closes the connection, or answers with another request's correlation id,
     raises `ConnectionError` (an `OSError`): the connection is then unusable."""
 
-    def __init__(self, host: str, port: int, timeout: float, client_id: str) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        timeout: float,
+        client_id: str,
+        security: ClientSecurity | None = None,
+    ) -> None:
         self.address = f"{host}:{port}"
         self._client_id = client_id
-        self._sock = socket.create_connection((host, port), timeout=timeout)
-        self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock = socket.create_connection((host, port), timeout=timeout)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._correlation = 0
+        try:
+            self._sock = security.wrap(sock, host) if security is not None else sock
+            if security is not None:
+                security.authenticate(self.request)
+        except BaseException:
+            sock.close()
+            raise
 
     def request(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
         correlation = self.next_correlation()

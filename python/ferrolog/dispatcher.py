@@ -32,8 +32,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ferrolog.errors import UnsupportedVersionError
-from ferrolog.handlers import Handler
+from ferrolog.errors import (
+    IllegalSaslStateError,
+    SaslAuthenticationFailedError,
+    UnsupportedVersionError,
+)
+from ferrolog.handlers import Handler, sasl_authenticate
 from ferrolog.handlers import api_versions as api_versions_handler
 from ferrolog.handlers.context import BrokerServices, RequestContext
 from ferrolog.protocol import ProtocolError, decode_request, decode_request_header, encode_response
@@ -93,6 +97,9 @@ class Dispatcher:
                 self.dispatch(request)
 
     def dispatch(self, request: ControlRequest) -> None:
+        if request.sasl_phase == "token":
+            self._sasl_token(request)
+            return
         key, version = request.api_key, request.api_version
         allowed = self._versions.get(key)
         handler = self._handlers.get(key)
@@ -124,6 +131,8 @@ class Dispatcher:
             broker=self._services,
             listener_name=request.listener_name,
             principal=request.principal,
+            connection_id=request.connection_id,
+            sasl_phase=request.sasl_phase,
         )
         watch.busy_ns = time.perf_counter_ns() - started
         task = asyncio.ensure_future(
@@ -142,6 +151,9 @@ class Dispatcher:
     ) -> None:
         try:
             response = await watch.run(handler.handle(context, body))
+            if context.sasl_step is not None:
+                self._sasl_respond(context, request, response)
+                return
             # A handler's own throttle (a controller mutation quota) or the request quota's,
             # whichever is longer, as Kafka answers.
             handler_ms = response.get("throttle_time_ms", 0)
@@ -174,6 +186,54 @@ class Dispatcher:
             list(error_codes(response).items()),
         )
 
+    def _sasl_respond(
+        self, context: RequestContext, request: ControlRequest, response: Mapping[str, object]
+    ) -> None:
+        """Answers a SASL request, then the connection moves on as the handler decided
+        (never throttled: the client is not authenticated yet)."""
+        step = context.sasl_step
+        assert step is not None
+        if step == "close":
+            self._close(request, "SASL request out of order (before SaslHandshake)")
+            return
+        encoded = encode_response(
+            context.api_key, context.api_version, context.correlation_id, response
+        )
+        if step == "failed":
+            self._queue.refused(
+                context.api_key,
+                context.api_version,
+                context.client_id,
+                context.peer,
+                "SASL authentication failed",
+            )
+        self._queue.respond_sasl(request.handle, encoded, step, context.sasl_principal)
+
+    def _sasl_token(self, request: ControlRequest) -> None:
+        """A bare token after SaslHandshake v0: answered with a bare token; a failure closes
+        the connection (the v0 flow has no way to say why, as in Kafka)."""
+        context = RequestContext(
+            api_key=sasl_authenticate.API_KEY,
+            api_version=0,
+            correlation_id=0,
+            client_id=None,
+            peer=request.peer,
+            broker=self._services,
+            listener_name=request.listener_name,
+            connection_id=request.connection_id,
+            sasl_phase=request.sasl_phase,
+        )
+        sasl = self._services.sasl
+        try:
+            if sasl is None:
+                raise IllegalSaslStateError("no SASL on this broker")
+            outcome = sasl_authenticate.token(context, sasl, request.frame)
+        except (SaslAuthenticationFailedError, IllegalSaslStateError) as exc:
+            self._close(request, f"SASL authentication failed: {exc.message}")
+            return
+        step = "continue" if outcome.principal is None else "authenticated"
+        self._queue.respond_sasl(request.handle, outcome.challenge, step, outcome.principal)
+
     def _unsupported_api_versions(self, request: ControlRequest) -> None:
         # Parsed as v0 means: only the correlation id matters, the body is not read at all.
         body = api_versions_handler.body(self._versions, UnsupportedVersionError.code)
@@ -184,7 +244,7 @@ class Dispatcher:
         cluster action (exempt, as in Kafka) or a response that cannot carry it."""
         if context.api_key in CLUSTER_ACTIONS or context.api_key not in THROTTLE_FIELD:
             return 0
-        return self._queue.record_request_time(context.client_id, busy_ns)
+        return self._queue.record_request_time(context.client_id, busy_ns, context.principal)
 
     def _respond(self, request: ControlRequest, response: bytes, throttle_ms: int = 0) -> None:
         try:

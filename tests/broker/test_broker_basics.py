@@ -41,6 +41,8 @@ class FakeRequest:
     peer: str = "127.0.0.1:5555"
     listener_name: str = "PLAINTEXT"
     principal: str = "User:ANONYMOUS"
+    connection_id: int = 1
+    sasl_phase: str = "done"
 
 
 @dataclass
@@ -76,7 +78,9 @@ class FakeQueue:
         self.responses[handle] = response
         self.answered_at[handle] = time.monotonic()
 
-    def record_request_time(self, client_id: str | None, busy_ns: int) -> int:
+    def record_request_time(
+        self, client_id: str | None, busy_ns: int, principal: str = "User:ANONYMOUS"
+    ) -> int:
         return 0  # no request quota configured
 
     def settled(self, requests: list[FakeRequest]) -> bool:

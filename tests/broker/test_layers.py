@@ -44,10 +44,11 @@ CONTRACTS = [
     ("the Spark source is a Kafka client, not a part of the broker", "ferrolog.spark",
      [*FRONT_END, "ferrolog.controller"], SHARED),
     ("no handler imports a store implementation", "ferrolog.handlers", STORES, []),
-    # Coordinators are reached through `ctx.broker.group_coordinator`; they are not cluster
-    # logic.
+    # Coordinators are reached through `ctx.broker.group_coordinator`, and the SASL
+    # authenticator through `ctx.broker.sasl`; they are not cluster logic.
     ("handlers reach cluster logic only through the controller interface", "ferrolog.handlers",
-     ["ferrolog.controller", *STORES], [CONTROLLER_API, "ferrolog.controller.coordinator"]),
+     ["ferrolog.controller", *STORES],
+     [CONTROLLER_API, "ferrolog.controller.coordinator", "ferrolog.controller.security"]),
 ]
 
 

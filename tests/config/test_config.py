@@ -196,11 +196,12 @@ def test_describe_broker() -> None:
     }
     assert entries["num.partitions"].read_only
     assert not entries["log.retention.ms"].read_only
-    # Kafka's PASSWORD properties (the key and trust stores') are sensitive: never shown.
+    # Kafka's PASSWORD properties (the key and trust stores', the JAAS line) are sensitive:
+    # never shown.
     sensitive = {n for n, e in entries.items() if e.sensitive}
     assert sensitive == {"ssl.keystore.password", "ssl.key.password", "ssl.keystore.key",
                          "ssl.keystore.certificate.chain", "ssl.truststore.password",
-                         "ssl.truststore.certificates"}  # fmt: skip
+                         "ssl.truststore.certificates", "sasl.jaas.config"}  # fmt: skip
     secret = BrokerConfig({"ssl.keystore.password": "hunter2"}).describe_broker()
     assert all(e.value is None for e in secret if e.name == "ssl.keystore.password")
 

@@ -32,8 +32,37 @@ pub struct ControlRequest {
     pub listener: Arc<str>,
     /// The connection's principal (`User:ANONYMOUS`, or a client certificate's).
     pub principal: Arc<str>,
-    /// Header and body, without the size prefix.
+    /// Where the connection is in its SASL authentication.
+    pub sasl: SaslPhase,
+    /// Header and body, without the size prefix; a bare SASL token in [`SaslPhase::Token`].
     pub frame: Bytes,
+}
+
+/// Where a connection stands in SASL authentication (the states of Kafka's
+/// `SaslServerAuthenticator` that the control plane needs to tell apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaslPhase {
+    /// Authenticated, or a listener without SASL: a SaslHandshake now is out of place.
+    Done,
+    /// Not yet authenticated: ApiVersions, SaslHandshake and SaslAuthenticate only.
+    Handshake,
+    /// After a SaslHandshake v0: the frame is a bare SASL token, without a request header,
+    /// and so is the answer.
+    Token,
+}
+
+/// What a connection does once a SASL response is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaslStep {
+    /// More tokens to exchange, in the same phase.
+    Continue,
+    /// The client will send bare tokens next (SaslHandshake v0).
+    ExpectTokens,
+    /// Authenticated as this principal: every request is served from now on.
+    Authenticated(Arc<str>),
+    /// Refused: the connection closes after the response (Kafka's answer to a failed
+    /// authentication).
+    Failed,
 }
 
 /// Python's answer to one request.
@@ -44,6 +73,8 @@ pub enum ControlReply {
     /// A response whose client went over its request quota: sent, then the connection reads
     /// nothing for the throttle time (KIP-219).
     RespondThenMute(Bytes, Duration),
+    /// The answer to a SASL request (or bare token) and what the connection does next.
+    Sasl(Bytes, SaslStep),
     Close,
 }
 
@@ -165,6 +196,7 @@ mod tests {
             peer: "127.0.0.1:1".into(),
             listener: "PLAINTEXT".into(),
             principal: "User:ANONYMOUS".into(),
+            sasl: SaslPhase::Done,
             frame: Bytes::from_static(b"frame"),
         }
     }

@@ -28,7 +28,7 @@ pub mod server {
     };
 
     /// Listener name to security protocol (NAME:PROTOCOL, comma separated); ferrolog serves
-    /// PLAINTEXT and SSL.
+    /// PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL.
     pub const LISTENER_SECURITY_PROTOCOL_MAP: Property = Property {
         name: "listener.security.protocol.map",
         kind: Kind::String,
@@ -195,6 +195,28 @@ pub mod server {
         kind: Kind::String,
         default: Some("DEFAULT"),
         min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Largest frame a client may send before it has authenticated; a larger one closes the
+    /// connection.
+    pub const SASL_SERVER_MAX_RECEIVE_SIZE: Property = Property {
+        name: "sasl.server.max.receive.size",
+        kind: Kind::Int,
+        default: Some("524288"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// How long a connection that failed to authenticate is held before it is closed, so clients
+    /// that retry at once do not spin.
+    pub const CONNECTION_FAILED_AUTHENTICATION_DELAY_MS: Property = Property {
+        name: "connection.failed.authentication.delay.ms",
+        kind: Kind::Int,
+        default: Some("100"),
+        min: Some(0.0),
         max: None,
         choices: &[],
     };
@@ -412,6 +434,8 @@ pub mod server {
         &SSL_ENABLED_PROTOCOLS,
         &SSL_ENDPOINT_IDENTIFICATION_ALGORITHM,
         &SSL_PRINCIPAL_MAPPING_RULES,
+        &SASL_SERVER_MAX_RECEIVE_SIZE,
+        &CONNECTION_FAILED_AUTHENTICATION_DELAY_MS,
         &MAX_CONNECTIONS,
         &CONNECTIONS_MAX_IDLE_MS,
         &SOCKET_REQUEST_MAX_BYTES,

@@ -11,10 +11,9 @@ use pyo3::types::PyBytes;
 use super::quotas;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
-use crate::control::ControlReply;
+use crate::control::{ControlReply, SaslStep};
 use crate::log::now_ms;
 use crate::metrics::{replica_families, ApiSnapshot, LATENCY_BUCKETS_MS};
-use crate::quota::ANONYMOUS;
 use crate::server::request_log::Requester;
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
 
@@ -147,17 +146,49 @@ impl PyServer {
         self.inner.broker().control.reply(handle, reply);
     }
 
+    /// The answer to a SASL request, then what the connection does: `step` is "continue",
+    /// "tokens" (bare tokens follow, after SaslHandshake v0), "authenticated" (as
+    /// `principal`) or "failed" (the connection closes once the response is out).
+    #[pyo3(signature = (handle, response, step, principal = None))]
+    fn respond_sasl(
+        &self,
+        handle: u64,
+        response: &[u8],
+        step: &str,
+        principal: Option<&str>,
+    ) -> PyResult<()> {
+        let step = match (step, principal) {
+            ("continue", None) => SaslStep::Continue,
+            ("tokens", None) => SaslStep::ExpectTokens,
+            ("authenticated", Some(principal)) => SaslStep::Authenticated(principal.into()),
+            ("failed", None) => SaslStep::Failed,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "invalid SASL step {step:?} (principal {principal:?})"
+                )))
+            }
+        };
+        let body = Bytes::copy_from_slice(response);
+        self.inner
+            .broker()
+            .control
+            .reply(handle, ControlReply::Sasl(body, step));
+        Ok(())
+    }
+
     /// `permits` partitions created or deleted for `client_id`, against its
     /// `controller_mutation_rate`: (accepted, throttle ms). `strict`: refused while the
     /// client's bucket is in debt (the request versions that know THROTTLING_QUOTA_EXCEEDED).
+    #[pyo3(signature = (client_id, permits, strict, principal = crate::server::tls::ANONYMOUS_PRINCIPAL))]
     fn record_controller_mutation(
         &self,
         client_id: Option<&str>,
         permits: f64,
         strict: bool,
+        principal: &str,
     ) -> (bool, u64) {
         let answer = self.inner.broker().quotas.record_controller_mutation(
-            ANONYMOUS,
+            crate::quota::user_of(principal),
             client_id.unwrap_or(""),
             permits,
             strict,
@@ -168,9 +199,10 @@ impl PyServer {
 
     /// Meters `busy_ns` of the broker's time on a Python-served request of `client_id`
     /// against its `request_percentage` quota; the throttle time in ms it earned (0: none).
-    fn record_request_time(&self, client_id: Option<&str>, busy_ns: u64) -> u64 {
+    #[pyo3(signature = (client_id, busy_ns, principal = crate::server::tls::ANONYMOUS_PRINCIPAL))]
+    fn record_request_time(&self, client_id: Option<&str>, busy_ns: u64, principal: &str) -> u64 {
         let throttle = self.inner.broker().quotas.record_request_time(
-            ANONYMOUS,
+            crate::quota::user_of(principal),
             client_id.unwrap_or(""),
             Duration::from_nanos(busy_ns),
             now_ms(),

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::control::ControlRequest;
+use crate::control::{ControlRequest, SaslPhase};
 use crate::server::{PartitionState, ReplicaState};
 
 #[pyclass(frozen, subclass, name = "ControlRequest", module = "ferrolog_native")]
@@ -47,6 +47,16 @@ impl PyControlRequest {
     #[getter]
     fn principal(&self) -> &str {
         &self.inner.principal
+    }
+    /// Where the connection is in SASL authentication: "done" (authenticated, or not a SASL
+    /// listener), "handshake" (before it), "token" (the frame is a bare SASL token).
+    #[getter]
+    fn sasl_phase(&self) -> &'static str {
+        match self.inner.sasl {
+            SaslPhase::Done => "done",
+            SaslPhase::Handshake => "handshake",
+            SaslPhase::Token => "token",
+        }
     }
     #[getter]
     fn frame<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {

@@ -15,6 +15,10 @@ pub use entity::{EntityName, MetricTags, QuotaConfig, QuotaEntity, QuotaType};
 pub use manager::{ClientQuotaManager, Mutation, ThrottleStats};
 pub use rate::{Rate, TokenBucket, WindowConfig};
 
-/// The principal of every connection until authentication exists: Kafka's `User:ANONYMOUS`.
-/// User quotas resolve against its name, so a quota for user `ANONYMOUS` applies to everyone.
-pub const ANONYMOUS: &str = "ANONYMOUS";
+/// The user that user quotas resolve against: the name of the connection's principal
+/// `User:<name>` (Kafka's `session.sanitizedUser`, unsanitized as the pushed configuration
+/// names users). Unauthenticated connections are `User:ANONYMOUS`, so a quota for user
+/// `ANONYMOUS` applies to all of them.
+pub fn user_of(principal: &str) -> &str {
+    principal.strip_prefix("User:").unwrap_or(principal)
+}

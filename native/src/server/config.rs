@@ -18,8 +18,11 @@ pub struct ListenerConfig {
     pub host: String,
     /// 0 picks any free port.
     pub port: u16,
-    /// None: PLAINTEXT.
+    /// None: PLAINTEXT or SASL_PLAINTEXT.
     pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
+    /// SASL_PLAINTEXT or SASL_SSL: a connection must authenticate before anything but
+    /// ApiVersions and the SASL requests (the control plane checks the credentials).
+    pub sasl: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -31,6 +34,11 @@ pub struct ServerConfig {
     pub max_connections: usize,
     pub idle_timeout: Duration,
     pub max_request_bytes: i32,
+    /// `sasl.server.max.receive.size`: the largest frame before authentication.
+    pub sasl_max_receive_bytes: i32,
+    /// `connection.failed.authentication.delay.ms`: a failed authentication's connection is
+    /// closed only after this.
+    pub failed_authentication_delay: Duration,
     pub io_threads: usize,
     pub checkpoint_interval: Duration,
     pub replica_fetch_max_bytes: i32,
@@ -101,9 +109,10 @@ fn read_listeners(p: &mut Props<'_>) -> Result<Vec<ListenerConfig>, String> {
     tls::read_base(p)?;
     let mut listeners = Vec::new();
     for (name, host, port) in parsed {
-        let tls = match security_protocol(map, &name)?.to_ascii_uppercase().as_str() {
-            "PLAINTEXT" => None,
-            "SSL" => Some(tls::server_config(p, &name)?),
+        let protocol = security_protocol(map, &name)?.to_ascii_uppercase();
+        let tls = match protocol.as_str() {
+            "PLAINTEXT" | "SASL_PLAINTEXT" => None,
+            "SSL" | "SASL_SSL" => Some(tls::server_config(p, &name)?),
             other => {
                 return Err(format!(
                     "listener {name}: security protocol {other} is not supported"
@@ -115,6 +124,7 @@ fn read_listeners(p: &mut Props<'_>) -> Result<Vec<ListenerConfig>, String> {
             host,
             port,
             tls,
+            sasl: protocol.starts_with("SASL_"),
         });
     }
     Ok(listeners)
@@ -175,6 +185,11 @@ impl ServerConfig {
             max_connections: p.integer(&server::MAX_CONNECTIONS)?,
             idle_timeout: Duration::from_millis(idle_ms),
             max_request_bytes: p.integer(&server::SOCKET_REQUEST_MAX_BYTES)?,
+            sasl_max_receive_bytes: p.integer(&server::SASL_SERVER_MAX_RECEIVE_SIZE)?,
+            failed_authentication_delay: millis(
+                p,
+                &server::CONNECTION_FAILED_AUTHENTICATION_DELAY_MS,
+            )?,
             io_threads: p.integer(&server::NUM_IO_THREADS)?,
             // The table allows 0; a tokio interval cannot tick that fast.
             checkpoint_interval: millis(p, &server::LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS)?

@@ -12,8 +12,8 @@ use super::api::{self, Reply, Tally};
 use super::request_log::{self, Requester};
 use super::transport::Transport;
 use super::{stopped, Broker};
-use crate::control::{ControlReply, ControlRequest};
-use crate::protocol::{peek_header, route, Route};
+use crate::control::{ControlReply, ControlRequest, SaslPhase, SaslStep};
+use crate::protocol::{peek_header, route, HeaderPeek, Route};
 
 /// Who is at the other end of a connection, for the control plane.
 #[derive(Debug, Clone)]
@@ -26,36 +26,79 @@ pub struct Peer {
 }
 
 /// Serves the connection until the peer leaves, a request is malformed, the idle timeout
-/// passes, or the broker shuts down.
-pub async fn serve<S: Transport>(broker: &Arc<Broker>, mut stream: S, who: Peer, id: u64) {
+/// passes, or the broker shuts down. On a SASL listener (`sasl`) nothing but ApiVersions and
+/// the SASL exchange is served until the client has authenticated.
+pub async fn serve<S: Transport>(
+    broker: &Arc<Broker>,
+    mut stream: S,
+    who: Peer,
+    id: u64,
+    sasl: bool,
+) {
     let mut shutdown = broker.shutdown.subscribe();
     if *shutdown.borrow() {
         return;
     }
     let peer = who.address.to_string();
+    let mut session = Session {
+        who,
+        id,
+        phase: if sasl {
+            SaslPhase::Handshake
+        } else {
+            SaslPhase::Done
+        },
+    };
     // Clients name themselves once per connection; read only for the request log.
     let mut client_id: Option<String> = None;
     loop {
+        // Until authenticated, frames are held to Kafka's smaller SASL limit, and a bare
+        // token may be shorter than any request header.
+        let (min, max) = match session.phase {
+            SaslPhase::Done => (8, broker.config.max_request_bytes),
+            SaslPhase::Handshake => (8, broker.config.sasl_max_receive_bytes),
+            SaslPhase::Token => (0, broker.config.sasl_max_receive_bytes),
+        };
         let frame = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            frame = read_frame(&mut stream, broker) => frame,
+            frame = read_frame(&mut stream, broker, min, max) => frame,
         };
         let Some(frame) = frame else { return };
-        let Some(peek) = peek_header(&frame) else {
-            return;
+        let peek = if session.phase == SaslPhase::Token {
+            // A bare token answers the SaslHandshake v0 before it: a SaslAuthenticate in all
+            // but its framing.
+            HeaderPeek {
+                api_key: SASL_AUTHENTICATE,
+                api_version: 0,
+                correlation_id: 0,
+            }
+        } else {
+            let Some(peek) = peek_header(&frame) else {
+                return;
+            };
+            if client_id.is_none() {
+                client_id = request_log::client_id(&frame).map(str::to_owned);
+            }
+            peek
         };
-        if client_id.is_none() {
-            client_id = request_log::client_id(&frame).map(str::to_owned);
-        }
         let requester = Requester {
             api_key: peek.api_key,
             api_version: peek.api_version,
             client_id: client_id.as_deref(),
             peer: &peer,
         };
+        if session.phase == SaslPhase::Handshake
+            && ![API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE].contains(&peek.api_key)
+        {
+            // Kafka's IllegalSaslStateException: the connection closes, nothing is served.
+            broker
+                .request_log
+                .refused(requester, "request before SASL authentication");
+            return;
+        }
         let next = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            next = handle(broker, &mut stream, requester, &who, id, frame) => next,
+            next = handle(broker, &mut stream, requester, &mut session, peek, frame) => next,
         };
         if let Next::Mute(throttle) = next {
             // Not reading is what mutes: the client's next request waits in the socket.
@@ -75,16 +118,36 @@ pub async fn serve<S: Transport>(broker: &Arc<Broker>, mut stream: S, who: Peer,
     }
 }
 
+/// What a connection knows of itself across requests.
+struct Session {
+    who: Peer,
+    id: u64,
+    phase: SaslPhase,
+}
+
+const API_VERSIONS: i16 = 18;
+const SASL_HANDSHAKE: i16 = 17;
+const SASL_AUTHENTICATE: i16 = 36;
+
 /// Reads one size-prefixed frame; None closes the connection (EOF, idle, or a bad size).
-async fn read_frame<S: Transport>(stream: &mut S, broker: &Broker) -> Option<Bytes> {
+/// `min` is 8 for a request (api key, version and correlation id at least), 0 for a bare
+/// SASL token.
+async fn read_frame<S: Transport>(
+    stream: &mut S,
+    broker: &Broker,
+    min: i32,
+    max: i32,
+) -> Option<Bytes> {
     let idle = broker.config.idle_timeout;
     let size = match tokio::time::timeout(idle, stream.read_i32()).await {
         Ok(Ok(size)) => size,
         _ => return None,
     };
-    // Smaller than api key + version + correlation id cannot be a request.
-    if !(8..=broker.config.max_request_bytes).contains(&size) {
+    if !(min..=max).contains(&size) {
         return None;
+    }
+    if size == 0 {
+        return Some(Bytes::new());
     }
     match tokio::time::timeout(idle, read_body(stream, size as usize)).await {
         Ok(Ok(buf)) => Some(buf.freeze()),
@@ -134,13 +197,10 @@ async fn handle<S: Transport>(
     broker: &Arc<Broker>,
     stream: &mut S,
     who: Requester<'_>,
-    conn: &Peer,
-    id: u64,
+    session: &mut Session,
+    peek: HeaderPeek,
     frame: Bytes,
 ) -> Next {
-    let Some(peek) = peek_header(&frame) else {
-        return Next::Close;
-    };
     let idle = broker.config.idle_timeout;
     let started = Instant::now();
     let answered = |ok: bool| {
@@ -149,7 +209,12 @@ async fn handle<S: Transport>(
         }
         ok
     };
-    match route(peek.api_key, peek.api_version) {
+    let route = if session.phase == SaslPhase::Token {
+        Route::Control
+    } else {
+        route(peek.api_key, peek.api_version)
+    };
+    match route {
         Route::Unsupported => {
             broker
                 .request_log
@@ -158,7 +223,10 @@ async fn handle<S: Transport>(
         }
         Route::Native => {
             let mut tally = Tally::default();
-            let reply = api::dispatch(broker, peek, frame, &mut tally).await;
+            let caller = api::Caller {
+                principal: &session.who.principal,
+            };
+            let reply = api::dispatch(broker, caller, peek, frame, &mut tally).await;
             broker.requests.errors(peek.api_key, tally.counts());
             broker.request_log.failed(who, tally.counts());
             match reply {
@@ -188,19 +256,34 @@ async fn handle<S: Transport>(
         Route::Control => {
             let request = ControlRequest {
                 handle: 0,
-                connection_id: id,
+                connection_id: session.id,
                 api_key: peek.api_key,
                 api_version: peek.api_version,
                 correlation_id: peek.correlation_id,
                 peer: who.peer.to_string(),
-                listener: Arc::clone(&conn.listener),
-                principal: Arc::clone(&conn.principal),
+                listener: Arc::clone(&session.who.listener),
+                principal: Arc::clone(&session.who.principal),
+                sasl: session.phase,
                 frame,
             };
             let mut pending = broker.control.submit(request).await;
             let (body, throttle) = match pending.wait().await {
                 ControlReply::Respond(body) => (body, None),
                 ControlReply::RespondThenMute(body, throttle) => (body, Some(throttle)),
+                ControlReply::Sasl(body, step) => {
+                    let mut out = BytesMut::with_capacity(4 + body.len());
+                    out.put_i32(body.len() as i32);
+                    out.put_slice(&body);
+                    if !answered(written(idle, write_flushed(stream, &out)).await) {
+                        return Next::Close;
+                    }
+                    if step == SaslStep::Failed {
+                        // Kafka's connection.failed.authentication.delay.ms: a client that
+                        // reconnects at once cannot make the broker spin on its failures.
+                        tokio::time::sleep(broker.config.failed_authentication_delay).await;
+                    }
+                    return session.advance(step);
+                }
                 ControlReply::Close => return Next::Close,
             };
             let mut out = BytesMut::with_capacity(4 + body.len());
@@ -214,6 +297,25 @@ async fn handle<S: Transport>(
                 (true, Some(throttle)) => Next::Mute(throttle),
                 (true, None) => Next::Read,
             }
+        }
+    }
+}
+
+impl Session {
+    /// Moves the SASL exchange on once its response is out.
+    fn advance(&mut self, step: SaslStep) -> Next {
+        match step {
+            SaslStep::Continue => Next::Read,
+            SaslStep::ExpectTokens => {
+                self.phase = SaslPhase::Token;
+                Next::Read
+            }
+            SaslStep::Authenticated(principal) => {
+                self.who.principal = principal;
+                self.phase = SaslPhase::Done;
+                Next::Read
+            }
+            SaslStep::Failed => Next::Close,
         }
     }
 }

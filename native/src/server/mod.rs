@@ -245,6 +245,7 @@ impl Drop for Server {
 
 async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: ListenerConfig) {
     let name: Arc<str> = config.name.as_str().into();
+    let sasl = config.sasl;
     let acceptor = config.tls.map(TlsAcceptor::from);
     let anonymous: Arc<str> = tls::ANONYMOUS_PRINCIPAL.into();
     let mut shutdown = broker.shutdown.subscribe();
@@ -277,7 +278,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
         };
         let Some(acceptor) = acceptor.clone() else {
             tokio::spawn(async move {
-                connection::serve(&guard.0, stream, who, id).await;
+                connection::serve(&guard.0, stream, who, id, sasl).await;
                 drop(guard);
             });
             continue;
@@ -312,7 +313,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
                 who.principal = principal.into();
             }
             drop(shutdown);
-            connection::serve(broker, stream, who, id).await;
+            connection::serve(broker, stream, who, id, sasl).await;
             drop(guard);
         });
     }

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ferrolog.config import jaas
 from ferrolog.config.table import (
     BROKER_CONFIGS,
     DYNAMIC_BROKER_KEYS,
@@ -34,6 +35,9 @@ from ferrolog.config.values import (
 from ferrolog.errors import InvalidConfigError
 
 log = logging.getLogger(__name__)
+
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 
 @dataclass(frozen=True)
@@ -245,11 +249,14 @@ class BrokerConfig:
         if len(set(ports)) != len(ports):
             raise InvalidConfigError("listeners: each listener must have a different port")
         for name in names:
-            if self.security_protocol(name) not in ("PLAINTEXT", "SSL"):
+            protocol = self.security_protocol(name)
+            if protocol not in SECURITY_PROTOCOLS:
                 raise InvalidConfigError(
-                    f"listener {name}: security protocol {self.security_protocol(name)} is not "
-                    "supported (ferrolog serves PLAINTEXT and SSL)"
+                    f"listener {name}: security protocol {protocol} is not supported "
+                    f"(ferrolog serves {', '.join(SECURITY_PROTOCOLS)})"
                 )
+            if protocol.startswith("SASL_"):
+                self._check_sasl_listener(name)
         if self.is_set("inter.broker.listener.name") and self.is_set(
             "security.inter.broker.protocol"
         ):
@@ -276,17 +283,58 @@ class BrokerConfig:
     def _check_inter_broker_client(self, inter: str) -> None:
         """What a broker of a cluster needs to connect to the others over the inter-broker
         listener `inter`; refused at start rather than found by a failing replica fetcher."""
-        if self.security_protocol(inter) in ("SSL", "SASL_SSL"):
-            stores = ("ssl.truststore.location", "ssl.truststore.certificates")
-            overrides = {f"listener.name.{inter.lower()}.{name}" for name in stores}
-            if not any(self.is_set(n) for n in stores) and not (
-                overrides & {k.lower() for k in self._listener_settings}
-            ):
-                raise InvalidConfigError(
-                    f"inter-broker listener {inter}: brokers connect to each other over TLS and "
-                    "need a trust store (ssl.truststore.location or "
-                    "ssl.truststore.certificates)"
-                )
+        if self.security_protocol(inter) in ("SSL", "SASL_SSL") and not (
+            self.listener_value(inter, "ssl.truststore.location")
+            or self.listener_value(inter, "ssl.truststore.certificates")
+        ):
+            raise InvalidConfigError(
+                f"inter-broker listener {inter}: brokers connect to each other over TLS and "
+                "need a trust store (ssl.truststore.location or ssl.truststore.certificates)"
+            )
+
+    def _check_sasl_listener(self, listener: str) -> None:
+        mechanisms = self.sasl_mechanisms(listener)
+        if not mechanisms:
+            raise InvalidConfigError(f"listener {listener}: sasl.enabled.mechanisms is empty")
+        unsupported = [m for m in mechanisms if m not in SASL_MECHANISMS]
+        if unsupported:
+            raise InvalidConfigError(
+                f"listener {listener}: SASL mechanisms {unsupported} are not supported "
+                f"(ferrolog has {', '.join(SASL_MECHANISMS)}); set sasl.enabled.mechanisms"
+            )
+        if "PLAIN" in mechanisms and not any(
+            m.name == jaas.PLAIN_LOGIN_MODULE for m in self.jaas_modules(listener, "PLAIN")
+        ):
+            # Kafka refuses to start too: PLAIN's users live only in this login line.
+            raise InvalidConfigError(
+                f"listener {listener}: PLAIN needs listener.name.{listener.lower()}.plain."
+                f"sasl.jaas.config with {jaas.PLAIN_LOGIN_MODULE} and its user_<name> entries"
+            )
+
+    def listener_value(self, listener: str, name: str, mechanism: str | None = None) -> str | None:
+        """Property `name` of one listener: Kafka's `listener.name.<listener>.[<mechanism>.]`
+        override if given (listener and mechanism in any case), else the broker's value."""
+        infix = f"{mechanism.lower()}." if mechanism else ""
+        wanted = f"listener.name.{listener.lower()}.{infix}{name}"
+        for key, value in self._listener_settings.items():
+            if key.lower() == wanted:
+                return value
+        return None if mechanism else self.get(name)
+
+    def sasl_mechanisms(self, listener: str) -> list[str]:
+        """`sasl.enabled.mechanisms` of one listener, upper case as Kafka names them."""
+        value = self.listener_value(listener, "sasl.enabled.mechanisms") or ""
+        return [m.strip().upper() for m in value.split(",") if m.strip()]
+
+    def jaas_modules(self, listener: str, mechanism: str) -> list[jaas.LoginModule]:
+        """The login modules of `listener.name.<listener>.<mechanism>.sasl.jaas.config` (none
+        when unset)."""
+        text = self.listener_value(listener, "sasl.jaas.config", mechanism)
+        if text is None:
+            return []
+        return jaas.parse(
+            text, f"listener.name.{listener.lower()}.{mechanism.lower()}.sasl.jaas.config"
+        )
 
     def listener_settings(self) -> dict[str, str]:
         """The `listener.name.<name>.<property>` overrides given, by their full names."""
@@ -521,4 +569,8 @@ def _listener_override_base(name: str) -> str | None:
     if not name.startswith("listener.name."):
         return None
     _, _, rest = name[len("listener.name.") :].partition(".")
-    return rest if rest.startswith("ssl.") and rest in BROKER_CONFIGS else None
+    if rest.startswith("ssl.") or rest == "sasl.enabled.mechanisms":
+        return rest if rest in BROKER_CONFIGS else None
+    # Per mechanism: listener.name.<listener>.<mechanism>.sasl.jaas.config.
+    _, _, per_mechanism = rest.partition(".")
+    return per_mechanism if per_mechanism == "sasl.jaas.config" else None

@@ -142,7 +142,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("listener.security.protocol.map", _S,
            "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
            "Listener name to security protocol (NAME:PROTOCOL, comma separated); ferrolog "
-           "serves PLAINTEXT and SSL.", native=True),
+           "serves PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL.", native=True),
         _b("inter.broker.listener.name", _S, None, "The listener brokers reach each other "
            "through; when unset, the one of security.inter.broker.protocol.", native=True),
         _b("security.inter.broker.protocol", _S, "PLAINTEXT", "The security protocol brokers "
@@ -186,6 +186,23 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("ssl.principal.mapping.rules", _S, "DEFAULT", "How a client certificate's subject "
            "becomes its principal; ferrolog has DEFAULT (User:<the subject's RFC 2253 name>).",
            native=True),
+        # SASL of the SASL_PLAINTEXT and SASL_SSL listeners; sasl.enabled.mechanisms may be
+        # overridden per listener, and the JAAS config is given per listener and mechanism as
+        # listener.name.<name>.<mechanism>.sasl.jaas.config, as Kafka takes them.
+        _b("sasl.enabled.mechanisms", _LST, "GSSAPI", "The SASL mechanisms SASL listeners "
+           "offer; ferrolog has PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (Kafka's default, "
+           "GSSAPI, must be replaced when a SASL listener is configured)."),
+        _b("sasl.mechanism.inter.broker.protocol", _S, "GSSAPI", "The SASL mechanism brokers "
+           "authenticate to each other with over a SASL inter-broker listener."),
+        _b("sasl.jaas.config", _P, None, "Kafka's JAAS login line for one listener and "
+           "mechanism, given only as listener.name.<name>.<mechanism>.sasl.jaas.config: "
+           "PlainLoginModule's user_<name>=\"<password>\" entries are the PLAIN users, and "
+           "username and password are the broker's own credentials towards other brokers."),
+        _b("sasl.server.max.receive.size", _I, "524288", "Largest frame a client may send "
+           "before it has authenticated; a larger one closes the connection.", native=True),
+        _b("connection.failed.authentication.delay.ms", _I, "100", "How long a connection "
+           "that failed to authenticate is held before it is closed, so clients that retry at "
+           "once do not spin.", minimum=0, native=True),
         _b("metrics.listener", _S, "http://127.0.0.1:9644",
            "Where Prometheus scrapes /metrics and orchestrators probe /healthz and /readyz, as "
            "http://host:port (port 0 picks a free port); empty: no HTTP listener. A default "

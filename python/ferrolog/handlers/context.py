@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
     from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
     from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
+    from ferrolog.controller.security.sasl import SaslAuthenticator
 
 
 @dataclass
@@ -39,6 +40,8 @@ class BrokerServices:
     txn_coordinator: TransactionCoordinator | None = None
     # Writes the transaction markers of WriteTxnMarkers into this broker's partitions.
     txn_markers: LocalMarkerWriter | None = None
+    # Checks the SASL listeners' authentications.
+    sasl: SaslAuthenticator | None = None
 
 
 @dataclass
@@ -51,6 +54,15 @@ class RequestContext:
     broker: BrokerServices
     # The listener the request came in through: Metadata answers with its endpoints.
     listener_name: str = "PLAINTEXT"
-    # Kafka's principal of the connection (from its TLS client certificate, if any), for the
-    # authorizer to come.
+    # Kafka's principal of the connection (from its TLS client certificate or its SASL
+    # authentication, if any), for the authorizer to come.
     principal: str = "User:ANONYMOUS"
+    connection_id: int = 0
+    # Where the connection is in SASL authentication (the native core's `sasl_phase`):
+    # "done", "handshake" (a SASL listener's connection before it authenticated).
+    sasl_phase: str = "done"
+    # Set by the SASL handlers: what the connection does once the response is out
+    # ("continue", "tokens", "authenticated" as `sasl_principal`, "failed"), or "close"
+    # (closed with no response, Kafka's answer to a SASL request out of order).
+    sasl_step: str | None = None
+    sasl_principal: str | None = None

@@ -30,7 +30,7 @@ class MutationQuota:
     def admit(self, permits: int) -> None:
         """Admits a topic's `permits` partitions, or raises THROTTLING_QUOTA_EXCEEDED."""
         accepted, throttle_ms = self._ctx.broker.native.record_controller_mutation(
-            self._ctx.client_id, float(permits), self._strict
+            self._ctx.client_id, float(permits), self._strict, self._ctx.principal
         )
         if throttle_ms:
             self._throttle_ms, self._earned_at = throttle_ms, time.monotonic()

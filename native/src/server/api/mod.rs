@@ -77,15 +77,29 @@ impl Reply {
     }
 }
 
+/// Who sent a request, as the handlers need it.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller<'a> {
+    /// Kafka's principal, `User:<name>`.
+    pub principal: &'a str,
+}
+
+impl Caller<'_> {
+    pub fn quota_user(&self) -> &str {
+        crate::quota::user_of(self.principal)
+    }
+}
+
 pub async fn dispatch(
     broker: &Arc<Broker>,
+    caller: Caller<'_>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
 ) -> Reply {
     match peek.api_key {
-        protocol::PRODUCE => produce::handle(broker, peek, frame, tally).await,
-        protocol::FETCH => fetch::handle(broker, peek, frame, tally).await,
+        protocol::PRODUCE => produce::handle(broker, caller, peek, frame, tally).await,
+        protocol::FETCH => fetch::handle(broker, caller, peek, frame, tally).await,
         protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame, tally),
         protocol::OFFSET_FOR_LEADER_EPOCH => {
             offset_for_leader_epoch::handle(broker, peek, frame, tally)

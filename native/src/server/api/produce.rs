@@ -15,7 +15,7 @@ use super::{mute_for, txn_verify, Reply, Tally};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
-use crate::quota::{QuotaType, ANONYMOUS};
+use crate::quota::QuotaType;
 use crate::record::rejected::Rejected;
 use crate::record::validate::validate_produce_records;
 use crate::replica::Partition;
@@ -154,6 +154,7 @@ fn take_records(mut request: ProduceRequest) -> (Option<String>, Vec<(String, Pa
 
 pub async fn handle(
     broker: &Arc<Broker>,
+    caller: super::Caller<'_>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
@@ -232,9 +233,10 @@ pub async fn handle(
     // The response carries, and the connection is muted for, the larger of the byte-rate
     // and request-time throttles, as Kafka does.
     let now = now_ms();
+    let user = caller.quota_user();
     let byte_throttle_ms = broker.quotas.record_and_get_throttle_time_ms(
         QuotaType::Produce,
-        ANONYMOUS,
+        user,
         &client_id,
         request_size as f64,
         now,
@@ -242,7 +244,7 @@ pub async fn handle(
     let busy = started.elapsed().saturating_sub(waited);
     let request_throttle_ms = broker
         .quotas
-        .record_request_time(ANONYMOUS, &client_id, busy, now);
+        .record_request_time(user, &client_id, busy, now);
     let throttle_ms = byte_throttle_ms.max(request_throttle_ms);
     let mute = mute_for(throttle_ms);
 

@@ -205,6 +205,7 @@ async fn ask(
             // The broker's own request: through no listener.
             listener: "".into(),
             principal: crate::server::tls::ANONYMOUS_PRINCIPAL.into(),
+            sasl: crate::control::SaslPhase::Done,
             frame: frame.freeze(),
         })
         .await;

@@ -33,7 +33,7 @@ use crate::protocol::fetch_writer::{
     write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
 };
 use crate::protocol::{decode_request, Chunk, HeaderPeek};
-use crate::quota::{QuotaType, ANONYMOUS};
+use crate::quota::QuotaType;
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
     Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
@@ -54,6 +54,7 @@ enum Mode {
 
 pub async fn handle(
     broker: &Arc<Broker>,
+    caller: super::Caller<'_>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
@@ -64,6 +65,7 @@ pub async fn handle(
         Err(_) => return Reply::Close,
     };
     let client_id = header.client_id.as_ref().map_or("", |c| c.as_str());
+    let user = caller.quota_user();
     let version = peek.api_version;
     // v15 moved the replica id into a tagged ReplicaState (KIP-903).
     let replica_id = if version >= 15 {
@@ -99,7 +101,7 @@ pub async fn handle(
         Some(_) => None,
         None => broker
             .quotas
-            .max_value_in_quota_window(QuotaType::Fetch, ANONYMOUS, client_id),
+            .max_value_in_quota_window(QuotaType::Fetch, user, client_id),
     };
     let max_bytes = quota_cap.map_or(request.max_bytes, |cap| {
         request.max_bytes.min(cap.min(f64::from(i32::MAX)) as i32)
@@ -127,7 +129,7 @@ pub async fn handle(
     let request_throttle_ms = match follower {
         Some(_) => 0,
         None => broker.quotas.record_request_time(
-            ANONYMOUS,
+            user,
             client_id,
             started.elapsed().saturating_sub(waited),
             now_ms(),
@@ -143,7 +145,7 @@ pub async fn handle(
         let quotas = &broker.quotas;
         let throttle_ms = quotas.record_and_get_throttle_time_ms(
             QuotaType::Fetch,
-            ANONYMOUS,
+            user,
             client_id,
             bytes as f64,
             now,
@@ -151,7 +153,7 @@ pub async fn handle(
         if throttle_ms > 0 {
             // Over quota: no data for the throttle time (what was read is not counted), as
             // Kafka answers; the session, if any, stays as it was.
-            quotas.unrecord(QuotaType::Fetch, ANONYMOUS, client_id, bytes as f64, now);
+            quotas.unrecord(QuotaType::Fetch, user, client_id, bytes as f64, now);
             return throttled_reply(peek, &mode, throttle_ms.max(request_throttle_ms));
         }
     }
