@@ -172,7 +172,10 @@ class TailingConsumer:
     """Reads the topic from the start in the background while the cluster is disturbed, so
     the test can prove a consumer continued across leader changes without gaps or repeats."""
 
-    def __init__(self, bootstrap: str, topic: str, partitions: int) -> None:
+    def __init__(
+        self, bootstrap: str, topic: str, partitions: int, client: dict[str, Any] | None = None
+    ) -> None:
+        """`client`: more client settings, as `AckedProducer` takes them."""
         self.records: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
         self._stop = threading.Event()
         self._consumer = Consumer(
@@ -183,6 +186,7 @@ class TailingConsumer:
                 "auto.offset.reset": "earliest",
                 "socket.timeout.ms": 5000,
                 "topic.metadata.refresh.interval.ms": 1000,
+                **(client or {}),
             }
         )
         self._consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])

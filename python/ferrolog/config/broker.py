@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ferrolog.config import jaas
+from ferrolog.config import inter_broker, jaas
 from ferrolog.config.table import (
     BROKER_CONFIGS,
     DYNAMIC_BROKER_KEYS,
@@ -291,6 +291,9 @@ class BrokerConfig:
                 f"inter-broker listener {inter}: brokers connect to each other over TLS and "
                 "need a trust store (ssl.truststore.location or ssl.truststore.certificates)"
             )
+        # A SASL one needs a mechanism ferrolog has, enabled there, and the broker's own login
+        # in its JAAS line.
+        inter_broker.sasl_login(self)
 
     def _check_sasl_listener(self, listener: str) -> None:
         mechanisms = self.sasl_mechanisms(listener)

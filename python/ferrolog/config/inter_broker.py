@@ -14,11 +14,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ferrolog.config import jaas
+from ferrolog.errors import InvalidConfigError
+
 if TYPE_CHECKING:
     from ferrolog.config.broker import BrokerConfig
 
 # Kafka's `sasl.mechanism.inter.broker.protocol` values ferrolog's brokers can log in with.
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+LOGIN_MODULES = {
+    "PLAIN": jaas.PLAIN_LOGIN_MODULE,
+    "SCRAM-SHA-256": jaas.SCRAM_LOGIN_MODULE,
+    "SCRAM-SHA-512": jaas.SCRAM_LOGIN_MODULE,
+}
 
 
 @dataclass(frozen=True)
@@ -54,7 +62,45 @@ def inter_broker_client(config: BrokerConfig) -> InterBrokerClient:
     context = None
     if protocol in ("SSL", "SASL_SSL"):
         context = tls_context(config.native_server_config())
-    return InterBrokerClient(listener, protocol, context, None)
+    return InterBrokerClient(listener, protocol, context, sasl_login(config))
+
+
+def sasl_login(config: BrokerConfig) -> SaslLogin | None:
+    """The broker's own login over a SASL inter-broker listener (None for the others), as
+    Kafka takes it: `sasl.mechanism.inter.broker.protocol`, which the listener must enable,
+    and the `username` and `password` options of the listener's JAAS line for that mechanism
+    (`listener.name.<inter>.<mechanism>.sasl.jaas.config`). InvalidConfigError says what is
+    missing; the message never holds the password.
+
+    None for a single broker (no zookeeper.connect) too: it never connects to another, so,
+    as with TLS's trust store, a laptop broker whose one listener is SASL is served without
+    a login of its own (Kafka would insist on one)."""
+    listener = config.inter_broker_listener_name
+    if not config.zookeeper_connect or not config.security_protocol(listener).startswith("SASL_"):
+        return None
+    mechanism = (config.get("sasl.mechanism.inter.broker.protocol") or "").strip().upper()
+    if mechanism not in SASL_MECHANISMS:
+        # Kafka's default is GSSAPI (Kerberos); OAUTHBEARER needs a token endpoint.
+        raise InvalidConfigError(
+            f"sasl.mechanism.inter.broker.protocol {mechanism}: ferrolog does not support "
+            f"{mechanism or 'it'}; brokers authenticate to each other with "
+            f"{', '.join(SASL_MECHANISMS)} (inter-broker listener {listener})"
+        )
+    if mechanism not in config.sasl_mechanisms(listener):
+        raise InvalidConfigError(
+            f"sasl.mechanism.inter.broker.protocol {mechanism} must be included in "
+            f"sasl.enabled.mechanisms of the inter-broker listener {listener}"
+        )
+    prefix = f"listener.name.{listener.lower()}.{mechanism.lower()}"
+    for module in config.jaas_modules(listener, mechanism):
+        options = module.options
+        if module.name == LOGIN_MODULES[mechanism] and {"username", "password"} <= options.keys():
+            return SaslLogin(mechanism, options["username"], options["password"])
+    raise InvalidConfigError(
+        f"inter-broker listener {listener}: {prefix}.sasl.jaas.config needs "
+        f"{LOGIN_MODULES[mechanism]} with username and password, the broker's own "
+        "credentials towards the other brokers"
+    )
 
 
 def tls_context(native_config: Mapping[str, str]) -> ssl.SSLContext | None:
