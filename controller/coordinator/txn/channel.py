@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import scramp
+from ferrolog.client_security import SaslError, sasl_tokens
 from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
 from ferrolog.protocol import decode_response, encode_request
 
@@ -26,10 +27,6 @@ _SIZE = struct.Struct(">i")
 
 API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
 API_VERSIONS_VERSION, SASL_HANDSHAKE_VERSION, SASL_AUTHENTICATE_VERSION = 3, 1, 2
-
-
-class SaslAuthenticationError(ConnectionError):
-    """The other broker refused this broker's SASL login (or could not do SASL)."""
 
 
 class _Connection:
@@ -117,7 +114,7 @@ class BrokerChannel:
             fresh = _Connection(reader, writer)
             if security.sasl is not None:
                 await authenticate(fresh, self._client_id, security.sasl)
-        except SaslAuthenticationError:
+        except SaslError:
             raise
         except (OSError, asyncio.IncompleteReadError, TimeoutError) as exc:
             raise ConnectionError(f"broker {node} at {host}:{port}: {exc!r}") from exc
@@ -138,8 +135,9 @@ class BrokerChannel:
 
 
 async def authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> None:
-    """The SASL exchange on a new connection; SaslAuthenticationError when refused (the
-    connection is then closed)."""
+    """The SASL exchange on a new connection, as Kafka's Java client does it (ApiVersions
+    first, then SaslHandshake v1 and the mechanism's tokens, from `sasl_tokens`, in
+    SaslAuthenticate requests); SaslError when refused (the connection is then closed)."""
     try:
         await _authenticate(conn, client_id, login)
     except BaseException:
@@ -155,40 +153,30 @@ async def _authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> 
         {"client_software_name": "ferrolog", "client_software_version": "1"},
     )
     if versions["error_code"]:
-        raise SaslAuthenticationError(f"ApiVersions before SASL: error {versions['error_code']}")
+        raise SaslError(f"ApiVersions before SASL: error {versions['error_code']}")
     offered = {k["api_key"]: k["max_version"] for k in versions["api_keys"]}
     if offered.get(SASL_HANDSHAKE, -1) < SASL_HANDSHAKE_VERSION or SASL_AUTHENTICATE not in offered:
-        raise SaslAuthenticationError("the broker has no SaslHandshake v1 (is its listener SASL?)")
+        raise SaslError("the broker has no SaslHandshake v1 (is its listener SASL?)")
     version = min(offered[SASL_AUTHENTICATE], SASL_AUTHENTICATE_VERSION)
     handshake = await conn.call(
         client_id, SASL_HANDSHAKE, SASL_HANDSHAKE_VERSION, {"mechanism": login.mechanism}
     )
     if handshake["error_code"]:
-        raise SaslAuthenticationError(
+        raise SaslError(
             f"SaslHandshake for {login.mechanism}: error {handshake['error_code']} "
             f"(the broker offers {handshake['mechanisms']})"
         )
 
-    async def step(token: bytes) -> bytes:
+    exchange = sasl_tokens(login.mechanism, login.username, login.password)
+    token: bytes | None = next(exchange)
+    while token is not None:
         response = await conn.call(client_id, SASL_AUTHENTICATE, version, {"auth_bytes": token})
         if response["error_code"]:
-            raise SaslAuthenticationError(
+            raise SaslError(
                 f"{login.mechanism} authentication as {login.username!r} failed: error "
                 f"{response['error_code']} {response.get('error_message') or ''}".rstrip()
             )
-        token = response["auth_bytes"]
-        return bytes(token)
-
-    if login.mechanism == "PLAIN":
-        # RFC 4616: authzid (empty), authcid, password, NUL separated.
-        await step(f"\0{login.username}\0{login.password}".encode())
-        return
-    scram = scramp.ScramClient([login.mechanism], login.username, login.password)
-    server_first = await step(scram.get_client_first().encode())
-    try:
-        scram.set_server_first(server_first.decode())
-        server_final = await step(scram.get_client_final().encode())
-        # Proves the other broker knows this broker's credential, not just accepts it.
-        scram.set_server_final(server_final.decode())
-    except (scramp.ScramException, UnicodeDecodeError) as exc:
-        raise SaslAuthenticationError(f"{login.mechanism}: {exc}") from exc
+        try:
+            token = exchange.send(bytes(response["auth_bytes"]))
+        except (scramp.ScramException, UnicodeDecodeError) as exc:  # a malformed server token
+            raise SaslError(f"{login.mechanism}: {exc}") from exc

@@ -19,7 +19,7 @@ use tokio_rustls::rustls::{
 };
 
 use crate::properties::{table::server, Props};
-use crate::server::tls::{key_store, protocol_versions, roots, trusted_certificates};
+use crate::server::tls::{protocol_versions, roots, Stores};
 
 /// What a broker connects to others with over TLS, as read from its stores: for rustls here,
 /// and for the control plane's own connections (Python's `ssl`), so both trust and present
@@ -44,17 +44,8 @@ pub(super) fn material(
     p: &mut Props<'_>,
     listener: &str,
 ) -> Result<Result<Material, String>, String> {
+    let stores = Stores::read(p, listener)?;
     let mut text = |property| p.listener_text(listener, property);
-    let keystore_type = text(&server::SSL_KEYSTORE_TYPE)?.unwrap_or("JKS");
-    let keystore_location = text(&server::SSL_KEYSTORE_LOCATION)?;
-    let keystore_password = text(&server::SSL_KEYSTORE_PASSWORD)?;
-    let key_password = text(&server::SSL_KEY_PASSWORD)?;
-    let inline_key = text(&server::SSL_KEYSTORE_KEY)?;
-    let inline_chain = text(&server::SSL_KEYSTORE_CERTIFICATE_CHAIN)?;
-    let truststore_type = text(&server::SSL_TRUSTSTORE_TYPE)?.unwrap_or("JKS");
-    let truststore_location = text(&server::SSL_TRUSTSTORE_LOCATION)?;
-    let truststore_password = text(&server::SSL_TRUSTSTORE_PASSWORD)?;
-    let inline_trusted = text(&server::SSL_TRUSTSTORE_CERTIFICATES)?;
     let identification = text(&server::SSL_ENDPOINT_IDENTIFICATION_ALGORITHM)?.unwrap_or("");
     let check_name = match identification.trim() {
         "" => false,
@@ -69,26 +60,13 @@ pub(super) fn material(
     let protocols = p.listener_list(listener, &server::SSL_ENABLED_PROTOCOLS)?;
     let versions = protocol_versions(&protocols)?;
     let read = (|| {
-        let trusted = trusted_certificates(
-            truststore_type,
-            truststore_location,
-            truststore_password,
-            inline_trusted,
-        )?
-        .ok_or(
+        let trusted = stores.trusted()?.ok_or(
             "connecting to other brokers over TLS needs a trust store (ssl.truststore.location \
              or ssl.truststore.certificates)",
         )?;
         // Kafka's brokers present their key store to each other: a listener with
         // ssl.client.auth=required accepts them.
-        let (chain, key) = key_store(
-            keystore_type,
-            keystore_location,
-            keystore_password,
-            key_password,
-            inline_key,
-            inline_chain,
-        )?;
+        let (chain, key) = stores.key_pair()?;
         Ok::<_, String>(Material {
             chain,
             key,
