@@ -12,6 +12,7 @@ use super::api::{self, Reply, Tally};
 use super::request_log::{self, Requester};
 use super::transport::Transport;
 use super::{stopped, Broker};
+use crate::acl::Session;
 use crate::control::{ControlReply, ControlRequest};
 use crate::protocol::{peek_header, route, Route};
 
@@ -33,6 +34,8 @@ pub async fn serve<S: Transport>(broker: &Arc<Broker>, mut stream: S, who: Peer,
         return;
     }
     let peer = who.address.to_string();
+    // The principal's cached ACL decisions, for the natively served APIs.
+    let mut session = Session::new(Arc::clone(&who.principal), who.address.ip().to_string());
     // Clients name themselves once per connection; read only for the request log.
     let mut client_id: Option<String> = None;
     loop {
@@ -55,7 +58,7 @@ pub async fn serve<S: Transport>(broker: &Arc<Broker>, mut stream: S, who: Peer,
         };
         let next = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            next = handle(broker, &mut stream, requester, &who, id, frame) => next,
+            next = handle(broker, &mut stream, requester, &who, &mut session, id, frame) => next,
         };
         if let Next::Mute(throttle) = next {
             // Not reading is what mutes: the client's next request waits in the socket.
@@ -135,6 +138,7 @@ async fn handle<S: Transport>(
     stream: &mut S,
     who: Requester<'_>,
     conn: &Peer,
+    session: &mut Session,
     id: u64,
     frame: Bytes,
 ) -> Next {
@@ -158,7 +162,7 @@ async fn handle<S: Transport>(
         }
         Route::Native => {
             let mut tally = Tally::default();
-            let reply = api::dispatch(broker, peek, frame, &mut tally).await;
+            let reply = api::dispatch(broker, peek, frame, &mut tally, session).await;
             broker.requests.errors(peek.api_key, tally.counts());
             broker.request_log.failed(who, tally.counts());
             match reply {

@@ -183,6 +183,17 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("ssl.principal.mapping.rules", _S, "DEFAULT", "How a client certificate's subject "
            "becomes its principal; ferrolog has DEFAULT (User:<the subject's RFC 2253 name>).",
            native=True),
+        # Authorization (Kafka's authorizer properties).
+        _b("authorizer.class.name", _S, "", "The authorizer: Kafka's "
+           "kafka.security.authorizer.AclAuthorizer or "
+           "org.apache.kafka.metadata.authorizer.StandardAuthorizer switch on ferrolog's "
+           "authorizer (Kafka's ACLs, kept in the metadata store); empty: no authorization.",
+           choices=("", "kafka.security.authorizer.AclAuthorizer",
+                    "org.apache.kafka.metadata.authorizer.StandardAuthorizer"), native=True),
+        _b("super.users", _S, None, "Principals allowed every operation whatever the ACLs, "
+           "semicolon separated (User:admin;User:CN=broker,O=example).", native=True),
+        _b("allow.everyone.if.no.acl.found", _B, "false", "Whether a resource no ACL "
+           "matches is open to every principal (Kafka's default: closed).", native=True),
         _b("metrics.listener", _S, "http://127.0.0.1:9644",
            "Where Prometheus scrapes /metrics and orchestrators probe /healthz and /readyz, as "
            "http://host:port (port 0 picks a free port); empty: no HTTP listener. A default "
