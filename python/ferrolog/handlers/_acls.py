@@ -7,6 +7,7 @@ import enum
 from typing import TypeVar
 
 from ferrolog.controller.api import (
+    CLUSTER_NAME,
     AclBindingFilter,
     AclOperation,
     AclPermissionType,
@@ -17,6 +18,28 @@ from ferrolog.errors import ClusterAuthorizationFailedError, KafkaError, Securit
 from ferrolog.handlers.context import RequestContext
 
 E = TypeVar("E", bound=enum.IntEnum)
+
+# The operations that apply to a topic and to the cluster (Kafka's `AclEntry.supportedOperations`):
+# the authorized-operations bit fields are made of these, each bit an AclOperation code.
+TOPIC_OPERATIONS = (
+    AclOperation.READ,
+    AclOperation.WRITE,
+    AclOperation.CREATE,
+    AclOperation.DELETE,
+    AclOperation.ALTER,
+    AclOperation.DESCRIBE,
+    AclOperation.DESCRIBE_CONFIGS,
+    AclOperation.ALTER_CONFIGS,
+)
+CLUSTER_OPERATIONS = (
+    AclOperation.CREATE,
+    AclOperation.ALTER,
+    AclOperation.DESCRIBE,
+    AclOperation.CLUSTER_ACTION,
+    AclOperation.DESCRIBE_CONFIGS,
+    AclOperation.ALTER_CONFIGS,
+    AclOperation.IDEMPOTENT_WRITE,
+)
 
 
 def code(kind: type[E], value: int) -> E:
@@ -55,3 +78,27 @@ def binding_filter(
         operation=code(AclOperation, operation),
         permission_type=code(AclPermissionType, permission_type),
     )
+
+
+def authorized_operations(
+    ctx: RequestContext,
+    resource_type: ResourceType,
+    names: list[str],
+    operations: tuple[AclOperation, ...],
+) -> dict[str, int]:
+    """Each resource's authorized operations as Kafka's bit field (bit n: AclOperation n);
+    every operation that applies, with the authorizer off, as Kafka answers without one."""
+    fields = dict.fromkeys(names, 0)
+    for operation in operations:
+        for name in ctx.authorized(operation, resource_type, names):
+            fields[name] |= 1 << operation
+    return fields
+
+
+def cluster_operations(ctx: RequestContext) -> int:
+    """The cluster's authorized operations bit field (Metadata, DescribeCluster): 0 without
+    DESCRIBE on the cluster, as Kafka answers."""
+    if not ctx.authorize_cluster(AclOperation.DESCRIBE):
+        return 0
+    ops = authorized_operations(ctx, ResourceType.CLUSTER, [CLUSTER_NAME], CLUSTER_OPERATIONS)
+    return ops[CLUSTER_NAME]
