@@ -14,10 +14,19 @@ from ferrolog.controller.api import (
     PatternType,
     ResourceType,
 )
-from ferrolog.errors import ClusterAuthorizationFailedError, KafkaError, SecurityDisabledError
+from ferrolog.errors import (
+    ClusterAuthorizationFailedError,
+    KafkaError,
+    SecurityDisabledError,
+    TopicAuthorizationFailedError,
+)
 from ferrolog.handlers.context import RequestContext
 
 E = TypeVar("E", bound=enum.IntEnum)
+
+# ConfigResource.Type codes of the resources checked on the cluster.
+CONFIG_BROKER = 4
+CONFIG_BROKER_LOGGER = 8
 
 # The operations that apply to a topic and to the cluster (Kafka's `AclEntry.supportedOperations`):
 # the authorized-operations bit fields are made of these, each bit an AclOperation code.
@@ -48,6 +57,22 @@ def code(kind: type[E], value: int) -> E:
         return kind(value)
     except ValueError:
         return kind(0)
+
+
+def require_config_access(
+    ctx: RequestContext, operation: AclOperation, resource_type: int, name: str
+) -> None:
+    """Kafka's check of a config resource (DescribeConfigs: DESCRIBE_CONFIGS; AlterConfigs and
+    IncrementalAlterConfigs: ALTER_CONFIGS): on the topic for a topic (else
+    TOPIC_AUTHORIZATION_FAILED), on the cluster for a broker or broker logger (else
+    CLUSTER_AUTHORIZATION_FAILED)."""
+    if resource_type == ResourceType.TOPIC:
+        if not ctx.authorize(operation, ResourceType.TOPIC, name):
+            raise TopicAuthorizationFailedError()
+    elif resource_type in (CONFIG_BROKER, CONFIG_BROKER_LOGGER) and not ctx.authorize_cluster(
+        operation
+    ):
+        raise ClusterAuthorizationFailedError()
 
 
 def refusal(ctx: RequestContext, operation: AclOperation) -> KafkaError | None:

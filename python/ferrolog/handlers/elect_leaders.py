@@ -8,7 +8,8 @@ need no election are left out of the answer."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.controller.api import ElectionType
+from ferrolog.controller.api import AclOperation, ElectionType
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     ElectLeadersRequest,
@@ -22,6 +23,12 @@ MAX_VERSION = 2
 
 
 async def handle(ctx: RequestContext, request: ElectLeadersRequest) -> ElectLeadersResponse:
+    if not ctx.authorize_cluster(AclOperation.ALTER):
+        return {
+            "throttle_time_ms": 0,
+            "error_code": ClusterAuthorizationFailedError.code,
+            "replica_election_results": [],
+        }
     requested = request.get("topic_partitions")
     partitions = (
         None
