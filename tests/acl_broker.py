@@ -51,7 +51,7 @@ class AclBroker:
         self.broker = EmbeddedBroker(
             overrides={
                 "listeners": f"PLAINTEXT://127.0.0.1:{plaintext},SSL://127.0.0.1:{ssl_port}",
-                **secured_settings(self.ca, self.ca.broker(), ssl_port),
+                **secured_settings(self.ca, self.ca.broker()),
                 **(overrides or {}),
             }
         )

@@ -95,7 +95,8 @@ def test_fetch_and_list_offsets_need_read_and_describe(secured: AclBroker) -> No
     secured.allow("bob", TOPIC, topic, WRITE)  # implies DESCRIBE, not READ
     assert fetch_error(secured, "alice", topic) is None
     error = fetch_error(secured, "bob", topic)
-    assert error is not None and error.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
+    assert error is not None
+    assert error.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
     # ListOffsets needs DESCRIBE: bob has it (through WRITE), carol nothing. Clients never
     # ask without having seen the topic in Metadata, so carol's request is sent by hand.
     bob = Consumer({**secured.client("bob"), "group.id": "fetcher"})
@@ -117,14 +118,16 @@ def list_offsets_error(broker: AclBroker, name: str, topic: str) -> int:
     body += struct.pack(">iiq", 1, 0, -1)
     frame = struct.pack(">hhih", 2, 1, 7, 4) + b"test" + body
     host, port = broker.ssl.split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as raw:
-        with context.wrap_socket(raw, server_hostname="localhost") as tls:
-            tls.sendall(struct.pack(">i", len(frame)) + frame)
-            answer = b""
-            while len(answer) < 4 or len(answer) < 4 + struct.unpack(">i", answer[:4])[0]:
-                chunk = tls.recv(65536)
-                assert chunk, "connection closed"
-                answer += chunk
+    with (
+        socket.create_connection((host, int(port)), timeout=10) as raw,
+        context.wrap_socket(raw, server_hostname="localhost") as tls,
+    ):
+        tls.sendall(struct.pack(">i", len(frame)) + frame)
+        answer = b""
+        while len(answer) < 4 or len(answer) < 4 + struct.unpack(">i", answer[:4])[0]:
+            chunk = tls.recv(65536)
+            assert chunk, "connection closed"
+            answer += chunk
     # size, correlation id, topics count, topic name, partitions count, partition, error code
     (name_length,) = struct.unpack_from(">h", answer, 12)
     offset = 14 + name_length + 8
