@@ -29,9 +29,9 @@ def principal(name: str) -> str:
     return f"User:CN={name},OU=tests,O=ferrolog,C=US"
 
 
-def secured_settings(
-    ca: CertificateAuthority, broker_cert: Issued, ssl_port: int
-) -> dict[str, str]:
+def secured_settings(ca: CertificateAuthority, broker_cert: Issued) -> dict[str, str]:
+    """The authorizer on, `User:ANONYMOUS` (the PLAINTEXT listener's principal) a super user,
+    client certificates required on the SSL listener."""
     return {
         "authorizer.class.name": AUTHORIZER,
         "super.users": "User:ANONYMOUS",
