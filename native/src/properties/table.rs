@@ -178,18 +178,15 @@ pub mod server {
 
     /// The authorizer: Kafka's kafka.security.authorizer.AclAuthorizer or
     /// org.apache.kafka.metadata.authorizer.StandardAuthorizer switch on ferrolog's authorizer
-    /// (Kafka's ACLs, kept in the metadata store); empty: no authorization.
+    /// (Kafka's ACLs, kept in the metadata store); empty: no authorization; any other class is
+    /// refused at start.
     pub const AUTHORIZER_CLASS_NAME: Property = Property {
         name: "authorizer.class.name",
         kind: Kind::String,
         default: Some(""),
         min: None,
         max: None,
-        choices: &[
-            "",
-            "kafka.security.authorizer.AclAuthorizer",
-            "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-        ],
+        choices: &[],
     };
 
     /// Principals allowed every operation whatever the ACLs, semicolon separated

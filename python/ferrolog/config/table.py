@@ -187,9 +187,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("authorizer.class.name", _S, "", "The authorizer: Kafka's "
            "kafka.security.authorizer.AclAuthorizer or "
            "org.apache.kafka.metadata.authorizer.StandardAuthorizer switch on ferrolog's "
-           "authorizer (Kafka's ACLs, kept in the metadata store); empty: no authorization.",
-           choices=("", "kafka.security.authorizer.AclAuthorizer",
-                    "org.apache.kafka.metadata.authorizer.StandardAuthorizer"), native=True),
+           "authorizer (Kafka's ACLs, kept in the metadata store); empty: no authorization; any "
+           "other class is refused at start.", native=True),
         _b("super.users", _S, None, "Principals allowed every operation whatever the ACLs, "
            "semicolon separated (User:admin;User:CN=broker,O=example).", native=True),
         _b("allow.everyone.if.no.acl.found", _B, "false", "Whether a resource no ACL "
