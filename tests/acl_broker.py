@@ -5,8 +5,6 @@ cluster), and an SSL listener that requires client certificates, whose principal
 
 from __future__ import annotations
 
-import socket
-import struct
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ from confluent_kafka.admin import (
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
 
+from tests.broker.test_broker_basics import raw_exchange
 from tests.cluster.harness import free_port
 from tests.tls_certs import CertificateAuthority, Issued, broker_ssl_settings
 
@@ -103,25 +102,12 @@ class AclBroker:
         self.allow(name, resource_type, resource, *operations, permission=AclPermissionType.DENY)
 
 
-def _read_exactly(sock: socket.socket, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            raise ConnectionError("broker closed the connection")
-        data += chunk
-    return data
-
 
 def request(bootstrap: str, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
     """One request to exactly the broker at `bootstrap` (PLAINTEXT), with ferrolog's codec:
     clients pick brokers themselves, which tells nothing of one broker's own state."""
-    host, _, port = bootstrap.rpartition(":")
-    frame = encode_request(api_key, version, 7, "acl-test", body)
-    with socket.create_connection((host, int(port)), timeout=20) as sock:
-        sock.sendall(struct.pack(">i", len(frame)) + frame)
-        (size,) = struct.unpack(">i", _read_exactly(sock, 4))
-        payload = _read_exactly(sock, size)
-    correlation_id, response = decode_response(api_key, version, payload)
+    response = raw_exchange(bootstrap, encode_request(api_key, version, 7, "acl-test", body))
+    assert response is not None, "the broker closed the connection"
+    correlation_id, decoded = decode_response(api_key, version, response)
     assert correlation_id == 7
-    return response
+    return decoded
