@@ -188,6 +188,15 @@ def test_groups_need_read_on_the_group(secured: AclBroker) -> None:
     refused = consume(secured.client("bob"), topic, group, 3)
     assert isinstance(refused, KafkaError)
     assert refused.code() == KafkaError.GROUP_AUTHORIZATION_FAILED
+    # ListGroups shows a principal without DESCRIBE on the cluster only the groups it may
+    # DESCRIBE.
+    def listed(name: str) -> set[str]:
+        admin = AdminClient(secured.client(name))
+        result = admin.list_consumer_groups(request_timeout=20).result()
+        return {g.group_id for g in result.valid}
+
+    assert group in listed("alice")
+    assert group not in listed("bob")
     # alice's committed offsets: OffsetFetch needs DESCRIBE on the group, which READ implies.
     alice = Consumer({**secured.client("alice"), "group.id": group})
     try:

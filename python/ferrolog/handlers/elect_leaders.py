@@ -23,13 +23,28 @@ MAX_VERSION = 2
 
 
 async def handle(ctx: RequestContext, request: ElectLeadersRequest) -> ElectLeadersResponse:
+    requested = request.get("topic_partitions")
     if not ctx.authorize_cluster(AclOperation.ALTER):
+        # As Kafka: the top-level error, and on every partition asked for.
+        refused = ClusterAuthorizationFailedError()
         return {
             "throttle_time_ms": 0,
-            "error_code": ClusterAuthorizationFailedError.code,
-            "replica_election_results": [],
+            "error_code": refused.code,
+            "replica_election_results": [
+                {
+                    "topic": entry["topic"],
+                    "partition_result": [
+                        {
+                            "partition_id": int(p),
+                            "error_code": refused.code,
+                            "error_message": refused.message,
+                        }
+                        for p in entry["partitions"]
+                    ],
+                }
+                for entry in requested or []
+            ],
         }
-    requested = request.get("topic_partitions")
     partitions = (
         None
         if requested is None
