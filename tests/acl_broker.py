@@ -102,7 +102,6 @@ class AclBroker:
         self.allow(name, resource_type, resource, *operations, permission=AclPermissionType.DENY)
 
 
-
 def request(bootstrap: str, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
     """One request to exactly the broker at `bootstrap` (PLAINTEXT), with ferrolog's codec:
     clients pick brokers themselves, which tells nothing of one broker's own state."""

@@ -188,6 +188,7 @@ def test_groups_need_read_on_the_group(secured: AclBroker) -> None:
     refused = consume(secured.client("bob"), topic, group, 3)
     assert isinstance(refused, KafkaError)
     assert refused.code() == KafkaError.GROUP_AUTHORIZATION_FAILED
+
     # ListGroups shows a principal without DESCRIBE on the cluster only the groups it may
     # DESCRIBE.
     def listed(name: str) -> set[str]:
