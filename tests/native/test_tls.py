@@ -299,9 +299,7 @@ def test_key_and_trust_stores_written_by_keytool(
     try:
         produce_and_consume(started.ssl, ssl_config(ca, client_cert), count=20, size=50)
         with pytest.raises(KafkaException):
-            AdminClient({"bootstrap.servers": started.ssl, **ssl_config(ca)}).list_topics(
-                timeout=5
-            )
+            AdminClient({"bootstrap.servers": started.ssl, **ssl_config(ca)}).list_topics(timeout=5)
     finally:
         started.broker.close()
 
