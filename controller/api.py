@@ -16,6 +16,18 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ferrolog.controller.acl.manager import AclControlManager
+from ferrolog.controller.acl.model import (
+    CLUSTER_NAME,
+    AccessControlEntry,
+    AclBinding,
+    AclBindingFilter,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+)
 from ferrolog.controller.broker_configs import DynamicBrokerConfigManager
 from ferrolog.controller.cluster.election import ElectionType
 from ferrolog.controller.cluster.topics import (
@@ -37,8 +49,15 @@ from ferrolog.controller.store.view import TopicPartition
 from ferrolog.errors import KafkaError
 
 __all__ = [
+    "CLUSTER_NAME",
     "CONSUMER_OFFSETS",
     "TRANSACTION_STATE",
+    "AccessControlEntry",
+    "AclBinding",
+    "AclBindingFilter",
+    "AclControlManager",
+    "AclOperation",
+    "AclPermissionType",
     "BrokerRegistration",
     "ClientQuotaControlManager",
     "ConfigChange",
@@ -50,7 +69,10 @@ __all__ = [
     "FinalizedFeatures",
     "PartitionResults",
     "PartitionState",
+    "PatternType",
     "ReassignmentStatus",
+    "ResourcePattern",
+    "ResourceType",
     "ScramControlManager",
     "TopicPartition",
     "TopicRecord",
@@ -102,6 +124,10 @@ class ControllerApi(Protocol):
     def scram_credentials(self) -> ScramControlManager:
         """The users' SCRAM credentials: DescribeUserScramCredentials and
         AlterUserScramCredentials."""
+
+    @property
+    def acls(self) -> AclControlManager:
+        """The ACLs: DescribeAcls, CreateAcls and DeleteAcls."""
 
     @property
     def broker_configs(self) -> DynamicBrokerConfigManager:

@@ -247,6 +247,21 @@ class Server:
         """Replaces the client quota configuration: each entity as Kafka's ClientQuotaEntity
         (``{"user": "alice", "client-id": None}``, None naming the default) with its quotas by
         key. The data path enforces ``producer_byte_rate`` and ``consumer_byte_rate``."""
+    def authorizer_enabled(self) -> bool:
+        """Whether `authorizer.class.name` switched the authorizer on."""
+    def set_acls(self, acls: list[tuple[int, int, str, str, str, int, int]]) -> None:
+        """Replaces every ACL: (resource type, pattern type, name, principal, host,
+        operation, permission), with Kafka's codes."""
+    def authorize(
+        self, principal: str, host: str, operation: int, resource_type: int, names: list[str]
+    ) -> list[bool]:
+        """For each resource name, whether the principal from the host may do the
+        operation on it (Kafka's semantics; always True with the authorizer off)."""
+    def authorize_by_resource_type(
+        self, principal: str, host: str, operation: int, resource_type: int
+    ) -> bool:
+        """Kafka's `authorizeByResourceType`: whether the operation is allowed on some
+        resource of the type."""
     def client_quota_throttles(self) -> list[tuple[str, str, str, int, int]]:
         """Per metered entity throttled so far: (quota type "Produce" | "Fetch", user,
         client-id, total throttle time in ms, throttled responses). The user or client-id is

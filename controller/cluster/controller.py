@@ -56,6 +56,8 @@ from ferrolog.errors import (
     UnknownTopicOrPartitionError,
 )
 
+from ..acl.manager import AclControlManager, AclSink
+
 # Relative, so the type checker resolves the base class (it sees this folder as `controller`,
 # not as `ferrolog.controller`).
 from ..broker_configs import DynamicBrokerConfigManager
@@ -90,10 +92,12 @@ class Controller(MetadataCache):
         replicas: ReplicaManager | None = None,
         rng: random.Random | None = None,
         quota_sink: QuotaSink | None = None,
+        acl_sink: AclSink | None = None,
     ) -> None:
         super().__init__(config.node_id)
         self.store = store
         self._client_quotas = ClientQuotaControlManager(store, quota_sink)
+        self._acls = AclControlManager(store, acl_sink)
         self._scram_credentials = ScramControlManager(store)
         self._broker_configs = DynamicBrokerConfigManager(store, config)
         self.config = config
@@ -122,6 +126,7 @@ class Controller(MetadataCache):
         self._brokers = await self.store.brokers()
         await self._client_quotas.load()
         await self._scram_credentials.load()
+        await self._acls.load()
         # Before the local replicas open, so they open with the dynamic topic defaults.
         await self._broker_configs.load()
         self._features = await self.store.finalized_features()
@@ -158,6 +163,10 @@ class Controller(MetadataCache):
     @property
     def scram_credentials(self) -> ScramControlManager:
         return self._scram_credentials
+
+    @property
+    def acls(self) -> AclControlManager:
+        return self._acls
 
     @property
     def broker_configs(self) -> DynamicBrokerConfigManager:

@@ -161,6 +161,9 @@ class ClusterMember:
             self._controller.scram_credentials.update(configs.scram, configs.full)
             # Before the replicas below open, so that they open with the topic defaults.
             await self._controller.broker_configs.update(configs.brokers, configs.full)
+        acls = await self._store.acl_changes()
+        if acls is not None:
+            self._controller.acls.update(*acls)
         registered = view.broker_epochs.get(self.node_id) if self._registered else None
         changes = await self._replicas.sync(view, registered)
         for change in changes:

@@ -30,6 +30,8 @@ from ferrolog.errors import (
 )
 from ferrolog.timeouts import wait_event
 
+from ..acl.manager import AclSink
+
 # Relative, so the type checker resolves them (it sees this folder as `controller`, not as
 # `ferrolog.controller`).
 from ..features import FeatureUpdate
@@ -45,10 +47,14 @@ if TYPE_CHECKING:
 
 class ZkController(Controller):
     def __init__(
-        self, store: ZkStore, config: BrokerConfig, quota_sink: QuotaSink | None = None
+        self,
+        store: ZkStore,
+        config: BrokerConfig,
+        quota_sink: QuotaSink | None = None,
+        acl_sink: AclSink | None = None,
     ) -> None:
         # No replica manager: the cluster member applies roles from the views it reads.
-        super().__init__(store, config, None, quota_sink=quota_sink)
+        super().__init__(store, config, None, quota_sink=quota_sink, acl_sink=acl_sink)
         self._zk = store
         self.view = ClusterView()
         # `time.monotonic()` when the read of `view` began: a view read after a request's

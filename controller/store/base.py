@@ -7,6 +7,8 @@ import abc
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
+from ..acl.manager import AclChanges
+from ..acl.model import AclTable
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramTable
 
@@ -170,6 +172,16 @@ class MetadataStore(abc.ABC):
         """Sets (or, for None, removes) each user's credential of each mechanism named in
         `changes`, leaving its other mechanisms and its client quotas as they are, and lets
         every broker know."""
+
+    @abc.abstractmethod
+    async def acls(self) -> AclTable:
+        """Every ACL: the entries of each resource pattern that has any."""
+
+    @abc.abstractmethod
+    async def alter_acls(self, additions: AclChanges, removals: AclChanges) -> AclTable:
+        """Adds and removes entries of each resource pattern named (read, change, write:
+        concurrent writers are not lost), lets every broker know, and returns the stored
+        entries of those patterns now (empty: none left)."""
 
     @abc.abstractmethod
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:

@@ -23,8 +23,11 @@ from typing import Any, TypeVar
 
 # Relative, so the type checker resolves it whether it sees this folder as `controller` (the
 # source tree) or `ferrolog.controller` (the installed package).
+from ..acl.manager import AclChanges
+from ..acl.model import AclTable, PatternType, ResourcePattern, ResourceType, parse_name
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramCredential, ScramTable
+from . import zk_paths as paths
 from .base import (
     BadVersionError,
     BrokerConfigs,
@@ -162,6 +165,16 @@ class LocalStore(MetadataStore):
             if users is None or user in users
         }
 
+    async def acls(self) -> AclTable:
+        self._check()
+        # Kept as Kafka writes them to ZooKeeper: each pattern's znode path and data.
+        table: AclTable = {}
+        for path, data in self._data.get("acls", {}).items():
+            pattern = _acl_pattern(path)
+            if pattern is not None:
+                table[pattern] = paths.acls_from_json(data)
+        return table
+
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
         self._check()
         # Keyed as in ZooKeeper (`<default>`, the id); files written before have none.
@@ -266,6 +279,25 @@ class LocalStore(MetadataStore):
                     del stored[user]
 
         await self._apply(mutate)
+
+    async def alter_acls(self, additions: AclChanges, removals: AclChanges) -> AclTable:
+        def mutate(data: dict[str, Any]) -> AclTable:
+            stored = data.setdefault("acls", {})
+            written: AclTable = {}
+            for pattern in set(additions) | set(removals):
+                path = paths.acl_path(pattern)
+                current = paths.acls_from_json(stored.get(path, {}))
+                entries = (current | frozenset(additions.get(pattern, ()))) - frozenset(
+                    removals.get(pattern, ())
+                )
+                written[pattern] = entries
+                if entries:
+                    stored[path] = paths.acls_json(entries)
+                else:
+                    stored.pop(path, None)
+            return written
+
+        return await self._apply(mutate)
 
     async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
         def mutate(data: dict[str, Any]) -> None:
@@ -376,3 +408,15 @@ def _features_from_json(data: dict[str, Any]) -> FinalizedFeatures:
 
 def _broker_key(broker: int | None) -> str:
     return DEFAULT_ENTITY if broker is None else str(broker)
+
+
+def _acl_pattern(path: str) -> ResourcePattern | None:
+    """The resource pattern of a `zk_paths.acl_path`."""
+    for root, pattern_type in (
+        (paths.ACL_PREFIXED, PatternType.PREFIXED),
+        (paths.ACL_LITERAL, PatternType.LITERAL),
+    ):
+        if path.startswith(root + "/"):
+            type_name, _, name = path[len(root) + 1 :].partition("/")
+            return ResourcePattern(parse_name(ResourceType, type_name), name, pattern_type)
+    return None

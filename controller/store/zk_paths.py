@@ -19,6 +19,14 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
   "entity_path":"users/<user>/clients/<client-id>"}` (or `brokers/<id>`, ...), one per changed
   quota or broker config entity, which every broker watches to re-read that entity; removed
   after `CONFIG_CHANGE_EXPIRATION_MS`
+- `/kafka-acl/<ResourceType>/<name>` and `/kafka-acl-extended/prefixed/<ResourceType>/<name>`
+  (persistent): `{"version":1,"acls":[{"principal","permissionType","operation","host"}]}`, the
+  ACLs of a literal and of a prefixed resource pattern (`<ResourceType>` as Kafka names it:
+  `Topic`, `Group`, `Cluster`, `TransactionalId`)
+- `/kafka-acl-changes/acl_changes_<seq>` (`TOPIC:<name>`) and
+  `/kafka-acl-extended-changes/acl_changes_<seq>` (`{"version":1,"resourceType","name",
+  "patternType"}`) (persistent sequential): one per changed resource pattern, which every
+  broker watches to re-read it
 - `/controller` (ephemeral): `{"version":1,"brokerid":<id>,"timestamp":...}`
 - `/controller_epoch` (persistent): the epoch as a decimal string
 - `/admin/reassign_partitions` (persistent): `{"version":1,"partitions":[{topic, partition,
@@ -50,6 +58,16 @@ import time
 import urllib.parse
 from typing import Any
 
+from ..acl.model import (
+    AccessControlEntry,
+    AclOperation,
+    AclPermissionType,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+    camel_name,
+    parse_name,
+)
 from ..quota.entity import CLIENT_ID, USER, ClientQuotaEntity
 from ..scram import BY_NAME as SCRAM_MECHANISMS
 from ..scram import ScramCredential
@@ -75,6 +93,11 @@ PRODUCER_ID_BLOCK = "/latest_producer_id_block"
 FEATURE = "/feature"
 CONTROLLED_SHUTDOWN = "/ferrolog/controlled_shutdown"
 UNCLEAN_ELECTION = "/ferrolog/unclean_leader_election"
+ACL_LITERAL = "/kafka-acl"
+ACL_PREFIXED = "/kafka-acl-extended/prefixed"
+ACL_LITERAL_CHANGES = "/kafka-acl-changes"
+ACL_EXTENDED_CHANGES = "/kafka-acl-extended-changes"
+ACL_CHANGE_PREFIX = "acl_changes_"
 
 # Created at startup so that children watches and creates below them never miss a parent.
 PERSISTENT_ROOTS = (
@@ -88,6 +111,10 @@ PERSISTENT_ROOTS = (
     "/admin",
     "/cluster",
     CONTROLLED_SHUTDOWN,
+    ACL_LITERAL,
+    ACL_PREFIXED,
+    ACL_LITERAL_CHANGES,
+    ACL_EXTENDED_CHANGES,
 )
 
 
@@ -491,3 +518,83 @@ def broker_of_path(entity_path: str) -> int | bool | None:
     if name == DEFAULT_ENTITY:
         return None
     return int(name) if name.isdigit() else False
+
+
+# ACLs (Kafka's `ZkAclStore`, `ResourceZNode` and `ZkAclChangeStore`)
+
+
+def acl_root(pattern_type: PatternType) -> str:
+    return ACL_LITERAL if pattern_type == PatternType.LITERAL else ACL_PREFIXED
+
+
+def acl_path(pattern: ResourcePattern) -> str:
+    return f"{acl_root(pattern.pattern_type)}/{camel_name(pattern.resource_type)}/{pattern.name}"
+
+
+def acls_json(entries: frozenset[AccessControlEntry]) -> dict[str, Any]:
+    """Kafka's JSON of a resource pattern's ACLs (`AclEntry.toJsonCompatibleMap`)."""
+    acls = [
+        {
+            "principal": e.principal,
+            "permissionType": camel_name(e.permission_type),
+            "operation": camel_name(e.operation),
+            "host": e.host,
+        }
+        for e in sorted(entries)
+    ]
+    return {"version": 1, "acls": acls}
+
+
+def encode_acls(entries: frozenset[AccessControlEntry]) -> bytes:
+    return _dumps(acls_json(entries))
+
+
+def decode_acls(data: bytes) -> frozenset[AccessControlEntry]:
+    return acls_from_json(_loads(data)) if data else frozenset()
+
+
+def acls_from_json(value: dict[str, Any]) -> frozenset[AccessControlEntry]:
+    return frozenset(
+        AccessControlEntry(
+            principal=a["principal"],
+            host=a["host"],
+            operation=parse_name(AclOperation, a["operation"]),
+            permission_type=parse_name(AclPermissionType, a["permissionType"]),
+        )
+        for a in value.get("acls", [])
+    )
+
+
+def acl_changes_path(pattern_type: PatternType) -> str:
+    if pattern_type == PatternType.LITERAL:
+        return ACL_LITERAL_CHANGES
+    return ACL_EXTENDED_CHANGES
+
+
+def encode_acl_change(pattern: ResourcePattern) -> bytes:
+    """Kafka's change notification: `TOPIC:<name>` for a literal pattern, JSON for others."""
+    if pattern.pattern_type == PatternType.LITERAL:
+        return f"{pattern.resource_type.name}:{pattern.name}".encode()
+    return _dumps(
+        {
+            "version": 1,
+            "resourceType": pattern.resource_type.name,
+            "name": pattern.name,
+            "patternType": pattern.pattern_type.name,
+        }
+    )
+
+
+def decode_acl_change(changes_path: str, data: bytes) -> ResourcePattern:
+    """Raises ValueError (or KeyError) for a notification that is not Kafka's."""
+    if changes_path == ACL_LITERAL_CHANGES:
+        resource_type, sep, name = data.decode().partition(":")
+        if not sep:
+            raise ValueError(f"not a resource type and name: {data!r}")
+        return ResourcePattern(parse_name(ResourceType, resource_type), name, PatternType.LITERAL)
+    event = _loads(data)
+    return ResourcePattern(
+        parse_name(ResourceType, event["resourceType"]),
+        event["name"],
+        parse_name(PatternType, event["patternType"]),
+    )

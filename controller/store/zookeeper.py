@@ -38,9 +38,11 @@ from kazoo.exceptions import BadVersionError as ZkBadVersionError
 from kazoo.exceptions import NodeExistsError, NoNodeError
 from kazoo.protocol.states import WatchedEvent
 
+from ..acl.manager import AclChanges
+from ..acl.model import AclTable
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramTable
-from . import zk_configs
+from . import zk_acls, zk_configs
 from . import zk_paths as paths
 from .base import (
     BadVersionError,
@@ -102,6 +104,9 @@ class ZkStore(MetadataStore):
         # The newest config change notification `config_changes` processed (None: there was
         # none; False: read everything next time, as after a connection state change).
         self._config_change: str | bool | None = False
+        # The newest ACL change notifications `acl_changes` processed (None: read every ACL
+        # next time, as after a connection state change).
+        self._acl_seen: zk_acls.Seen | None = None
 
     @property
     def client(self) -> KazooClient:
@@ -133,6 +138,7 @@ class ZkStore(MetadataStore):
             self._generation += 1
             self._known = {}
             self._config_change = False
+            self._acl_seen = None
         if self._loop is not None and self._on_session is not None:
             self._loop.call_soon_threadsafe(self._on_session, str(state))
         if state == KazooState.CONNECTED:
@@ -254,6 +260,30 @@ class ZkStore(MetadataStore):
 
     async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
         await self._call(lambda: zk_configs.write_broker_configs(self.client, broker, configs))
+
+    # ACLs (any broker writes them; every broker watches the change notifications)
+
+    async def acls(self) -> AclTable:
+        return await self._call(lambda: zk_acls.read_all(self.client))
+
+    async def alter_acls(self, additions: AclChanges, removals: AclChanges) -> AclTable:
+        return await self._call(lambda: zk_acls.alter(self.client, additions, removals))
+
+    async def acl_changes(self) -> tuple[AclTable, bool] | None:
+        """The ACLs of the resource patterns changed since the last call (and whether that is
+        every ACL: the first call, and the first after a connection state change); None if
+        nothing changed. Watches for the next change."""
+
+        def read() -> tuple[AclTable, bool] | None:
+            with self._lock:
+                seen, generation = self._acl_seen, self._generation
+            latest, changes, full = zk_acls.read_changes(self.client, self._watcher, seen)
+            with self._lock:
+                if generation == self._generation:
+                    self._acl_seen = latest
+            return None if changes is None else (changes, full)
+
+        return await self._call(read)
 
     # Finalized features: read by every broker (in each view), written by the controller only
 

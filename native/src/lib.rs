@@ -7,6 +7,7 @@
 //! through a table generated from it (`properties`). pyo3 appears only in `py`, behind the
 //! `python` feature.
 
+pub mod acl;
 pub mod client;
 pub mod control;
 pub mod error;

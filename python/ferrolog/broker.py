@@ -124,7 +124,11 @@ class Broker:
                 await store.start()
                 self.store = store
                 controller = Controller(
-                    store, config, replicas, quota_sink=native.set_client_quotas
+                    store,
+                    config,
+                    replicas,
+                    quota_sink=native.set_client_quotas,
+                    acl_sink=native.set_acls,
                 )
                 self.controller = controller
                 self._listen(controller)
@@ -177,7 +181,9 @@ class Broker:
         )
         await store.start()
         self.store = store
-        controller = ZkController(store, config, quota_sink=native.set_client_quotas)
+        controller = ZkController(
+            store, config, quota_sink=native.set_client_quotas, acl_sink=native.set_acls
+        )
         self.controller = controller
         self._listen(controller)
         # Listening on the advertised port ourselves proves that no other live process on this

@@ -32,6 +32,7 @@ def send(s: socket.socket, payload: bytes) -> None:
 
 def recv(s: socket.socket) -> bytes | None:
     """One response frame, or None when the broker closed the connection."""
+
     def exactly(n: int) -> bytes | None:
         buf = b""
         while len(buf) < n:
@@ -65,24 +66,46 @@ def assert_closed(s: socket.socket) -> None:
 
 
 def assert_healthy(bootstrap: str) -> None:
-    response = call(bootstrap, API_VERSIONS, 3, {"client_software_name": "t",
-                                                  "client_software_version": "1"})
+    response = call(
+        bootstrap, API_VERSIONS, 3, {"client_software_name": "t", "client_software_version": "1"}
+    )
     assert response["error_code"] == 0
 
 
 def produce(bootstrap: str, topic: str, records: bytes) -> dict:
-    response = call(bootstrap, PRODUCE, 7, {
-        "transactional_id": None, "acks": -1, "timeout_ms": 5000,
-        "topic_data": [{"name": topic, "partition_data": [{"index": 0, "records": records}]}]})
+    response = call(
+        bootstrap,
+        PRODUCE,
+        7,
+        {
+            "transactional_id": None,
+            "acks": -1,
+            "timeout_ms": 5000,
+            "topic_data": [{"name": topic, "partition_data": [{"index": 0, "records": records}]}],
+        },
+    )
     return response["responses"][0]["partition_responses"][0]
 
 
 def latest_offset(bootstrap: str, topic: str) -> int:
     """The log end offset of partition 0; -1 while the partition cannot answer."""
-    response = call(bootstrap, LIST_OFFSETS, 5, {
-        "replica_id": -1, "isolation_level": 0,
-        "topics": [{"name": topic, "partitions": [{"partition_index": 0, "current_leader_epoch": -1,
-                                                   "timestamp": -1}]}]})
+    response = call(
+        bootstrap,
+        LIST_OFFSETS,
+        5,
+        {
+            "replica_id": -1,
+            "isolation_level": 0,
+            "topics": [
+                {
+                    "name": topic,
+                    "partitions": [
+                        {"partition_index": 0, "current_leader_epoch": -1, "timestamp": -1}
+                    ],
+                }
+            ],
+        },
+    )
     partition = response["topics"][0]["partitions"][0]
     return -1 if partition["error_code"] else int(partition["offset"])
 
@@ -105,11 +128,14 @@ def bootstrap(ferrolog_broker) -> str:  # type: ignore[no-untyped-def]
 
 
 def good_batch(n: int = 3) -> bytearray:
-    return bytearray(ferrolog_native.build_batch(
-        [(b"k", f"v{i}".encode(), [], 1_700_000_000_000) for i in range(n)]))
+    return bytearray(
+        ferrolog_native.build_batch(
+            [(b"k", f"v{i}".encode(), [], 1_700_000_000_000) for i in range(n)]
+        )
+    )
 
 
-@pytest.mark.parametrize("size", [-1, -2**31, 2**31 - 1, 200 * 1024 * 1024, 0, 3])
+@pytest.mark.parametrize("size", [-1, -(2**31), 2**31 - 1, 200 * 1024 * 1024, 0, 3])
 def test_absurd_frame_sizes_close_the_connection(bootstrap: str, size: int) -> None:
     with connect(bootstrap) as s:
         s.sendall(struct.pack(">i", size) + b"\x00" * 8)
@@ -124,8 +150,10 @@ def test_unknown_api_key_closes_the_connection(bootstrap: str) -> None:
     assert_healthy(bootstrap)
 
 
-@pytest.mark.parametrize(("api_key", "version"), [(METADATA, 99), (PRODUCE, 99), (1, 99),
-                                                  (LIST_OFFSETS, 99), (PRODUCE, 0)])
+@pytest.mark.parametrize(
+    ("api_key", "version"),
+    [(METADATA, 99), (PRODUCE, 99), (1, 99), (LIST_OFFSETS, 99), (PRODUCE, 0)],
+)
 def test_unknown_version_closes_the_connection(bootstrap: str, api_key: int, version: int) -> None:
     with connect(bootstrap) as s:
         send(s, struct.pack(">hhi", api_key, version, 1) + struct.pack(">h", -1) + b"\x00" * 16)
@@ -147,16 +175,32 @@ def test_api_versions_at_unknown_version_answers_v0(bootstrap: str) -> None:
 
 def test_produce_v0_to_v2_are_advertised_but_refused(bootstrap: str, topic: str) -> None:
     """As Kafka 4.x: listed so librdkafka < 2.11.1 keeps compression on, never served."""
-    response = call(bootstrap, API_VERSIONS, 3, {"client_software_name": "t",
-                                                  "client_software_version": "1"})
+    response = call(
+        bootstrap, API_VERSIONS, 3, {"client_software_name": "t", "client_software_version": "1"}
+    )
     produce_range = next(a for a in response["api_keys"] if a["api_key"] == PRODUCE)
     assert (produce_range["min_version"], produce_range["max_version"]) == (0, 11)
     for version in (0, 1, 2):
         with connect(bootstrap) as s:
-            send(s, encode_request(PRODUCE, version, 1, "old", {
-                "acks": 1, "timeout_ms": 1000,
-                "topic_data": [{"name": topic, "partition_data": [
-                    {"index": 0, "records": bytes(good_batch())}]}]}))
+            send(
+                s,
+                encode_request(
+                    PRODUCE,
+                    version,
+                    1,
+                    "old",
+                    {
+                        "acks": 1,
+                        "timeout_ms": 1000,
+                        "topic_data": [
+                            {
+                                "name": topic,
+                                "partition_data": [{"index": 0, "records": bytes(good_batch())}],
+                            }
+                        ],
+                    },
+                ),
+            )
             assert_closed(s)
     assert latest_offset(bootstrap, topic) == 0
 
@@ -182,10 +226,20 @@ def test_lying_length_field_is_refused(bootstrap: str, topic: str, delta: int) -
 
 def test_truncated_frames_and_random_bytes(bootstrap: str, topic: str) -> None:
     rng = random.Random(1234)
-    valid = encode_request(PRODUCE, 7, 1, "raw", {
-        "transactional_id": None, "acks": 1, "timeout_ms": 1000,
-        "topic_data": [{"name": topic, "partition_data": [{"index": 0,
-                                                            "records": bytes(good_batch())}]}]})
+    valid = encode_request(
+        PRODUCE,
+        7,
+        1,
+        "raw",
+        {
+            "transactional_id": None,
+            "acks": 1,
+            "timeout_ms": 1000,
+            "topic_data": [
+                {"name": topic, "partition_data": [{"index": 0, "records": bytes(good_batch())}]}
+            ],
+        },
+    )
     for _ in range(30):
         with connect(bootstrap) as s:
             cut = rng.randrange(1, len(valid))

@@ -21,8 +21,9 @@ from tests.waiting import wait_until
 
 
 def read_all(bootstrap: str, topic: str, partition: int, end: int) -> dict[int, bytes]:
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "verify",
-                  "enable.auto.commit": False})
+    c = Consumer(
+        {"bootstrap.servers": bootstrap, "group.id": "verify", "enable.auto.commit": False}
+    )
     c.assign([TopicPartition(topic, partition, OFFSET_BEGINNING)])
     out: dict[int, bytes] = {}
     deadline = time.monotonic() + 60
@@ -51,8 +52,15 @@ def test_sigkill_loses_no_acknowledged_record(ferrolog_broker_factory) -> None: 
                 acked[(msg.partition(), msg.offset())] = msg.value()
 
     def stream() -> None:
-        producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 2,
-                             "message.timeout.ms": 3000, "enable.idempotence": True})
+        producer = Producer(
+            {
+                "bootstrap.servers": bootstrap,
+                "acks": "all",
+                "linger.ms": 2,
+                "message.timeout.ms": 3000,
+                "enable.idempotence": True,
+            }
+        )
         i = 0
         while not stop.is_set():
             try:
@@ -89,7 +97,11 @@ def test_sigkill_loses_no_acknowledged_record(ferrolog_broker_factory) -> None: 
     c.close()
     p = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
     offsets: list[int] = []
-    p.produce(topic, value=b"after", partition=0,
-              on_delivery=lambda err, msg: offsets.append(msg.offset()))
+    p.produce(
+        topic,
+        value=b"after",
+        partition=0,
+        on_delivery=lambda err, msg: offsets.append(msg.offset()),
+    )
     assert p.flush(20) == 0
     assert offsets == [end]

@@ -20,8 +20,11 @@ from ferrolog.controller.cluster.zk_controller import ZkController
 from ferrolog.handlers.context import BrokerServices
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDERS = {"ferrolog": ROOT / "python/ferrolog", "ferrolog.controller": ROOT / "controller",
-           "ferrolog.spark": ROOT / "spark"}
+FOLDERS = {
+    "ferrolog": ROOT / "python/ferrolog",
+    "ferrolog.controller": ROOT / "controller",
+    "ferrolog.spark": ROOT / "spark",
+}
 FRONT_END = ["ferrolog.cli", "ferrolog.dispatcher", "ferrolog.handlers", "ferrolog.broker"]
 
 # The names of the internal topics live with Kafka's topic-name rules in cluster/topics.py;
@@ -33,22 +36,45 @@ STORES = ["ferrolog.controller.store", "kazoo"]
 
 # (what, source package, forbidden prefixes, allowed exceptions to them)
 CONTRACTS = [
-    ("the controller does not reach up into the broker's front end", "ferrolog.controller",
-     [*FRONT_END, "ferrolog.spark"], SHARED),
-    ("cluster logic does not import the coordinators", "ferrolog.controller.cluster",
-     ["ferrolog.controller.coordinator"], SHARED),
-    ("coordinators do not import cluster logic", "ferrolog.controller.coordinator",
-     ["ferrolog.controller.cluster"], SHARED),
-    ("the protocol codec is sans-IO and knows nothing of the broker", "ferrolog.protocol",
-     [*FRONT_END, "ferrolog.controller", "ferrolog_native", "socket", "asyncio"], SHARED),
-    ("the Spark source is a Kafka client, not a part of the broker", "ferrolog.spark",
-     [*FRONT_END, "ferrolog.controller"], SHARED),
+    (
+        "the controller does not reach up into the broker's front end",
+        "ferrolog.controller",
+        [*FRONT_END, "ferrolog.spark"],
+        SHARED,
+    ),
+    (
+        "cluster logic does not import the coordinators",
+        "ferrolog.controller.cluster",
+        ["ferrolog.controller.coordinator"],
+        SHARED,
+    ),
+    (
+        "coordinators do not import cluster logic",
+        "ferrolog.controller.coordinator",
+        ["ferrolog.controller.cluster"],
+        SHARED,
+    ),
+    (
+        "the protocol codec is sans-IO and knows nothing of the broker",
+        "ferrolog.protocol",
+        [*FRONT_END, "ferrolog.controller", "ferrolog_native", "socket", "asyncio"],
+        SHARED,
+    ),
+    (
+        "the Spark source is a Kafka client, not a part of the broker",
+        "ferrolog.spark",
+        [*FRONT_END, "ferrolog.controller"],
+        SHARED,
+    ),
     ("no handler imports a store implementation", "ferrolog.handlers", STORES, []),
     # Coordinators are reached through `ctx.broker.group_coordinator`, and the SASL
     # authenticator through `ctx.broker.sasl`; they are not cluster logic.
-    ("handlers reach cluster logic only through the controller interface", "ferrolog.handlers",
-     ["ferrolog.controller", *STORES],
-     [CONTROLLER_API, "ferrolog.controller.coordinator", "ferrolog.controller.security"]),
+    (
+        "handlers reach cluster logic only through the controller interface",
+        "ferrolog.handlers",
+        ["ferrolog.controller", *STORES],
+        [CONTROLLER_API, "ferrolog.controller.coordinator", "ferrolog.controller.security"],
+    ),
 ]
 
 
@@ -99,8 +125,9 @@ def broken_imports(source: str, forbidden: list[str], allowed: list[str]) -> lis
     return broken
 
 
-@pytest.mark.parametrize(("what", "source", "forbidden", "allowed"), CONTRACTS,
-                         ids=[c[0] for c in CONTRACTS])
+@pytest.mark.parametrize(
+    ("what", "source", "forbidden", "allowed"), CONTRACTS, ids=[c[0] for c in CONTRACTS]
+)
 def test_contract(what: str, source: str, forbidden: list[str], allowed: list[str]) -> None:
     broken = broken_imports(source, forbidden, allowed)
     assert broken == [], f"{what}: " + "; ".join(broken)
@@ -153,6 +180,8 @@ def test_the_check_sees_every_folder() -> None:
     assert "ferrolog.protocol._codec" in names
     # And it would catch a violation: the broker does import the controller and the stores,
     # which a handler must not.
-    assert any(starts_with(i, "ferrolog.controller")
-               for i in imports_of("ferrolog.broker", names["ferrolog.broker"]))
+    assert any(
+        starts_with(i, "ferrolog.controller")
+        for i in imports_of("ferrolog.broker", names["ferrolog.broker"])
+    )
     assert broken_imports("ferrolog.broker", STORES, [])

@@ -17,16 +17,23 @@ async def round_trip(bootstrap: str, topic: str, codec: str | None) -> None:
     try:
         sent = []
         for i in range(200):
-            sent.append(await producer.send(
-                topic, key=f"k{i}".encode(), value=None if i % 10 == 0 else f"v{i}".encode(),
-                headers=[("i", str(i).encode())], timestamp_ms=1_650_000_000_000 + i))
+            sent.append(
+                await producer.send(
+                    topic,
+                    key=f"k{i}".encode(),
+                    value=None if i % 10 == 0 else f"v{i}".encode(),
+                    headers=[("i", str(i).encode())],
+                    timestamp_ms=1_650_000_000_000 + i,
+                )
+            )
         metas = await asyncio.gather(*sent)
         assert sorted(m.offset for m in metas) == list(range(200))
     finally:
         await producer.stop()
 
-    consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
-                                auto_offset_reset="earliest")
+    consumer = AIOKafkaConsumer(
+        bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest"
+    )
     await consumer.start()
     try:
         tp = TopicPartition(topic, 0)

@@ -56,8 +56,14 @@ def consumer(bootstrap: str, **conf: object) -> Consumer:
     )
 
 
-def consume(bootstrap: str, topic: str, count: int, partition: int = 0,
-            offset: int = OFFSET_BEGINNING, timeout: float = 30.0) -> list[Message]:
+def consume(
+    bootstrap: str,
+    topic: str,
+    count: int,
+    partition: int = 0,
+    offset: int = OFFSET_BEGINNING,
+    timeout: float = 30.0,
+) -> list[Message]:
     c = consumer(bootstrap)
     try:
         c.assign([TopicPartition(topic, partition, offset)])
@@ -78,8 +84,12 @@ def consume(bootstrap: str, topic: str, count: int, partition: int = 0,
 def test_round_trip_every_codec(bootstrap: str, new_topic: Callable[..., str], codec: str) -> None:
     topic = new_topic()
     records = [
-        {"key": f"k{i}".encode(), "value": f"value-{i}-".encode() * (i % 7 + 1),
-         "headers": [("h", f"{i}".encode()), ("empty", None)], "timestamp": 1_700_000_000_000 + i}
+        {
+            "key": f"k{i}".encode(),
+            "value": f"value-{i}-".encode() * (i % 7 + 1),
+            "headers": [("h", f"{i}".encode()), ("empty", None)],
+            "timestamp": 1_700_000_000_000 + i,
+        }
         for i in range(500)
     ]
     delivered = produce(bootstrap, topic, records, **{"compression.type": codec})
@@ -97,11 +107,23 @@ def test_round_trip_every_codec(bootstrap: str, new_topic: Callable[..., str], c
 
 def test_null_keys_and_values(bootstrap: str, new_topic: Callable[..., str]) -> None:
     topic = new_topic()
-    produce(bootstrap, topic, [{"key": None, "value": None}, {"key": b"k", "value": None},
-                               {"key": None, "value": b"v"}, {"key": b"", "value": b""}])
+    produce(
+        bootstrap,
+        topic,
+        [
+            {"key": None, "value": None},
+            {"key": b"k", "value": None},
+            {"key": None, "value": b"v"},
+            {"key": b"", "value": b""},
+        ],
+    )
     got = consume(bootstrap, topic, 4)
-    assert [(m.key(), m.value()) for m in got] == [(None, None), (b"k", None), (None, b"v"),
-                                                   (b"", b"")]
+    assert [(m.key(), m.value()) for m in got] == [
+        (None, None),
+        (b"k", None),
+        (None, b"v"),
+        (b"", b""),
+    ]
 
 
 def test_idempotent_producer(bootstrap: str, new_topic: Callable[..., str]) -> None:
@@ -157,8 +179,12 @@ def test_long_poll_delivers_new_records(bootstrap: str, new_topic: Callable[...,
 def test_offsets_for_times(bootstrap: str, new_topic: Callable[..., str]) -> None:
     topic = new_topic()
     base = 1_600_000_000_000
-    produce(bootstrap, topic, [{"value": f"{i}".encode(), "timestamp": base + i * 1000}
-                               for i in range(100)], **{"batch.num.messages": 10})
+    produce(
+        bootstrap,
+        topic,
+        [{"value": f"{i}".encode(), "timestamp": base + i * 1000} for i in range(100)],
+        **{"batch.num.messages": 10},
+    )
     c = consumer(bootstrap)
     try:
         found = c.offsets_for_times([TopicPartition(topic, 0, base + 42_500)], timeout=10)

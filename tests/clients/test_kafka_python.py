@@ -13,8 +13,9 @@ CODECS = [None, "gzip", "snappy", "lz4", "zstd"]
 
 
 def consume(bootstrap: str, topic: str, count: int, partition: int = 0) -> list:
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
-                             consumer_timeout_ms=20_000)
+    consumer = KafkaConsumer(
+        bootstrap_servers=bootstrap, enable_auto_commit=False, consumer_timeout_ms=20_000
+    )
     tp = TopicPartition(topic, partition)
     consumer.assign([tp])
     consumer.seek_to_beginning(tp)
@@ -32,8 +33,13 @@ def test_round_trip(bootstrap: str, new_topic: Callable[..., str], codec: str | 
     topic = new_topic()
     producer = KafkaProducer(bootstrap_servers=bootstrap, compression_type=codec, linger_ms=5)
     futures = [
-        producer.send(topic, key=f"k{i}".encode(), value=f"v{i}".encode() * 10,
-                      headers=[("n", str(i).encode())], timestamp_ms=1_700_000_000_000 + i)
+        producer.send(
+            topic,
+            key=f"k{i}".encode(),
+            value=f"v{i}".encode() * 10,
+            headers=[("n", str(i).encode())],
+            timestamp_ms=1_700_000_000_000 + i,
+        )
         for i in range(300)
     ]
     producer.flush(30)
@@ -78,8 +84,16 @@ def test_offsets_for_times_and_end_offsets(bootstrap: str, new_topic: Callable[.
 def test_admin(bootstrap: str) -> None:
     admin = KafkaAdminClient(bootstrap_servers=bootstrap)
     name = f"kp-{uuid.uuid4().hex[:8]}"
-    admin.create_topics([NewTopic(name, num_partitions=3, replication_factor=1,
-                                  topic_configs={"retention.ms": "3600000"})])
+    admin.create_topics(
+        [
+            NewTopic(
+                name,
+                num_partitions=3,
+                replication_factor=1,
+                topic_configs={"retention.ms": "3600000"},
+            )
+        ]
+    )
     assert name in admin.list_topics()
     admin.delete_topics([name])
     admin.close()

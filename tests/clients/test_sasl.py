@@ -26,11 +26,12 @@ from confluent_kafka.admin import (
     AdminClient,
     NewTopic,
 )
+from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
 
 from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import java_command
-from tests.sasl_broker import MECHANISMS, USERS, SaslBroker, credentials
+from tests.cluster.harness import free_port, java_command
+from tests.sasl_broker import JAAS, MECHANISMS, USERS, SaslBroker, credentials
 from tests.tls_certs import PASSWORD
 
 
@@ -404,3 +405,65 @@ def test_junk_leaves_the_broker_serving(sasl_broker: SaslBroker) -> None:
     for protocol in ("SASL_PLAINTEXT", "SASL_SSL"):
         config = sasl_broker.librdkafka(protocol, "SCRAM-SHA-256")
         assert AdminClient(config).list_topics(timeout=20).brokers
+
+
+def test_acls_apply_to_the_sasl_principal(tmp_path: Path) -> None:
+    """With the authorizer on, alice (SASL/PLAIN) writes where an ACL lets her and is refused
+    elsewhere, natively, nothing written; admin, a super user, sets the ACL up."""
+    from confluent_kafka.admin import (
+        AclBinding,
+        AclOperation,
+        AclPermissionType,
+        ResourcePatternType,
+        ResourceType,
+    )
+
+    port = free_port()
+    broker = EmbeddedBroker(
+        overrides={
+            "listeners": f"SASL_PLAINTEXT://127.0.0.1:{port}",
+            "sasl.enabled.mechanisms": "PLAIN",
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config": JAAS,
+            "authorizer.class.name": "kafka.security.authorizer.AclAuthorizer",
+            "super.users": "User:admin",
+        }
+    ).start()
+    try:
+        base = {
+            "bootstrap.servers": f"127.0.0.1:{port}",
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.mechanism": "PLAIN",
+        }
+        admin = AdminClient({**base, "sasl.username": "admin", "sasl.password": "admin-secret"})
+        for topic in ("alice-ok", "other"):
+            admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(20)
+        binding = AclBinding(
+            ResourceType.TOPIC, "alice-", ResourcePatternType.PREFIXED, "User:alice", "*",
+            AclOperation.WRITE, AclPermissionType.ALLOW,
+        )  # fmt: skip
+        for future in admin.create_acls([binding]).values():
+            future.result(20)
+        producer = Producer(
+            {**base, "sasl.username": "alice", "sasl.password": "alice-secret",
+             "message.timeout.ms": 5000}
+        )  # fmt: skip
+        results: dict[str, KafkaError | None] = {}
+        for topic in ("alice-ok", "other"):
+            producer.produce(topic, b"v", on_delivery=lambda e, m, t=topic: results.update({t: e}))
+        producer.flush(15)
+        assert results["alice-ok"] is None
+        refused = results["other"]
+        assert refused is not None
+        assert refused.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
+        watermarks = Consumer({**base, "sasl.username": "admin", "sasl.password": "admin-secret",
+                               "group.id": "w"})  # fmt: skip
+        try:
+            offsets = {
+                t: watermarks.get_watermark_offsets(TopicPartition(t, 0), timeout=20)[1]
+                for t in ("alice-ok", "other")
+            }
+        finally:
+            watermarks.close()
+        assert offsets == {"alice-ok": 1, "other": 0}
+    finally:
+        broker.close()

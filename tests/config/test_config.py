@@ -209,13 +209,11 @@ def test_describe_broker() -> None:
 def test_native_server_config() -> None:
     config = BrokerConfig({"broker.id": "3", "log.dirs": "/a, /b", "log.flush.interval.ms": "10"})
     server = config.native_server_config()
-    # Properties without a value (Kafka's null: no key store configured) are left out.
-    # inter.broker.listener.name has no default: Kafka's rule resolves it
-    # (security.inter.broker.protocol's first listener).
-    assert set(server) == {n for n in NATIVE_SERVER_KEYS if BROKER_CONFIGS[n].default} | {
-        "log.dirs",
-        "inter.broker.listener.name",
-    }
+    # Properties without a value (Kafka's null: no key store configured) are left out; an
+    # empty one (authorizer.class.name's "": no authorizer) is a value. inter.broker.listener.name
+    # has no default: Kafka's rule resolves it (security.inter.broker.protocol's first listener).
+    with_value = {n for n in NATIVE_SERVER_KEYS if BROKER_CONFIGS[n].default is not None}
+    assert set(server) == with_value | {"log.dirs", "inter.broker.listener.name"}
     assert server["inter.broker.listener.name"] == "PLAINTEXT"
     assert server["node.id"] == "3"
     assert server["log.dirs"] == "/a,/b"
@@ -271,3 +269,15 @@ def test_listeners_and_their_security_protocols() -> None:
     ]:
         with pytest.raises(InvalidConfigError):
             BrokerConfig(bad)
+
+
+def test_authorizer_class_is_kafkas_or_none() -> None:
+    for name in (
+        "kafka.security.authorizer.AclAuthorizer",
+        "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+        "",
+    ):
+        assert BrokerConfig({"authorizer.class.name": name}).get("authorizer.class.name") == name
+    # Anything else fails at start, naming the ones ferrolog has.
+    with pytest.raises(InvalidConfigError, match=r"kafka\.security\.authorizer\.AclAuthorizer"):
+        BrokerConfig({"authorizer.class.name": "com.example.MyAuthorizer"})

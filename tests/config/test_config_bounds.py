@@ -139,6 +139,7 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "transaction.abort.timed.out.transaction.cleanup.interval.ms": (INT, 1, None, ()),
     "transaction.remove.expired.transaction.cleanup.interval.ms": (INT, 1, None, ()),
     "producer.id.expiration.ms": (INT, 1, None, ()),
+    "authorizer.class.name": (S, None, None, ()),
 }
 
 KAFKA_TOPIC: dict[str, Bounds] = {
@@ -187,6 +188,13 @@ TIGHTER = {
     "internal.segment.bytes": 14,
 }
 
+# The authorizer's properties: Kafka's authorizers (AclAuthorizer, StandardAuthorizer) read
+# them from the broker's config rather than KafkaConfig's definitions.
+KAFKA_AUTHORIZER: dict[str, Bounds] = {
+    "super.users": (S, None, None, ()),
+    "allow.everyone.if.no.acl.found": (B, None, None, ()),
+}
+
 # ferrolog's own properties, not Kafka 4.1's (the metrics endpoint; cluster mode over
 # ZooKeeper, which Kafka 4 dropped).
 FERROLOG_ONLY: dict[str, Bounds] = {
@@ -209,9 +217,10 @@ def _actual(definition: ConfigDef) -> Bounds:
 
 
 def test_every_broker_property_has_kafkas_type_and_bounds() -> None:
-    assert set(BROKER_CONFIGS) == set(KAFKA_BROKER) | set(FERROLOG_ONLY)
+    assert set(BROKER_CONFIGS) == set(KAFKA_BROKER) | set(KAFKA_AUTHORIZER) | set(FERROLOG_ONLY)
     for name, definition in BROKER_CONFIGS.items():
-        expected = FERROLOG_ONLY.get(name) or _expected(KAFKA_BROKER, name)
+        own = FERROLOG_ONLY.get(name) or KAFKA_AUTHORIZER.get(name)
+        expected = own or _expected(KAFKA_BROKER, name)
         assert _actual(definition) == expected, name
 
 

@@ -215,8 +215,10 @@ def test_a_join_waiting_at_shutdown_is_answered_not_coordinator(
         client.sock.sendall(struct.pack(">i", len(payload)) + payload)
         # Seen from another connection: this one's answer is what the test reads next.
         wait_until(
-            lambda: observer.call(DESCRIBE, 5, describe)["groups"][0]["group_state"]
-            == "PreparingRebalance",
+            lambda: (
+                observer.call(DESCRIBE, 5, describe)["groups"][0]["group_state"]
+                == "PreparingRebalance"
+            ),
             what="the join to be waiting",
         )
         # Answered by the coordinator as it stops, not cancelled (which closes the connection).

@@ -299,9 +299,7 @@ def test_key_and_trust_stores_written_by_keytool(
     try:
         produce_and_consume(started.ssl, ssl_config(ca, client_cert), count=20, size=50)
         with pytest.raises(KafkaException):
-            AdminClient({"bootstrap.servers": started.ssl, **ssl_config(ca)}).list_topics(
-                timeout=5
-            )
+            AdminClient({"bootstrap.servers": started.ssl, **ssl_config(ca)}).list_topics(timeout=5)
     finally:
         started.broker.close()
 
@@ -395,3 +393,27 @@ def test_bad_ssl_settings_fail_at_start(
     with pytest.raises(Exception, match="SSL") as raised:
         fn.Server(config.native_server_config())
     assert message in str(raised.value)
+
+
+def test_client_certificate_from_another_ca_is_refused(
+    client_auth_broker: TlsBroker, ca: CertificateAuthority, tmp_path: Path
+) -> None:
+    """`ssl.client.auth=required`: a certificate the trust store does not vouch for fails the
+    handshake; nothing is served on that connection, and the broker goes on serving."""
+    stranger = CertificateAuthority(tmp_path / "other-ca").client()
+    refused = AdminClient({"bootstrap.servers": client_auth_broker.ssl, **ssl_config(ca, stranger)})
+    with pytest.raises(KafkaException):
+        refused.list_topics(timeout=5)
+    host, port = client_auth_broker.ssl.split(":")
+    context = ssl.create_default_context(cafile=str(ca.ca_pem))
+    context.load_cert_chain(str(stranger.cert_pem), str(stranger.key_pem))
+    frame = struct.pack(">hhih", 18, 0, 7, 1) + b"t"  # ApiVersions v0
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        try:
+            with context.wrap_socket(raw, server_hostname="localhost") as sock:
+                sock.sendall(struct.pack(">i", len(frame)) + frame)
+                answer = sock.recv(4096)
+        except (ssl.SSLError, ConnectionResetError):
+            answer = b""
+    assert answer == b""
+    AdminClient({"bootstrap.servers": client_auth_broker.plaintext}).list_topics(timeout=20)

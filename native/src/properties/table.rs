@@ -221,6 +221,40 @@ pub mod server {
         choices: &[],
     };
 
+    /// The authorizer: Kafka's kafka.security.authorizer.AclAuthorizer or
+    /// org.apache.kafka.metadata.authorizer.StandardAuthorizer switch on ferrolog's authorizer
+    /// (Kafka's ACLs, kept in the metadata store); empty: no authorization; any other class is
+    /// refused at start.
+    pub const AUTHORIZER_CLASS_NAME: Property = Property {
+        name: "authorizer.class.name",
+        kind: Kind::String,
+        default: Some(""),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Principals allowed every operation whatever the ACLs, semicolon separated
+    /// (User:admin;User:CN=broker,O=example).
+    pub const SUPER_USERS: Property = Property {
+        name: "super.users",
+        kind: Kind::String,
+        default: None,
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// Whether a resource no ACL matches is open to every principal (Kafka's default: closed).
+    pub const ALLOW_EVERYONE_IF_NO_ACL_FOUND: Property = Property {
+        name: "allow.everyone.if.no.acl.found",
+        kind: Kind::Boolean,
+        default: Some("false"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
     /// Maximum number of client connections.
     pub const MAX_CONNECTIONS: Property = Property {
         name: "max.connections",
@@ -436,6 +470,9 @@ pub mod server {
         &SSL_PRINCIPAL_MAPPING_RULES,
         &SASL_SERVER_MAX_RECEIVE_SIZE,
         &CONNECTION_FAILED_AUTHENTICATION_DELAY_MS,
+        &AUTHORIZER_CLASS_NAME,
+        &SUPER_USERS,
+        &ALLOW_EVERYONE_IF_NO_ACL_FOUND,
         &MAX_CONNECTIONS,
         &CONNECTIONS_MAX_IDLE_MS,
         &SOCKET_REQUEST_MAX_BYTES,

@@ -3,6 +3,7 @@
 //! in [`error`]) and every call that touches disk or waits releases the GIL through one helper
 //! ([`without_gil`]).
 
+mod acl;
 mod columns;
 mod config;
 mod error;

@@ -8,9 +8,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::quotas;
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
+use super::{acl, quotas};
 use crate::control::{ControlReply, SaslStep};
 use crate::log::now_ms;
 use crate::metrics::{replica_families, ApiSnapshot, LATENCY_BUCKETS_MS};
@@ -337,6 +337,41 @@ impl PyServer {
     /// Replaces the client quota configuration (every entity with its quotas).
     fn set_client_quotas(&self, entries: Vec<quotas::PyQuotaEntry>) -> PyResult<()> {
         quotas::set_config(&self.inner.broker().quotas, entries)
+    }
+
+    /// Whether authorization is on (`authorizer.class.name`).
+    fn authorizer_enabled(&self) -> bool {
+        self.inner.broker().authorizer.enabled()
+    }
+
+    /// Replaces every ACL the broker checks.
+    fn set_acls(&self, acls: Vec<acl::PyAcl>) -> PyResult<()> {
+        acl::set_acls(&self.inner.broker().authorizer, acls)
+    }
+
+    /// For each of `names`, whether `principal` from `host` may do `operation` on it.
+    fn authorize(
+        &self,
+        principal: &str,
+        host: &str,
+        operation: i8,
+        resource_type: i8,
+        names: Vec<String>,
+    ) -> PyResult<Vec<bool>> {
+        let authorizer = &self.inner.broker().authorizer;
+        acl::authorize(authorizer, principal, host, operation, resource_type, names)
+    }
+
+    /// Whether `principal` from `host` may do `operation` on some resource of the type.
+    fn authorize_by_resource_type(
+        &self,
+        principal: &str,
+        host: &str,
+        operation: i8,
+        resource_type: i8,
+    ) -> PyResult<bool> {
+        let authorizer = &self.inner.broker().authorizer;
+        acl::authorize_by_resource_type(authorizer, principal, host, operation, resource_type)
     }
 
     fn client_quota_throttles(&self) -> Vec<quotas::ThrottleRow> {

@@ -60,6 +60,8 @@ pub struct ServerConfig {
     pub transaction_verification: bool,
     /// `quota.window.num` and `quota.window.size.seconds`: the client quotas' windows.
     pub quota_window: crate::quota::WindowConfig,
+    /// `authorizer.class.name`, `super.users` and `allow.everyone.if.no.acl.found`.
+    pub authorizer: crate::acl::AuthorizerConfig,
     /// How the replica fetchers connect to other brokers: `inter.broker.listener.name` (the
     /// control plane resolves Kafka's rule for it) and that listener's security.
     pub inter_broker: crate::client::InterBrokerSecurity,
@@ -211,6 +213,11 @@ impl ServerConfig {
                 samples: p.integer(&server::QUOTA_WINDOW_NUM)?,
                 window_ms: p.integer::<i64>(&server::QUOTA_WINDOW_SIZE_SECONDS)? * 1000,
             },
+            authorizer: crate::acl::AuthorizerConfig::parse(
+                p.text(&server::AUTHORIZER_CLASS_NAME)?,
+                p.optional_text(&server::SUPER_USERS)?,
+                p.boolean(&server::ALLOW_EVERYONE_IF_NO_ACL_FOUND)?,
+            )?,
             inter_broker,
         })
     }

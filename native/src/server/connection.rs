@@ -12,6 +12,7 @@ use super::api::{self, Reply, Tally};
 use super::request_log::{self, Requester};
 use super::transport::Transport;
 use super::{stopped, Broker};
+use crate::acl;
 use crate::control::{ControlReply, ControlRequest, SaslPhase, SaslStep};
 use crate::protocol::{peek_header, route, HeaderPeek, Route};
 
@@ -41,6 +42,8 @@ pub async fn serve<S: Transport>(
     }
     let peer = who.address.to_string();
     let mut session = Session {
+        // The principal's cached ACL decisions, for the natively served APIs.
+        acl: acl::Session::new(Arc::clone(&who.principal), who.address.ip().to_string()),
         who,
         id,
         phase: if sasl {
@@ -123,6 +126,7 @@ struct Session {
     who: Peer,
     id: u64,
     phase: SaslPhase,
+    acl: acl::Session,
 }
 
 const API_VERSIONS: i16 = 18;
@@ -223,10 +227,7 @@ async fn handle<S: Transport>(
         }
         Route::Native => {
             let mut tally = Tally::default();
-            let caller = api::Caller {
-                principal: &session.who.principal,
-            };
-            let reply = api::dispatch(broker, caller, peek, frame, &mut tally).await;
+            let reply = api::dispatch(broker, peek, frame, &mut tally, &mut session.acl).await;
             broker.requests.errors(peek.api_key, tally.counts());
             broker.request_log.failed(who, tally.counts());
             match reply {
@@ -311,6 +312,8 @@ impl Session {
                 Next::Read
             }
             SaslStep::Authenticated(principal) => {
+                let host = self.who.address.ip().to_string();
+                self.acl = acl::Session::new(Arc::clone(&principal), host);
                 self.who.principal = principal;
                 self.phase = SaslPhase::Done;
                 Next::Read

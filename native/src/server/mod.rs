@@ -25,6 +25,7 @@ use tokio::runtime::{Handle, Runtime};
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
+use crate::acl::Authorizer;
 use crate::control::ControlBridge;
 use crate::log::{now_ms, LogManager};
 use crate::metrics::RequestMetrics;
@@ -55,6 +56,8 @@ pub struct Broker {
     pub request_log: RequestLog,
     /// Client quotas: the configuration the control plane pushed and the meters.
     pub quotas: ClientQuotaManager,
+    /// The ACLs the control plane pushed, checked by the natively served APIs.
+    pub authorizer: Authorizer,
     connections: AtomicUsize,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
@@ -125,9 +128,11 @@ impl Server {
             seed,
         ));
         let quotas = ClientQuotaManager::new(config.quota_window);
+        let authorizer = Authorizer::new(config.authorizer.clone());
         let broker = Arc::new(Broker {
             config,
             quotas,
+            authorizer,
             logs,
             partitions: Registry::new(),
             fetchers,

@@ -65,6 +65,14 @@ class ConfigEntry:
         return self.source == ConfigSource.DEFAULT_CONFIG
 
 
+# Kafka's authorizer class names (ZooKeeper mode's and KRaft's): either switches ferrolog's
+# authorizer on (`native/src/acl`), which decides as both do.
+AUTHORIZER_CLASSES = (
+    "kafka.security.authorizer.AclAuthorizer",
+    "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+)
+
+
 class BrokerConfig:
     """A broker's static configuration: the explicitly given settings (validated), with the
     table's defaults and synonym rules for everything else."""
@@ -97,6 +105,13 @@ class BrokerConfig:
         if self.is_set("advertised.listeners"):
             parse_listeners(self.get("advertised.listeners") or "")
         self._check_listeners()
+        authorizer = self._settings.get("authorizer.class.name", "").strip()
+        if authorizer and authorizer not in AUTHORIZER_CLASSES:
+            # Kafka would load the class; ferrolog has its own authorizer behind Kafka's names.
+            raise InvalidConfigError(
+                f"authorizer.class.name {authorizer!r} is not an authorizer ferrolog has: set "
+                f"{' or '.join(AUTHORIZER_CLASSES)} for Kafka's ACLs, or leave it empty"
+            )
         self.metrics_listener  # noqa: B018 - validates it
         self._resolve_topic_defaults()
 

@@ -203,6 +203,16 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("connection.failed.authentication.delay.ms", _I, "100", "How long a connection "
            "that failed to authenticate is held before it is closed, so clients that retry at "
            "once do not spin.", minimum=0, native=True),
+        # Authorization (Kafka's authorizer properties).
+        _b("authorizer.class.name", _S, "", "The authorizer: Kafka's "
+           "kafka.security.authorizer.AclAuthorizer or "
+           "org.apache.kafka.metadata.authorizer.StandardAuthorizer switch on ferrolog's "
+           "authorizer (Kafka's ACLs, kept in the metadata store); empty: no authorization; any "
+           "other class is refused at start.", native=True),
+        _b("super.users", _S, None, "Principals allowed every operation whatever the ACLs, "
+           "semicolon separated (User:admin;User:CN=broker,O=example).", native=True),
+        _b("allow.everyone.if.no.acl.found", _B, "false", "Whether a resource no ACL "
+           "matches is open to every principal (Kafka's default: closed).", native=True),
         _b("metrics.listener", _S, "http://127.0.0.1:9644",
            "Where Prometheus scrapes /metrics and orchestrators probe /healthz and /readyz, as "
            "http://host:port (port 0 picks a free port); empty: no HTTP listener. A default "

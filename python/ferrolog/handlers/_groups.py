@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
@@ -16,6 +18,18 @@ def coordinator(ctx: RequestContext) -> GroupCoordinator:
     if coordinator is None:
         raise RuntimeError("the broker has no group coordinator")
     return coordinator
+
+
+def require_group(ctx: RequestContext, operation: AclOperation, group_id: str) -> None:
+    """Raises GROUP_AUTHORIZATION_FAILED unless the principal may do `operation` on the
+    group (READ to take part and commit, DESCRIBE to look, DELETE to delete)."""
+    if not ctx.authorize(operation, ResourceType.GROUP, group_id):
+        raise errors.GroupAuthorizationFailedError(f"not authorized to access group {group_id}")
+
+
+def readable_topics(ctx: RequestContext, names: list[str]) -> set[str]:
+    """Those of `names` the principal may READ (committing or deleting their offsets)."""
+    return ctx.authorized(AclOperation.READ, ResourceType.TOPIC, names)
 
 
 def client_host(ctx: RequestContext) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ferrolog import errors
-from ferrolog.controller.api import CONSUMER_OFFSETS
+from ferrolog.controller.api import CONSUMER_OFFSETS, AclOperation, ResourceType
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.handlers.context import RequestContext
 
@@ -22,6 +22,12 @@ def coordinator(ctx: RequestContext) -> TransactionCoordinator:
     if txn is None:
         raise RuntimeError("the broker has no transaction coordinator")
     return txn
+
+
+def may_write(ctx: RequestContext, transactional_id: str) -> bool:
+    """WRITE on the transactional id: what every transactional request needs (Kafka's
+    TRANSACTIONAL_ID_AUTHORIZATION_FAILED otherwise)."""
+    return ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactional_id)
 
 
 def offsets_partition(ctx: RequestContext, group_id: str) -> TopicPartition:

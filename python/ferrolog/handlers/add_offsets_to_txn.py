@@ -4,7 +4,9 @@ transaction's marker (send_offsets_to_transaction)."""
 
 from __future__ import annotations
 
-from ferrolog.handlers._txn import coordinator, for_version, offsets_partition
+from ferrolog.controller.api import AclOperation, ResourceType
+from ferrolog.errors import GroupAuthorizationFailedError, TransactionalIdAuthorizationFailedError
+from ferrolog.handlers._txn import coordinator, for_version, may_write, offsets_partition
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import AddOffsetsToTxnRequest, AddOffsetsToTxnResponse
 
@@ -16,6 +18,11 @@ FENCED_VERSION = 2
 
 
 async def handle(ctx: RequestContext, request: AddOffsetsToTxnRequest) -> AddOffsetsToTxnResponse:
+    # As Kafka: WRITE on the transactional id, then READ on the group.
+    if not may_write(ctx, request["transactional_id"]):
+        return {"throttle_time_ms": 0, "error_code": TransactionalIdAuthorizationFailedError.code}
+    if not ctx.authorize(AclOperation.READ, ResourceType.GROUP, request["group_id"]):
+        return {"throttle_time_ms": 0, "error_code": GroupAuthorizationFailedError.code}
     code = await coordinator(ctx).add_partitions(
         request["transactional_id"],
         request["producer_id"],

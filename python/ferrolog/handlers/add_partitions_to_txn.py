@@ -9,7 +9,8 @@ others OPERATION_NOT_ATTEMPTED, and nothing is added."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.handlers._txn import TopicPartition, coordinator, for_version, grouped
+from ferrolog.controller.api import AclOperation, ResourceType
+from ferrolog.handlers._txn import TopicPartition, coordinator, for_version, grouped, may_write
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     AddPartitionsToTxnRequest,
@@ -41,6 +42,30 @@ def _unknown(ctx: RequestContext, partitions: list[TopicPartition]) -> set[Topic
     return unknown
 
 
+def _refused(
+    ctx: RequestContext,
+    transactional_id: str,
+    partitions: list[TopicPartition],
+    verify_only: bool,
+) -> dict[TopicPartition, int] | None:
+    """Kafka's checks of a client's AddPartitionsToTxn (v0-3; v4 is a broker's, checked for
+    CLUSTER_ACTION as a whole): WRITE on the transactional id, then WRITE on each topic, the
+    partitions of the others then OPERATION_NOT_ATTEMPTED. None: all allowed."""
+    if ctx.api_version >= BATCHED_VERSION:
+        return None
+    if not may_write(ctx, transactional_id):
+        return dict.fromkeys(partitions, errors.TransactionalIdAuthorizationFailedError.code)
+    writable = ctx.authorized(AclOperation.WRITE, ResourceType.TOPIC, [t for t, _ in partitions])
+    if all(t in writable for t, _ in partitions):
+        return None
+    return {
+        (t, p): errors.TopicAuthorizationFailedError.code
+        if t not in writable
+        else errors.OperationNotAttemptedError.code
+        for t, p in partitions
+    }
+
+
 async def _transaction(
     ctx: RequestContext,
     transactional_id: str,
@@ -50,7 +75,10 @@ async def _transaction(
 ) -> list[AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult]:
     partitions = [(t["name"], p) for t in topics for p in t["partitions"]]
     txn = coordinator(ctx)
-    if verify_only:
+    refused = _refused(ctx, transactional_id, partitions, verify_only)
+    if refused is not None:
+        codes = refused
+    elif verify_only:
         forward = ctx.peer == NATIVE_PEER
         codes = await txn.verify(transactional_id, *producer, partitions, forward)
     elif unknown := _unknown(ctx, partitions):
@@ -89,6 +117,14 @@ async def handle(
             verify_only=False,
         )
         return {"throttle_time_ms": 0, "results_by_topic_v3_and_below": results}
+    # Brokers verifying transactions (v4) need CLUSTER_ACTION; this broker's own native core
+    # asks as itself.
+    if ctx.peer != NATIVE_PEER and not ctx.authorize_cluster(AclOperation.CLUSTER_ACTION):
+        return {
+            "throttle_time_ms": 0,
+            "error_code": errors.ClusterAuthorizationFailedError.code,
+            "results_by_transaction": [],
+        }
     by_txn: list[AddPartitionsToTxnResponseAddPartitionsToTxnResult] = []
     for txn in request.get("transactions") or []:
         topic_results = await _transaction(

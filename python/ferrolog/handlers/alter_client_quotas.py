@@ -4,6 +4,8 @@ answered with its own error, as Kafka validates it, and `validate_only` changes 
 
 from __future__ import annotations
 
+from ferrolog.controller.api import AclOperation
+from ferrolog.errors import ClusterAuthorizationFailedError, KafkaError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     AlterClientQuotasRequest,
@@ -30,9 +32,13 @@ async def handle(
         )
         for entry in entries
     ]
-    results = await ctx.broker.controller.client_quotas.alter(
-        alterations, bool(request.get("validate_only"))
-    )
+    results: list[KafkaError | None]
+    if ctx.authorize_cluster(AclOperation.ALTER_CONFIGS):
+        results = await ctx.broker.controller.client_quotas.alter(
+            alterations, bool(request.get("validate_only"))
+        )
+    else:  # As Kafka: ALTER_CONFIGS on the cluster.
+        results = [ClusterAuthorizationFailedError() for _ in entries]
     out: list[AlterClientQuotasResponseEntryData] = [
         {
             "error_code": 0 if error is None else error.code,

@@ -12,6 +12,8 @@ from typing import TypeVar
 
 from ferrolog import errors
 from ferrolog.config.values import null_topic_configs
+from ferrolog.controller.api import AclOperation
+from ferrolog.handlers._acls import require_config_access
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import (
     RESOURCE_BROKER,
@@ -104,6 +106,8 @@ async def alter_each(
         try:
             if (resource["resource_type"], resource["resource_name"]) in repeated:
                 raise errors.InvalidRequestError("the resource appears more than once")
+            name, kind = resource["resource_name"], resource["resource_type"]
+            require_config_access(ctx, AclOperation.ALTER_CONFIGS, kind, name)
             await alter(ctx, resource, validate_only)
         except errors.KafkaError as exc:
             results.append(response(resource, exc))

@@ -7,6 +7,8 @@ not wait for the moves, as in Kafka; ListPartitionReassignments shows progress."
 
 from __future__ import annotations
 
+from ferrolog.controller.api import AclOperation
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     AlterPartitionReassignmentsRequest,
@@ -24,6 +26,14 @@ async def handle(
     ctx: RequestContext, request: AlterPartitionReassignmentsRequest
 ) -> AlterPartitionReassignmentsResponse:
     topics = request.get("topics") or []
+    if not ctx.authorize_cluster(AclOperation.ALTER):
+        refused = ClusterAuthorizationFailedError()
+        return {
+            "throttle_time_ms": 0,
+            "error_code": refused.code,
+            "error_message": refused.message,
+            "responses": [],
+        }
     targets = {
         (topic["name"], int(entry["partition_index"])): entry.get("replicas")
         for topic in topics

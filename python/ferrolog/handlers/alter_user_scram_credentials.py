@@ -5,7 +5,8 @@ per user, each with its own error."""
 
 from __future__ import annotations
 
-from ferrolog.controller.api import Deletion, Upsertion
+from ferrolog.controller.api import AclOperation, Deletion, Upsertion
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     AlterUserScramCredentialsRequest,
@@ -26,7 +27,11 @@ async def handle(
         Upsertion(u["name"], u["mechanism"], u["iterations"], u["salt"], u["salted_password"])
         for u in request.get("upsertions") or []
     ]
-    altered = await ctx.broker.controller.scram_credentials.alter(deletions, upsertions)
+    if ctx.authorize_cluster(AclOperation.ALTER):
+        altered = await ctx.broker.controller.scram_credentials.alter(deletions, upsertions)
+    else:  # As Kafka: ALTER on the cluster, else every user refused.
+        users = dict.fromkeys([d.user for d in deletions] + [u.user for u in upsertions])
+        altered = [(user, ClusterAuthorizationFailedError()) for user in users]
     # Kafka's ZooKeeper-mode broker answers "" rather than null where all went well.
     results: list[AlterUserScramCredentialsResponseAlterUserScramCredentialsResult] = [
         {

@@ -13,8 +13,11 @@ raises only for bugs: Kafka errors go into the response's error fields."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from ferrolog.controller.api import CLUSTER_NAME, AclOperation, ResourceType
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -42,6 +45,12 @@ class BrokerServices:
     txn_markers: LocalMarkerWriter | None = None
     # Checks the SASL listeners' authentications.
     sasl: SaslAuthenticator | None = None
+    # `authorizer.class.name` is set: requests are checked against the ACLs (in the native
+    # authorizer, the one the natively served APIs check too).
+    authorizer_enabled: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.authorizer_enabled = bool(self.config.get("authorizer.class.name"))
 
 
 @dataclass
@@ -55,7 +64,7 @@ class RequestContext:
     # The listener the request came in through: Metadata answers with its endpoints.
     listener_name: str = "PLAINTEXT"
     # Kafka's principal of the connection (from its TLS client certificate or its SASL
-    # authentication, if any), for the authorizer to come.
+    # authentication, if any).
     principal: str = "User:ANONYMOUS"
     connection_id: int = 0
     # Where the connection is in SASL authentication (the native core's `sasl_phase`):
@@ -66,3 +75,40 @@ class RequestContext:
     # (closed with no response, Kafka's answer to a SASL request out of order).
     sasl_step: str | None = None
     sasl_principal: str | None = None
+
+    @property
+    def host(self) -> str:
+        """The client's IP address, as ACLs name hosts (`peer` is `ip:port`)."""
+        host = self.peer.rpartition(":")[0] or self.peer
+        return host.removeprefix("[").removesuffix("]")
+
+    def authorize(self, operation: AclOperation, resource_type: ResourceType, name: str) -> bool:
+        """Whether the request's principal may do `operation` on the resource (always, with
+        the authorizer off)."""
+        return name in self.authorized(operation, resource_type, (name,))
+
+    def authorized(
+        self, operation: AclOperation, resource_type: ResourceType, names: Iterable[str]
+    ) -> set[str]:
+        """Those of `names` the principal may do `operation` on (Kafka's
+        `filterByAuthorized`), asked of the native authorizer in one call."""
+        wanted = list(dict.fromkeys(names))
+        if not self.broker.authorizer_enabled or not wanted:
+            return set(wanted)
+        allowed = self.broker.native.authorize(
+            self.principal, self.host, operation, resource_type, wanted
+        )
+        return {name for name, ok in zip(wanted, allowed, strict=True) if ok}
+
+    def authorize_cluster(self, operation: AclOperation) -> bool:
+        return self.authorize(operation, ResourceType.CLUSTER, CLUSTER_NAME)
+
+    def authorize_by_resource_type(
+        self, operation: AclOperation, resource_type: ResourceType
+    ) -> bool:
+        """Kafka's `authorizeByResourceType`: allowed on some resource of the type."""
+        if not self.broker.authorizer_enabled:
+            return True
+        return self.broker.native.authorize_by_resource_type(
+            self.principal, self.host, operation, resource_type
+        )

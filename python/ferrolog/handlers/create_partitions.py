@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol.messages import (
@@ -51,6 +52,9 @@ async def handle(ctx: RequestContext, request: CreatePartitionsRequest) -> Creat
                     continue
                 reported.add(name)
                 raise errors.InvalidRequestError(f"topic {name} appears more than once")
+            # As Kafka: ALTER on the topic.
+            if not ctx.authorize(AclOperation.ALTER, ResourceType.TOPIC, name):
+                raise errors.TopicAuthorizationFailedError("Authorization failed.")
             await _grow(ctx, topic, validate_only, quota)
         except errors.KafkaError as exc:
             results.append({"name": name, "error_code": exc.code, "error_message": exc.message})

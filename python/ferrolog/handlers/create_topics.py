@@ -10,7 +10,7 @@ from collections import Counter
 
 from ferrolog import errors
 from ferrolog.config.values import null_topic_configs
-from ferrolog.controller.api import TopicRecord, TopicSpec
+from ferrolog.controller.api import AclOperation, ResourceType, TopicRecord, TopicSpec
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol.messages import (
@@ -79,6 +79,18 @@ def _partitions(ctx: RequestContext, spec: TopicSpec) -> int:
 
 def _created(ctx: RequestContext, record: TopicRecord) -> CreateTopicsResponseCreatableTopicResult:
     replication = max((len(r) for r in record.assignment.values()), default=0)
+    if not ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, record.name):
+        # Created, but its configs are not the principal's to see (Kafka's answer).
+        return {
+            "name": record.name,
+            "topic_id": record.topic_id,
+            "error_code": 0,
+            "error_message": None,
+            "topic_config_error_code": errors.TopicAuthorizationFailedError.code,
+            "num_partitions": len(record.assignment),
+            "replication_factor": replication,
+            "configs": None,
+        }
     return {
         "name": record.name,
         "topic_id": record.topic_id,
@@ -108,6 +120,13 @@ async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTop
     # controller, which creates all of them as one batch.
     slots: list[CreateTopicsResponseCreatableTopicResult | TopicSpec] = []
     done: set[str] = set()
+    # As Kafka: CREATE on the cluster, or else on each topic.
+    names = [t["name"] for t in topics]
+    creatable = (
+        set(names)
+        if ctx.authorize_cluster(AclOperation.CREATE)
+        else ctx.authorized(AclOperation.CREATE, ResourceType.TOPIC, names)
+    )
     for topic in topics:
         name = topic["name"]
         if counts[name] > 1:
@@ -117,6 +136,11 @@ async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTop
                 error = errors.InvalidRequestError(f"topic {name} appears more than once")
                 slots.append(_failure(name, error))
                 done.add(name)
+            continue
+        if name not in creatable:
+            slots.append(
+                _failure(name, errors.TopicAuthorizationFailedError("Authorization failed."))
+            )
             continue
         try:
             spec = _spec(topic)

@@ -10,6 +10,7 @@ import asyncio
 import ferrolog_native
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DeleteRecordsRequest,
@@ -50,9 +51,20 @@ async def handle(ctx: RequestContext, request: DeleteRecordsRequest) -> DeleteRe
     for topic in request.get("topics") or []:
         name = topic["name"]
         record = controller.topic(name)
+        # As Kafka: DELETE on the topic.
+        allowed = ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, name)
         partitions: list[DeleteRecordsResponseDeleteRecordsPartitionResult] = []
         for part in topic.get("partitions") or []:
             index = part["partition_index"]
+            if not allowed:
+                partitions.append(
+                    {
+                        "partition_index": index,
+                        "low_watermark": -1,
+                        "error_code": errors.TopicAuthorizationFailedError.code,
+                    }
+                )
+                continue
             if record is None or index not in record.assignment:
                 partitions.append(
                     {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol.messages import (
@@ -52,6 +53,9 @@ async def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTop
                 name = record.name
             elif names[name] > 1:
                 raise errors.InvalidRequestError(f"topic {name} appears more than once")
+            # As Kafka: DELETE on the topic (refused before its existence is told).
+            if not ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, name):
+                raise errors.TopicAuthorizationFailedError("Authorization failed.")
             record = controller.topic(name)
             if record is not None:
                 quota.admit(len(record.assignment))

@@ -3,7 +3,8 @@ matches (`kafka-configs --describe --entity-type users|clients`)."""
 
 from __future__ import annotations
 
-from ferrolog.errors import KafkaError
+from ferrolog.controller.api import AclOperation
+from ferrolog.errors import ClusterAuthorizationFailedError, KafkaError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeClientQuotasRequest,
@@ -23,6 +24,8 @@ async def handle(
         (c["entity_type"], c["match_type"], c.get("match")) for c in request.get("components") or []
     ]
     try:
+        if not ctx.authorize_cluster(AclOperation.DESCRIBE_CONFIGS):
+            raise ClusterAuthorizationFailedError()
         matched = ctx.broker.controller.client_quotas.describe(
             components, bool(request.get("strict"))
         )

@@ -6,6 +6,7 @@ MISMATCHED_ENDPOINT_TYPE, as a Kafka broker's listener would give."""
 from __future__ import annotations
 
 from ferrolog import errors
+from ferrolog.handlers._acls import cluster_operations
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeClusterRequest,
@@ -20,13 +21,6 @@ MAX_VERSION = 1
 ENDPOINT_BROKER = 1
 ENDPOINT_CONTROLLER = 2
 NOT_REQUESTED = -(2**31)  # the schema's "authorized operations not asked for"
-
-# ACL operation codes (AclOperation) that apply to the cluster resource, as Kafka lists them.
-# ferrolog has no authorizer, so a client that asks is told it may do all of them.
-# CREATE 5, ALTER 7, DESCRIBE 8, CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11,
-# IDEMPOTENT_WRITE 12.
-_CLUSTER_OPERATIONS = (5, 7, 8, 9, 10, 11, 12)
-ALL_CLUSTER_OPERATIONS = sum(1 << op for op in _CLUSTER_OPERATIONS)
 
 
 def _error(exc: errors.KafkaError) -> DescribeClusterResponse:
@@ -80,6 +74,6 @@ async def handle(ctx: RequestContext, request: DescribeClusterRequest) -> Descri
         "controller_id": ctx.broker.controller.controller_id,
         "brokers": brokers,
         "cluster_authorized_operations": (
-            ALL_CLUSTER_OPERATIONS if include_operations else NOT_REQUESTED
+            cluster_operations(ctx) if include_operations else NOT_REQUESTED
         ),
     }

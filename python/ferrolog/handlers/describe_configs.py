@@ -11,7 +11,8 @@ from collections.abc import Iterable
 
 from ferrolog import errors
 from ferrolog.config import ConfigEntry
-from ferrolog.controller.api import validate_topic_name
+from ferrolog.controller.api import AclOperation, validate_topic_name
+from ferrolog.handlers._acls import require_config_access
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeConfigsRequest,
@@ -102,6 +103,7 @@ async def handle(ctx: RequestContext, request: DescribeConfigsRequest) -> Descri
             "configs": [],
         }
         try:
+            require_config_access(ctx, AclOperation.DESCRIBE_CONFIGS, resource_type, name)
             entries = await _entries(ctx, resource_type, name)
         except errors.KafkaError as exc:
             result.update({"error_code": exc.code, "error_message": exc.message})

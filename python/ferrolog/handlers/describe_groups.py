@@ -5,8 +5,9 @@ does before v6."""
 from __future__ import annotations
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeGroupsRequest,
@@ -21,6 +22,7 @@ MAX_VERSION = 5
 
 def _describe(ctx: RequestContext, group_id: str) -> DescribeGroupsResponseDescribedGroup:
     try:
+        require_group(ctx, AclOperation.DESCRIBE, group_id)
         shard = coordinator(ctx).shard_for(group_id)
     except errors.KafkaError as exc:
         result: DescribeGroupsResponseDescribedGroup = offsets.describe(None, group_id)

@@ -11,6 +11,8 @@ import shutil
 from typing import Any
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeLogDirsRequest,
@@ -92,6 +94,13 @@ def _describe(
 
 
 async def handle(ctx: RequestContext, request: DescribeLogDirsRequest) -> DescribeLogDirsResponse:
+    if not ctx.authorize_cluster(AclOperation.DESCRIBE):
+        # As Kafka: nothing, with CLUSTER_AUTHORIZATION_FAILED (v3+ has the field).
+        return {
+            "throttle_time_ms": 0,
+            "error_code": ClusterAuthorizationFailedError.code,
+            "results": [],
+        }
     native, log_dirs, wanted = ctx.broker.native, ctx.broker.config.log_dirs, _wanted(request)
     results = await asyncio.to_thread(
         lambda: _describe(native.partition_states(), log_dirs, wanted)

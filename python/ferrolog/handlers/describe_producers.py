@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeProducersRequest,
@@ -24,6 +25,14 @@ MAX_VERSION = 0
 async def _partition(
     ctx: RequestContext, topic: str, partition: int
 ) -> DescribeProducersResponsePartitionResponse:
+    if not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, topic):
+        refused = errors.TopicAuthorizationFailedError()
+        return {
+            "partition_index": partition,
+            "error_code": refused.code,
+            "error_message": refused.message,
+            "active_producers": [],
+        }
     try:
         producers = await asyncio.to_thread(ctx.broker.native.describe_producers, topic, partition)
     except Exception as exc:

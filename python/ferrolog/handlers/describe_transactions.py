@@ -5,6 +5,7 @@ NOT_COORDINATOR; one it does not know (or that expired) TRANSACTIONAL_ID_NOT_FOU
 from __future__ import annotations
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers._txn import coordinator, grouped
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
@@ -31,13 +32,19 @@ def _describe(
         "producer_epoch": 0,
         "topics": [],
     }
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, transactional_id):
+        return {**answer, "error_code": errors.TransactionalIdAuthorizationFailedError.code}
     try:
         meta = coordinator(ctx).describe(transactional_id)
     except errors.KafkaError as exc:
         return {**answer, "error_code": exc.code}
     if meta is None:
         return {**answer, "error_code": errors.TransactionalIdNotFoundError.code}
-    partitions = dict.fromkeys(sorted(meta.partitions), 0)
+    # As Kafka: only the topics the principal may DESCRIBE.
+    visible = ctx.authorized(
+        AclOperation.DESCRIBE, ResourceType.TOPIC, [t for t, _ in meta.partitions]
+    )
+    partitions = dict.fromkeys(sorted(tp for tp in meta.partitions if tp[0] in visible), 0)
     return {
         **answer,
         "transaction_state": meta.state.label,

@@ -4,6 +4,8 @@ users`); never a salt or a key."""
 
 from __future__ import annotations
 
+from ferrolog.controller.api import AclOperation
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeUserScramCredentialsRequest,
@@ -19,6 +21,14 @@ MAX_VERSION = 0
 async def handle(
     ctx: RequestContext, request: DescribeUserScramCredentialsRequest
 ) -> DescribeUserScramCredentialsResponse:
+    if not ctx.authorize_cluster(AclOperation.DESCRIBE):
+        error = ClusterAuthorizationFailedError()
+        return {
+            "throttle_time_ms": 0,
+            "error_code": error.code,
+            "error_message": error.message,
+            "results": [],
+        }
     users = request.get("users")
     described = ctx.broker.controller.scram_credentials.describe(
         None if users is None else [u["name"] for u in users]

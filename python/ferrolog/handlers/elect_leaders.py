@@ -8,7 +8,8 @@ need no election are left out of the answer."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.controller.api import ElectionType
+from ferrolog.controller.api import AclOperation, ElectionType
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     ElectLeadersRequest,
@@ -23,6 +24,27 @@ MAX_VERSION = 2
 
 async def handle(ctx: RequestContext, request: ElectLeadersRequest) -> ElectLeadersResponse:
     requested = request.get("topic_partitions")
+    if not ctx.authorize_cluster(AclOperation.ALTER):
+        # As Kafka: the top-level error, and on every partition asked for.
+        refused = ClusterAuthorizationFailedError()
+        return {
+            "throttle_time_ms": 0,
+            "error_code": refused.code,
+            "replica_election_results": [
+                {
+                    "topic": entry["topic"],
+                    "partition_result": [
+                        {
+                            "partition_id": int(p),
+                            "error_code": refused.code,
+                            "error_message": refused.message,
+                        }
+                        for p in entry["partitions"]
+                    ],
+                }
+                for entry in requested or []
+            ],
+        }
     partitions = (
         None
         if requested is None

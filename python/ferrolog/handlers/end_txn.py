@@ -4,7 +4,8 @@ writes the markers to every partition of the transaction and records its complet
 
 from __future__ import annotations
 
-from ferrolog.handlers._txn import coordinator, for_version
+from ferrolog.errors import TransactionalIdAuthorizationFailedError
+from ferrolog.handlers._txn import coordinator, for_version, may_write
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import EndTxnRequest, EndTxnResponse
 
@@ -16,6 +17,8 @@ FENCED_VERSION = 2
 
 
 async def handle(ctx: RequestContext, request: EndTxnRequest) -> EndTxnResponse:
+    if not may_write(ctx, request["transactional_id"]):
+        return {"throttle_time_ms": 0, "error_code": TransactionalIdAuthorizationFailedError.code}
     code = await coordinator(ctx).end_txn(
         request["transactional_id"],
         request["producer_id"],

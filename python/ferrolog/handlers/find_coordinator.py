@@ -6,7 +6,12 @@ keys."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.controller.api import CONSUMER_OFFSETS, TRANSACTION_STATE
+from ferrolog.controller.api import (
+    CONSUMER_OFFSETS,
+    TRANSACTION_STATE,
+    AclOperation,
+    ResourceType,
+)
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
@@ -38,6 +43,13 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinator
     name = TOPICS.get(key_type)
     if name is None:
         return error(errors.InvalidRequestError(f"unknown coordinator key type {key_type}"))
+    # As Kafka: DESCRIBE on the group or the transactional id.
+    if key_type == GROUP_KEY and not ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, key):
+        return error(errors.GroupAuthorizationFailedError())
+    if key_type == TRANSACTION_KEY and not ctx.authorize(
+        AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key
+    ):
+        return error(errors.TransactionalIdAuthorizationFailedError())
     controller = ctx.broker.controller
     try:
         topic = await controller.ensure_internal_topic(name)

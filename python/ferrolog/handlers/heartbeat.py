@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.group import membership
-from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import HeartbeatRequest, HeartbeatResponse
 
@@ -17,6 +18,7 @@ MAX_VERSION = 4
 
 async def handle(ctx: RequestContext, request: HeartbeatRequest) -> HeartbeatResponse:
     try:
+        require_group(ctx, AclOperation.READ, request["group_id"])
         code: int = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: reply(membership.heartbeat(shard, request, now_ms())),

@@ -16,7 +16,8 @@ from __future__ import annotations
 import logging
 
 from ferrolog import errors
-from ferrolog.handlers._txn import coordinator, for_version
+from ferrolog.controller.api import AclOperation, ResourceType
+from ferrolog.handlers._txn import coordinator, for_version, may_write
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import InitProducerIdRequest, InitProducerIdResponse
 
@@ -39,6 +40,16 @@ async def handle(ctx: RequestContext, request: InitProducerIdRequest) -> InitPro
     epoch = request.get("producer_epoch", -1)
     if transactional_id == "" or (producer_id == -1) != (epoch == -1):
         return _error(errors.InvalidRequestError.code)
+    if transactional_id is not None and not may_write(ctx, transactional_id):
+        return _error(errors.TransactionalIdAuthorizationFailedError.code)
+    # An idempotent producer: IDEMPOTENT_WRITE on the cluster, or WRITE on some topic
+    # (KIP-679), as Kafka asks.
+    if (
+        transactional_id is None
+        and not ctx.authorize_cluster(AclOperation.IDEMPOTENT_WRITE)
+        and not ctx.authorize_by_resource_type(AclOperation.WRITE, ResourceType.TOPIC)
+    ):
+        return _error(errors.ClusterAuthorizationFailedError.code)
     if transactional_id is not None:
         code, producer_id, epoch = await coordinator(ctx).init_producer_id(
             transactional_id, request["transaction_timeout_ms"], producer_id, epoch

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.group import membership, responses
-from ferrolog.handlers._groups import client_host, coordinator
+from ferrolog.handlers._groups import client_host, coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import JoinGroupRequest, JoinGroupResponse
 
@@ -21,6 +22,7 @@ async def handle(ctx: RequestContext, request: JoinGroupRequest) -> JoinGroupRes
     req: membership.JoinCall = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
     host = client_host(ctx)
     try:
+        require_group(ctx, AclOperation.READ, request["group_id"])
         response: JoinGroupResponse = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: membership.join(shard, req, now_ms(), reply, host),

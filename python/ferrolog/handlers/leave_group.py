@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.group import membership
-from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     LeaveGroupRequest,
@@ -28,6 +29,7 @@ async def handle(ctx: RequestContext, request: LeaveGroupRequest) -> LeaveGroupR
             (m.get("member_id") or "", m.get("group_instance_id")) for m in request["members"]
         ]
     try:
+        require_group(ctx, AclOperation.READ, request["group_id"])
         outcome: tuple[int, list[int]] = await coordinator(ctx).run(
             request["group_id"],
             lambda shard, reply: reply(

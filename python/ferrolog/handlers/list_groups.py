@@ -4,6 +4,7 @@ and type (v5+; every group here is "classic")."""
 from __future__ import annotations
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
@@ -27,5 +28,12 @@ async def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsR
             if types and entry["group_type"] not in types:
                 continue
             groups.append(entry)
+    # As Kafka: DESCRIBE on the cluster lists every group, else those the principal may
+    # DESCRIBE.
+    if not ctx.authorize_cluster(AclOperation.DESCRIBE):
+        visible = ctx.authorized(
+            AclOperation.DESCRIBE, ResourceType.GROUP, [g["group_id"] for g in groups]
+        )
+        groups = [g for g in groups if g["group_id"] in visible]
     code = errors.CoordinatorLoadInProgressError.code if group_coordinator.loading() else 0
     return {"throttle_time_ms": 0, "error_code": code, "groups": groups}

@@ -3,6 +3,8 @@ partition has now and those being added and removed."""
 
 from __future__ import annotations
 
+from ferrolog.controller.api import AclOperation
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     ListPartitionReassignmentsRequest,
@@ -18,6 +20,14 @@ MAX_VERSION = 0
 async def handle(
     ctx: RequestContext, request: ListPartitionReassignmentsRequest
 ) -> ListPartitionReassignmentsResponse:
+    if not ctx.authorize_cluster(AclOperation.DESCRIBE):
+        error = ClusterAuthorizationFailedError()
+        return {
+            "throttle_time_ms": 0,
+            "error_code": error.code,
+            "error_message": error.message,
+            "topics": [],
+        }
     requested = request.get("topics")
     partitions = (
         None

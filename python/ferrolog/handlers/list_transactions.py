@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.controller.coordinator.txn.state import TxnState
 from ferrolog.handlers._txn import coordinator
 from ferrolog.handlers.context import RequestContext
@@ -62,4 +63,8 @@ async def handle(ctx: RequestContext, request: ListTransactionsRequest) -> ListT
                 "transaction_state": meta.state.label,
             }
         )
+    # As Kafka: only the transactional ids the principal may DESCRIBE.
+    ids = [t["transactional_id"] for t in listed]
+    visible = ctx.authorized(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, ids)
+    listed = [t for t in listed if t["transactional_id"] in visible]
     return {**response, "transaction_states": listed}

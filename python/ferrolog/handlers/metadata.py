@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import logging
 
-from ferrolog.controller.api import TopicRecord, is_internal, validate_topic_name
+from ferrolog.controller.api import (
+    AclOperation,
+    ResourceType,
+    TopicRecord,
+    is_internal,
+    validate_topic_name,
+)
 from ferrolog.errors import (
     InvalidRequestError,
     InvalidTopicError,
     KafkaError,
     LeaderNotAvailableError,
+    TopicAuthorizationFailedError,
     UnknownTopicIdError,
     UnknownTopicOrPartitionError,
 )
+from ferrolog.handlers._acls import TOPIC_OPERATIONS, authorized_operations, cluster_operations
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     MetadataRequest,
@@ -36,36 +44,6 @@ MAX_VERSION = 12
 ZERO_UUID = bytes(16)
 NOT_REQUESTED = -(2**31)  # authorized-operations fields when the client did not ask
 
-# ACL operation bits (Kafka's AclOperation codes); ferrolog has no authorizer, so a client
-# that asks is allowed everything that applies to the resource.
-_READ, _WRITE, _CREATE, _DELETE, _ALTER, _DESCRIBE = 3, 4, 5, 6, 7, 8
-_CLUSTER_ACTION, _DESCRIBE_CONFIGS, _ALTER_CONFIGS, _IDEMPOTENT_WRITE = 9, 10, 11, 12
-TOPIC_OPERATIONS = sum(
-    1 << op
-    for op in (
-        _READ,
-        _WRITE,
-        _CREATE,
-        _DELETE,
-        _ALTER,
-        _DESCRIBE,
-        _DESCRIBE_CONFIGS,
-        _ALTER_CONFIGS,
-    )
-)
-CLUSTER_OPERATIONS = sum(
-    1 << op
-    for op in (
-        _CREATE,
-        _ALTER,
-        _DESCRIBE,
-        _CLUSTER_ACTION,
-        _DESCRIBE_CONFIGS,
-        _ALTER_CONFIGS,
-        _IDEMPOTENT_WRITE,
-    )
-)
-
 log = logging.getLogger(__name__)
 
 
@@ -76,19 +54,29 @@ async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataRespo
     requested = request.get("topics")
     # v0 has no null array: an empty list meant "all topics" until v1 made it "none".
     all_topics = requested is None or (version == 0 and not requested)
-    topic_ops = TOPIC_OPERATIONS if request.get("include_topic_authorized_operations") else None
+    with_ops = bool(request.get("include_topic_authorized_operations"))
     if not all_topics and version < 12 and any(_by_id(entry) for entry in requested or []):
         return _invalid(requested or [])
 
     if all_topics:
-        topics = [_describe(ctx, r, topic_ops) for _, r in sorted(controller.topics().items())]
+        # As Kafka: topics the principal may not DESCRIBE are left out.
+        listed = controller.topics()
+        visible = ctx.authorized(AclOperation.DESCRIBE, ResourceType.TOPIC, listed)
+        records = [r for name, r in sorted(listed.items()) if name in visible]
+        topics = [_describe(ctx, r) for r in records]
     else:
         topics = []
         allow_create = broker.config.get_bool("auto.create.topics.enable") and (
             version < 4 or bool(request.get("allow_auto_topic_creation", True))
         )
         for entry in requested or []:
-            topics.append(await _lookup(ctx, entry, allow_create, topic_ops))
+            topics.append(await _lookup(ctx, entry, allow_create))
+    if with_ops:
+        named = [t["name"] for t in topics if t["error_code"] == 0 and t["name"] is not None]
+        ops = authorized_operations(ctx, ResourceType.TOPIC, named, TOPIC_OPERATIONS)
+        for t in topics:
+            if t["error_code"] == 0 and t["name"] is not None:
+                t["topic_authorized_operations"] = ops[t["name"]]
 
     return {
         "throttle_time_ms": 0,
@@ -97,7 +85,7 @@ async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataRespo
         "controller_id": controller.controller_id,
         "topics": topics,
         "cluster_authorized_operations": (
-            CLUSTER_OPERATIONS
+            cluster_operations(ctx)
             if request.get("include_cluster_authorized_operations")
             else NOT_REQUESTED
         ),
@@ -105,25 +93,37 @@ async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataRespo
 
 
 async def _lookup(
-    ctx: RequestContext, entry: MetadataRequestTopic, allow_create: bool, topic_ops: int | None
+    ctx: RequestContext, entry: MetadataRequestTopic, allow_create: bool
 ) -> MetadataResponseTopic:
     controller = ctx.broker.controller
     name: str | None = entry.get("name")
     topic_id: bytes = entry.get("topic_id") or ZERO_UUID
+    refused = TopicAuthorizationFailedError.code
     if name is None:
         record = controller.topic_by_id(topic_id) if topic_id != ZERO_UUID else None
         if record is None:
             return _error(None, topic_id, UnknownTopicIdError.code)
-        return _describe(ctx, record, topic_ops)
+        if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, record.name):
+            # Topic ids are not secret; the name is withheld, as Kafka does.
+            return _error(None, topic_id, refused)
+        return _describe(ctx, record)
+    # Refused before existence is told, as Kafka does: a name alone reveals nothing.
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name):
+        return _error(name, ZERO_UUID, refused)
     record = controller.topic(name)
     if record is not None:
-        return _describe(ctx, record, topic_ops)
+        return _describe(ctx, record)
     try:
         validate_topic_name(name)
     except InvalidTopicError:
         return _error(name, ZERO_UUID, InvalidTopicError.code)
     if not allow_create:
         return _error(name, ZERO_UUID, UnknownTopicOrPartitionError.code)
+    # Auto-creation needs CREATE on the cluster or on the topic.
+    if not ctx.authorize_cluster(AclOperation.CREATE) and not ctx.authorize(
+        AclOperation.CREATE, ResourceType.TOPIC, name
+    ):
+        return _error(name, ZERO_UUID, refused)
     try:
         await controller.auto_create_topic(name)
     except KafkaError as exc:
@@ -170,9 +170,7 @@ def _error(
     }
 
 
-def _describe(
-    ctx: RequestContext, record: TopicRecord, topic_ops: int | None
-) -> MetadataResponseTopic:
+def _describe(ctx: RequestContext, record: TopicRecord) -> MetadataResponseTopic:
     controller = ctx.broker.controller
     live = controller.brokers()
     states = controller.partition_states(record.name)
@@ -197,7 +195,7 @@ def _describe(
         "topic_id": record.topic_id,
         "is_internal": is_internal(record.name),
         "partitions": partitions,
-        "topic_authorized_operations": NOT_REQUESTED if topic_ops is None else topic_ops,
+        "topic_authorized_operations": NOT_REQUESTED,
     }
 
 

@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers._groups import coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import OffsetCommitRequest, OffsetCommitResponse
 
@@ -48,11 +49,25 @@ def partition_exists(ctx: RequestContext) -> Callable[[str, int], bool]:
 
 async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
     exists = partition_exists(ctx)
+    topics = request.get("topics") or []
     try:
+        require_group(ctx, AclOperation.READ, request["group_id"])
+        # As Kafka: the partitions of topics the principal may not READ are refused.
+        readable = readable_topics(ctx, [t["name"] for t in topics])
+        allowed: OffsetCommitRequest = {
+            **request,
+            "topics": [t for t in topics if t["name"] in readable],
+        }
         response: OffsetCommitResponse = await coordinator(ctx).run(
             request["group_id"],
-            lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists),
+            lambda shard, reply: offsets.commit(shard, allowed, now_ms(), reply, exists),
         )
     except errors.KafkaError as exc:
-        response = all_failed(request, exc.code)
+        return all_failed(request, exc.code)
+    refused = [t for t in topics if t["name"] not in readable]
+    if refused:
+        denied = all_failed(
+            {**request, "topics": refused}, errors.TopicAuthorizationFailedError.code
+        )
+        response["topics"].extend(denied["topics"])
     return response

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers._groups import coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import OffsetDeleteRequest, OffsetDeleteResponse
 
@@ -19,10 +20,26 @@ async def handle(ctx: RequestContext, request: OffsetDeleteRequest) -> OffsetDel
     group_id = request["group_id"]
     topics = request.get("topics") or []
     try:
+        require_group(ctx, AclOperation.DELETE, group_id)
+        # As Kafka: the partitions of topics the principal may not READ are refused.
+        readable = readable_topics(ctx, [t["name"] for t in topics])
+        allowed = [t for t in topics if t["name"] in readable]
         response: OffsetDeleteResponse = await coordinator(ctx).run(
             group_id,
-            lambda shard, reply: offsets.offset_delete(shard, group_id, topics, now_ms(), reply),
+            lambda shard, reply: offsets.offset_delete(shard, group_id, allowed, now_ms(), reply),
         )
     except errors.KafkaError as exc:
-        response = {"error_code": exc.code, "throttle_time_ms": 0, "topics": []}
+        return {"error_code": exc.code, "throttle_time_ms": 0, "topics": []}
+    refused = errors.TopicAuthorizationFailedError.code
+    for t in topics:
+        if t["name"] not in readable:
+            response["topics"].append(
+                {
+                    "name": t["name"],
+                    "partitions": [
+                        {"partition_index": p["partition_index"], "error_code": refused}
+                        for p in t["partitions"]
+                    ],
+                }
+            )
     return response

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ferrolog import errors
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.controller.coordinator.group import offsets
-from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     OffsetFetchRequest,
@@ -35,10 +36,32 @@ def _fetch(
     # One shape serves both generations of the response (v0-7 topics, v8+ groups' topics): the
     # encoder leaves out the leader epoch for the versions without it.
     try:
+        require_group(ctx, AclOperation.DESCRIBE, group_id)
         shard = coordinator(ctx).shard_for(group_id)
     except errors.KafkaError as exc:
         return exc.code, []
-    return 0, offsets.fetch(shard, group_id, topics, stable)
+    fetched = offsets.fetch(shard, group_id, topics, stable)
+    return 0, _authorized_topics(ctx, fetched, listed=topics is None)
+
+
+def _authorized_topics(ctx: RequestContext, fetched: list[Any], listed: bool) -> list[Any]:
+    """As Kafka: the offsets of topics the principal may not DESCRIBE are left out of a
+    fetch of every offset, and answered TOPIC_AUTHORIZATION_FAILED when asked for."""
+    allowed = ctx.authorized(
+        AclOperation.DESCRIBE, ResourceType.TOPIC, [t["name"] for t in fetched]
+    )
+    out = []
+    for topic in fetched:
+        if topic["name"] in allowed:
+            out.append(topic)
+        elif not listed:
+            refused = errors.TopicAuthorizationFailedError.code
+            partitions = [
+                {**p, "committed_offset": -1, "metadata": "", "error_code": refused}
+                for p in topic["partitions"]
+            ]
+            out.append({**topic, "partitions": partitions})
+    return out
 
 
 async def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchResponse:

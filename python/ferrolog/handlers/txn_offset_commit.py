@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers import _txn
-from ferrolog.handlers._groups import coordinator
+from ferrolog.handlers._groups import coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.offset_commit import partition_exists
 from ferrolog.protocol.messages import TxnOffsetCommitRequest, TxnOffsetCommitResponse
@@ -42,13 +43,36 @@ async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int
 
 async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
     exists = partition_exists(ctx)
+    topics = request["topics"]
+    readable: set[str] = set()
     try:
+        # As Kafka: WRITE on the transactional id, READ on the group, READ on each topic.
+        if not _txn.may_write(ctx, request["transactional_id"]):
+            raise errors.TransactionalIdAuthorizationFailedError()
+        require_group(ctx, AclOperation.READ, request["group_id"])
+        readable = readable_topics(ctx, [t["name"] for t in topics])
         code = await _verified(ctx, request)
         if code:
             raise errors.for_code(code)()
+        allowed: TxnOffsetCommitRequest = {
+            **request,
+            "topics": [t for t in topics if t["name"] in readable],
+        }
         response: TxnOffsetCommitResponse = await coordinator(ctx).run(
             request["group_id"],
-            lambda shard, reply: offsets.commit_txn(shard, request, now_ms(), reply, exists),
+            lambda shard, reply: offsets.commit_txn(shard, allowed, now_ms(), reply, exists),
+        )
+        refused = errors.TopicAuthorizationFailedError.code
+        response["topics"].extend(
+            {
+                "name": t["name"],
+                "partitions": [
+                    {"partition_index": p["partition_index"], "error_code": refused}
+                    for p in t["partitions"]
+                ],
+            }
+            for t in topics
+            if t["name"] not in readable
         )
     except errors.KafkaError as exc:
         response = {

@@ -13,8 +13,8 @@ upgrade; no current client sends v0)."""
 
 from __future__ import annotations
 
-from ferrolog.controller.api import FeatureUpdate, UpgradeType
-from ferrolog.errors import KafkaError
+from ferrolog.controller.api import AclOperation, FeatureUpdate, UpgradeType
+from ferrolog.errors import ClusterAuthorizationFailedError, KafkaError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import UpdateFeaturesRequest, UpdateFeaturesResponse
 
@@ -24,6 +24,14 @@ MAX_VERSION = 2
 
 
 async def handle(ctx: RequestContext, request: UpdateFeaturesRequest) -> UpdateFeaturesResponse:
+    if not ctx.authorize_cluster(AclOperation.ALTER):
+        error = ClusterAuthorizationFailedError()
+        return {
+            "throttle_time_ms": 0,
+            "error_code": error.code,
+            "error_message": error.message,
+            "results": [],
+        }
     updates: dict[str, FeatureUpdate] = {}
     for item in request.get("feature_updates") or []:
         kind = item.get("upgrade_type", UpgradeType.UPGRADE)

@@ -5,7 +5,9 @@ TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does."""
 
 from __future__ import annotations
 
+from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.txn.markers import Marker
+from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers._txn import grouped
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import WriteTxnMarkersRequest, WriteTxnMarkersResponse
@@ -29,7 +31,12 @@ async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteT
         )
         for m in request["markers"]
     ]
-    results = await writer.write(markers)
+    if ctx.authorize_cluster(AclOperation.CLUSTER_ACTION):
+        results = await writer.write(markers)
+    else:
+        # A broker's API: Kafka refuses every marker of a principal without CLUSTER_ACTION.
+        refused = ClusterAuthorizationFailedError.code
+        results = [dict.fromkeys(m.partitions, refused) for m in markers]
     return {
         "markers": [
             {

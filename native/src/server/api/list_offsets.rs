@@ -12,6 +12,7 @@ use kafka_protocol::messages::list_offsets_response::{
 use kafka_protocol::messages::{ListOffsetsRequest, ListOffsetsResponse};
 
 use super::{Reply, Tally};
+use crate::acl::{Operation, ResourceType, Session};
 use crate::error::ErrorCode;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, LIST_OFFSETS};
 use crate::replica::Partition;
@@ -79,7 +80,13 @@ fn epoch_of(log: &crate::log::Log, offset: i64) -> i32 {
     epoch
 }
 
-pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes, tally: &mut Tally) -> Reply {
+pub fn handle(
+    broker: &Arc<Broker>,
+    peek: HeaderPeek,
+    frame: Bytes,
+    tally: &mut Tally,
+    session: &mut Session,
+) -> Reply {
     let version = peek.api_version;
     let request = match decode_request::<ListOffsetsRequest>(frame) {
         Ok((_, request)) => request,
@@ -91,6 +98,14 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes, tally: &mut 
         .topics
         .into_iter()
         .map(|t| {
+            // As Kafka: DESCRIBE on the topic, else TOPIC_AUTHORIZATION_FAILED for each of its
+            // partitions.
+            let authorized = session.authorize(
+                &broker.authorizer,
+                Operation::Describe,
+                ResourceType::Topic,
+                t.name.0.as_str(),
+            );
             let partitions = t
                 .partitions
                 .iter()
@@ -98,6 +113,7 @@ pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes, tally: &mut 
                     let out = ListOffsetsPartitionResponse::default()
                         .with_partition_index(lp.partition_index);
                     let found = match broker.partitions.get(t.name.0.as_str(), lp.partition_index) {
+                        _ if !authorized => Err(ErrorCode::TopicAuthorizationFailed),
                         None => Err(ErrorCode::UnknownTopicOrPartition),
                         Some(p) => lookup(
                             &p,

@@ -14,6 +14,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use super::Broker;
+use crate::acl::Session;
 use crate::protocol::{self, HeaderPeek, Response};
 
 /// What a handler wants done with the connection.
@@ -77,32 +78,19 @@ impl Reply {
     }
 }
 
-/// Who sent a request, as the handlers need it.
-#[derive(Debug, Clone, Copy)]
-pub struct Caller<'a> {
-    /// Kafka's principal, `User:<name>`.
-    pub principal: &'a str,
-}
-
-impl Caller<'_> {
-    pub fn quota_user(&self) -> &str {
-        crate::quota::user_of(self.principal)
-    }
-}
-
 pub async fn dispatch(
     broker: &Arc<Broker>,
-    caller: Caller<'_>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
+    session: &mut Session,
 ) -> Reply {
     match peek.api_key {
-        protocol::PRODUCE => produce::handle(broker, caller, peek, frame, tally).await,
-        protocol::FETCH => fetch::handle(broker, caller, peek, frame, tally).await,
-        protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame, tally),
+        protocol::PRODUCE => produce::handle(broker, peek, frame, tally, session).await,
+        protocol::FETCH => fetch::handle(broker, peek, frame, tally, session).await,
+        protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame, tally, session),
         protocol::OFFSET_FOR_LEADER_EPOCH => {
-            offset_for_leader_epoch::handle(broker, peek, frame, tally)
+            offset_for_leader_epoch::handle(broker, peek, frame, tally, session)
         }
         _ => Reply::Close,
     }

@@ -10,26 +10,49 @@ use kafka_protocol::messages::offset_for_leader_epoch_response::{
 use kafka_protocol::messages::{OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse};
 
 use super::{Reply, Tally};
+use crate::acl::{Operation, ResourceType, Session, CLUSTER_NAME};
 use crate::error::ErrorCode;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, OFFSET_FOR_LEADER_EPOCH};
 use crate::server::Broker;
 
-pub fn handle(broker: &Arc<Broker>, peek: HeaderPeek, frame: Bytes, tally: &mut Tally) -> Reply {
+pub fn handle(
+    broker: &Arc<Broker>,
+    peek: HeaderPeek,
+    frame: Bytes,
+    tally: &mut Tally,
+    session: &mut Session,
+) -> Reply {
     let version = peek.api_version;
     let request = match decode_request::<OffsetForLeaderEpochRequest>(frame) {
         Ok((_, request)) => request,
         Err(_) => return Reply::Close,
     };
+    // As Kafka since KIP-320: CLUSTER_ACTION (a follower) answers every topic, otherwise
+    // DESCRIBE on each topic (a consumer validating its position).
+    let cluster_action = session.authorize(
+        &broker.authorizer,
+        Operation::ClusterAction,
+        ResourceType::Cluster,
+        CLUSTER_NAME,
+    );
     let topics = request
         .topics
         .into_iter()
         .map(|t| {
+            let authorized = cluster_action
+                || session.authorize(
+                    &broker.authorizer,
+                    Operation::Describe,
+                    ResourceType::Topic,
+                    t.topic.0.as_str(),
+                );
             let partitions = t
                 .partitions
                 .iter()
                 .map(|req| {
                     let out = EpochEndOffset::default().with_partition(req.partition);
                     let found = match broker.partitions.get(t.topic.0.as_str(), req.partition) {
+                        _ if !authorized => Err(ErrorCode::TopicAuthorizationFailed),
                         None => Err(ErrorCode::UnknownTopicOrPartition),
                         Some(p) => p
                             .check_leader_epoch(req.current_leader_epoch)

@@ -12,10 +12,12 @@ use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
 use kafka_protocol::protocol::StrBytes;
 
 use super::{mute_for, txn_verify, Reply, Tally};
+use crate::acl::{Operation, ResourceType, Session};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
-use crate::quota::QuotaType;
+use crate::quota::{user_of, QuotaType};
+use crate::record::batch::ATTR_TRANSACTIONAL;
 use crate::record::rejected::Rejected;
 use crate::record::validate::validate_produce_records;
 use crate::replica::Partition;
@@ -152,12 +154,68 @@ fn take_records(mut request: ProduceRequest) -> (Option<String>, Vec<(String, Pa
     (transactional_id, topics)
 }
 
+/// Kafka's checks of a produce: WRITE on the transactional id when a batch is transactional
+/// (else every partition is refused with TRANSACTIONAL_ID_AUTHORIZATION_FAILED), then WRITE on
+/// each topic. Takes the refused topics out of `topics` and answers them with their error.
+fn authorize(
+    broker: &Broker,
+    session: &mut Session,
+    transactional_id: Option<&str>,
+    topics: &mut Vec<(String, PartitionRecords)>,
+) -> Vec<(String, Vec<i32>, ErrorCode)> {
+    let authorizer = &broker.authorizer;
+    let transactional = topics
+        .iter()
+        .flat_map(|(_, partitions)| partitions)
+        .any(|(_, records)| records.as_deref().is_some_and(first_batch_transactional));
+    let txn_refused = transactional
+        && !transactional_id.is_some_and(|id| {
+            session.authorize(
+                authorizer,
+                Operation::Write,
+                ResourceType::TransactionalId,
+                id,
+            )
+        });
+    let mut refused = Vec::new();
+    let mut kept = Vec::with_capacity(topics.len());
+    for (topic, partitions) in std::mem::take(topics) {
+        let error = if txn_refused {
+            ErrorCode::TransactionalIdAuthorizationFailed
+        } else if session.authorize(authorizer, Operation::Write, ResourceType::Topic, &topic) {
+            kept.push((topic, partitions));
+            continue;
+        } else {
+            ErrorCode::TopicAuthorizationFailed
+        };
+        refused.push((
+            topic,
+            partitions.into_iter().map(|(i, _)| i).collect(),
+            error,
+        ));
+    }
+    *topics = kept;
+    refused
+}
+
+/// Whether the first batch of a partition's records is transactional (Kafka's
+/// `hasTransactionalRecords` looks at the first batch of each partition): the attributes'
+/// transactional bit of a v2 batch header.
+fn first_batch_transactional(records: &[u8]) -> bool {
+    const MAGIC: usize = 16;
+    const ATTRIBUTES: usize = 21;
+    records.len() > ATTRIBUTES + 1
+        && records[MAGIC] == 2
+        && i16::from_be_bytes([records[ATTRIBUTES], records[ATTRIBUTES + 1]]) & ATTR_TRANSACTIONAL
+            != 0
+}
+
 pub async fn handle(
     broker: &Arc<Broker>,
-    caller: super::Caller<'_>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
+    session: &mut Session,
 ) -> Reply {
     let started = Instant::now();
     // What the request waits for (the transaction coordinator, replication) is not the
@@ -179,7 +237,13 @@ pub async fn handle(
     drop(header);
     let acks = request.acks;
     let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
-    let (transactional_id, topics) = take_records(request);
+    let (transactional_id, mut topics) = take_records(request);
+    // Refused before anything else looks at the records (nothing is written).
+    let unauthorized = if broker.authorizer.enabled() {
+        authorize(broker, session, transactional_id.as_deref(), &mut topics)
+    } else {
+        Vec::new()
+    };
     let verify = broker.config.transaction_verification;
     let verify_began = Instant::now();
     let refused = if verify {
@@ -208,6 +272,13 @@ pub async fn handle(
             .collect();
         results.push((topic, outcomes));
     }
+    for (topic, indexes, error) in unauthorized {
+        let outcomes = indexes
+            .into_iter()
+            .map(|i| Outcome::error(i, error))
+            .collect();
+        results.push((topic, outcomes));
+    }
 
     if acks == -1 {
         let wait_began = Instant::now();
@@ -233,7 +304,7 @@ pub async fn handle(
     // The response carries, and the connection is muted for, the larger of the byte-rate
     // and request-time throttles, as Kafka does.
     let now = now_ms();
-    let user = caller.quota_user();
+    let user = user_of(session.principal());
     let byte_throttle_ms = broker.quotas.record_and_get_throttle_time_ms(
         QuotaType::Produce,
         user,

@@ -27,13 +27,14 @@ use tokio::sync::watch;
 
 use self::read::{Plan, Target};
 use super::{Reply, Tally};
+use crate::acl::{Operation, ResourceType, Session, CLUSTER_NAME};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::fetch_writer::{
     write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
 };
 use crate::protocol::{decode_request, Chunk, HeaderPeek};
-use crate::quota::QuotaType;
+use crate::quota::{user_of, QuotaType};
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
     Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
@@ -54,10 +55,10 @@ enum Mode {
 
 pub async fn handle(
     broker: &Arc<Broker>,
-    caller: super::Caller<'_>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
+    session: &mut Session,
 ) -> Reply {
     let started = Instant::now();
     let (header, request) = match decode_request::<FetchRequest>(frame) {
@@ -65,7 +66,6 @@ pub async fn handle(
         Err(_) => return Reply::Close,
     };
     let client_id = header.client_id.as_ref().map_or("", |c| c.as_str());
-    let user = caller.quota_user();
     let version = peek.api_version;
     // v15 moved the replica id into a tagged ReplicaState (KIP-903).
     let replica_id = if version >= 15 {
@@ -97,6 +97,8 @@ pub async fn handle(
     };
     // Replication is not subject to client quotas. A consumer under one reads at most what
     // its quota allows over the window, so a single response cannot earn an endless throttle.
+    let principal = session.principal_arc();
+    let user = user_of(&principal);
     let quota_cap = match follower {
         Some(_) => None,
         None => broker
@@ -106,6 +108,14 @@ pub async fn handle(
     let max_bytes = quota_cap.map_or(request.max_bytes, |cap| {
         request.max_bytes.min(cap.min(f64::from(i32::MAX)) as i32)
     });
+    // As Kafka: a follower needs CLUSTER_ACTION on the cluster, a consumer READ on each topic.
+    let cluster_action = follower.is_some()
+        && session.authorize(
+            &broker.authorizer,
+            Operation::ClusterAction,
+            ResourceType::Cluster,
+            CLUSTER_NAME,
+        );
     let plan = Plan {
         version,
         follower,
@@ -115,7 +125,14 @@ pub async fn handle(
         targets: to_read
             .into_iter()
             .map(|(key, params)| Target {
-                partition: resolve(&broker.partitions, &key),
+                partition: authorized(
+                    broker,
+                    session,
+                    follower.is_some(),
+                    cluster_action,
+                    &key,
+                    resolve(&broker.partitions, &key),
+                ),
                 key,
                 params,
             })
@@ -225,6 +242,43 @@ fn resolve(registry: &Registry, key: &PartitionKey) -> Result<Arc<Partition>, Er
             .get(name, key.partition)
             .ok_or(ErrorCode::UnknownTopicOrPartition),
         TopicRef::Id(id) => registry.get_by_id(id, key.partition),
+    }
+}
+
+/// `resolved` if the fetcher may read the partition, else TOPIC_AUTHORIZATION_FAILED. An
+/// unknown topic id is answered as such first, as Kafka does (it has no name to check).
+fn authorized(
+    broker: &Broker,
+    session: &mut Session,
+    follower: bool,
+    cluster_action: bool,
+    key: &PartitionKey,
+    resolved: Result<Arc<Partition>, ErrorCode>,
+) -> Result<Arc<Partition>, ErrorCode> {
+    if !broker.authorizer.enabled() {
+        return resolved;
+    }
+    let allowed = if follower {
+        cluster_action
+    } else {
+        let name = match (&key.topic, &resolved) {
+            (TopicRef::Name(name), _) => Some(&**name),
+            (TopicRef::Id(_), Ok(partition)) => Some(partition.topic()),
+            (TopicRef::Id(_), Err(_)) => None,
+        };
+        name.is_none_or(|name| {
+            session.authorize(
+                &broker.authorizer,
+                Operation::Read,
+                ResourceType::Topic,
+                name,
+            )
+        })
+    };
+    if allowed {
+        resolved
+    } else {
+        Err(ErrorCode::TopicAuthorizationFailed)
     }
 }
 
