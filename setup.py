@@ -58,7 +58,8 @@ setup(
         # `ferrolog fuzz` seals its record batches with Kafka's CRC-32C; crc32c computes it in
         # C and ships wheels.
         "crc32c>=2.4",
-        # The SCRAM client of ferrolog's own clients (the Spark reader, the tools): a
+        # The SCRAM client of ferrolog's own clients (the Spark reader, the tools) and of the
+        # control plane's connections to other brokers over a SASL inter-broker listener: a
         # maintained RFC 5802 implementation, pure Python.
         "scramp>=1.4",
     ],

@@ -30,6 +30,8 @@ __all__ = [
     "build_batch",
     "validate_batch",
     "config_names",
+    "inter_broker_tls",
+    "probe_broker",
     "DecodedColumns",
     "BinaryBuffers",
     "decode_columns",
@@ -137,7 +139,11 @@ class Server:
     ``listeners`` (``PLAINTEXT://host:port``, port 0 picks a free port) it binds the first.
     """
 
-    def __new__(cls, config: dict[str, str]) -> Server: ...
+    def __new__(
+        cls, config: dict[str, str], inter_broker_sasl: tuple[str, str, str] | None = None
+    ) -> Server:
+        """``inter_broker_sasl``: (mechanism, username, password), the broker's own
+        credentials when its inter-broker listener is SASL_PLAINTEXT or SASL_SSL."""
     def start(self) -> None:
         """Binds every listener and starts serving. Raises ``OSError`` if it cannot bind."""
     @property
@@ -356,6 +362,27 @@ def validate_batch(batch: bytes, config: dict[str, str], now_ms: int) -> bytes:
 def config_names() -> dict[str, list[str]]:
     """The property names the native core reads, found by running its parsers:
     ``{"server": [...], "topic": [...]}`` for ``Server(config)`` and ``open_partition``."""
+def inter_broker_tls(
+    config: dict[str, str],
+) -> tuple[list[bytes], bytes, str, list[bytes], bool] | None:
+    """The inter-broker listener's TLS material as the native core reads it from ``config``
+    (a ``Server``'s): (certificate chain, private key, its kind ``PKCS8``, ``SEC1`` or
+    ``PKCS1``, trusted certificates, whether the other broker's name is checked), all DER;
+    None when the listener has no TLS. Raises ``ValueError`` when the stores cannot be read."""
+def probe_broker(
+    config: dict[str, str],
+    listener: str,
+    protocol: str,
+    host: str,
+    port: int,
+    inter_broker_sasl: tuple[str, str, str] | None = None,
+    timeout_ms: int = 10000,
+) -> list[int]:
+    """Connects to ``host:port`` as the replica fetchers of a broker whose inter-broker
+    listener is ``listener`` with security ``protocol`` do (TLS from ``config``'s ``ssl.*``
+    properties and their ``listener.name.<listener>.`` overrides, SASL with
+    ``inter_broker_sasl``), then sends ApiVersions; returns the API keys offered. Raises
+    ``ConnectionError`` with the reason when a step fails."""
 
 # Consumers: fetched records as Arrow-layout column buffers (the PySpark data source).
 

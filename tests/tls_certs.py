@@ -86,8 +86,12 @@ class CertificateAuthority:
             .not_valid_after(now + datetime.timedelta(days=1))
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(
+                # A broker's certificate serves clients and, as Kafka's brokers present their
+                # key store to each other, is the client certificate between brokers.
                 x509.ExtendedKeyUsage(
-                    [ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH]
+                    [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]
+                    if server
+                    else [ExtendedKeyUsageOID.CLIENT_AUTH]
                 ),
                 critical=False,
             )

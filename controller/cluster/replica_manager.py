@@ -35,9 +35,12 @@ def _leader(state: PartitionState, replicas: list[int]) -> Role:
     return ("leader", state.leader_epoch, state.leader, "", 0, list(state.isr), list(replicas))
 
 
-def _follower(state: PartitionState, leader: BrokerRegistration, replicas: list[int]) -> Role:
-    return ("follower", state.leader_epoch, state.leader, leader.host, leader.port, [],
-            list(replicas))  # fmt: skip
+def _follower(
+    state: PartitionState, leader: BrokerRegistration, replicas: list[int], listener: str
+) -> Role:
+    """Follow `leader` at its endpoint on the inter-broker listener `listener`."""
+    host, port = leader.address_on(listener)
+    return ("follower", state.leader_epoch, state.leader, host, port, [], list(replicas))
 
 
 @dataclass(frozen=True)
@@ -215,7 +218,8 @@ class ReplicaManager:
                 return None
             return _leader(state, replicas)
         if state.leader != NO_LEADER and state.leader in self.brokers:
-            return _follower(state, self.brokers[state.leader], replicas)
+            listener = self._config.inter_broker_listener_name
+            return _follower(state, self.brokers[state.leader], replicas, listener)
         return None  # no leader to follow yet: keep the current role until there is one
 
     def _record_role(

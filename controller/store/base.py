@@ -89,6 +89,12 @@ class BrokerRegistration:
                 return endpoint
         return None
 
+    def address_on(self, listener_name: str) -> tuple[str, int]:
+        """Where another broker reaches this one over the inter-broker listener
+        `listener_name`: that endpoint, else (a registration without it) `host` and `port`."""
+        endpoint = self.endpoint(listener_name)
+        return (self.host, self.port) if endpoint is None else (endpoint.host, endpoint.port)
+
 
 class MetadataStore(abc.ABC):
     """Cluster metadata. Calls are coarse and rare; all are async because the ZooKeeper store

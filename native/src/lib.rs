@@ -8,6 +8,7 @@
 //! `python` feature.
 
 pub mod acl;
+pub mod client;
 pub mod control;
 pub mod error;
 pub mod log;

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ferrolog.config import BrokerConfig, parse_listeners
+from ferrolog.config.inter_broker import sasl_login
 from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
@@ -86,7 +87,11 @@ class Broker:
         config = self.config
         for directory in config.log_dirs:
             await asyncio.to_thread(_mkdir, directory)
-        native = ferrolog_native.Server(config.native_server_config())
+        login = sasl_login(config)  # over a SASL inter-broker listener
+        native = ferrolog_native.Server(
+            config.native_server_config(),
+            inter_broker_sasl=None if login is None else login.as_tuple(),
+        )
         await asyncio.to_thread(native.start)
         self.native = native
         try:

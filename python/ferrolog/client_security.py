@@ -114,7 +114,7 @@ class ClientSecurity:
                 f"SASL mechanism {self.mechanism} refused (error {answer['error_code']}; the "
                 f"broker offers {answer['mechanisms']})"
             )
-        exchange = _exchange(self.mechanism, self.username, self.password)
+        exchange = sasl_tokens(self.mechanism, self.username, self.password)
         token: bytes | None = next(exchange)
         while token is not None:
             answer = call(SASL_AUTHENTICATE, 2, {"auth_bytes": token})
@@ -145,9 +145,10 @@ class ClientSecurity:
         return config
 
 
-def _exchange(mechanism: str, username: str, password: str) -> Any:
+def sasl_tokens(mechanism: str, username: str, password: str) -> Any:
     """A generator of the client's tokens: sent each server token, it yields the next one
-    (None: done)."""
+    (None: done). Sans-IO, so the blocking clients here and the control plane's asyncio
+    connections to other brokers (`BrokerChannel`) share it."""
     if mechanism == "PLAIN":
         yield f"\0{username}\0{password}".encode()
         yield None

@@ -19,8 +19,15 @@ class AckedProducer:
     """Produces `<tag>-<n>` values round-robin over partitions until stopped."""
 
     def __init__(
-        self, bootstrap: str, topic: str, partitions: int, acks: str = "all", tag: str = "v"
+        self,
+        bootstrap: str,
+        topic: str,
+        partitions: int,
+        acks: str = "all",
+        tag: str = "v",
+        client: dict[str, Any] | None = None,
     ) -> None:
+        """`client`: more client settings (a secured cluster's `security.protocol`, ...)."""
         self.topic = topic
         self.tag = tag
         self.partitions = partitions
@@ -41,6 +48,7 @@ class AckedProducer:
                 "socket.timeout.ms": 5000,
                 "retry.backoff.ms": 100,
                 "topic.metadata.refresh.interval.ms": 1000,
+                **(client or {}),
             }
         )
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -95,10 +103,14 @@ class AckedProducer:
 
 
 def read_all(
-    bootstrap: str, topic: str, partitions: int, timeout: float = 60.0
+    bootstrap: str,
+    topic: str,
+    partitions: int,
+    timeout: float = 60.0,
+    client: dict[str, Any] | None = None,
 ) -> dict[int, list[tuple[int, bytes]]]:
     """Every record up to each partition's high watermark, in order: {partition: [(offset,
-    value)]}."""
+    value)]}. `client`: more client settings, as `AckedProducer` takes them."""
     consumer = Consumer(
         {
             "bootstrap.servers": bootstrap,
@@ -106,6 +118,7 @@ def read_all(
             "enable.auto.commit": False,
             "auto.offset.reset": "earliest",
             "topic.metadata.refresh.interval.ms": 1000,
+            **(client or {}),
         }
     )
     try:
@@ -159,7 +172,10 @@ class TailingConsumer:
     """Reads the topic from the start in the background while the cluster is disturbed, so
     the test can prove a consumer continued across leader changes without gaps or repeats."""
 
-    def __init__(self, bootstrap: str, topic: str, partitions: int) -> None:
+    def __init__(
+        self, bootstrap: str, topic: str, partitions: int, client: dict[str, Any] | None = None
+    ) -> None:
+        """`client`: more client settings, as `AckedProducer` takes them."""
         self.records: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
         self._stop = threading.Event()
         self._consumer = Consumer(
@@ -170,6 +186,7 @@ class TailingConsumer:
                 "auto.offset.reset": "earliest",
                 "socket.timeout.ms": 5000,
                 "topic.metadata.refresh.interval.ms": 1000,
+                **(client or {}),
             }
         )
         self._consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])

@@ -233,6 +233,9 @@ class Cluster:
         self.chroot = f"/ferrolog-{uuid.uuid4().hex[:8]}"
         self.workdir = workdir
         self.brokers: dict[int, BrokerProcess] = {}
+        # Settings the harness's own clients add (a secured cluster's security.protocol, its
+        # certificates, SASL login).
+        self.client_config: dict[str, Any] = {}
         for node_id in range(1, size + 1):
             self.brokers[node_id] = BrokerProcess(
                 node_id,
@@ -266,7 +269,9 @@ class Cluster:
         return self.zk.client(self.chroot)
 
     def admin(self, bootstrap: str | None = None) -> AdminClient:
-        return AdminClient({"bootstrap.servers": bootstrap or self.live_bootstrap()})
+        return AdminClient(
+            {"bootstrap.servers": bootstrap or self.live_bootstrap(), **self.client_config}
+        )
 
     def live_bootstrap(self) -> str:
         return ",".join(b.bootstrap for b in self.brokers.values() if b.running and not b.paused)

@@ -25,13 +25,16 @@ PARTITIONS = 3
 ROUNDS = 5
 
 
-def _hard_bounces(cluster: Cluster, victim: Callable[[], int]) -> None:
+def hard_bounces(cluster: Cluster, victim: Callable[[], int], rounds: int = ROUNDS) -> None:
+    """`rounds` SIGKILLs of `victim()` while producing; the clients connect with the
+    cluster's `client_config` (a secured cluster's)."""
+    client = cluster.client_config
     cluster.create_topic("orders", PARTITIONS, 3, **{"min.insync.replicas": "2"})
-    producer = AckedProducer(cluster.bootstrap, "orders", PARTITIONS).start()
-    tail = TailingConsumer(cluster.bootstrap, "orders", PARTITIONS).start()
+    producer = AckedProducer(cluster.bootstrap, "orders", PARTITIONS, client=client).start()
+    tail = TailingConsumer(cluster.bootstrap, "orders", PARTITIONS, client=client).start()
     try:
         producer.wait_acked(200)
-        for _ in range(ROUNDS):
+        for _ in range(rounds):
             node = victim()
             epochs = [cluster.state("orders", p)["leader_epoch"] for p in range(PARTITIONS)]
             cluster.brokers[node].kill()
@@ -67,9 +70,11 @@ def _hard_bounces(cluster: Cluster, victim: Callable[[], int]) -> None:
     finally:
         producer.stop()
         tail.stop()
-    assert producer.acked_count() >= 200 + ROUNDS * 200
+    assert producer.acked_count() >= 200 + rounds * 200
     check_continuous(tail.records, producer.acked)
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, "orders", PARTITIONS))
+    check_no_loss(producer.acked, read_all(cluster.bootstrap, "orders", PARTITIONS, client=client))
+    if client:
+        return  # `ferrolog verify-replicas` speaks PLAINTEXT only
     result = wait_until(
         lambda: (r := cluster.verify_replicas("orders")).returncode == 0 and r,
         timeout=30,
@@ -79,8 +84,8 @@ def _hard_bounces(cluster: Cluster, victim: Callable[[], int]) -> None:
 
 
 def test_sigkill_of_partition_leader_five_times(cluster: Cluster) -> None:
-    _hard_bounces(cluster, lambda: cluster.leader("orders", 0))
+    hard_bounces(cluster, lambda: cluster.leader("orders", 0))
 
 
 def test_sigkill_of_controller_five_times(cluster: Cluster) -> None:
-    _hard_bounces(cluster, cluster.controller)
+    hard_bounces(cluster, cluster.controller)

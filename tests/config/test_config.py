@@ -210,9 +210,11 @@ def test_native_server_config() -> None:
     config = BrokerConfig({"broker.id": "3", "log.dirs": "/a, /b", "log.flush.interval.ms": "10"})
     server = config.native_server_config()
     # Properties without a value (Kafka's null: no key store configured) are left out; an
-    # empty one (authorizer.class.name's "": no authorizer) is a value.
+    # empty one (authorizer.class.name's "": no authorizer) is a value. inter.broker.listener.name
+    # has no default: Kafka's rule resolves it (security.inter.broker.protocol's first listener).
     with_value = {n for n in NATIVE_SERVER_KEYS if BROKER_CONFIGS[n].default is not None}
-    assert set(server) == with_value | {"log.dirs"}
+    assert set(server) == with_value | {"log.dirs", "inter.broker.listener.name"}
+    assert server["inter.broker.listener.name"] == "PLAINTEXT"
     assert server["node.id"] == "3"
     assert server["log.dirs"] == "/a,/b"
     # The broker's flush interval reaches the native core as each topic's flush.ms.

@@ -53,6 +53,7 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "ssl.client.auth": (S, None, None, ("required", "requested", "none")),
     "ssl.enabled.protocols": (LST, None, None, ()),
     "ssl.protocol": (S, None, None, ()),
+    "ssl.endpoint.identification.algorithm": (S, None, None, ()),
     "ssl.principal.mapping.rules": (S, None, None, ()),
     "sasl.enabled.mechanisms": (LST, None, None, ()),
     "sasl.mechanism.inter.broker.protocol": (S, None, None, ()),

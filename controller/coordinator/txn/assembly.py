@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ferrolog.config.inter_broker import inter_broker_client
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
 from ferrolog.controller.coordinator.txn.forward import VerifyForwarder
@@ -51,15 +52,17 @@ def build(
             return None
         return int(state.leader)
 
+    listener = config.inter_broker_listener_name
+
     def address_of(node: int) -> tuple[str, int] | None:
         broker = cluster().brokers().get(node)
-        return None if broker is None else (broker.host, broker.port)
+        return None if broker is None else broker.address_on(listener)
 
     async def allocate() -> int:
         return await cluster().allocate_producer_id()
 
     local = LocalMarkerWriter(native, on_written)
-    channel = BrokerChannel(config.node_id, address_of)
+    channel = BrokerChannel(config.node_id, address_of, lambda: inter_broker_client(config))
     sender = MarkerSender(config.node_id, leader_of, local.write, channel)
     forward = VerifyForwarder(channel, leader_of)
     return TransactionCoordinator(native, config, allocate, sender, forward), local

@@ -1,6 +1,12 @@
 """Requests from this broker to another one over the Kafka protocol (the transaction
 coordinator's WriteTxnMarkers to partition leaders): one connection per broker, opened on
-first use and again after a failure, one request in flight on it at a time."""
+first use and again after a failure, one request in flight on it at a time.
+
+Connections go to the other broker's endpoint on the inter-broker listener, with its
+security as Kafka's brokers connect: TLS (trusting the broker's trust store, presenting its
+key store) for SSL and SASL_SSL, then for SASL_PLAINTEXT and SASL_SSL the SASL exchange of
+Kafka's Java client: ApiVersions, SaslHandshake v1, the mechanism's messages in
+SaslAuthenticate requests."""
 
 from __future__ import annotations
 
@@ -9,12 +15,18 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+import scramp
+from ferrolog.client_security import SaslError, sasl_tokens
+from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
 from ferrolog.protocol import decode_response, encode_request
 
 # (host, port) of a live broker, None for one that is not registered.
 AddressOf = Callable[[int], tuple[str, int] | None]
 REQUEST_TIMEOUT_S = 30.0
 _SIZE = struct.Struct(">i")
+
+API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
+API_VERSIONS_VERSION, SASL_HANDSHAKE_VERSION, SASL_AUTHENTICATE_VERSION = 3, 1, 2
 
 
 class _Connection:
@@ -24,15 +36,40 @@ class _Connection:
         self.lock = asyncio.Lock()
         self.correlation = 0
 
+    async def call(
+        self, client_id: str, api_key: int, version: int, body: dict[str, Any]
+    ) -> dict[str, Any]:
+        """One request and its response; the caller holds `lock` (or owns the connection)."""
+        self.correlation += 1
+        frame = encode_request(api_key, version, self.correlation, client_id, body)
+        self.writer.write(_SIZE.pack(len(frame)) + frame)
+        async with asyncio.timeout(REQUEST_TIMEOUT_S):
+            await self.writer.drain()
+            (size,) = _SIZE.unpack(await self.reader.readexactly(_SIZE.size))
+            data = await self.reader.readexactly(size)
+        correlation, response = decode_response(api_key, version, data)
+        if correlation != self.correlation:
+            raise ConnectionError("the broker answered another request")
+        return response
+
     def close(self) -> None:
         self.writer.close()
 
 
 class BrokerChannel:
-    def __init__(self, node_id: int, address_of: AddressOf) -> None:
+    def __init__(
+        self,
+        node_id: int,
+        address_of: AddressOf,
+        client: Callable[[], InterBrokerClient] | None = None,
+    ) -> None:
+        """`client` builds the inter-broker listener's security, on the first connection
+        (None: PLAINTEXT)."""
         self._client_id = f"broker-{node_id}"
         self._address_of = address_of
         self._connections: dict[int, _Connection] = {}
+        self._client_factory = client
+        self._client: InterBrokerClient | None = None
 
     async def request(
         self, node: int, api_key: int, version: int, body: dict[str, Any]
@@ -42,20 +79,20 @@ class BrokerChannel:
         conn = await self._connect(node)
         try:
             async with conn.lock:
-                conn.correlation += 1
-                frame = encode_request(api_key, version, conn.correlation, self._client_id, body)
-                conn.writer.write(_SIZE.pack(len(frame)) + frame)
-                async with asyncio.timeout(REQUEST_TIMEOUT_S):
-                    await conn.writer.drain()
-                    (size,) = _SIZE.unpack(await conn.reader.readexactly(_SIZE.size))
-                    data = await conn.reader.readexactly(size)
-                correlation, response = decode_response(api_key, version, data)
-                if correlation != conn.correlation:
-                    raise ConnectionError(f"broker {node} answered another request")
-                return response
+                return await conn.call(self._client_id, api_key, version, body)
         except (OSError, asyncio.IncompleteReadError, TimeoutError) as exc:
             self._drop(node, conn)
             raise ConnectionError(f"broker {node}: {exc!r}") from exc
+
+    def _security(self) -> InterBrokerClient:
+        if self._client is None:
+            try:
+                self._client = (
+                    InterBrokerClient() if self._client_factory is None else self._client_factory()
+                )
+            except ValueError as exc:  # the TLS stores cannot be read
+                raise ConnectionError(f"inter-broker listener: {exc}") from exc
+        return self._client
 
     async def _connect(self, node: int) -> _Connection:
         conn = self._connections.get(node)
@@ -64,11 +101,26 @@ class BrokerChannel:
         address = self._address_of(node)
         if address is None:
             raise ConnectionError(f"broker {node} is not registered")
-        async with asyncio.timeout(REQUEST_TIMEOUT_S):
-            reader, writer = await asyncio.open_connection(*address)
-        conn = self._connections.setdefault(node, _Connection(reader, writer))
-        if conn.writer is not writer:
-            writer.close()
+        security = self._security()
+        host, port = address
+        try:
+            async with asyncio.timeout(REQUEST_TIMEOUT_S):
+                reader, writer = await asyncio.open_connection(
+                    host,
+                    port,
+                    ssl=security.ssl_context,
+                    server_hostname=host if security.ssl_context is not None else None,
+                )
+            fresh = _Connection(reader, writer)
+            if security.sasl is not None:
+                await authenticate(fresh, self._client_id, security.sasl)
+        except SaslError:
+            raise
+        except (OSError, asyncio.IncompleteReadError, TimeoutError) as exc:
+            raise ConnectionError(f"broker {node} at {host}:{port}: {exc!r}") from exc
+        conn = self._connections.setdefault(node, fresh)
+        if conn is not fresh:
+            fresh.close()
         return conn
 
     def _drop(self, node: int, conn: _Connection) -> None:
@@ -80,3 +132,51 @@ class BrokerChannel:
         for conn in self._connections.values():
             conn.close()
         self._connections.clear()
+
+
+async def authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> None:
+    """The SASL exchange on a new connection, as Kafka's Java client does it (ApiVersions
+    first, then SaslHandshake v1 and the mechanism's tokens, from `sasl_tokens`, in
+    SaslAuthenticate requests); SaslError when refused (the connection is then closed)."""
+    try:
+        await _authenticate(conn, client_id, login)
+    except BaseException:
+        conn.close()
+        raise
+
+
+async def _authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> None:
+    versions = await conn.call(
+        client_id,
+        API_VERSIONS,
+        API_VERSIONS_VERSION,
+        {"client_software_name": "ferrolog", "client_software_version": "1"},
+    )
+    if versions["error_code"]:
+        raise SaslError(f"ApiVersions before SASL: error {versions['error_code']}")
+    offered = {k["api_key"]: k["max_version"] for k in versions["api_keys"]}
+    if offered.get(SASL_HANDSHAKE, -1) < SASL_HANDSHAKE_VERSION or SASL_AUTHENTICATE not in offered:
+        raise SaslError("the broker has no SaslHandshake v1 (is its listener SASL?)")
+    version = min(offered[SASL_AUTHENTICATE], SASL_AUTHENTICATE_VERSION)
+    handshake = await conn.call(
+        client_id, SASL_HANDSHAKE, SASL_HANDSHAKE_VERSION, {"mechanism": login.mechanism}
+    )
+    if handshake["error_code"]:
+        raise SaslError(
+            f"SaslHandshake for {login.mechanism}: error {handshake['error_code']} "
+            f"(the broker offers {handshake['mechanisms']})"
+        )
+
+    exchange = sasl_tokens(login.mechanism, login.username, login.password)
+    token: bytes | None = next(exchange)
+    while token is not None:
+        response = await conn.call(client_id, SASL_AUTHENTICATE, version, {"auth_bytes": token})
+        if response["error_code"]:
+            raise SaslError(
+                f"{login.mechanism} authentication as {login.username!r} failed: error "
+                f"{response['error_code']} {response.get('error_message') or ''}".rstrip()
+            )
+        try:
+            token = exchange.send(bytes(response["auth_bytes"]))
+        except (scramp.ScramException, UnicodeDecodeError) as exc:  # a malformed server token
+            raise SaslError(f"{login.mechanism}: {exc}") from exc

@@ -40,6 +40,17 @@ pub mod server {
         choices: &[],
     };
 
+    /// The listener brokers reach each other through; when unset, the one of
+    /// security.inter.broker.protocol.
+    pub const INTER_BROKER_LISTENER_NAME: Property = Property {
+        name: "inter.broker.listener.name",
+        kind: Kind::String,
+        default: Some("PLAINTEXT"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
     /// File format of the key store: PKCS12 or PEM (KIP-651). A JKS key store is read only if it is
     /// a PKCS12 file, as keytool has written since Java 9.
     pub const SSL_KEYSTORE_TYPE: Property = Property {
@@ -160,6 +171,18 @@ pub mod server {
         name: "ssl.enabled.protocols",
         kind: Kind::List,
         default: Some("TLSv1.2,TLSv1.3"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
+    /// How a broker checks the certificate of the broker it connects to over an SSL inter-broker
+    /// listener: https (the name it connects to must be in the certificate, any case), or empty
+    /// (not checked).
+    pub const SSL_ENDPOINT_IDENTIFICATION_ALGORITHM: Property = Property {
+        name: "ssl.endpoint.identification.algorithm",
+        kind: Kind::String,
+        default: Some("https"),
         min: None,
         max: None,
         choices: &[],
@@ -430,6 +453,7 @@ pub mod server {
         &NODE_ID,
         &LISTENERS,
         &LISTENER_SECURITY_PROTOCOL_MAP,
+        &INTER_BROKER_LISTENER_NAME,
         &SSL_KEYSTORE_TYPE,
         &SSL_KEYSTORE_LOCATION,
         &SSL_KEYSTORE_PASSWORD,
@@ -442,6 +466,7 @@ pub mod server {
         &SSL_TRUSTSTORE_CERTIFICATES,
         &SSL_CLIENT_AUTH,
         &SSL_ENABLED_PROTOCOLS,
+        &SSL_ENDPOINT_IDENTIFICATION_ALGORITHM,
         &SSL_PRINCIPAL_MAPPING_RULES,
         &SASL_SERVER_MAX_RECEIVE_SIZE,
         &CONNECTION_FAILED_AUTHENTICATION_DELAY_MS,

@@ -7,6 +7,7 @@ mod acl;
 mod columns;
 mod config;
 mod error;
+mod inter_broker;
 mod quotas;
 mod server;
 mod types;
@@ -183,6 +184,8 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_batch, m)?)?;
     m.add_function(wrap_pyfunction!(validate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(config::config_names, m)?)?;
+    m.add_function(wrap_pyfunction!(inter_broker::inter_broker_tls, m)?)?;
+    m.add_function(wrap_pyfunction!(inter_broker::probe_broker, m)?)?;
     m.add_class::<columns::PyDecodedColumns>()?;
     m.add_class::<columns::PyBinaryBuffers>()?;
     m.add_function(wrap_pyfunction!(columns::decode_columns, m)?)?;

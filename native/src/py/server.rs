@@ -85,9 +85,17 @@ fn open_request(t: OpenTuple) -> PyResult<OpenRequest> {
 
 #[pymethods]
 impl PyServer {
+    /// `inter_broker_sasl`: (mechanism, username, password), the broker's own credentials
+    /// when its inter-broker listener is SASL_PLAINTEXT or SASL_SSL.
     #[new]
-    fn new(py: Python<'_>, config: HashMap<String, String>) -> PyResult<Self> {
-        let inner = without_gil(py, || Server::new(&config))?;
+    #[pyo3(signature = (config, inter_broker_sasl=None))]
+    fn new(
+        py: Python<'_>,
+        config: HashMap<String, String>,
+        inter_broker_sasl: Option<super::inter_broker::SaslTuple>,
+    ) -> PyResult<Self> {
+        let sasl = super::inter_broker::sasl_credentials(inter_broker_sasl)?;
+        let inner = without_gil(py, || Server::with_inter_broker_sasl(&config, sasl))?;
         Ok(PyServer { inner })
     }
 

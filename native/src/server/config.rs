@@ -62,6 +62,9 @@ pub struct ServerConfig {
     pub quota_window: crate::quota::WindowConfig,
     /// `authorizer.class.name`, `super.users` and `allow.everyone.if.no.acl.found`.
     pub authorizer: crate::acl::AuthorizerConfig,
+    /// How the replica fetchers connect to other brokers: `inter.broker.listener.name` (the
+    /// control plane resolves Kafka's rule for it) and that listener's security.
+    pub inter_broker: crate::client::InterBrokerSecurity,
 }
 
 /// Splits `listeners` (`NAME://host:port`, comma separated) into (name, host, port) each.
@@ -129,6 +132,25 @@ fn read_listeners(p: &mut Props<'_>) -> Result<Vec<ListenerConfig>, String> {
     Ok(listeners)
 }
 
+/// The inter-broker listener (the first listener when unset, as a single broker needs none)
+/// and its security.
+fn read_inter_broker(
+    p: &mut Props<'_>,
+    listeners: &[ListenerConfig],
+) -> Result<crate::client::InterBrokerSecurity, String> {
+    let name = match p.optional_text(&server::INTER_BROKER_LISTENER_NAME)? {
+        Some(name) => name.to_ascii_uppercase(),
+        None => listeners[0].name.clone(),
+    };
+    if !listeners.iter().any(|l| l.name == name) {
+        return Err(format!(
+            "inter.broker.listener.name {name} is not one of the listeners"
+        ));
+    }
+    let map = p.text(&server::LISTENER_SECURITY_PROTOCOL_MAP)?;
+    crate::client::InterBrokerSecurity::read(p, &name, security_protocol(map, &name)?)
+}
+
 impl ServerConfig {
     /// Parses the broker's resolved config: every property this reads must be there, with a
     /// value within the table's bounds, and nothing else.
@@ -143,6 +165,7 @@ impl ServerConfig {
 
     fn read(p: &mut Props<'_>) -> Result<ServerConfig, String> {
         let listeners = read_listeners(p)?;
+        let inter_broker = read_inter_broker(p, &listeners)?;
         let log_dirs: Vec<PathBuf> = p
             .list(&server::LOG_DIRS)?
             .into_iter()
@@ -195,6 +218,7 @@ impl ServerConfig {
                 p.optional_text(&server::SUPER_USERS)?,
                 p.boolean(&server::ALLOW_EVERYONE_IF_NO_ACL_FOUND)?,
             )?,
+            inter_broker,
         })
     }
 
@@ -208,6 +232,7 @@ impl ServerConfig {
             min_bytes: self.replica_fetch_min_bytes,
             backoff: self.replica_fetch_backoff,
             socket_timeout: self.replica_socket_timeout,
+            security: self.inter_broker.clone(),
         }
     }
 }

@@ -88,7 +88,20 @@ impl Server {
     /// Parses the config, opens the log directories and starts the runtime and the periodic
     /// tasks; it does not listen until [`Server::start`].
     pub fn new(config: &HashMap<String, String>) -> Result<Server, CommandError> {
-        let config = ServerConfig::from_map(config).map_err(CommandError::Config)?;
+        Self::with_inter_broker_sasl(config, None)
+    }
+
+    /// [`Server::new`], with the broker's own SASL credentials towards other brokers (its
+    /// inter-broker listener is SASL_PLAINTEXT or SASL_SSL).
+    pub fn with_inter_broker_sasl(
+        config: &HashMap<String, String>,
+        sasl: Option<crate::client::SaslCredentials>,
+    ) -> Result<Server, CommandError> {
+        let mut config = ServerConfig::from_map(config).map_err(CommandError::Config)?;
+        config
+            .inter_broker
+            .set_sasl(sasl)
+            .map_err(CommandError::Config)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(config.io_threads)
             .thread_name("ferrolog-io")

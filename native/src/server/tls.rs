@@ -55,18 +55,65 @@ pub fn server_config(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConf
     build(p, listener).map_err(context)
 }
 
+/// A listener's key and trust store properties, each overridable as
+/// `listener.name.<listener>.<property>`: what its server side serves with, and what a broker
+/// connecting to others over it (the inter-broker client) presents and trusts.
+pub(crate) struct Stores<'a> {
+    keystore_type: &'a str,
+    keystore_location: Option<&'a str>,
+    keystore_password: Option<&'a str>,
+    key_password: Option<&'a str>,
+    inline_key: Option<&'a str>,
+    inline_chain: Option<&'a str>,
+    truststore_type: &'a str,
+    truststore_location: Option<&'a str>,
+    truststore_password: Option<&'a str>,
+    inline_trusted: Option<&'a str>,
+}
+
+impl<'a> Stores<'a> {
+    pub(crate) fn read(p: &mut Props<'a>, listener: &str) -> Result<Stores<'a>, String> {
+        let mut text = |property| p.listener_text(listener, property);
+        Ok(Stores {
+            keystore_type: text(&server::SSL_KEYSTORE_TYPE)?.unwrap_or("JKS"),
+            keystore_location: text(&server::SSL_KEYSTORE_LOCATION)?,
+            keystore_password: text(&server::SSL_KEYSTORE_PASSWORD)?,
+            key_password: text(&server::SSL_KEY_PASSWORD)?,
+            inline_key: text(&server::SSL_KEYSTORE_KEY)?,
+            inline_chain: text(&server::SSL_KEYSTORE_CERTIFICATE_CHAIN)?,
+            truststore_type: text(&server::SSL_TRUSTSTORE_TYPE)?.unwrap_or("JKS"),
+            truststore_location: text(&server::SSL_TRUSTSTORE_LOCATION)?,
+            truststore_password: text(&server::SSL_TRUSTSTORE_PASSWORD)?,
+            inline_trusted: text(&server::SSL_TRUSTSTORE_CERTIFICATES)?,
+        })
+    }
+
+    /// The key store's certificate chain and private key.
+    pub(crate) fn key_pair(&self) -> Result<KeyPair, String> {
+        key_store(
+            self.keystore_type,
+            self.keystore_location,
+            self.keystore_password,
+            self.key_password,
+            self.inline_key,
+            self.inline_chain,
+        )
+    }
+
+    /// The trust store's certificates, None when none is configured.
+    pub(crate) fn trusted(&self) -> Result<Option<Vec<CertificateDer<'static>>>, String> {
+        trusted_certificates(
+            self.truststore_type,
+            self.truststore_location,
+            self.truststore_password,
+            self.inline_trusted,
+        )
+    }
+}
+
 fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String> {
+    let stores = Stores::read(p, listener)?;
     let mut text = |property| p.listener_text(listener, property);
-    let keystore_type = text(&server::SSL_KEYSTORE_TYPE)?.unwrap_or("JKS");
-    let keystore_location = text(&server::SSL_KEYSTORE_LOCATION)?;
-    let keystore_password = text(&server::SSL_KEYSTORE_PASSWORD)?;
-    let key_password = text(&server::SSL_KEY_PASSWORD)?;
-    let inline_key = text(&server::SSL_KEYSTORE_KEY)?;
-    let inline_chain = text(&server::SSL_KEYSTORE_CERTIFICATE_CHAIN)?;
-    let truststore_type = text(&server::SSL_TRUSTSTORE_TYPE)?.unwrap_or("JKS");
-    let truststore_location = text(&server::SSL_TRUSTSTORE_LOCATION)?;
-    let truststore_password = text(&server::SSL_TRUSTSTORE_PASSWORD)?;
-    let inline_trusted = text(&server::SSL_TRUSTSTORE_CERTIFICATES)?;
     let client_auth = match text(&server::SSL_CLIENT_AUTH)?.unwrap_or("none") {
         "required" => ClientAuth::Required,
         "requested" => ClientAuth::Requested,
@@ -80,14 +127,7 @@ fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String>
     }
     let protocols = p.listener_list(listener, &server::SSL_ENABLED_PROTOCOLS)?;
 
-    let (chain, key) = key_store(
-        keystore_type,
-        keystore_location,
-        keystore_password,
-        key_password,
-        inline_key,
-        inline_chain,
-    )?;
+    let (chain, key) = stores.key_pair()?;
     let versions = protocol_versions(&protocols)?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = ServerConfig::builder_with_provider(Arc::clone(&provider))
@@ -96,15 +136,9 @@ fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String>
     let builder = if client_auth == ClientAuth::None {
         builder.with_no_client_auth()
     } else {
-        let roots = trust_store(
-            truststore_type,
-            truststore_location,
-            truststore_password,
-            inline_trusted,
-        )?
-        .ok_or_else(|| {
+        let roots = stores.trusted()?.map(roots).transpose()?.ok_or_else(|| {
             "ssl.client.auth needs a trust store (ssl.truststore.location or \
-             ssl.truststore.certificates)"
+                 ssl.truststore.certificates)"
                 .to_string()
         })?;
         let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider);
@@ -125,7 +159,9 @@ fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String>
     Ok(Arc::new(config))
 }
 
-fn protocol_versions(names: &[&str]) -> Result<Vec<&'static SupportedProtocolVersion>, String> {
+pub(crate) fn protocol_versions(
+    names: &[&str],
+) -> Result<Vec<&'static SupportedProtocolVersion>, String> {
     let mut versions = Vec::new();
     for name in names {
         match *name {
@@ -142,7 +178,7 @@ fn protocol_versions(names: &[&str]) -> Result<Vec<&'static SupportedProtocolVer
     Ok(versions)
 }
 
-type KeyPair = (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>);
+pub(crate) type KeyPair = (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>);
 
 fn key_store(
     kind: &str,
@@ -234,12 +270,27 @@ fn pkcs12_key_pair(kind: &str, data: &[u8], password: &str) -> Result<KeyPair, S
     Ok((certs, key))
 }
 
-fn trust_store(
+/// The rustls trust anchors of a trust store's certificates.
+pub(crate) fn roots(certs: Vec<CertificateDer<'static>>) -> Result<RootCertStore, String> {
+    let mut roots = RootCertStore::empty();
+    for cert in certs {
+        roots
+            .add(cert)
+            .map_err(|e| format!("a trust store certificate: {e}"))?;
+    }
+    if roots.is_empty() {
+        return Err("the trust store holds no certificate".into());
+    }
+    Ok(roots)
+}
+
+/// The certificates of a trust store, None when none is configured.
+fn trusted_certificates(
     kind: &str,
     location: Option<&str>,
     password: Option<&str>,
     inline: Option<&str>,
-) -> Result<Option<RootCertStore>, String> {
+) -> Result<Option<Vec<CertificateDer<'static>>>, String> {
     let certs: Vec<CertificateDer<'static>> = match (location, inline) {
         (Some(_), Some(_)) => {
             return Err(
@@ -284,16 +335,7 @@ fn trust_store(
             }
         }
     };
-    let mut roots = RootCertStore::empty();
-    for cert in certs {
-        roots
-            .add(cert)
-            .map_err(|e| format!("a trust store certificate: {e}"))?;
-    }
-    if roots.is_empty() {
-        return Err("the trust store holds no certificate".into());
-    }
-    Ok(Some(roots))
+    Ok(Some(certs))
 }
 
 /// Kafka's principal of a client certificate under the DEFAULT mapping rule: `User:` and the

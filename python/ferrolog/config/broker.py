@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ferrolog.config import jaas
+from ferrolog.config import inter_broker, jaas
 from ferrolog.config.table import (
     BROKER_CONFIGS,
     DYNAMIC_BROKER_KEYS,
@@ -284,11 +284,8 @@ class BrokerConfig:
             raise InvalidConfigError(
                 f"inter.broker.listener.name {inter} is not one of the listeners {names}"
             )
-        if self.zookeeper_connect and self.security_protocol(inter) != "PLAINTEXT":
-            raise InvalidConfigError(
-                f"inter-broker listener {inter}: ferrolog replicates over PLAINTEXT only for "
-                "now; name a PLAINTEXT listener in inter.broker.listener.name"
-            )
+        if self.zookeeper_connect:
+            self._check_inter_broker_client(inter)
         if self.is_set("advertised.listeners"):
             given = self.get("advertised.listeners") or ""
             advertised = [lst.name for lst in parse_listeners(given)]
@@ -297,6 +294,21 @@ class BrokerConfig:
                 raise InvalidConfigError(
                     f"advertised.listeners names listeners that are not in listeners: {unknown}"
                 )
+
+    def _check_inter_broker_client(self, inter: str) -> None:
+        """What a broker of a cluster needs to connect to the others over the inter-broker
+        listener `inter`; refused at start rather than found by a failing replica fetcher."""
+        if self.security_protocol(inter) in ("SSL", "SASL_SSL") and not (
+            self.listener_value(inter, "ssl.truststore.location")
+            or self.listener_value(inter, "ssl.truststore.certificates")
+        ):
+            raise InvalidConfigError(
+                f"inter-broker listener {inter}: brokers connect to each other over TLS and "
+                "need a trust store (ssl.truststore.location or ssl.truststore.certificates)"
+            )
+        # A SASL one needs a mechanism ferrolog has, enabled there, and the broker's own login
+        # in its JAAS line.
+        inter_broker.sasl_login(self)
 
     def _check_sasl_listener(self, listener: str) -> None:
         mechanisms = self.sasl_mechanisms(listener)
@@ -397,6 +409,8 @@ class BrokerConfig:
                 value: str | None = str(self.node_id)
             elif name == "log.dirs":
                 value = ",".join(self.log_dirs)
+            elif name == "inter.broker.listener.name":
+                value = self.inter_broker_listener_name  # Kafka's rule, resolved here
             else:
                 value = self.get(name)
             if value is None:

@@ -144,7 +144,7 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "Listener name to security protocol (NAME:PROTOCOL, comma separated); ferrolog "
            "serves PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL.", native=True),
         _b("inter.broker.listener.name", _S, None, "The listener brokers reach each other "
-           "through; when unset, the one of security.inter.broker.protocol."),
+           "through; when unset, the one of security.inter.broker.protocol.", native=True),
         _b("security.inter.broker.protocol", _S, "PLAINTEXT", "The security protocol brokers "
            "reach each other with, when inter.broker.listener.name is unset.",
            choices=("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")),
@@ -177,6 +177,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            choices=("required", "requested", "none"), native=True),
         _b("ssl.enabled.protocols", _LST, "TLSv1.2,TLSv1.3", "The TLS versions SSL listeners "
            "accept (ferrolog has TLSv1.2 and TLSv1.3).", native=True),
+        _b("ssl.endpoint.identification.algorithm", _S, "https", "How a broker checks the "
+           "certificate of the broker it connects to over an SSL inter-broker listener: https "
+           "(the name it connects to must be in the certificate, any case), or empty (not "
+           "checked).", native=True),
         _b("ssl.protocol", _S, "TLSv1.3", "Accepted for compatibility: ssl.enabled.protocols "
            "decides."),
         _b("ssl.principal.mapping.rules", _S, "DEFAULT", "How a client certificate's subject "

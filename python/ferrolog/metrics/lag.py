@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from ferrolog.config.inter_broker import inter_broker_client
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.metrics.loop import ask_loop
 
@@ -192,12 +193,17 @@ class LagCollector(Collector):
         if self._channel is None:
             broker = self._broker
 
+            listener = broker.config.inter_broker_listener_name
+
             def address_of(node: int) -> tuple[str, int] | None:
                 controller = broker.controller
                 registration = None if controller is None else controller.brokers().get(node)
-                return None if registration is None else (registration.host, registration.port)
+                return None if registration is None else registration.address_on(listener)
 
-            self._channel = BrokerChannel(broker.node_id, address_of)
+            config = broker.config
+            self._channel = BrokerChannel(
+                broker.node_id, address_of, lambda: inter_broker_client(config)
+            )
         return self._channel
 
     def close(self) -> None:

@@ -10,7 +10,6 @@
 //! epoch it fetched for, and the partition refuses it once that epoch is over, so a response
 //! in flight from a former leader is dropped rather than appended.
 
-mod client;
 mod session;
 mod task;
 pub mod truncation;
@@ -43,6 +42,8 @@ pub struct FetcherConfig {
     pub backoff: Duration,
     /// `replica.socket.timeout.ms`: connect, and answer beyond the long poll.
     pub socket_timeout: Duration,
+    /// The inter-broker listener's security (TLS, SASL) the fetchers connect with.
+    pub security: crate::client::InterBrokerSecurity,
 }
 
 impl Default for FetcherConfig {
@@ -55,6 +56,7 @@ impl Default for FetcherConfig {
             min_bytes: 1,
             backoff: Duration::from_millis(1000),
             socket_timeout: Duration::from_millis(30_000),
+            security: crate::client::InterBrokerSecurity::default(),
         }
     }
 }

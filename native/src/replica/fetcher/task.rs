@@ -19,10 +19,10 @@ use kafka_protocol::protocol::StrBytes;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use super::client::LeaderConnection;
 use super::session::{Answer, FetchSession};
 use super::truncation::truncation_for;
 use super::{Ask, Entry, FetcherConfig, Key, Phase, Shared};
+use crate::client::BrokerConnection;
 use crate::error::ErrorCode;
 use crate::protocol::fetch_session::FetchParams;
 
@@ -45,7 +45,7 @@ pub(super) async fn run(
     config: FetcherConfig,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let mut conn: Option<LeaderConnection> = None;
+    let mut conn: Option<BrokerConnection> = None;
     // One session with the leader for the task's life, as Kafka's fetcher thread keeps one.
     let mut session = FetchSession::new();
     // Consecutive failed rounds: a leader down for long is reported now and then, not at
@@ -74,11 +74,12 @@ pub(super) async fn run(
             if conn.is_none() {
                 let client_id = format!("ferrolog-replica-fetcher-{}", config.node_id);
                 conn = Some(
-                    LeaderConnection::connect(
+                    BrokerConnection::connect(
                         &leader.host,
                         leader.port,
                         client_id,
                         config.socket_timeout,
+                        &config.security,
                     )
                     .await?,
                 );
@@ -135,7 +136,7 @@ fn topic_name(topic: &str) -> TopicName {
 /// One OffsetForLeaderEpoch request for every partition that must truncate, then the
 /// truncations it calls for.
 async fn truncate_round(
-    conn: &mut LeaderConnection,
+    conn: &mut BrokerConnection,
     shared: &Shared,
     entries: Vec<(Key, Entry)>,
     config: &FetcherConfig,
@@ -267,7 +268,7 @@ fn apply_truncation(
 /// session, the request names only the partitions whose position changed, and the response
 /// carries only partitions with something new; the others wait for the next round.
 async fn fetch_round(
-    conn: &mut LeaderConnection,
+    conn: &mut BrokerConnection,
     shared: &Shared,
     entries: Vec<(Key, Entry)>,
     config: &FetcherConfig,
