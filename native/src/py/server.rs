@@ -179,7 +179,7 @@ impl PyServer {
     /// `permits` partitions created or deleted for `client_id`, against its
     /// `controller_mutation_rate`: (accepted, throttle ms). `strict`: refused while the
     /// client's bucket is in debt (the request versions that know THROTTLING_QUOTA_EXCEEDED).
-    #[pyo3(signature = (client_id, permits, strict, principal = crate::server::tls::ANONYMOUS_PRINCIPAL))]
+    #[pyo3(signature = (client_id, permits, strict, principal = "User:ANONYMOUS"))]
     fn record_controller_mutation(
         &self,
         client_id: Option<&str>,
@@ -199,7 +199,7 @@ impl PyServer {
 
     /// Meters `busy_ns` of the broker's time on a Python-served request of `client_id`
     /// against its `request_percentage` quota; the throttle time in ms it earned (0: none).
-    #[pyo3(signature = (client_id, busy_ns, principal = crate::server::tls::ANONYMOUS_PRINCIPAL))]
+    #[pyo3(signature = (client_id, busy_ns, principal = "User:ANONYMOUS"))]
     fn record_request_time(&self, client_id: Option<&str>, busy_ns: u64, principal: &str) -> u64 {
         let throttle = self.inner.broker().quotas.record_request_time(
             crate::quota::user_of(principal),
