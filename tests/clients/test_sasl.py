@@ -134,9 +134,12 @@ def test_aiokafka(sasl_broker: SaslBroker, protocol: str, mechanism: str) -> Non
 
 
 @pytest.mark.skipif(shutil.which("kcat") is None, reason="kcat is not installed")
-@pytest.mark.parametrize("mechanism", MECHANISMS)
-def test_kcat_over_sasl_ssl(sasl_broker: SaslBroker, mechanism: str) -> None:
-    config = sasl_broker.librdkafka("SASL_SSL", mechanism)
+@pytest.mark.parametrize(
+    ("protocol", "mechanism"),
+    [("SASL_SSL", m) for m in MECHANISMS] + [("SASL_PLAINTEXT", "PLAIN")],
+)
+def test_kcat(sasl_broker: SaslBroker, protocol: str, mechanism: str) -> None:
+    config = sasl_broker.librdkafka(protocol, mechanism)
     options = [arg for k, v in config.items() for arg in ("-X", f"{k}={v}")]
     topic = new_topic(sasl_broker)
     lines = [f"k{i}:v{i}" for i in range(5)]
@@ -157,7 +160,8 @@ def test_kcat_over_sasl_ssl(sasl_broker: SaslBroker, mechanism: str) -> None:
     reason="needs java and Kafka's jars (make kafka-jars fetches them)",
 )
 @pytest.mark.parametrize(
-    ("protocol", "mechanism"), [("SASL_SSL", "SCRAM-SHA-512"), ("SASL_PLAINTEXT", "PLAIN")]
+    ("protocol", "mechanism"),
+    [("SASL_SSL", "SCRAM-SHA-512"), ("SASL_SSL", "SCRAM-SHA-256"), ("SASL_PLAINTEXT", "PLAIN")],
 )
 def test_java_console_tools(
     sasl_broker: SaslBroker, tmp_path: Path, protocol: str, mechanism: str
