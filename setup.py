@@ -86,6 +86,9 @@ setup(
         # release whose spark-sql-kafka connector is on Maven Central, so that the
         # format("kafka") tests find a matching connector.
         "spark": ["pyspark==4.2.0", "pyarrow>=15"],
+        # `ferrolog.secured` and the `ferrolog_secured_broker` fixture make their throwaway
+        # CA with it.
+        "testing": ["cryptography>=42"],
         # bench/: plots of the side-by-side runs, and the profiler its README uses.
         "bench": ["matplotlib>=3.8", "py-spy>=0.3.14"],
     },

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.certs import PASSWORD, CertificateAuthority, Issued, java_keystore
 
 from bench.harness import brokers, kafka_dist, procstat
 from bench.harness.rdkafka_driver import consume_all, produce_max
-from tests.tls_certs import PASSWORD, CertificateAuthority, Issued, java_keystore
 
 
 @dataclass

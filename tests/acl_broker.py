@@ -16,12 +16,12 @@ from confluent_kafka.admin import (
     ResourcePatternType,
     ResourceType,
 )
+from ferrolog.certs import CertificateAuthority, Issued, broker_ssl_settings
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
 
 from tests.broker.test_broker_basics import raw_exchange
 from tests.cluster.harness import free_port
-from tests.tls_certs import CertificateAuthority, Issued, broker_ssl_settings
 
 AUTHORIZER = "kafka.security.authorizer.AclAuthorizer"
 

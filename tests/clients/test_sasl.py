@@ -26,13 +26,14 @@ from confluent_kafka.admin import (
     AdminClient,
     NewTopic,
 )
+from ferrolog.certs import PASSWORD
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
+from ferrolog.secured import SecuredBroker
 
 from bench.harness import brokers, kafka_dist
 from tests.cluster.harness import free_port, java_command
 from tests.sasl_broker import JAAS, MECHANISMS, USERS, SaslBroker, credentials
-from tests.tls_certs import PASSWORD
 
 
 def new_topic(sasl_broker: SaslBroker) -> str:
@@ -471,3 +472,31 @@ def test_acls_apply_to_the_sasl_principal(tmp_path: Path) -> None:
         assert offsets == {"alice-ok": 1, "other": 0}
     finally:
         broker.close()
+
+
+def test_the_secured_broker_fixture(ferrolog_secured_broker: SecuredBroker) -> None:
+    """What users get to test their own secured clients: SCRAM over SASL_SSL, and a client
+    certificate over SSL, against a broker with a throwaway CA."""
+    topic = f"secured-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient(ferrolog_secured_broker.client_config("alice"))
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(20)
+    for config in (
+        ferrolog_secured_broker.client_config("bob", "SCRAM-SHA-256"),
+        ferrolog_secured_broker.ssl_client_config(certificate=True),
+    ):
+        producer = Producer(config)
+        producer.produce(topic, b"v")
+        assert producer.flush(20) == 0
+    consumer = Consumer(
+        {**ferrolog_secured_broker.client_config("alice", "PLAIN"), "group.id": topic,
+         "auto.offset.reset": "earliest"}
+    )  # fmt: skip
+    consumer.subscribe([topic])
+    got = []
+    deadline = time.monotonic() + 30
+    while len(got) < 2 and time.monotonic() < deadline:
+        message = consumer.poll(0.5)
+        if message is not None and not message.error():
+            got.append(message.value())
+    consumer.close()
+    assert got == [b"v", b"v"]

@@ -16,17 +16,17 @@ from typing import Any
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
-from ferrolog.embedded import EmbeddedBroker
-
-from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import free_port, java_command
-from tests.tls_certs import (
+from ferrolog.certs import (
     PASSWORD,
     CertificateAuthority,
     Issued,
     broker_ssl_settings,
     java_keystore,
 )
+from ferrolog.embedded import EmbeddedBroker
+
+from bench.harness import brokers, kafka_dist
+from tests.cluster.harness import free_port, java_command
 
 COUNT = 10
 

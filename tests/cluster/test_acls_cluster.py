@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient
+from ferrolog.certs import CertificateAuthority
 
 from tests.acl_broker import principal, request, secured_settings
 from tests.cluster.harness import Cluster, ZooKeeper, free_port
-from tests.tls_certs import CertificateAuthority
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
+from ferrolog.certs import CertificateAuthority, broker_ssl_settings
 from ferrolog.controller.scram import BY_NAME as SCRAM_MECHANISMS
 from ferrolog.controller.scram import ScramCredential
 from ferrolog.controller.store.zk_paths import encode_entity_config
 
 from tests.cluster.harness import Cluster, ZooKeeper
 from tests.cluster.test_failover import hard_bounces
-from tests.tls_certs import CertificateAuthority, broker_ssl_settings
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

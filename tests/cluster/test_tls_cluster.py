@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.certs import CertificateAuthority, broker_ssl_settings
 
 from tests.cluster.harness import Cluster, ZooKeeper, free_port
-from tests.tls_certs import CertificateAuthority, broker_ssl_settings
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ferrolog.certs import CertificateAuthority, Issued, broker_ssl_settings
 from ferrolog.config import BrokerConfig
 from ferrolog.config.inter_broker import InterBrokerClient, inter_broker_client
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.embedded import EmbeddedBroker
 
 from tests.cluster.harness import free_port
-from tests.tls_certs import CertificateAuthority, Issued, broker_ssl_settings
 
 pytestmark = pytest.mark.native
 

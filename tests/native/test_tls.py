@@ -23,18 +23,18 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer, KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-from ferrolog.config import BrokerConfig
-from ferrolog.embedded import EmbeddedBroker
-
-from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import free_port, java_command
-from tests.tls_certs import (
+from ferrolog.certs import (
     PASSWORD,
     CertificateAuthority,
     Issued,
     broker_ssl_settings,
     java_keystore,
 )
+from ferrolog.config import BrokerConfig
+from ferrolog.embedded import EmbeddedBroker
+
+from bench.harness import brokers, kafka_dist
+from tests.cluster.harness import free_port, java_command
 
 pytestmark = pytest.mark.native
 

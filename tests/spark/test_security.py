@@ -9,10 +9,10 @@ import uuid
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.certs import PASSWORD
 from pyspark.sql import SparkSession
 
 from tests.sasl_broker import SaslBroker, credentials
-from tests.tls_certs import PASSWORD
 
 
 def options(sasl_broker: SaslBroker, protocol: str, mechanism: str) -> dict[str, str]:

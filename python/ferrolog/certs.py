@@ -1,7 +1,9 @@
-"""A throwaway certificate authority for the TLS tests: a CA, a broker certificate for
-127.0.0.1 and localhost, client certificates, and the key and trust stores brokers and
-clients read (PEM files, PKCS12 files written with `cryptography`, and a PKCS12 trust store
-written by the JDK's keytool for the Java client)."""
+"""A throwaway certificate authority, for testing secured clients against a secured broker
+(`ferrolog.secured`, and ferrolog's own tests): a CA, a broker certificate for 127.0.0.1 and
+localhost, client certificates, and the key and trust stores brokers and clients read (PEM
+files, PKCS12 files, and a PKCS12 trust store written by the JDK's keytool for the Java
+client). Needs `cryptography` (`pip install 'ferrolog[testing]'`): the maintained X.509 and
+PKCS12 library of the Python Cryptographic Authority."""
 
 from __future__ import annotations
 
