@@ -172,10 +172,16 @@ class ControllerApi(Protocol):
         InvalidReplicaAssignmentError, InvalidRequestError, InvalidConfigError."""
 
     async def create_topics(
-        self, specs: Sequence[TopicSpec], validate_only: bool = False
+        self,
+        specs: Sequence[TopicSpec],
+        validate_only: bool = False,
+        admit: Callable[[int], None] | None = None,
     ) -> list[TopicRecord | KafkaError]:
         """CreateTopics as one batch: each topic validated alone (answered with its Kafka
-        error), the valid ones written and opened together; each topic's outcome, in order."""
+        error), the valid ones written and opened together; each topic's outcome, in order.
+        `admit(partitions)` is asked for each valid topic before it is written (the client's
+        controller mutation quota, Kafka's `applyPartitionChangeQuota`); a KafkaError it
+        raises fails that topic alone."""
 
     async def auto_create_topic(self, name: str) -> TopicRecord:
         """Creates `name` as auto-creation does (internal topics with their own settings,

@@ -19,7 +19,7 @@ import asyncio
 import logging
 import random
 import uuid
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.api import ConfigChange, PartitionResults, TopicPartition, TopicSpec
@@ -231,7 +231,10 @@ class Controller(MetadataCache):
         return outcome
 
     async def create_topics(
-        self, specs: Sequence[TopicSpec], validate_only: bool = False
+        self,
+        specs: Sequence[TopicSpec],
+        validate_only: bool = False,
+        admit: Callable[[int], None] | None = None,
     ) -> list[TopicRecord | KafkaError]:
         """Creates several topics as one batch: each is validated on its own (an invalid one
         fails alone, with its Kafka error), the valid ones go to the store together (one
@@ -245,7 +248,11 @@ class Controller(MetadataCache):
             outcomes: list[TopicRecord | KafkaError] = []
             for spec in specs:
                 try:
-                    outcomes.append(await self._plan_topic(spec))
+                    planned_topic = await self._plan_topic(spec)
+                    # As Kafka, only a topic that would be created counts against the quota.
+                    if admit is not None and not validate_only:
+                        admit(len(planned_topic.assignment))
+                    outcomes.append(planned_topic)
                 except KafkaError as exc:
                     outcomes.append(exc)
             planned = [o for o in outcomes if isinstance(o, TopicRecord)]

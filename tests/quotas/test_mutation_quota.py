@@ -97,3 +97,15 @@ def test_deleting_and_adding_partitions_are_metered(admin: Connection) -> None:
     absent = admin.request(DELETE_TOPICS, 6, {"topics": [{"name": "absent"}], "timeout_ms": 30000})
     # An unknown topic mutates nothing and is not metered: its own error, not a throttle.
     assert codes(absent, "responses") == {"absent": 3}
+
+
+def test_only_topics_that_would_be_created_count(admin: Connection) -> None:
+    """As Kafka's controller, the quota is asked only for a topic that passed validation: an
+    existing topic, a bad name or an invalid replication factor costs nothing."""
+    assert codes(create(admin, 7, taken=10)) == {"taken": 0}
+    # 100 partitions each, none of which would be created: no debt follows.
+    failed = create(admin, 7, taken=100, **{"bad name!": 100})
+    assert codes(failed) == {"taken": 36, "bad name!": 17}  # TOPIC_ALREADY_EXISTS, INVALID_TOPIC
+    assert failed["throttle_time_ms"] == 0
+    # 100 of the 110 - 10 tokens left: within the burst, created at once.
+    assert codes(create(admin, 7, fits=100)) == {"fits": 0}

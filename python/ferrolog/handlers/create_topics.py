@@ -68,15 +68,6 @@ def _spec(topic: CreateTopicsRequestCreatableTopic) -> TopicSpec:
     )
 
 
-def _partitions(ctx: RequestContext, spec: TopicSpec) -> int:
-    """The partitions the topic will have: what the controller will create."""
-    if spec.assignment:
-        return len(spec.assignment)
-    if spec.num_partitions != -1:
-        return spec.num_partitions
-    return ctx.broker.config.get_int("num.partitions")
-
-
 def _created(ctx: RequestContext, record: TopicRecord) -> CreateTopicsResponseCreatableTopicResult:
     replication = max((len(r) for r in record.assignment.values()), default=0)
     if not ctx.authorize(AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, record.name):
@@ -143,14 +134,12 @@ async def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTop
             )
             continue
         try:
-            spec = _spec(topic)
-            if not validate_only:
-                quota.admit(_partitions(ctx, spec))
-            slots.append(spec)
+            slots.append(_spec(topic))
         except errors.KafkaError as exc:
             slots.append(_failure(name, exc))
     specs = [s for s in slots if isinstance(s, TopicSpec)]
-    outcomes = iter(await ctx.broker.controller.create_topics(specs, validate_only))
+    created = await ctx.broker.controller.create_topics(specs, validate_only, quota.admit)
+    outcomes = iter(created)
     results: list[CreateTopicsResponseCreatableTopicResult] = []
     for slot in slots:
         if not isinstance(slot, TopicSpec):
