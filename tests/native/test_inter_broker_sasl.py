@@ -108,7 +108,7 @@ def ask(port: int, login: SaslLogin) -> int:
             body = {"client_software_name": "ferrolog-tests", "client_software_version": "1"}
             response = await channel.request(1, API_VERSIONS, 3, body)
         finally:
-            channel.close()
+            await channel.aclose()
         return int(response["error_code"])
 
     return asyncio.run(run())

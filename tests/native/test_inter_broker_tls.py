@@ -124,7 +124,7 @@ def test_the_control_planes_channel_connects_the_same_way(
                 body = {"client_software_name": "ferrolog-tests", "client_software_version": "1"}
                 response = await channel.request(0, API_VERSIONS, 3, body)
             finally:
-                channel.close()
+                await channel.aclose()
             return int(response["error_code"])
 
         return asyncio.run(run())

@@ -11,6 +11,7 @@ SaslAuthenticate requests."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,7 @@ from ferrolog.protocol import decode_response, encode_request
 # (host, port) of a live broker, None for one that is not registered.
 AddressOf = Callable[[int], tuple[str, int] | None]
 REQUEST_TIMEOUT_S = 30.0
+CLOSE_TIMEOUT_S = 1.0
 _SIZE = struct.Struct(">i")
 
 API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
@@ -132,6 +134,15 @@ class BrokerChannel:
         for conn in self._connections.values():
             conn.close()
         self._connections.clear()
+
+    async def aclose(self) -> None:
+        """`close`, then waits (briefly) until the sockets are really closed: a loop that ends
+        right after would otherwise leave them open (a TLS close is several round trips)."""
+        writers = [conn.writer for conn in self._connections.values()]
+        self.close()
+        with contextlib.suppress(OSError, TimeoutError):
+            async with asyncio.timeout(CLOSE_TIMEOUT_S):
+                await asyncio.gather(*(w.wait_closed() for w in writers))
 
 
 async def authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> None:

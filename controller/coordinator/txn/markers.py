@@ -169,7 +169,7 @@ class MarkerSender:
                 if not queued.future.done():
                     queued.future.cancel()
         self._destinations.clear()
-        self._channel.close()
+        await self._channel.aclose()
 
 
 def _partial(marker: Marker, partitions: list[TopicPartition]) -> Marker:
