@@ -121,6 +121,13 @@ def validate_binding(binding: AclBinding) -> None:
         raise InvalidRequestError(f"The only valid name for the CLUSTER resource is {CLUSTER_NAME}")
     if not pattern.name:
         raise InvalidRequestError("Invalid empty resource name specified")
+    if "/" in pattern.name or pattern.name in (".", ".."):
+        # Kafka's ZooKeeper layout keeps each pattern in a znode named after it, which these
+        # names cannot be (a ZooKeeper-mode Kafka fails on them); refused in every mode, so a
+        # single broker's ACLs carry over to a cluster.
+        raise InvalidRequestError(
+            f"Invalid resource name {pattern.name!r}: '/', '.' and '..' cannot name a znode"
+        )
     principal_type, sep, principal_name = entry.principal.partition(":")
     if not sep or not principal_type or not principal_name:
         raise InvalidRequestError(f"Could not parse principal from `{entry.principal}`")

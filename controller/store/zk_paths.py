@@ -387,7 +387,11 @@ def decode_producer_id_block_end(data: bytes) -> int:
 
 def sanitize(name: str) -> str:
     """Kafka's `Sanitizer.sanitize`: URL encoding, with `*` and spaces encoded too, so any
-    name is one znode name and none is `<default>`."""
+    name is one znode name and none is `<default>`. Beyond Kafka, "." and ".." are encoded
+    too: ZooKeeper refuses them as znode names (`ferrolog fuzz` found a user ".." failing
+    AlterUserScramCredentials), and nothing else can be stored under them anyway."""
+    if name in (".", ".."):
+        return name.replace(".", "%2E")
     return urllib.parse.quote(name, safe="-_.").replace("~", "%7E")
 
 

@@ -132,6 +132,9 @@ def test_user_names_are_sanitized_as_kafka_does(cluster: Cluster) -> None:
             "svc@corp x", ScramMechanism.SCRAM_SHA_512, "pw", 4096
         )
         assert admin.alter_user_scram_credentials([upsertion]) == {"svc@corp x": None}
+        # Not a znode name as it is (found by `ferrolog fuzz`): stored, not a failed handler.
+        dots = UserScramCredentialUpsertion("..", ScramMechanism.SCRAM_SHA_256, "pw", 4096)
+        assert admin.alter_user_scram_credentials([dots]) == {"..": None}
     finally:
         admin.close()
     # Kafka's Sanitizer: URL encoding, a space as %20.

@@ -104,7 +104,12 @@ def test_filters_and_checks_follow_kafka(tmp_path: Path) -> None:
         bad_principal = AclBinding(
             ORDERS, AccessControlEntry("alice", "*", AclOperation.READ, AclPermissionType.ALLOW)
         )
-        results = await manager.create([*bindings, bad_cluster, bad_principal])
+        # Not znode names in Kafka's ZooKeeper layout: refused rather than failing the store.
+        unstorable = [
+            AclBinding(ResourcePattern(ResourceType.GROUP, name, PatternType.LITERAL), ALICE_READ)
+            for name in ("a/b", "..")
+        ]
+        results = await manager.create([*bindings, bad_cluster, bad_principal, *unstorable])
         assert results[:3] == [None, None, None]
         assert all(isinstance(r, InvalidRequestError) for r in results[3:])
 

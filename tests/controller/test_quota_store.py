@@ -18,6 +18,9 @@ def test_zookeeper_names_follow_kafka() -> None:
     assert paths.sanitize("app-1_x.y") == "app-1_x.y"
     assert paths.sanitize("a b*~/<default>") == "a%20b%2A%7E%2F%3Cdefault%3E"
     assert paths.desanitize(paths.sanitize("a b*~/ü")) == "a b*~/ü"
+    # Not znode names ZooKeeper takes (found by `ferrolog fuzz`): encoded, and back.
+    assert [paths.sanitize(n) for n in (".", "..", "...")] == ["%2E", "%2E%2E", "..."]
+    assert [paths.desanitize(paths.sanitize(n)) for n in (".", "..")] == [".", ".."]
     cases = {
         ClientQuotaEntity.of(client_id="c/1"): "clients/c%2F1",
         ClientQuotaEntity.of(client_id=None): "clients/<default>",
