@@ -37,8 +37,51 @@ NONE = 0
 CONSUMER_PROTOCOL = "consumer"
 
 
+# OffsetCommit v9 is the first a KIP-848 member may commit with (its member epoch).
+CONSUMER_GROUP_COMMIT_VERSION = 9
+
+
+def validate_consumer_commit(group: Group, member_epoch: int, member_id: str, version: int) -> int:
+    """Kafka's checks of a commit to a KIP-848 consumer group: from outside the group (epoch
+    < 0) only while it is empty; a member commits with v9+ and its current member epoch
+    (STALE_MEMBER_EPOCH when behind, FENCED_MEMBER_EPOCH when ahead)."""
+    cg = group.consumer
+    assert cg is not None
+    if member_epoch < 0 and not cg.members:
+        return NONE
+    member = cg.members.get(member_id)
+    if member is None:
+        return errors.UnknownMemberIdError.code
+    if version < CONSUMER_GROUP_COMMIT_VERSION:
+        return errors.UnsupportedVersionError.code
+    if member_epoch > member.member_epoch:
+        return errors.FencedMemberEpochError.code
+    if member_epoch < member.member_epoch:
+        return errors.StaleMemberEpochError.code
+    return NONE
+
+
+def validate_fetch(group: Group | None, member_epoch: int, member_id: str | None) -> int:
+    """OffsetFetch v9 of a consumer group member (Kafka's validateOffsetFetch): without a
+    member id (admin clients, epoch -1) anything goes; a member must be known and current."""
+    if group is None or group.consumer is None or member_id is None:
+        return NONE
+    if member_epoch < 0 and not member_id:
+        return NONE
+    member = group.consumer.members.get(member_id)
+    if member is None:
+        return errors.UnknownMemberIdError.code
+    if member_epoch != member.member_epoch:
+        return errors.StaleMemberEpochError.code
+    return NONE
+
+
 def validate_commit(
-    group: Group | None, generation: int, member_id: str, instance_id: str | None
+    group: Group | None,
+    generation: int,
+    member_id: str,
+    instance_id: str | None,
+    version: int = CONSUMER_GROUP_COMMIT_VERSION,
 ) -> int:
     """Kafka's classic checks: a commit from outside the group (generation < 0, no member) is
     allowed only while the group has no members; a member must be current."""
@@ -46,6 +89,8 @@ def validate_commit(
         return NONE if generation < 0 else errors.IllegalGenerationError.code
     if group.state == GroupState.DEAD:
         return errors.CoordinatorNotAvailableError.code
+    if group.consumer is not None:
+        return validate_consumer_commit(group, generation, member_id, version)
     if generation < 0 and not member_id and instance_id is None:
         return NONE if group.is_empty() else errors.UnknownMemberIdError.code
     error: int = group.member_error(member_id, instance_id)
@@ -72,6 +117,18 @@ def validate_txn_commit(
         owner = group.static_members.get(instance_id)
         if owner is not None and owner != member_id:
             return errors.FencedInstanceIdError.code
+    if group.consumer is not None:
+        # A KIP-848 member's transactional commit names its member epoch as the generation.
+        member = group.consumer.members.get(member_id) if member_id else None
+        if member_id and member is None:
+            return errors.UnknownMemberIdError.code
+        if member is not None and generation >= 0 and generation != member.member_epoch:
+            return (
+                errors.StaleMemberEpochError.code
+                if generation < member.member_epoch
+                else errors.FencedMemberEpochError.code
+            )
+        return NONE
     if member_id and member_id not in group.members:
         return errors.UnknownMemberIdError.code
     if generation >= 0 and generation != group.generation:
@@ -85,6 +142,7 @@ def commit(
     now: int,
     reply: Callable[[OffsetCommitResponse], None],
     exists: Callable[[str, int], bool] = lambda topic, partition: True,
+    version: int = CONSUMER_GROUP_COMMIT_VERSION,
 ) -> None:
     """Commits what passes the checks; a partition that does not exist gets
     UNKNOWN_TOPIC_OR_PARTITION, as in Kafka."""
@@ -94,6 +152,7 @@ def commit(
         req.get("generation_id_or_member_epoch", -1),
         req.get("member_id") or "",
         req.get("group_instance_id"),
+        version,
     )
     topics = req.get("topics") or []
     retention = req.get("retention_time_ms", -1)
@@ -333,7 +392,9 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
 
 
 def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescribedGroup:
-    if group is None:
+    """A KIP-848 consumer group is described as one that does not exist (Dead), as Kafka 4.1
+    does (its clients use ConsumerGroupDescribe for those)."""
+    if group is None or group.consumer is not None:
         return {
             "error_code": NONE,
             "group_id": group_id,
@@ -367,9 +428,23 @@ def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescri
 
 
 def list_entry(group: Group) -> ListGroupsResponseListedGroup:
+    """As Kafka: a KIP-848 group is of type "consumer" with protocol type "consumer"."""
+    if group.consumer is not None:
+        return {
+            "group_id": group.group_id,
+            "protocol_type": CONSUMER_PROTOCOL,
+            "group_state": consumer_state_name(group),
+            "group_type": "consumer",
+        }
     return {
         "group_id": group.group_id,
         "protocol_type": group.protocol_type or "",
         "group_state": group.state.value,
         "group_type": "classic",
     }
+
+
+def consumer_state_name(group: Group) -> str:
+    cg = group.consumer
+    assert cg is not None
+    return "Dead" if group.state == GroupState.DEAD else cg.state().value
