@@ -28,7 +28,7 @@ from tests.handlers.features_tools import UPGRADE, request, update
 HEARTBEAT, DESCRIBE, OFFSET_COMMIT, FIND_COORDINATOR = 68, 69, 8, 10
 INVALID_REQUEST, UNSUPPORTED_VERSION, UNKNOWN_MEMBER_ID = 42, 35, 25
 FENCED_MEMBER_EPOCH, UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH = 110, 112, 113
-GROUP_ID_NOT_FOUND = 69
+GROUP_ID_NOT_FOUND, UNRELEASED_INSTANCE_ID = 69, 111
 COORDINATOR_ERRORS = {14, 15, 16}
 SETTINGS = {
     "offsets.topic.num.partitions": "2",
@@ -231,6 +231,45 @@ def test_range_assignor(bootstrap: str) -> None:
     join(bootstrap, group, topic, member_id=ids[0], server_assignor="range")
     second = heartbeat(bootstrap, group_id=group, member_id=ids[1], member_epoch=1)
     assert partitions(second) == [3, 4]
+
+
+def test_static_member_restarts_and_a_silent_member_expires(bootstrap: str) -> None:
+    topic = create_topic(bootstrap, partitions=4)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    a_id, b_id, b2_id = (str(uuid.uuid4()) for _ in range(3))
+    a = join(bootstrap, group, topic, member_id=a_id)
+    b = join(bootstrap, group, topic, member_id=b_id, instance_id="b")
+    # A revokes two; B then gets them.
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=1)
+    topic_id = a["assignment"]["topic_partitions"][0]["topic_id"]
+    kept = partitions(a)
+    heartbeat(
+        bootstrap,
+        group_id=group,
+        member_id=a_id,
+        member_epoch=1,
+        topic_partitions=owned(topic_id, kept),
+    )
+    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
+    b_parts = partitions(b)
+    assert sorted(kept + b_parts) == [0, 1, 2, 3]
+    # B leaves as a static member (-2) and comes back under a new member id: same
+    # partitions, same epoch, no rebalance for A.
+    left = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=-2, instance_id="b")
+    assert (left["error_code"], left["member_epoch"]) == (0, -2)
+    other = join(bootstrap, group, topic, member_id=str(uuid.uuid4()), instance_id="b")
+    # -2 released the instance id for its next incarnation, which takes B's place.
+    assert (other["error_code"], other["member_epoch"], partitions(other)) == (0, 2, b_parts)
+    b2 = join(bootstrap, group, topic, member_id=b2_id, instance_id="b")
+    assert b2["error_code"] == UNRELEASED_INSTANCE_ID
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
+    assert (a["member_epoch"], a["assignment"]) == (2, None)
+    # The member stops heartbeating: after the session timeout (3 s here) A has everything.
+    time.sleep(1.5)
+    heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
+    time.sleep(2)
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
+    assert (a["member_epoch"], partitions(a)) == (3, [0, 1, 2, 3])
 
 
 def wait_for(

@@ -15,6 +15,7 @@ Pure functions of the shard, as `membership`: request and time in, response out.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import uuid
 from collections.abc import Callable
@@ -163,31 +164,49 @@ def heartbeat(
                 errors.UnknownMemberIdError.code,
                 f"Member {member_id} is not a member of group {group_id}.",
             )
-        cg.remove(member.member_id)
-        _after_membership_change(group, now)
+        if epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH and member.instance_id is not None:
+            # A static member leaving for a restart: it stays, with its partitions, until its
+            # session times out or its instance id joins again (and takes its place).
+            member.previous_member_epoch = member.member_epoch
+            member.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH
+            member.session_deadline = now + settings.consumer_session_timeout_ms
+        else:
+            cg.remove(member.member_id)
+            _after_membership_change(group, now)
         return error_response(0, None, member_id, epoch)
 
     member = cg.members.get(member_id)
     joined = False
     if epoch == 0:
         instance = req.get("instance_id")
+        previous: ConsumerMember | None = None
         if instance is not None:
-            holder = cg.static_members.get(instance)
-            if holder is not None and holder != member_id:
+            holder = cg.members.get(cg.static_members.get(instance, ""))
+            if holder is not None and holder.member_id != member_id:
                 # Another member holds the instance id: Kafka lets a new one take it only once
                 # the old one left with epoch -2.
-                return error_response(
-                    errors.UnreleasedInstanceIdError.code,
-                    f"Static member {instance} is still in the group.",
-                )
+                if holder.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
+                    return error_response(
+                        errors.UnreleasedInstanceIdError.code,
+                        f"Static member {instance} is still in the group.",
+                    )
+                previous = holder
         if member is not None:
             # Rejoining with epoch 0: the member lost its state; it starts over.
             cg.remove(member_id)
         member = ConsumerMember(member_id=member_id, instance_id=instance)
+        if previous is not None:
+            # The restarted static member takes the place of its previous incarnation: its
+            # subscription, assignment and epoch, without a new group epoch.
+            del cg.members[previous.member_id]
+            cg.target[member_id] = cg.target.pop(previous.member_id, {})
+            member = dataclasses.replace(
+                previous, member_id=member_id, member_epoch=previous.previous_member_epoch
+            )
         cg.members[member_id] = member
         if instance is not None:
             cg.static_members[instance] = member_id
-        joined = True
+        joined = previous is None
         group.state = GroupState.STABLE
     else:
         if member is None:

@@ -284,7 +284,10 @@ def fetch(
 
 def subscribed_topics(group: Group) -> set[str] | None:
     """Topics the members of a consumer-protocol group subscribe to (parsed from their
-    ConsumerProtocolSubscription); None when the group's protocol is not `consumer`."""
+    ConsumerProtocolSubscription, or by name for KIP-848 members); None when the group's
+    protocol is not `consumer`."""
+    if group.consumer is not None:
+        return {n for m in group.consumer.members.values() for n in m.subscribed_topic_names}
     if group.protocol_type != CONSUMER_PROTOCOL:
         return None
     topics: set[str] = set()
