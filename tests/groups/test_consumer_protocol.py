@@ -10,6 +10,7 @@ UpdateFeatures (as on Kafka in ZooKeeper mode, nothing is finalized at first).""
 
 from __future__ import annotations
 
+import subprocess
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -21,6 +22,7 @@ from confluent_kafka.admin import AdminClient
 from ferrolog.embedded import EmbeddedBroker
 
 from bench.harness import brokers
+from tests.cluster.harness import java_command
 from tests.groups.conftest import create_topic, produce
 from tests.groups.test_java_client import console_consumer
 from tests.handlers.features_tools import UPGRADE, request, update
@@ -28,7 +30,7 @@ from tests.handlers.features_tools import UPGRADE, request, update
 HEARTBEAT, DESCRIBE, OFFSET_COMMIT, FIND_COORDINATOR = 68, 69, 8, 10
 INVALID_REQUEST, UNSUPPORTED_VERSION, UNKNOWN_MEMBER_ID = 42, 35, 25
 FENCED_MEMBER_EPOCH, UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH = 110, 112, 113
-GROUP_ID_NOT_FOUND, UNRELEASED_INSTANCE_ID = 69, 111
+GROUP_ID_NOT_FOUND, UNRELEASED_INSTANCE_ID, INVALID_REGULAR_EXPRESSION = 69, 111, 128
 COORDINATOR_ERRORS = {14, 15, 16}
 SETTINGS = {
     "offsets.topic.num.partitions": "2",
@@ -233,6 +235,31 @@ def test_range_assignor(bootstrap: str) -> None:
     assert partitions(second) == [3, 4]
 
 
+def test_regex_subscription(bootstrap: str) -> None:
+    topic = create_topic(bootstrap, partitions=2)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    bad = join(bootstrap, group, topic, subscribed_topic_names=None, subscribed_topic_regex="[")
+    assert bad["error_code"] == INVALID_REGULAR_EXPRESSION
+    member = join(
+        bootstrap,
+        group,
+        topic,
+        subscribed_topic_names=None,
+        subscribed_topic_regex=f"{topic[:6]}.*",
+    )
+    assert member["error_code"] == 0
+    names = {
+        tp["topic_name"]
+        for m in request(
+            bootstrap, DESCRIBE, 0, {"group_ids": [group], "include_authorized_operations": False}
+        )["groups"][0]["members"]
+        for tp in m["assignment"]["topic_partitions"]
+    }
+    # Every matching topic (other tests' too), never an internal one.
+    assert topic in names
+    assert not any(n.startswith("__") for n in names)
+
+
 def test_static_member_restarts_and_a_silent_member_expires(bootstrap: str) -> None:
     topic = create_topic(bootstrap, partitions=4)
     group = f"g-{uuid.uuid4().hex[:8]}"
@@ -352,4 +379,23 @@ def test_java_console_consumer_with_the_consumer_protocol(bootstrap: str) -> Non
     produce(bootstrap, topic, per_partition=4, partitions=3)
     group = f"g-{uuid.uuid4().hex[:8]}"
     read = console_consumer(bootstrap, topic, group, 12, protocol="consumer")
+    # Kafka's kafka-consumer-groups reads the group through ConsumerGroupDescribe.
+    done = subprocess.run(
+        java_command(
+            "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+            "--bootstrap-server",
+            bootstrap,
+            "--describe",
+            "--group",
+            group,
+            "--offsets",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line.split() for line in done.stdout.splitlines() if group in line.split()[:1]]
+    assert sorted(row[1:4] for row in rows) == [[topic, str(p), "4"] for p in range(3)], done.stdout
     assert sorted(read) == sorted(f"{p}-{i}" for p in range(3) for i in range(4))

@@ -53,6 +53,7 @@ class Topics:
     # name -> (topic id, partition count), or None for a topic that does not exist
     by_name: Callable[[str], tuple[bytes, int] | None]
     by_id: Callable[[bytes], str | None]
+    # The topics a regex may match: every one but the internal topics.
     names: Callable[[], list[str]]
 
 
@@ -301,7 +302,7 @@ def _subscribed(member: ConsumerMember, topics: Topics) -> set[str]:
     names = set(member.subscribed_topic_names)
     if member.subscribed_topic_regex:
         pattern = re.compile(member.subscribed_topic_regex)
-        names.update(n for n in topics.names() if pattern.fullmatch(n) and not n.startswith("__"))
+        names.update(n for n in topics.names() if pattern.fullmatch(n))
     return names
 
 

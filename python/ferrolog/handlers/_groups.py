@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ferrolog import errors
-from ferrolog.controller.api import AclOperation, ResourceType
+from ferrolog.controller.api import AclOperation, ResourceType, is_internal
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
@@ -52,4 +52,7 @@ def consumer_group_topics(ctx: RequestContext) -> Topics:
         record = controller.topic_by_id(topic_id)
         return record.name if record is not None else None
 
-    return TopicsView(by_name=by_name, by_id=by_id, names=lambda: list(controller.topics()))
+    def names() -> list[str]:
+        return [n for n in controller.topics() if not is_internal(n)]
+
+    return TopicsView(by_name=by_name, by_id=by_id, names=names)
