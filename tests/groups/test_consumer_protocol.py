@@ -235,6 +235,29 @@ def test_range_assignor(bootstrap: str) -> None:
     assert partitions(second) == [3, 4]
 
 
+def test_uniform_assignor_balances_different_subscriptions(bootstrap: str) -> None:
+    both, one = create_topic(bootstrap, partitions=2), create_topic(bootstrap, partitions=2)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    a_id, b_id = str(uuid.uuid4()), str(uuid.uuid4())
+    a = join(bootstrap, group, both, member_id=a_id, subscribed_topic_names=[both, one])
+    assert len(partitions(a)) == 4
+    # B can only take `both`: A gives both of its partitions up and keeps `one`'s.
+    join(bootstrap, group, both, member_id=b_id)
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=1)
+    names = {tp["topic_id"] for tp in a["assignment"]["topic_partitions"]}
+    assert (len(names), partitions(a)) == (1, [0, 1])
+    heartbeat(
+        bootstrap,
+        group_id=group,
+        member_id=a_id,
+        member_epoch=1,
+        topic_partitions=a["assignment"]["topic_partitions"],
+    )
+    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
+    assert partitions(b) == [0, 1]
+    assert b["assignment"]["topic_partitions"][0]["topic_id"] not in names
+
+
 def test_regex_subscription(bootstrap: str) -> None:
     topic = create_topic(bootstrap, partitions=2)
     group = f"g-{uuid.uuid4().hex[:8]}"

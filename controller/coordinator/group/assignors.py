@@ -20,48 +20,49 @@ def uniform(
     """Kafka's UniformAssignor: every member gets as even a share of the partitions it can
     take as possible, and keeps what it has while that stays even.
 
-    Each partition goes to one of the members subscribed to its topic. Members keep their
-    current partitions up to their quota (the fair share among the members subscribed to
-    the same topics, rounded up for as many members as the remainder allows); what is left
-    goes to the least loaded eligible member, ties broken by member id."""
-    result: Assignment = {m: {} for m in members}
-    counts = dict.fromkeys(members, 0)
-    # Members with the same subscription share its partitions: each such set is balanced on
-    # its own, which makes the common case (everyone subscribes to the same topics) exact.
-    by_subscription: dict[frozenset[str], list[str]] = {}
-    for member_id, subscribed in members.items():
-        by_subscription.setdefault(subscribed & frozenset(topics), []).append(member_id)
+    Each partition goes to a member subscribed to its topic. Members first keep their current
+    partitions; the rest go, the partitions with the fewest candidates first, to the least
+    loaded candidate; then partitions move, one at a time, from a member to a candidate with
+    at least two fewer, until no such move is left (each move lowers the spread, so this
+    ends). With one subscription for all, loads end within one of each other."""
+    candidates: dict[tuple[str, int], list[str]] = {}
+    for topic, count in topics.items():
+        subscribed = sorted(m for m, names in members.items() if topic in names)
+        if subscribed:
+            for p in range(count):
+                candidates[(topic, p)] = subscribed
+    owned: dict[str, set[tuple[str, int]]] = {m: set() for m in members}
     owner: dict[tuple[str, int], str] = {}
-    for subscription, group in sorted(by_subscription.items(), key=lambda kv: sorted(kv[0])):
-        group.sort()
-        partitions = [(t, p) for t in sorted(subscription) for p in range(topics[t])]
-        if not partitions:
+    for member_id in sorted(current):
+        if member_id not in members:
             continue
-        quota, extra = divmod(len(partitions), len(group))
-        wanted = set(partitions)
-        # Sticky first: those with more than the quota keep quota (+1 while extras remain).
-        unassigned = set(partitions)
-        for member_id in sorted(group, key=lambda m: -_size(current.get(m, {}))):
-            kept = sorted(
-                (t, p)
-                for t, ps in current.get(member_id, {}).items()
-                for p in ps
-                if (t, p) in wanted and (t, p) in unassigned
-            )
-            limit = quota + (1 if extra > 0 else 0)
-            kept = kept[:limit]
-            if len(kept) > quota:
-                extra -= 1
-            for tp in kept:
-                owner[tp] = member_id
-                unassigned.discard(tp)
-            counts[member_id] += len(kept)
-        for tp in sorted(unassigned):
-            target = min(group, key=lambda m: (counts[m], m))
-            owner[tp] = target
-            counts[target] += 1
-    for (topic, partition), member_id in owner.items():
-        result[member_id].setdefault(topic, set()).add(partition)
+        for topic, ps in current[member_id].items():
+            for p in ps:
+                tp = (topic, p)
+                if tp in candidates and member_id in candidates[tp] and tp not in owner:
+                    owner[tp] = member_id
+                    owned[member_id].add(tp)
+    for tp in sorted(set(candidates) - set(owner), key=lambda tp: (len(candidates[tp]), tp)):
+        target = min(candidates[tp], key=lambda m: (len(owned[m]), m))
+        owner[tp] = target
+        owned[target].add(tp)
+    moved = True
+    while moved:
+        moved = False
+        for source in sorted(members, key=lambda m: (-len(owned[m]), m)):
+            for tp in sorted(owned[source], reverse=True):
+                target = min(candidates[tp], key=lambda m: (len(owned[m]), m))
+                if len(owned[target]) < len(owned[source]) - 1:
+                    owned[source].discard(tp)
+                    owned[target].add(tp)
+                    moved = True
+                    break
+            if moved:
+                break
+    result: Assignment = {m: {} for m in members}
+    for member_id, tps in owned.items():
+        for topic, p in tps:
+            result[member_id].setdefault(topic, set()).add(p)
     return result
 
 
@@ -88,7 +89,3 @@ def range_(
 
 
 ASSIGNORS: dict[str, Assignor] = {"uniform": uniform, "range": range_}
-
-
-def _size(assignment: Mapping[str, set[int]]) -> int:
-    return sum(len(ps) for ps in assignment.values())
