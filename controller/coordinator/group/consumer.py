@@ -78,19 +78,26 @@ def error_response(
     }
 
 
+def _blank(value: str | None) -> bool:
+    """Kafka's throwIfEmptyString: set, but empty once trimmed (null is fine)."""
+    return value is not None and not value.strip()
+
+
 def validate(req: HeartbeatCall, assignors: list[str]) -> tuple[int, str] | None:
     """Kafka's checks of the request itself (INVALID_REQUEST and friends, with its messages),
     made before the group's coordinator is looked for."""
     invalid = errors.InvalidRequestError.code
     epoch = req["member_epoch"]
-    if not req["group_id"].strip():
-        return invalid, "GroupId can't be empty."
-    if req.get("instance_id") is not None and not (req.get("instance_id") or "").strip():
-        return invalid, "InstanceId can't be empty."
-    if req.get("rack_id") is not None and not (req.get("rack_id") or "").strip():
-        return invalid, "RackId can't be empty."
-    if (req["version"] >= CLIENT_MEMBER_ID_VERSION or epoch != 0) and not req["member_id"].strip():
+    version = req["version"]
+    needs_id = version >= CLIENT_MEMBER_ID_VERSION or epoch > 0 or epoch == LEAVE_GROUP_MEMBER_EPOCH
+    if needs_id and _blank(req["member_id"]):
         return invalid, "MemberId can't be empty."
+    if _blank(req["group_id"]):
+        return invalid, "GroupId can't be empty."
+    if _blank(req.get("instance_id")):
+        return invalid, "InstanceId can't be empty."
+    if _blank(req.get("rack_id")):
+        return invalid, "RackId can't be empty."
     if epoch == 0:
         if req["rebalance_timeout_ms"] == -1:
             return invalid, "RebalanceTimeoutMs must be provided in first request."
@@ -99,13 +106,14 @@ def validate(req: HeartbeatCall, assignors: list[str]) -> tuple[int, str] | None
         if req.get("subscribed_topic_names") is None and req.get("subscribed_topic_regex") is None:
             return (
                 invalid,
-                "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.",
+                "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when "
+                "(re-)joining.",
             )
     elif epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
         if req.get("instance_id") is None:
             return invalid, "InstanceId can't be null."
     elif epoch < LEAVE_GROUP_STATIC_MEMBER_EPOCH:
-        return invalid, f"MemberEpoch is invalid: {epoch}"
+        return invalid, "MemberEpoch is invalid."
     assignor = req.get("server_assignor")
     if assignor is not None and assignor not in assignors:
         return (
