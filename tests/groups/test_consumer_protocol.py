@@ -36,6 +36,7 @@ SETTINGS = {
     "offsets.topic.num.partitions": "2",
     "group.consumer.session.timeout.ms": "3000",
     "group.consumer.heartbeat.interval.ms": "200",
+    "offsets.retention.check.interval.ms": "300",
 }
 
 
@@ -221,6 +222,26 @@ def test_heartbeat_rules(bootstrap: str) -> None:
     assert (a["member_epoch"], partitions(a)) == (3, [0, 1, 2, 3, 4, 5])
     gone = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
     assert gone["error_code"] == UNKNOWN_MEMBER_ID
+
+
+def test_an_empty_group_without_offsets_is_removed(bootstrap: str) -> None:
+    topic = create_topic(bootstrap, partitions=1)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    member_id = str(uuid.uuid4())
+    assert join(bootstrap, group, topic, member_id=member_id)["error_code"] == 0
+    heartbeat(bootstrap, group_id=group, member_id=member_id, member_epoch=-1)
+
+    def described() -> dict[str, Any]:
+        body = {"group_ids": [group], "include_authorized_operations": False}
+        found: dict[str, Any] = request(bootstrap, DESCRIBE, 0, body)["groups"][0]
+        return found
+
+    # Empty first, then gone at the next offset expiration check (300 ms here).
+    assert described()["group_state"] in ("Empty", "")
+    end = time.monotonic() + 10
+    while described()["error_code"] != GROUP_ID_NOT_FOUND and time.monotonic() < end:
+        time.sleep(0.1)
+    assert described()["error_code"] == GROUP_ID_NOT_FOUND
 
 
 def test_range_assignor(bootstrap: str) -> None:

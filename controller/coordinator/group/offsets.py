@@ -377,6 +377,13 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
     for group in list(shard.groups.values()):
         if not group.is_empty() or group.state not in (GroupState.EMPTY,):
             continue
+        pending = any(group.group_id in p for p in shard.pending_txn.values())
+        if group.consumer is not None and not group.offsets and not pending:
+            # An empty KIP-848 group with nothing committed: it only lives in memory (its
+            # records are not written yet), so it goes without a tombstone.
+            group.state = GroupState.DEAD
+            del shard.groups[group.group_id]
+            continue
         expired = []
         for (topic, partition), value in group.offsets.items():
             if value.expire_timestamp >= 0:
