@@ -124,14 +124,7 @@ def test_heartbeat_rules(bootstrap: str) -> None:
         UNSUPPORTED_ASSIGNOR
     )
     # v0: the coordinator names the member.
-    v0 = heartbeat(
-        bootstrap,
-        version=0,
-        group_id=f"{group}-v0",
-        rebalance_timeout_ms=30000,
-        subscribed_topic_names=[topic],
-        topic_partitions=[],
-    )
+    v0 = join(bootstrap, f"{group}-v0", topic, version=0, member_id="")
     assert v0["error_code"] == 0, v0
     assert v0["member_id"], v0
 
