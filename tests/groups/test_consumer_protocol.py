@@ -322,18 +322,20 @@ def test_static_member_restarts_and_a_silent_member_expires(bootstrap: str) -> N
     left = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=-2, instance_id="b")
     assert (left["error_code"], left["member_epoch"]) == (0, -2)
     other = join(bootstrap, group, topic, member_id=str(uuid.uuid4()), instance_id="b")
-    # -2 released the instance id for its next incarnation, which takes B's place.
-    assert (other["error_code"], other["member_epoch"], partitions(other)) == (0, 2, b_parts)
+    # -2 released the instance id for its next incarnation, which takes B's place and
+    # partitions at a new group epoch (Kafka 4.1 answers so too).
+    assert (other["error_code"], other["member_epoch"], partitions(other)) == (0, 3, b_parts)
     b2 = join(bootstrap, group, topic, member_id=b2_id, instance_id="b")
     assert b2["error_code"] == UNRELEASED_INSTANCE_ID
+    # A moves to the new epoch without giving anything up.
     a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
-    assert (a["member_epoch"], a["assignment"]) == (2, None)
+    assert (a["member_epoch"], a["assignment"]) == (3, None)
     # The member stops heartbeating: after the session timeout (3 s here) A has everything.
     time.sleep(1.5)
-    heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
+    heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=3)
     time.sleep(2)
-    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
-    assert (a["member_epoch"], partitions(a)) == (3, [0, 1, 2, 3])
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=3)
+    assert (a["member_epoch"], partitions(a)) == (4, [0, 1, 2, 3])
 
 
 def wait_for(

@@ -206,7 +206,7 @@ def heartbeat(
         member = ConsumerMember(member_id=member_id, instance_id=instance)
         if previous is not None:
             # The restarted static member takes the place of its previous incarnation: its
-            # subscription, assignment and epoch, without a new group epoch.
+            # subscription, assignment and epoch; the sticky assignor keeps its partitions.
             del cg.members[previous.member_id]
             cg.target[member_id] = cg.target.pop(previous.member_id, {})
             member = dataclasses.replace(
@@ -215,7 +215,9 @@ def heartbeat(
         cg.members[member_id] = member
         if instance is not None:
             cg.static_members[instance] = member_id
-        joined = previous is None
+        # A new member, or a static one under a new member id: a new group epoch either way
+        # (Kafka 4.1 moves the epoch when a restarted static member takes its place).
+        joined = True
         group.state = GroupState.STABLE
     else:
         if member is None:
