@@ -176,7 +176,7 @@ def test_heartbeat_rules(bootstrap: str) -> None:
         return code
 
     assert commit_error(9, 0) == STALE_MEMBER_EPOCH
-    assert commit_error(9, 2) == FENCED_MEMBER_EPOCH
+    assert commit_error(9, 2) == STALE_MEMBER_EPOCH  # ahead too, as Kafka 4.1 answers
     assert commit_error(8, 1) == UNSUPPORTED_VERSION
     assert commit_error(9, 1) == 0
     # Not from outside the group while it has members.

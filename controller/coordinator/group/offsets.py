@@ -44,7 +44,7 @@ CONSUMER_GROUP_COMMIT_VERSION = 9
 def validate_consumer_commit(group: Group, member_epoch: int, member_id: str, version: int) -> int:
     """Kafka's checks of a commit to a KIP-848 consumer group: from outside the group (epoch
     < 0) only while it is empty; a member commits with v9+ and its current member epoch
-    (STALE_MEMBER_EPOCH when behind, FENCED_MEMBER_EPOCH when ahead)."""
+    (STALE_MEMBER_EPOCH otherwise, ahead or behind, as Kafka)."""
     cg = group.consumer
     assert cg is not None
     if member_epoch < 0 and not cg.members:
@@ -54,9 +54,9 @@ def validate_consumer_commit(group: Group, member_epoch: int, member_id: str, ve
         return errors.UnknownMemberIdError.code
     if version < CONSUMER_GROUP_COMMIT_VERSION:
         return errors.UnsupportedVersionError.code
-    if member_epoch > member.member_epoch:
-        return errors.FencedMemberEpochError.code
-    if member_epoch < member.member_epoch:
+    # Kafka answers STALE_MEMBER_EPOCH for an epoch ahead as well as behind (the consumer
+    # refreshes its epoch by heartbeating and commits again).
+    if member_epoch != member.member_epoch:
         return errors.StaleMemberEpochError.code
     return NONE
 
@@ -123,11 +123,7 @@ def validate_txn_commit(
         if member_id and member is None:
             return errors.UnknownMemberIdError.code
         if member is not None and generation >= 0 and generation != member.member_epoch:
-            return (
-                errors.StaleMemberEpochError.code
-                if generation < member.member_epoch
-                else errors.FencedMemberEpochError.code
-            )
+            return errors.StaleMemberEpochError.code
         return NONE
     if member_id and member_id not in group.members:
         return errors.UnknownMemberIdError.code
