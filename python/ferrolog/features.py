@@ -26,8 +26,8 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     # does this. 2 would make Java producers (4.0+) use KIP-890 part 2 (an epoch bump on every
     # EndTxn, the implicit AddPartitions of Produce), which ferrolog does not implement.
     "transaction.version": (0, 1),
-    # 1: KIP-848's consumer group protocol (ConsumerGroupHeartbeat), not implemented yet.
-    "group.version": (0, 0),
+    # 1: KIP-848's consumer group protocol (ConsumerGroupHeartbeat, ConsumerGroupDescribe).
+    "group.version": (0, 1),
     # 1: KIP-932 share groups, not implemented.
     "share.version": (0, 0),
     # 1: KIP-966 eligible leader replicas, not implemented.

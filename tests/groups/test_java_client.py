@@ -18,7 +18,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def console_consumer(bootstrap: str, topic: str, group: str, count: int) -> list[str]:
+def console_consumer(
+    bootstrap: str, topic: str, group: str, count: int, protocol: str = "classic"
+) -> list[str]:
     command = [
         "java",
         "-Xmx256M",
@@ -38,7 +40,7 @@ def console_consumer(bootstrap: str, topic: str, group: str, count: int) -> list
         "--consumer-property",
         "auto.offset.reset=earliest",
         "--consumer-property",
-        "group.protocol=classic",
+        f"group.protocol={protocol}",
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]

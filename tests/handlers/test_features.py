@@ -4,8 +4,8 @@ kafka-python's describe_features/update_features and raw ApiVersions/UpdateFeatu
 The answers expected here are Kafka 4.1.1's (KRaft, a broker started from bench/cache's jars
 and asked the same), with ferrolog's supported levels (`ferrolog.features`) in place of
 Kafka's: Kafka 4.1 supports transaction.version 0-2 and group.version 0-1, finalized at their
-maximum when formatted, where ferrolog supports transaction.version 0-1, no group.version level
-above 0, and finalizes nothing until asked (as Kafka 3.9 in ZooKeeper mode, epoch 0). Kafka
+maximum when formatted, where ferrolog supports transaction.version 0-1, group.version 0-1 (KIP-848
+consumer groups), and finalizes nothing until asked (as Kafka 3.9 in ZooKeeper mode, epoch 0). Kafka
 4.1 answered, for example:
 - `kafka-features describe`: one line per supported feature,
   `Feature: transaction.version\\tSupportedMinVersion: 0\\tSupportedMaxVersion: 2\\t
@@ -63,9 +63,12 @@ def bootstrap(ferrolog_broker_factory: Callable[..., EmbeddedBroker]) -> str:
 
 
 def line(level: int, epoch: int) -> str:
-    return (
-        f"Feature: {TXN}\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\t"
-        f"FinalizedVersionLevel: {level}\tEpoch: {epoch}"
+    """`kafka-features describe`: group.version (never finalized here), then `TXN` at
+    `level`."""
+    return "\n".join(
+        f"Feature: {name}\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\t"
+        f"FinalizedVersionLevel: {finalized}\tEpoch: {epoch}"
+        for name, finalized in (("group.version", 0), (TXN, level))
     )
 
 
@@ -79,7 +82,7 @@ def refused(answer: dict[str, object], feature: str, level: int, reason: str) ->
 
 def test_api_versions_reports_features_as_kafka_does(bootstrap: str) -> None:
     # Nothing finalized on a new broker, epoch 0: Kafka 3.9 in ZooKeeper mode answers so.
-    assert supported(bootstrap, 4) == {TXN: (0, 1)}
+    assert supported(bootstrap, 4) == {TXN: (0, 1), "group.version": (0, 1)}
     assert finalized(bootstrap, 4) == (0, {})
     # v3 leaves out features whose minimum is 0 (KAFKA-17011), as Kafka 4.1 does.
     assert supported(bootstrap, 3) == {}
@@ -110,11 +113,11 @@ def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
         f"Could not upgrade {TXN} to 2. {ALL_FAILED}Invalid update version 2 for feature {TXN}. "
         f"Local controller {NODE} only supports versions 0-1"
     )
-    run = kafka_features(bootstrap, "upgrade", "--feature", "group.version=1")
+    run = kafka_features(bootstrap, "upgrade", "--feature", "share.version=1")
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
-        f"Could not upgrade group.version to 1. {ALL_FAILED}Invalid update version 1 for feature "
-        f"group.version. Local controller {NODE} does not support this feature."
+        f"Could not upgrade share.version to 1. {ALL_FAILED}Invalid update version 1 for feature "
+        f"share.version. Local controller {NODE} does not support this feature."
     )
     assert finalized(bootstrap) == (1, {TXN: (1, 1)})
 
@@ -218,10 +221,12 @@ def test_kafka_python_admin_and_a_restart(
     broker = ferrolog_broker_factory(overrides={"broker.id": str(NODE)})
     admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
     try:
-        assert admin.describe_features() == {TXN: {"supported": (0, 1)}}
+        group = {"group.version": {"supported": (0, 1)}}
+        assert admin.describe_features() == {TXN: {"supported": (0, 1)}, **group}
         assert admin.update_features({TXN: 1}) == {TXN: "OK"}
         assert admin.describe_features() == {
-            TXN: {"supported": (0, 1), "finalized": (1, 1), "finalized_epoch": 1}
+            TXN: {"supported": (0, 1), "finalized": (1, 1), "finalized_epoch": 1},
+            **group,
         }
         with pytest.raises(InvalidUpdateVersionError, match="only supports versions 0-1"):
             admin.update_features({TXN: 2})

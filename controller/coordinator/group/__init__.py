@@ -1,5 +1,5 @@
-"""The group coordinator (Kafka's classic group protocol), a replicated state machine over
-the compacted internal topic `__consumer_offsets`.
+"""The group coordinator (Kafka's classic group protocol and KIP-848 consumer groups), a
+replicated state machine over the compacted internal topic `__consumer_offsets`.
 
 - `records`: the topic's record formats (Kafka's OffsetCommit and GroupMetadata key/value
   schemas with their int16 type/version prefixes) and batch building.
@@ -16,5 +16,8 @@ the compacted internal topic `__consumer_offsets`.
 Transactional offset commits (TxnOffsetCommit) are held pending per producer in the shard
 until the transaction's marker reaches the partition (`on_transaction_completed`).
 
-Not here yet: KIP-848 consumer groups (ConsumerGroupHeartbeat); their records in the topic
-are skipped when loading."""
+- `consumer`, `consumer_state`, `assignors`: KIP-848 consumer groups (type "consumer":
+  ConsumerGroupHeartbeat, ConsumerGroupDescribe, the uniform and range server-side assignors).
+  Their membership is in memory only for now (see `consumer_state`); their offsets are
+  committed as every group's. KIP-848 records in the topic (Kafka's) are skipped when
+  loading."""

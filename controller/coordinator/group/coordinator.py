@@ -24,7 +24,8 @@ from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator import batches
-from ferrolog.controller.coordinator.group import membership, offsets, records
+from ferrolog.controller.coordinator.group import consumer, membership, offsets, records
+from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
 from ferrolog.controller.coordinator.group.shard import GroupShard, RebalanceCounts, Write
 from ferrolog.controller.coordinator.group.state import GroupSettings
 from ferrolog.controller.coordinator.partitioning import partition_for
@@ -51,7 +52,23 @@ def settings_from(config: BrokerConfig) -> GroupSettings:
         max_size=config.get_int("group.max.size"),
         offset_metadata_max_bytes=config.get_int("offset.metadata.max.bytes"),
         offsets_retention_ms=config.get_int("offsets.retention.minutes") * 60_000,
+        consumer_assignors=_assignors(config.get("group.consumer.assignors") or ""),
+        consumer_session_timeout_ms=config.get_int("group.consumer.session.timeout.ms"),
+        consumer_heartbeat_interval_ms=config.get_int("group.consumer.heartbeat.interval.ms"),
     )
+
+
+def _assignors(value: str) -> tuple[str, ...]:
+    """`group.consumer.assignors`: Kafka also takes class names of custom assignors; ferrolog
+    has the built-in ones only, and refuses others at start-up."""
+    names = tuple(n.strip() for n in value.split(",") if n.strip())
+    unknown = [n for n in names if n not in ASSIGNORS]
+    if unknown or not names:
+        raise ValueError(
+            f"group.consumer.assignors: {', '.join(unknown) or '(empty)'} not supported "
+            f"(ferrolog has {', '.join(ASSIGNORS)})"
+        )
+    return names
 
 
 @dataclass
@@ -268,6 +285,7 @@ class GroupCoordinator:
         for shard in self.shards():
             for group in list(shard.groups.values()):
                 membership.tick(shard, group, now)
+                consumer.tick(group, now)
             if expire:
                 offsets.expire_offsets(shard, now)
             self.flush(shard)

@@ -59,6 +59,13 @@ def join(shard: GroupShard, req: JoinCall, now: int, reply: JoinReply, host: str
     if group is None and member_id:
         reply(join_response(errors.UnknownMemberIdError.code, member_id))
         return
+    if group is not None and group.consumer is not None:
+        if group.consumer.members:
+            # A KIP-848 group with members: Kafka lets classic members into it (its migration
+            # policy); ferrolog does not yet, and refuses them as a protocol mismatch.
+            reply(join_response(errors.InconsistentGroupProtocolError.code, member_id))
+            return
+        group.consumer = None  # empty: it becomes a classic group, as in Kafka
     protocol_type: str = req.get("protocol_type") or ""
     protocols = [(p["name"], bytes(p["metadata"])) for p in req.get("protocols") or []]
     if not _compatible(group, protocol_type, [n for n, _ in protocols]):

@@ -37,8 +37,51 @@ NONE = 0
 CONSUMER_PROTOCOL = "consumer"
 
 
+# OffsetCommit v9 is the first a KIP-848 member may commit with (its member epoch).
+CONSUMER_GROUP_COMMIT_VERSION = 9
+
+
+def validate_consumer_commit(group: Group, member_epoch: int, member_id: str, version: int) -> int:
+    """Kafka's checks of a commit to a KIP-848 consumer group: from outside the group (epoch
+    < 0) only while it is empty; a member commits with v9+ and its current member epoch
+    (STALE_MEMBER_EPOCH otherwise, ahead or behind, as Kafka)."""
+    cg = group.consumer
+    assert cg is not None
+    if member_epoch < 0 and not cg.members:
+        return NONE
+    member = cg.members.get(member_id)
+    if member is None:
+        return errors.UnknownMemberIdError.code
+    if version < CONSUMER_GROUP_COMMIT_VERSION:
+        return errors.UnsupportedVersionError.code
+    # Kafka answers STALE_MEMBER_EPOCH for an epoch ahead as well as behind (the consumer
+    # refreshes its epoch by heartbeating and commits again).
+    if member_epoch != member.member_epoch:
+        return errors.StaleMemberEpochError.code
+    return NONE
+
+
+def validate_fetch(group: Group | None, member_epoch: int, member_id: str | None) -> int:
+    """OffsetFetch v9 of a consumer group member (Kafka's validateOffsetFetch): without a
+    member id (admin clients, epoch -1) anything goes; a member must be known and current."""
+    if group is None or group.consumer is None or member_id is None:
+        return NONE
+    if member_epoch < 0 and not member_id:
+        return NONE
+    member = group.consumer.members.get(member_id)
+    if member is None:
+        return errors.UnknownMemberIdError.code
+    if member_epoch != member.member_epoch:
+        return errors.StaleMemberEpochError.code
+    return NONE
+
+
 def validate_commit(
-    group: Group | None, generation: int, member_id: str, instance_id: str | None
+    group: Group | None,
+    generation: int,
+    member_id: str,
+    instance_id: str | None,
+    version: int = CONSUMER_GROUP_COMMIT_VERSION,
 ) -> int:
     """Kafka's classic checks: a commit from outside the group (generation < 0, no member) is
     allowed only while the group has no members; a member must be current."""
@@ -46,6 +89,8 @@ def validate_commit(
         return NONE if generation < 0 else errors.IllegalGenerationError.code
     if group.state == GroupState.DEAD:
         return errors.CoordinatorNotAvailableError.code
+    if group.consumer is not None:
+        return validate_consumer_commit(group, generation, member_id, version)
     if generation < 0 and not member_id and instance_id is None:
         return NONE if group.is_empty() else errors.UnknownMemberIdError.code
     error: int = group.member_error(member_id, instance_id)
@@ -72,6 +117,14 @@ def validate_txn_commit(
         owner = group.static_members.get(instance_id)
         if owner is not None and owner != member_id:
             return errors.FencedInstanceIdError.code
+    if group.consumer is not None:
+        # A KIP-848 member's transactional commit names its member epoch as the generation.
+        member = group.consumer.members.get(member_id) if member_id else None
+        if member_id and member is None:
+            return errors.UnknownMemberIdError.code
+        if member is not None and generation >= 0 and generation != member.member_epoch:
+            return errors.StaleMemberEpochError.code
+        return NONE
     if member_id and member_id not in group.members:
         return errors.UnknownMemberIdError.code
     if generation >= 0 and generation != group.generation:
@@ -85,6 +138,7 @@ def commit(
     now: int,
     reply: Callable[[OffsetCommitResponse], None],
     exists: Callable[[str, int], bool] = lambda topic, partition: True,
+    version: int = CONSUMER_GROUP_COMMIT_VERSION,
 ) -> None:
     """Commits what passes the checks; a partition that does not exist gets
     UNKNOWN_TOPIC_OR_PARTITION, as in Kafka."""
@@ -94,6 +148,7 @@ def commit(
         req.get("generation_id_or_member_epoch", -1),
         req.get("member_id") or "",
         req.get("group_instance_id"),
+        version,
     )
     topics = req.get("topics") or []
     retention = req.get("retention_time_ms", -1)
@@ -225,7 +280,10 @@ def fetch(
 
 def subscribed_topics(group: Group) -> set[str] | None:
     """Topics the members of a consumer-protocol group subscribe to (parsed from their
-    ConsumerProtocolSubscription); None when the group's protocol is not `consumer`."""
+    ConsumerProtocolSubscription, or by name for KIP-848 members); None when the group's
+    protocol is not `consumer`."""
+    if group.consumer is not None:
+        return {n for m in group.consumer.members.values() for n in m.subscribed_topic_names}
     if group.protocol_type != CONSUMER_PROTOCOL:
         return None
     topics: set[str] = set()
@@ -315,6 +373,13 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
     for group in list(shard.groups.values()):
         if not group.is_empty() or group.state not in (GroupState.EMPTY,):
             continue
+        pending = any(group.group_id in p for p in shard.pending_txn.values())
+        if group.consumer is not None and not group.offsets and not pending:
+            # An empty KIP-848 group with nothing committed: it only lives in memory (its
+            # records are not written yet), so it goes without a tombstone.
+            group.state = GroupState.DEAD
+            del shard.groups[group.group_id]
+            continue
         expired = []
         for (topic, partition), value in group.offsets.items():
             if value.expire_timestamp >= 0:
@@ -333,7 +398,9 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
 
 
 def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescribedGroup:
-    if group is None:
+    """A KIP-848 consumer group is described as one that does not exist (Dead), as Kafka 4.1
+    does (its clients use ConsumerGroupDescribe for those)."""
+    if group is None or group.consumer is not None:
         return {
             "error_code": NONE,
             "group_id": group_id,
@@ -367,9 +434,23 @@ def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescri
 
 
 def list_entry(group: Group) -> ListGroupsResponseListedGroup:
+    """As Kafka: a KIP-848 group is of type "consumer" with protocol type "consumer"."""
+    if group.consumer is not None:
+        return {
+            "group_id": group.group_id,
+            "protocol_type": CONSUMER_PROTOCOL,
+            "group_state": consumer_state_name(group),
+            "group_type": "consumer",
+        }
     return {
         "group_id": group.group_id,
         "protocol_type": group.protocol_type or "",
         "group_state": group.state.value,
         "group_type": "classic",
     }
+
+
+def consumer_state_name(group: Group) -> str:
+    cg = group.consumer
+    assert cg is not None
+    return "Dead" if group.state == GroupState.DEAD else cg.state().value

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ferrolog import errors
+from ferrolog.controller.coordinator.group.consumer_state import ConsumerGroup
 from ferrolog.controller.coordinator.group.records import OffsetValue
 from ferrolog.protocol.messages import JoinGroupResponse, SyncGroupResponse
 
@@ -37,6 +38,9 @@ class GroupSettings:
     max_size: int = 2**31 - 1  # group.max.size
     offset_metadata_max_bytes: int = 4096  # offset.metadata.max.bytes
     offsets_retention_ms: int = 7 * 24 * 3600 * 1000  # offsets.retention.minutes
+    consumer_assignors: tuple[str, ...] = ("uniform", "range")  # group.consumer.assignors
+    consumer_session_timeout_ms: int = 45_000  # group.consumer.session.timeout.ms
+    consumer_heartbeat_interval_ms: int = 5000  # group.consumer.heartbeat.interval.ms
 
 
 @dataclass
@@ -93,6 +97,13 @@ class Group:
     # those counted len(members) times, found without a pass over every member (a join to a
     # big group would otherwise cost O(members)).
     protocol_counts: dict[str, int] = field(default_factory=dict)
+    # A KIP-848 consumer group (type "consumer"): its members and assignments, instead of the
+    # classic members above. None: a classic group (or one with offsets only).
+    consumer: ConsumerGroup | None = None
+
+    @property
+    def group_type(self) -> str:
+        return "consumer" if self.consumer is not None else "classic"
 
     def add(self, member: Member) -> None:
         """Adds (or replaces) a member; every change of `members` goes through here or
@@ -140,7 +151,7 @@ class Group:
         return 0
 
     def is_empty(self) -> bool:
-        return not self.members
+        return not self.members and (self.consumer is None or not self.consumer.members)
 
     def all_joined(self) -> bool:
         return not self.pending_members and all(

@@ -374,6 +374,14 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("group.min.session.timeout.ms", _I, "6000", "Smallest allowed session timeout."),
         _b("group.max.session.timeout.ms", _I, "1800000", "Largest allowed session timeout."),
         _b("group.max.size", _I, str(INT_MAX), "Maximum members of a group.", minimum=1),
+        # KIP-848 consumer groups (group.protocol=consumer).
+        _b("group.consumer.assignors", _LST, "uniform,range", "The server-side assignors of "
+           "consumer groups (ferrolog has Kafka's built-in uniform and range); the first is used "
+           "when a member names none."),
+        _b("group.consumer.session.timeout.ms", _I, "45000", "A consumer group member that "
+           "does not heartbeat for this long is removed.", minimum=1),
+        _b("group.consumer.heartbeat.interval.ms", _I, "5000", "How often consumer group "
+           "members heartbeat.", minimum=1),
         _b("transaction.state.log.num.partitions", _I, "50", "Partitions of "
            "__transaction_state.", minimum=1),
         _b("transaction.state.log.replication.factor", _SH, "1",

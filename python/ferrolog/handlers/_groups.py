@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ferrolog import errors
-from ferrolog.controller.api import AclOperation, ResourceType
+from ferrolog.controller.api import AclOperation, ResourceType, is_internal
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
+    from ferrolog.controller.coordinator.group.consumer import Topics
     from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 
 
@@ -35,3 +36,23 @@ def readable_topics(ctx: RequestContext, names: list[str]) -> set[str]:
 def client_host(ctx: RequestContext) -> str:
     host = ctx.peer.rsplit(":", 1)[0].strip("[]")
     return f"/{host}"
+
+
+def consumer_group_topics(ctx: RequestContext) -> Topics:
+    """The cluster's topics as KIP-848 heartbeats see them (names, ids, partition counts)."""
+    from ferrolog.controller.coordinator.group.consumer import Topics as TopicsView
+
+    controller = ctx.broker.controller
+
+    def by_name(name: str) -> tuple[bytes, int] | None:
+        record = controller.topic(name)
+        return (record.topic_id, len(record.assignment)) if record is not None else None
+
+    def by_id(topic_id: bytes) -> str | None:
+        record = controller.topic_by_id(topic_id)
+        return record.name if record is not None else None
+
+    def names() -> list[str]:
+        return [n for n in controller.topics() if not is_internal(n)]
+
+    return TopicsView(by_name=by_name, by_id=by_id, names=names)

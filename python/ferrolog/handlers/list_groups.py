@@ -1,5 +1,5 @@
 """ListGroups (key 16), v0-5: the groups this broker coordinates, filtered by state (v4+)
-and type (v5+; every group here is "classic")."""
+and type (v5+: "classic", or "consumer" for KIP-848 groups)."""
 
 from __future__ import annotations
 

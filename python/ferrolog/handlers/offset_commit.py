@@ -1,6 +1,8 @@
 """OffsetCommit (key 8), v2-9: commits offsets to `__consumer_offsets` (acks=all) for group
 members and for standalone consumers that only `assign` (generation -1, no member id). v9's
-KIP-848 member epoch is the generation for classic groups, as in Kafka. Offsets of partitions
+KIP-848 member epoch is the generation for classic groups, as in Kafka; a member of a KIP-848
+consumer group commits with v9+ and its current member epoch (STALE_MEMBER_EPOCH for another
+epoch, UNKNOWN_MEMBER_ID for an unknown member, as Kafka). Offsets of partitions
 that do not exist are refused (UNKNOWN_TOPIC_OR_PARTITION), as Kafka does."""
 
 from __future__ import annotations
@@ -60,7 +62,9 @@ async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCom
         }
         response: OffsetCommitResponse = await coordinator(ctx).run(
             request["group_id"],
-            lambda shard, reply: offsets.commit(shard, allowed, now_ms(), reply, exists),
+            lambda shard, reply: offsets.commit(
+                shard, allowed, now_ms(), reply, exists, ctx.api_version
+            ),
         )
     except errors.KafkaError as exc:
         return all_failed(request, exc.code)

@@ -1,7 +1,9 @@
 """OffsetFetch (key 9), v1-9: a group's committed offsets (all of them for a null topic
 list, v2+); v8+ asks for several groups at once. Offsets are replayed only once durable; v7+'s
 `require_stable` (read_committed consumers) gets UNSTABLE_OFFSET_COMMIT for a partition whose
-offset an open transaction is about to change, and the consumer retries."""
+offset an open transaction is about to change, and the consumer retries. v9's member id and
+epoch of a KIP-848 consumer group member are checked as Kafka does (UNKNOWN_MEMBER_ID,
+STALE_MEMBER_EPOCH)."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ def _fetch(
     group_id: str,
     topics: list[OffsetFetchRequestTopic] | list[OffsetFetchRequestTopics] | None,
     stable: bool,
+    member: tuple[str | None, int] = (None, -1),
 ) -> tuple[int, list[Any]]:
     # One shape serves both generations of the response (v0-7 topics, v8+ groups' topics): the
     # encoder leaves out the leader epoch for the versions without it.
@@ -40,6 +43,9 @@ def _fetch(
         shard = coordinator(ctx).shard_for(group_id)
     except errors.KafkaError as exc:
         return exc.code, []
+    code = offsets.validate_fetch(shard.group(group_id), member[1], member[0])
+    if code:
+        return code, []
     fetched = offsets.fetch(shard, group_id, topics, stable)
     return 0, _authorized_topics(ctx, fetched, listed=topics is None)
 
@@ -69,7 +75,8 @@ async def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetc
     if ctx.api_version >= GROUPS_VERSION:
         groups: list[OffsetFetchResponseGroup] = []
         for g in request.get("groups") or []:
-            code, topics = _fetch(ctx, g["group_id"], g.get("topics"), stable)
+            member = (g.get("member_id"), g.get("member_epoch", -1))
+            code, topics = _fetch(ctx, g["group_id"], g.get("topics"), stable, member)
             groups.append({"group_id": g["group_id"], "topics": topics, "error_code": code})
         return {"throttle_time_ms": 0, "groups": groups}
     code, topics = _fetch(ctx, request.get("group_id", ""), request.get("topics"), stable)

@@ -1,0 +1,42 @@
+"""ConsumerGroupDescribe (key 69), v0: KIP-848 consumer groups with their epochs, assignor
+and members (their current and target assignments). A group that does not exist or is a
+classic group answers GROUP_ID_NOT_FOUND, as Kafka does. (v1, Kafka 4.1's member type, is not
+in the schemas ferrolog's codec is generated from.)"""
+
+from __future__ import annotations
+
+from ferrolog import errors
+from ferrolog.controller.api import AclOperation
+from ferrolog.controller.coordinator.group import consumer
+from ferrolog.handlers._groups import consumer_group_topics, coordinator, require_group
+from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    ConsumerGroupDescribeRequest,
+    ConsumerGroupDescribeResponse,
+    ConsumerGroupDescribeResponseDescribedGroup,
+)
+
+API_KEY = 69
+MIN_VERSION = 0
+MAX_VERSION = 0
+
+
+def _describe(ctx: RequestContext, group_id: str) -> ConsumerGroupDescribeResponseDescribedGroup:
+    topics = consumer_group_topics(ctx)
+    try:
+        require_group(ctx, AclOperation.DESCRIBE, group_id)
+        shard = coordinator(ctx).shard_for(group_id)
+    except errors.KafkaError as exc:
+        result = consumer.describe(None, group_id, topics)
+        result.update({"error_code": exc.code, "error_message": str(exc) or None})
+        return result
+    return consumer.describe(shard.group(group_id), group_id, topics)
+
+
+async def handle(
+    ctx: RequestContext, request: ConsumerGroupDescribeRequest
+) -> ConsumerGroupDescribeResponse:
+    return {
+        "throttle_time_ms": 0,
+        "groups": [_describe(ctx, group_id) for group_id in request.get("group_ids") or []],
+    }

@@ -1,0 +1,51 @@
+"""ConsumerGroupHeartbeat (key 68), v0-1: the KIP-848 consumer group protocol
+(`group.protocol=consumer`). One request joins, heartbeats, reconciles and leaves
+(`ferrolog.controller.coordinator.group.consumer`). v0 members get their id from the
+coordinator, v1 members bring their own (KIP-1082).
+
+As Kafka: the API is always advertised, and answers UNSUPPORTED_VERSION until the
+`group.version` feature is finalized at 1 or more (kafka-features upgrade)."""
+
+from __future__ import annotations
+
+from ferrolog import errors
+from ferrolog.clock import now_ms
+from ferrolog.controller.api import AclOperation
+from ferrolog.controller.coordinator.group import consumer
+from ferrolog.handlers._groups import client_host, consumer_group_topics, coordinator, require_group
+from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import (
+    ConsumerGroupHeartbeatRequest,
+    ConsumerGroupHeartbeatResponse,
+)
+
+API_KEY = 68
+MIN_VERSION = 0
+MAX_VERSION = 1
+GROUP_VERSION = "group.version"
+
+
+async def handle(
+    ctx: RequestContext, request: ConsumerGroupHeartbeatRequest
+) -> ConsumerGroupHeartbeatResponse:
+    if ctx.broker.controller.finalized_features().levels.get(GROUP_VERSION, 0) < 1:
+        return consumer.error_response(errors.UnsupportedVersionError.code)
+    try:
+        require_group(ctx, AclOperation.READ, request["group_id"])
+        req: consumer.HeartbeatCall = {
+            **request,
+            "version": ctx.api_version,
+            "client_id": ctx.client_id,
+        }
+        invalid = consumer.validate(req, list(coordinator(ctx).settings.consumer_assignors))
+        if invalid is not None:
+            return consumer.error_response(*invalid)
+        topics = consumer_group_topics(ctx)
+        host = client_host(ctx)
+        response: ConsumerGroupHeartbeatResponse = await coordinator(ctx).run(
+            request["group_id"],
+            lambda shard, reply: reply(consumer.heartbeat(shard, req, now_ms(), topics, host)),
+        )
+    except errors.KafkaError as exc:
+        return consumer.error_response(exc.code, str(exc) or None)
+    return response
