@@ -65,20 +65,22 @@ class KafkaTls(brokers.KafkaKRaft):
         path = self.workdir / "server.properties"
         props = dict(line.split("=", 1) for line in path.read_text().splitlines() if line)
         controller = props["listeners"].split(",")[1]
-        props.update({
-            "listeners": f"SSL://{self.bootstrap},{controller}",
-            "advertised.listeners": f"SSL://{self.bootstrap}",
-            "inter.broker.listener.name": "SSL",
-            "listener.security.protocol.map": "SSL:SSL,CONTROLLER:PLAINTEXT",
-            "ssl.keystore.type": "PKCS12",
-            "ssl.keystore.location": str(java_keystore(self.tls.cert)),
-            "ssl.keystore.password": PASSWORD,
-            "ssl.key.password": PASSWORD,
-            # Kafka checks at start that its inter-broker SSL client trusts its own listener.
-            "ssl.truststore.type": "PKCS12",
-            "ssl.truststore.location": str(self.tls.ca.java_truststore()),
-            "ssl.truststore.password": PASSWORD,
-        })
+        props.update(
+            {
+                "listeners": f"SSL://{self.bootstrap},{controller}",
+                "advertised.listeners": f"SSL://{self.bootstrap}",
+                "inter.broker.listener.name": "SSL",
+                "listener.security.protocol.map": "SSL:SSL,CONTROLLER:PLAINTEXT",
+                "ssl.keystore.type": "PKCS12",
+                "ssl.keystore.location": str(java_keystore(self.tls.cert)),
+                "ssl.keystore.password": PASSWORD,
+                "ssl.key.password": PASSWORD,
+                # Kafka checks at start that its inter-broker SSL client trusts its own listener.
+                "ssl.truststore.type": "PKCS12",
+                "ssl.truststore.location": str(self.tls.ca.java_truststore()),
+                "ssl.truststore.password": PASSWORD,
+            }
+        )
         path.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
 
 
@@ -111,11 +113,13 @@ def one_run(name: str, tls: Tls, args: argparse.Namespace) -> dict[str, float]:
         admin.create_topics([NewTopic(topic, args.partitions, 1)])[topic].result(60)
         gigabytes = args.records * args.size / 1e9
         cpu0 = cpu(broker)
-        produced = produce_max(broker.bootstrap, topic, args.records, args.size, "1",
-                               spread=True, client=tls.client())
+        produced = produce_max(
+            broker.bootstrap, topic, args.records, args.size, "1", spread=True, client=tls.client()
+        )
         cpu1 = cpu(broker)
-        consumed = consume_all(broker.bootstrap, topic, args.partitions, args.records,
-                               timeout=600, client=tls.client())
+        consumed = consume_all(
+            broker.bootstrap, topic, args.partitions, args.records, timeout=600, client=tls.client()
+        )
         cpu2 = cpu(broker)
         return {
             "produce_mb_s": gigabytes * 1e3 / produced["seconds"],
@@ -128,14 +132,18 @@ def one_run(name: str, tls: Tls, args: argparse.Namespace) -> dict[str, float]:
         broker.cleanup()
 
 
-ROWS = [("produce_mb_s", "produce MB/s", True), ("consume_mb_s", "consume MB/s", True),
-        ("produce_cpu_s_gb", "broker CPU s/GB, produce", False),
-        ("consume_cpu_s_gb", "broker CPU s/GB, consume", False)]
+ROWS = [
+    ("produce_mb_s", "produce MB/s", True),
+    ("consume_mb_s", "consume MB/s", True),
+    ("produce_cpu_s_gb", "broker CPU s/GB, produce", False),
+    ("consume_cpu_s_gb", "broker CPU s/GB, consume", False),
+]
 
 
 def report(runs: dict[str, list[dict[str, float]]], args: argparse.Namespace) -> str:
-    med = {b: {k: statistics.median(r[k] for r in rs) for k, _, _ in ROWS}
-           for b, rs in runs.items()}
+    med = {
+        b: {k: statistics.median(r[k] for r in rs) for k, _, _ in ROWS} for b, rs in runs.items()
+    }
     lines = [
         f"# TLS produce and consume, ferrolog vs Apache Kafka {kafka_dist.KAFKA4} (KRaft)",
         "",
@@ -173,8 +181,10 @@ def main() -> None:
         for name in ("ferrolog", "kafka4") if i % 2 == 0 else ("kafka4", "ferrolog"):
             result = one_run(name, tls, args)
             runs[name].append(result)
-            print(f"round {i} {name}: " + ", ".join(f"{k} {v:,.1f}" for k, v in result.items()),
-                  flush=True)
+            print(
+                f"round {i} {name}: " + ", ".join(f"{k} {v:,.1f}" for k, v in result.items()),
+                flush=True,
+            )
     text = report(runs, args)
     args.out.write_text(text)
     print(text)

@@ -90,8 +90,10 @@ class ClientSecurity:
         )
 
     def ssl_context(self) -> ssl.SSLContext:
-        context = ssl.create_default_context(cadata=self.ca_pem) if self.ca_pem else (
-            ssl.create_default_context()
+        context = (
+            ssl.create_default_context(cadata=self.ca_pem)
+            if self.ca_pem
+            else (ssl.create_default_context())
         )
         context.check_hostname = self.check_hostname
         if self.cert_pem and self.key_pem:
