@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import time
 from dataclasses import asdict, dataclass, field
@@ -14,7 +15,8 @@ from typing import Any
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
 from ferrolog.chaos import checker
-from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, Fault
+from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, PARTITIONS, Fault, Target
+from ferrolog.chaos.network import Network
 from ferrolog.chaos.nodes import ClusterSpec, Node
 from ferrolog.chaos.workload import (
     CLIENT_LOG,
@@ -34,6 +36,9 @@ class ChaosConfig:
     cycles: int = 10
     faults: list[str] = field(default_factory=lambda: sorted([*FAULTS, CRASH_CONSUMER]))
     fault_s: tuple[float, float] = (2.0, 6.0)  # how long a fault is held
+    # A partition is held past zookeeper.session.timeout.ms and replica.lag.time.max.ms (6 s
+    # and 5 s), so that sessions expire and ISRs shrink while it lasts.
+    partition_s: tuple[float, float] = (7.0, 12.0)
     settle_s: float = 2.0  # after recovery, before the next fault
     partitions: int = 6
     producers: int = 2
@@ -58,6 +63,7 @@ class Report:
     events: list[Event]
     verdict: checker.Verdict
     duration_s: float
+    skipped: str = ""  # why some fault kinds were left out of the run
 
     def summary(self) -> str:
         v = self.verdict
@@ -65,7 +71,8 @@ class Report:
         for e in self.events:
             kinds[e.kind] = kinds.get(e.kind, 0) + 1
         slow = sum(1 for e in self.events if e.recovered < 0)
-        lines = [
+        lines = [f"skipped: {self.skipped}"] if self.skipped else []
+        lines += [
             f"{len(self.events)} fault cycles in {self.duration_s:.0f} s "
             f"(seed {self.config.seed}): "
             + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
@@ -155,6 +162,35 @@ def _crash_consumer(
     return Fault(CRASH_CONSUMER, victim.name, heal)
 
 
+class NoFaultLeft(RuntimeError):
+    """Every fault kind asked for needs what this machine or cluster lacks."""
+
+
+def partitions_unavailable(spec: ClusterSpec, network: Network) -> str:
+    """Why this run cannot make network partitions ('' when it can): nft, and nodes of their
+    own uids (not the checker's) on addresses of their own."""
+    nodes = [spec.zookeeper, *spec.brokers]
+    if any(n.uid is None for n in nodes):
+        return "the nodes do not run as uids of their own (the checker is not root)"
+    uids = {n.uid for n in nodes}
+    if len(uids) < len(nodes) or os.geteuid() in uids:
+        return "the nodes' uids are not distinct from each other and from the checker's"
+    if len({n.host for n in nodes}) < len(nodes):
+        return "the nodes do not listen on addresses of their own"
+    return network.unavailable()
+
+
+def _leader_of(admin: Any) -> Any:
+    def leader_of(partition: int) -> int:
+        try:
+            md = admin.list_topics(TOPIC, timeout=5)
+            return int(md.topics[TOPIC].partitions[partition].leader)
+        except Exception:
+            return -1
+
+    return leader_of
+
+
 def _create_topic(admin: Any, config: ChaosConfig, replication: int) -> None:
     topic = NewTopic(TOPIC, config.partitions, replication,
                      config={"min.insync.replicas": str(min(2, replication))})  # fmt: skip
@@ -175,6 +211,17 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
     producers = [ProducerHistory() for _ in range(config.producers)]
     consumers = [ConsumerHistory() for _ in range(config.consumers)]
     events: list[Event] = []
+    network = Network()
+    skipped = ""
+    if PARTITIONS & set(config.faults):
+        why = partitions_unavailable(spec, network)
+        if why:
+            left = [k for k in config.faults if k not in PARTITIONS]
+            skipped = f"network partitions ({why})"
+            logging.getLogger("ferrolog.chaos").warning("skipping %s", skipped)
+            if not left:
+                raise NoFaultLeft(f"no fault left to run: skipping {skipped}")
+            config.faults = left
     try:
         zookeeper.start()
         _ensure_chroot(spec)
@@ -191,14 +238,16 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         for thread in (*writers, *readers):
             thread.start()
         time.sleep(3)
+        target = Target(rng, brokers, zookeeper, network, os.geteuid(), _leader_of(admin),
+                        config.partitions)  # fmt: skip
         for cycle in range(config.cycles):
             kind = rng.choice(config.faults)
             start = time.monotonic()
             if kind == CRASH_CONSUMER:
                 fault = _crash_consumer(rng, readers, consumers, spec.bootstrap)
             else:
-                fault = FAULTS[kind](rng, brokers, zookeeper)
-            time.sleep(rng.uniform(*config.fault_s))
+                fault = FAULTS[kind](target)
+            time.sleep(rng.uniform(*(config.partition_s if kind in PARTITIONS else config.fault_s)))
             fault.heal()
             healed = time.monotonic()
             recovered = _wait_recovered(admin, len(brokers), config.partitions)
@@ -219,12 +268,13 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         replicas = checker.verify_replicas(spec.bootstrap)
         verdict = checker.check(producers, consumers, log, replicas)
     finally:
+        network.close()
         for node in brokers:
             node.stop(timeout=20)
         zookeeper.kill()
         CLIENT_LOG.removeHandler(client_log)
         client_log.close()
-    report = Report(config, events, verdict, time.monotonic() - began)
+    report = Report(config, events, verdict, time.monotonic() - began, skipped)
     _write(out_dir, report, producers, consumers, began)
     return report
 

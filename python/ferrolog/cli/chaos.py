@@ -29,7 +29,11 @@ import click
     "--faults",
     default="",
     help="Comma-separated fault kinds (default: all): kill-broker, stop-broker, pause-broker, "
-    "kill-two-brokers, kill-zookeeper, pause-zookeeper, crash-consumer.",
+    "kill-two-brokers, kill-zookeeper, pause-zookeeper, crash-consumer, and the network "
+    "partitions partition-broker (from the other brokers), partition-leader (a partition's "
+    "leader from brokers and ZooKeeper, not from clients), partition-broker-zookeeper and "
+    "partition-client (the workload from one broker); these need root and nft, and are "
+    "skipped with a message otherwise. 'partition' selects the four.",
 )
 @click.option("--seed", type=int, default=None, help="Random seed (default: a new one).")
 @click.option("--rate", default=100.0, show_default=True, help="Records/s per producer.")
@@ -46,12 +50,14 @@ def chaos(
     out: Path | None,
 ) -> None:
     """Run a workload through faults and check the history."""
-    from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS
+    from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, PARTITIONS
     from ferrolog.chaos.nodes import ClusterSpec, ferrolog_spec, kafka_zookeeper_spec
-    from ferrolog.chaos.run import ChaosConfig, run
+    from ferrolog.chaos.run import ChaosConfig, NoFaultLeft, run
 
     known = [*FAULTS, CRASH_CONSUMER]
     kinds = [k.strip() for k in faults.split(",") if k.strip()] or sorted(known)
+    if "partition" in kinds:
+        kinds = [k for k in kinds if k != "partition"] + sorted(PARTITIONS - set(kinds))
     unknown = [k for k in kinds if k not in known]
     if unknown:
         raise click.BadParameter(
@@ -70,7 +76,10 @@ def chaos(
     seed = random.randrange(2**32) if seed is None else seed
     config = ChaosConfig(cycles=cycles, faults=kinds, rate=rate, seed=seed)
     click.echo(f"seed {seed}, cluster {cluster.bootstrap}, report in {out}")
-    report = run(cluster, config, out)
+    try:
+        report = run(cluster, config, out)
+    except NoFaultLeft as exc:
+        raise click.ClickException(str(exc)) from exc
     click.echo(report.summary())
     if not report.verdict.ok:
         raise SystemExit(1)
