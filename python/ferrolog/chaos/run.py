@@ -197,7 +197,26 @@ def _create_topic(admin: Any, config: ChaosConfig, replication: int) -> None:
     admin.create_topics([topic])[TOPIC].result(60)
 
 
+def skip_partitions(spec: ClusterSpec, config: ChaosConfig, network: Network) -> str:
+    """Leave the partition faults out of `config` if this run cannot make them: why ('' when
+    it can). Raises NoFaultLeft when no fault would be left."""
+    if not PARTITIONS & set(config.faults):
+        return ""
+    why = partitions_unavailable(spec, network)
+    if not why:
+        return ""
+    skipped = f"network partitions ({why})"
+    left = [k for k in config.faults if k not in PARTITIONS]
+    if not left:
+        raise NoFaultLeft(f"no fault left to run: skipping {skipped}")
+    logging.getLogger("ferrolog.chaos").warning("skipping %s", skipped)
+    config.faults = left
+    return skipped
+
+
 def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
+    network = Network()
+    skipped = skip_partitions(spec, config, network)
     out_dir.mkdir(parents=True, exist_ok=True)
     client_log = logging.FileHandler(out_dir / "clients.log")
     client_log.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
@@ -211,17 +230,6 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
     producers = [ProducerHistory() for _ in range(config.producers)]
     consumers = [ConsumerHistory() for _ in range(config.consumers)]
     events: list[Event] = []
-    network = Network()
-    skipped = ""
-    if PARTITIONS & set(config.faults):
-        why = partitions_unavailable(spec, network)
-        if why:
-            left = [k for k in config.faults if k not in PARTITIONS]
-            skipped = f"network partitions ({why})"
-            logging.getLogger("ferrolog.chaos").warning("skipping %s", skipped)
-            if not left:
-                raise NoFaultLeft(f"no fault left to run: skipping {skipped}")
-            config.faults = left
     try:
         zookeeper.start()
         _ensure_chroot(spec)
