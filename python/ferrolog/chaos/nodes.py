@@ -263,7 +263,8 @@ def kafka_zookeeper_spec(workdir: Path, libs: Path, size: int = 3) -> ClusterSpe
     the jars of a Kafka distribution's `libs/` folder; the same cluster settings as ferrolog's."""
     (zk_host, zk_uid), *identities = node_identities(size + 1)
     zk = zookeeper_spec(workdir, zk_host, zk_uid)
-    classpath = ":".join(str(jar) for jar in sorted(libs.glob("*.jar")))
+    # Absolute: a broker runs in its own folder.
+    classpath = ":".join(str(jar) for jar in sorted(libs.resolve().glob("*.jar")))
     brokers = []
     for broker_id, (host, uid) in enumerate(identities, start=1):
         address = f"{host}:{free_port(host)}"
