@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -162,6 +163,12 @@ def _chown_tree(root: Path, uid: int) -> None:
     for folder, dirs, files in os.walk(root):
         for name in (folder, *(os.path.join(folder, n) for n in (*dirs, *files))):
             os.lchown(name, uid, uid)
+
+
+def reachable_by_all(folder: Path) -> bool:
+    """Whether any uid may pass through every folder above `folder` (search permission for
+    others on each)."""
+    return all(os.stat(p).st_mode & stat.S_IXOTH for p in folder.resolve().parents)
 
 
 # The first uid of a run's nodes: far above the ones a system hands out, and one block of

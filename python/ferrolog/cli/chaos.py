@@ -6,7 +6,10 @@ Exit code 0: no anomaly; 1: anomalies (listed, and in `--out`)."""
 
 from __future__ import annotations
 
+import atexit
+import os
 import random
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -51,7 +54,12 @@ def chaos(
 ) -> None:
     """Run a workload through faults and check the history."""
     from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, PARTITIONS
-    from ferrolog.chaos.nodes import ClusterSpec, ferrolog_spec, kafka_zookeeper_spec
+    from ferrolog.chaos.nodes import (
+        ClusterSpec,
+        ferrolog_spec,
+        kafka_zookeeper_spec,
+        reachable_by_all,
+    )
     from ferrolog.chaos.run import ChaosConfig, NoFaultLeft, run
 
     known = [*FAULTS, CRASH_CONSUMER]
@@ -63,9 +71,18 @@ def chaos(
         raise click.BadParameter(
             f"unknown fault kinds: {', '.join(unknown)}", param_hint="--faults"
         )
-    out = out or Path(tempfile.mkdtemp(prefix="ferrolog-chaos-"))
+    if out is None:
+        out = Path(tempfile.mkdtemp(prefix="ferrolog-chaos-"))
+        out.chmod(0o755)  # the nodes' own uids reach their folders in it
     workdir = out / "cluster"
     workdir.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0 and not reachable_by_all(workdir):
+        # A node of its own uid must reach its folder, and the JVM checks that with access(2)
+        # as that uid; a folder on the way only root may enter (pytest's, say) keeps it out.
+        workdir = Path(tempfile.mkdtemp(prefix="ferrolog-chaos-nodes-"))
+        workdir.chmod(0o711)
+        click.echo(f"the nodes' folders are in {workdir} ({out} is not reachable by all uids)")
+        atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     if spec is not None:
         cluster = ClusterSpec.load(spec)
     elif kafka_libs is not None:
