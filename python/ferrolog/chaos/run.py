@@ -3,6 +3,7 @@ and write the history and the report."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -115,6 +116,15 @@ def _recovered(admin: Any, brokers: int, partitions: int) -> bool:
     return len(topic.partitions) == partitions and all(
         p.leader >= 0 and len(p.isrs) == len(p.replicas) for p in topic.partitions.values()
     )
+
+
+def _wait_brokers(admin: Any, brokers: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            if len(admin.list_topics(timeout=5).brokers) >= brokers:
+                return
+        time.sleep(0.2)
 
 
 def _wait_recovered(admin: Any, brokers: int, partitions: int) -> float:
@@ -237,6 +247,8 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
             node.start(timeout=120)
         settings: dict[str, Any] = {"bootstrap.servers": spec.bootstrap, "logger": CLIENT_LOG}
         admin = AdminClient(settings)
+        # A broker listens a moment before it registers: the topic needs all of them.
+        _wait_brokers(admin, len(brokers))
         _create_topic(admin, config, min(3, len(brokers)))
         if _wait_recovered(admin, len(brokers), config.partitions) < 0:
             raise RuntimeError("the cluster did not settle after creating the topic")
