@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,10 +38,22 @@ class Fault:
     heal: Callable[[], None]
 
 
+# How long a node that exits while starting is started again. Kafka in ZooKeeper mode exits
+# if its registration znode of before a crash still exists (ZooKeeper, itself restarted, has
+# not expired that session yet): started again a few seconds later, it comes up.
+RESTART_S = 90.0
+
+
 def _restart(node: Node) -> Callable[[], None]:
     def heal() -> None:
-        if not node.running:
-            node.start()
+        deadline = time.monotonic() + RESTART_S
+        while not node.running:
+            try:
+                node.start()
+            except RuntimeError:
+                if node.running or time.monotonic() > deadline:
+                    raise
+                time.sleep(2.0)
 
     return heal
 
