@@ -10,10 +10,15 @@ import atexit
 import os
 import random
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
 import click
+
+
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 @click.command("chaos")
@@ -93,6 +98,10 @@ def chaos(
     seed = random.randrange(2**32) if seed is None else seed
     config = ChaosConfig(cycles=cycles, faults=kinds, rate=rate, seed=seed)
     click.echo(f"seed {seed}, cluster {cluster.bootstrap}, report in {out}")
+    # Ctrl-C (even where a shell started us with SIGINT ignored) and SIGTERM unwind the run, so
+    # that its partition rules are deleted and its nodes stopped on the way out.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         report = run(cluster, config, out)
     except NoFaultLeft as exc:
