@@ -9,6 +9,7 @@ import logging
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,7 +191,7 @@ def partitions_unavailable(spec: ClusterSpec, network: Network) -> str:
     return network.unavailable()
 
 
-def _leader_of(admin: Any) -> Any:
+def _leader_of(admin: Any) -> Callable[[int], int]:
     def leader_of(partition: int) -> int:
         try:
             md = admin.list_topics(TOPIC, timeout=5)
