@@ -94,7 +94,8 @@ fmt: ## format Rust and Python
 	$(PY) -m ruff format python controller spark tests bench
 
 # The long runs of issue 16's checkers; reports in build/. Not part of `make test`, which runs
-# CI-sized versions (tests/cluster/test_chaos.py, tests/fuzz).
+# CI-sized versions (tests/cluster/test_chaos.py, tests/fuzz). The chaos runs include network
+# partitions when run as root with nftables (`nft`), and skip them with a message otherwise.
 chaos: ## 100 fault cycles against three ferrolog brokers, then three Kafka 3.9 brokers (ZooKeeper)
 	$(PY) -m ferrolog chaos --cycles 100 --seed 1 --out build/chaos-ferrolog
 	$(PY) -m ferrolog chaos --cycles 100 --seed 1 --out build/chaos-kafka \

@@ -5,12 +5,15 @@ that the checker is not tuned to ferrolog. `make chaos` runs the 100-cycle versi
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from ferrolog.chaos.network import Network
 
 from bench.harness import kafka_dist
 from tests.cluster.conftest import _zookeeper_available
@@ -41,6 +44,39 @@ def test_chaos_on_ferrolog_finds_no_anomaly(tmp_path: Path) -> None:
     assert verdict["consumed"] >= verdict["acknowledged"]
     for name in ("history.jsonl", "report.txt", "spec.json"):
         assert (tmp_path / name).stat().st_size > 0
+
+
+def _nft_tables() -> set[str]:
+    listed = subprocess.run(["nft", "list", "tables"], capture_output=True, text=True)
+    return {line.split()[-1] for line in listed.stdout.splitlines() if line.strip()}
+
+
+def _partitions_possible() -> str:
+    if os.geteuid() != 0:
+        return "network partitions need root (nodes of their own uids)"
+    if shutil.which("nft") is None or Network("ferrolog_chaos_probe").unavailable():
+        return "network partitions need nft (nftables)"
+    return ""
+
+
+@pytest.mark.skipif(bool(_partitions_possible()), reason=_partitions_possible() or "-")
+def test_partitioned_leaders_and_brokers_lose_nothing_on_ferrolog(tmp_path: Path) -> None:
+    """The Jepsen 2013 scenario among others: a leader cut from ZooKeeper and the other
+    replicas while the clients still reach it must acknowledge nothing it then loses."""
+    before = _nft_tables()
+    run, report = _chaos(tmp_path, "--faults", "partition", "--cycles", "3", "--seed", "4")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    kinds = {e["kind"] for e in report["events"]}
+    assert "partition-leader" in kinds, kinds
+    assert kinds <= {"partition-broker", "partition-leader", "partition-broker-zookeeper",
+                     "partition-client"}  # fmt: skip
+    verdict = report["verdict"]
+    assert all(n == 0 for n in verdict["counts"].values()), run.stdout
+    assert verdict["acknowledged"] > 1000
+    assert all(e["recovered"] > 0 for e in report["events"]), report["events"]
+    # The run's rules are gone with it; no other table was touched.
+    assert not {t for t in _nft_tables() - before if t.startswith("ferrolog_chaos")}
+    assert before <= _nft_tables()
 
 
 def test_chaos_on_apache_kafka_runs_the_same_checks(tmp_path: Path) -> None:

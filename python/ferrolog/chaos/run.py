@@ -3,10 +3,13 @@ and write the history and the report."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,8 @@ from typing import Any
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
 from ferrolog.chaos import checker
-from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, Fault
+from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, PARTITIONS, Fault, Target
+from ferrolog.chaos.network import Network
 from ferrolog.chaos.nodes import ClusterSpec, Node
 from ferrolog.chaos.workload import (
     CLIENT_LOG,
@@ -34,6 +38,9 @@ class ChaosConfig:
     cycles: int = 10
     faults: list[str] = field(default_factory=lambda: sorted([*FAULTS, CRASH_CONSUMER]))
     fault_s: tuple[float, float] = (2.0, 6.0)  # how long a fault is held
+    # A partition is held past zookeeper.session.timeout.ms and replica.lag.time.max.ms (6 s
+    # and 5 s), so that sessions expire and ISRs shrink while it lasts.
+    partition_s: tuple[float, float] = (7.0, 12.0)
     settle_s: float = 2.0  # after recovery, before the next fault
     partitions: int = 6
     producers: int = 2
@@ -58,6 +65,7 @@ class Report:
     events: list[Event]
     verdict: checker.Verdict
     duration_s: float
+    skipped: str = ""  # why some fault kinds were left out of the run
 
     def summary(self) -> str:
         v = self.verdict
@@ -65,7 +73,8 @@ class Report:
         for e in self.events:
             kinds[e.kind] = kinds.get(e.kind, 0) + 1
         slow = sum(1 for e in self.events if e.recovered < 0)
-        lines = [
+        lines = [f"skipped: {self.skipped}"] if self.skipped else []
+        lines += [
             f"{len(self.events)} fault cycles in {self.duration_s:.0f} s "
             f"(seed {self.config.seed}): "
             + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
@@ -108,6 +117,15 @@ def _recovered(admin: Any, brokers: int, partitions: int) -> bool:
     return len(topic.partitions) == partitions and all(
         p.leader >= 0 and len(p.isrs) == len(p.replicas) for p in topic.partitions.values()
     )
+
+
+def _wait_brokers(admin: Any, brokers: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            if len(admin.list_topics(timeout=5).brokers) >= brokers:
+                return
+        time.sleep(0.2)
 
 
 def _wait_recovered(admin: Any, brokers: int, partitions: int) -> float:
@@ -155,13 +173,61 @@ def _crash_consumer(
     return Fault(CRASH_CONSUMER, victim.name, heal)
 
 
+class NoFaultLeft(RuntimeError):
+    """Every fault kind asked for needs what this machine or cluster lacks."""
+
+
+def partitions_unavailable(spec: ClusterSpec, network: Network) -> str:
+    """Why this run cannot make network partitions ('' when it can): nft, and nodes of their
+    own uids (not the checker's) on addresses of their own."""
+    nodes = [spec.zookeeper, *spec.brokers]
+    if any(n.uid is None for n in nodes):
+        return "the nodes do not run as uids of their own (the checker is not root)"
+    uids = {n.uid for n in nodes}
+    if len(uids) < len(nodes) or os.geteuid() in uids:
+        return "the nodes' uids are not distinct from each other and from the checker's"
+    if len({n.host for n in nodes}) < len(nodes):
+        return "the nodes do not listen on addresses of their own"
+    return network.unavailable()
+
+
+def _leader_of(admin: Any) -> Callable[[int], int]:
+    def leader_of(partition: int) -> int:
+        try:
+            md = admin.list_topics(TOPIC, timeout=5)
+            return int(md.topics[TOPIC].partitions[partition].leader)
+        except Exception:
+            return -1
+
+    return leader_of
+
+
 def _create_topic(admin: Any, config: ChaosConfig, replication: int) -> None:
     topic = NewTopic(TOPIC, config.partitions, replication,
                      config={"min.insync.replicas": str(min(2, replication))})  # fmt: skip
     admin.create_topics([topic])[TOPIC].result(60)
 
 
+def skip_partitions(spec: ClusterSpec, config: ChaosConfig, network: Network) -> str:
+    """Leave the partition faults out of `config` if this run cannot make them: why ('' when
+    it can). Raises NoFaultLeft when no fault would be left."""
+    if not PARTITIONS & set(config.faults):
+        return ""
+    why = partitions_unavailable(spec, network)
+    if not why:
+        return ""
+    skipped = f"network partitions ({why})"
+    left = [k for k in config.faults if k not in PARTITIONS]
+    if not left:
+        raise NoFaultLeft(f"no fault left to run: skipping {skipped}")
+    logging.getLogger("ferrolog.chaos").warning("skipping %s", skipped)
+    config.faults = left
+    return skipped
+
+
 def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
+    network = Network()
+    skipped = skip_partitions(spec, config, network)
     out_dir.mkdir(parents=True, exist_ok=True)
     client_log = logging.FileHandler(out_dir / "clients.log")
     client_log.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
@@ -182,6 +248,8 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
             node.start(timeout=120)
         settings: dict[str, Any] = {"bootstrap.servers": spec.bootstrap, "logger": CLIENT_LOG}
         admin = AdminClient(settings)
+        # A broker listens a moment before it registers: the topic needs all of them.
+        _wait_brokers(admin, len(brokers))
         _create_topic(admin, config, min(3, len(brokers)))
         if _wait_recovered(admin, len(brokers), config.partitions) < 0:
             raise RuntimeError("the cluster did not settle after creating the topic")
@@ -191,14 +259,16 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         for thread in (*writers, *readers):
             thread.start()
         time.sleep(3)
+        target = Target(rng, brokers, zookeeper, network, os.geteuid(), _leader_of(admin),
+                        config.partitions)  # fmt: skip
         for cycle in range(config.cycles):
             kind = rng.choice(config.faults)
             start = time.monotonic()
             if kind == CRASH_CONSUMER:
                 fault = _crash_consumer(rng, readers, consumers, spec.bootstrap)
             else:
-                fault = FAULTS[kind](rng, brokers, zookeeper)
-            time.sleep(rng.uniform(*config.fault_s))
+                fault = FAULTS[kind](target)
+            time.sleep(rng.uniform(*(config.partition_s if kind in PARTITIONS else config.fault_s)))
             fault.heal()
             healed = time.monotonic()
             recovered = _wait_recovered(admin, len(brokers), config.partitions)
@@ -219,12 +289,13 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         replicas = checker.verify_replicas(spec.bootstrap)
         verdict = checker.check(producers, consumers, log, replicas)
     finally:
+        network.close()
         for node in brokers:
             node.stop(timeout=20)
         zookeeper.kill()
         CLIENT_LOG.removeHandler(client_log)
         client_log.close()
-    report = Report(config, events, verdict, time.monotonic() - began)
+    report = Report(config, events, verdict, time.monotonic() - began, skipped)
     _write(out_dir, report, producers, consumers, began)
     return report
 

@@ -6,11 +6,19 @@ Exit code 0: no anomaly; 1: anomalies (listed, and in `--out`)."""
 
 from __future__ import annotations
 
+import atexit
+import os
 import random
+import shutil
+import signal
 import tempfile
 from pathlib import Path
 
 import click
+
+
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 @click.command("chaos")
@@ -29,7 +37,11 @@ import click
     "--faults",
     default="",
     help="Comma-separated fault kinds (default: all): kill-broker, stop-broker, pause-broker, "
-    "kill-two-brokers, kill-zookeeper, pause-zookeeper, crash-consumer.",
+    "kill-two-brokers, kill-zookeeper, pause-zookeeper, crash-consumer, and the network "
+    "partitions partition-broker (from the other brokers), partition-leader (a partition's "
+    "leader from brokers and ZooKeeper, not from clients), partition-broker-zookeeper and "
+    "partition-client (the workload from one broker); these need root and nft, and are "
+    "skipped with a message otherwise. 'partition' selects the four.",
 )
 @click.option("--seed", type=int, default=None, help="Random seed (default: a new one).")
 @click.option("--rate", default=100.0, show_default=True, help="Records/s per producer.")
@@ -46,20 +58,36 @@ def chaos(
     out: Path | None,
 ) -> None:
     """Run a workload through faults and check the history."""
-    from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS
-    from ferrolog.chaos.nodes import ClusterSpec, ferrolog_spec, kafka_zookeeper_spec
-    from ferrolog.chaos.run import ChaosConfig, run
+    from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, PARTITIONS
+    from ferrolog.chaos.nodes import (
+        ClusterSpec,
+        ferrolog_spec,
+        kafka_zookeeper_spec,
+        reachable_by_all,
+    )
+    from ferrolog.chaos.run import ChaosConfig, NoFaultLeft, run
 
     known = [*FAULTS, CRASH_CONSUMER]
     kinds = [k.strip() for k in faults.split(",") if k.strip()] or sorted(known)
+    if "partition" in kinds:
+        kinds = [k for k in kinds if k != "partition"] + sorted(PARTITIONS - set(kinds))
     unknown = [k for k in kinds if k not in known]
     if unknown:
         raise click.BadParameter(
             f"unknown fault kinds: {', '.join(unknown)}", param_hint="--faults"
         )
-    out = out or Path(tempfile.mkdtemp(prefix="ferrolog-chaos-"))
+    if out is None:
+        out = Path(tempfile.mkdtemp(prefix="ferrolog-chaos-"))
+        out.chmod(0o755)  # the nodes' own uids reach their folders in it
     workdir = out / "cluster"
     workdir.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0 and not reachable_by_all(workdir):
+        # A node of its own uid must reach its folder, and the JVM checks that with access(2)
+        # as that uid; a folder on the way only root may enter (pytest's, say) keeps it out.
+        workdir = Path(tempfile.mkdtemp(prefix="ferrolog-chaos-nodes-"))
+        workdir.chmod(0o711)
+        click.echo(f"the nodes' folders are in {workdir} ({out} is not reachable by all uids)")
+        atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     if spec is not None:
         cluster = ClusterSpec.load(spec)
     elif kafka_libs is not None:
@@ -70,7 +98,14 @@ def chaos(
     seed = random.randrange(2**32) if seed is None else seed
     config = ChaosConfig(cycles=cycles, faults=kinds, rate=rate, seed=seed)
     click.echo(f"seed {seed}, cluster {cluster.bootstrap}, report in {out}")
-    report = run(cluster, config, out)
+    # Ctrl-C (even where a shell started us with SIGINT ignored) and SIGTERM unwind the run, so
+    # that its partition rules are deleted and its nodes stopped on the way out.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        report = run(cluster, config, out)
+    except NoFaultLeft as exc:
+        raise click.ClickException(str(exc)) from exc
     click.echo(report.summary())
     if not report.verdict.ok:
         raise SystemExit(1)
