@@ -2,7 +2,7 @@
 PY ?= python3
 PIP := $(PY) -m pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := kcat zookeeper maven prometheus
+APT_PACKAGES := kcat zookeeper maven prometheus nftables
 
 .DEFAULT_GOAL := help
 .PHONY: help install broker wheels test-deps test test-rust test-python lint fmt spark-jars kafka-jars chaos fuzz fuzz-native bench-smoke bench-quick bench-full bench-replicated bench-scale
