@@ -55,10 +55,12 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
     for broker in cluster.brokers.values():
         run = kafka_features(broker.bootstrap, "describe")
         assert run.returncode == 0, run.stdout + run.stderr
-        assert run.stdout.strip() == (
+        assert run.stdout.strip().splitlines() == [
+            "Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\t"
+            "FinalizedVersionLevel: 0\tEpoch: 0",
             f"Feature: {TXN}\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\t"
-            "FinalizedVersionLevel: 0\tEpoch: 0"
-        )
+            "FinalizedVersionLevel: 0\tEpoch: 0",
+        ]
 
     controller = cluster.controller()
     other = next(b for b in cluster.brokers.values() if b.node_id != controller)
