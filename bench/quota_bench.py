@@ -58,17 +58,21 @@ class Scraped(brokers.Ferrolog):
         ]
 
     def bytes_in(self, topic: str) -> float:
-        url = f"http://127.0.0.1:{self.metrics_port}/metrics"
-        with urllib.request.urlopen(url, timeout=10) as response:
-            text = response.read().decode()
-        for family in text_string_to_metric_families(text):
-            for sample in family.samples:
-                if (
-                    sample.name == "kafka_server_brokertopicmetrics_bytesin_total"
-                    and sample.labels.get("topic") == topic
-                ):
-                    return float(sample.value)
-        return 0.0
+        return topic_bytes_in(f"http://127.0.0.1:{self.metrics_port}", topic)
+
+
+def topic_bytes_in(metrics_url: str, topic: str) -> float:
+    """The broker's bytes in to `topic` so far, from its /metrics at `metrics_url`."""
+    with urllib.request.urlopen(f"{metrics_url}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if (
+                sample.name == "kafka_server_brokertopicmetrics_bytesin_total"
+                and sample.labels.get("topic") == topic
+            ):
+                return float(sample.value)
+    return 0.0
 
 
 def set_quota(bootstrap: str, client_id: str, rate: float | None) -> None:

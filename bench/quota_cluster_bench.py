@@ -20,15 +20,13 @@ import statistics
 import tempfile
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from confluent_kafka.admin import NewTopic
-from prometheus_client.parser import text_string_to_metric_families
 
 from bench.harness import kafka_dist
-from bench.quota_bench import FLOOD, MIB, flood, set_quota
+from bench.quota_bench import FLOOD, MIB, flood, set_quota, topic_bytes_in
 from tests.cluster.harness import BrokerProcess, Cluster, ZooKeeper
 
 TOPIC = "q3"
@@ -37,16 +35,7 @@ LOW, HIGH = 2 * MIB, 8 * MIB
 
 
 def bytes_in(broker: BrokerProcess) -> float:
-    with urllib.request.urlopen(f"{broker.metrics_url}/metrics", timeout=10) as response:
-        text = response.read().decode()
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if (
-                sample.name == "kafka_server_brokertopicmetrics_bytesin_total"
-                and sample.labels.get("topic") == TOPIC
-            ):
-                return float(sample.value)
-    return 0.0
+    return topic_bytes_in(broker.metrics_url, TOPIC)
 
 
 @dataclass
