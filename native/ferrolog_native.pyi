@@ -266,6 +266,8 @@ class Server:
         """Per metered entity throttled so far: (quota type "Produce" | "Fetch", user,
         client-id, total throttle time in ms, throttled responses). The user or client-id is
         "" when the applied quota does not tell them apart (Kafka's metric tags)."""
+    def offline_log_dirs(self) -> list[str]:
+        """The log directories taken offline by an I/O error; back after a restart."""
     def partition_states(self) -> list[PartitionState]: ...
     def replica_metrics(self) -> bytes:
         """The replica families of /metrics as exposition text."""

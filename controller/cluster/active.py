@@ -46,6 +46,7 @@ class ActiveController:
         try:
             wrote = await self._enable_features(view)
             wrote = await self._elections(view) or wrote
+            wrote = await self._log_dir_events(view) or wrote
             wrote = await self._requested(view, ElectionType.PREFERRED) or wrote
             wrote = await self._requested(view, ElectionType.UNCLEAN) or wrote
             wrote = await self._reassign(view) or wrote
@@ -133,7 +134,8 @@ class ActiveController:
             decided = election.failover(
                 state,
                 replicas,
-                live,
+                # A replica on an offline log directory is as good as dead for its partition.
+                view.online(topic.name, partition, live),
                 avoid=view.shutting_down,
                 bounced=bounced,
                 unclean_allowed=self._unclean(topic.configs),
@@ -143,6 +145,21 @@ class ActiveController:
                 writes.append((topic.name, partition, decided, state.version))
         self._count_elections(writes, view, await self._write_all(writes), started)
         return bool(writes)
+
+    async def _log_dir_events(self, view: ClusterView) -> bool:
+        """Settles the log directory notifications in the view: `_elections`, in the same
+        pass, already moved leaders and ISRs off the replicas they made offline (the view
+        reads the notifications before the offline replicas, which the broker writes first)."""
+        if not view.log_dir_events:
+            return False
+        for broker, replicas in sorted(view.offline_replicas.items()):
+            log.info(
+                "controller: replicas offline on a failed log directory broker=%d partitions=%s",
+                broker,
+                sorted(replicas),
+            )
+        await self._store.complete_log_dir_events(view.log_dir_events)
+        return True
 
     async def _requested(self, view: ClusterView, kind: ElectionType) -> bool:
         """ElectLeaders requests (preferred or unclean, KIP-460) found in their znode, decided
@@ -164,7 +181,7 @@ class ActiveController:
                     kind,
                     state,
                     topic.assignment[partition],
-                    live,
+                    view.online(name, partition, live),
                     avoid=view.shutting_down,
                     controller_epoch=self.epoch,
                 )

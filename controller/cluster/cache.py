@@ -61,6 +61,11 @@ class MetadataCache:
         """Brokers that asked to lose their leaderships (controlled shutdown)."""
         return ()
 
+    def offline_replicas(self, tp: TopicPartition) -> Collection[int]:
+        """Brokers whose replica of `tp` is on an offline log directory (a single node has
+        no other replica to move to, so it reports none)."""
+        return ()
+
     def requested_election(
         self, kind: ElectionType, tp: TopicPartition
     ) -> PartitionState | KafkaError:

@@ -95,6 +95,10 @@ class IsrManager:
                 r.log_end_offset, r.last_caught_up_ms
             )
         now = int(time.time() * 1000)
+        # A leader on an offline log directory decides nothing: its followers cannot fetch
+        # from it, and shrinking the ISR to itself would leave the controller no replica to
+        # move the leadership to.
+        offline_dirs = set(self._native.offline_log_dirs())
         changes: list[tuple[str, int, PartitionState, list[int]]] = []
         for ps in partitions:
             key = (ps.topic, ps.partition)
@@ -102,6 +106,8 @@ class IsrManager:
             state = view.state(ps.topic, ps.partition)
             topic = view.topics.get(ps.topic)
             if since is None or state is None or topic is None or ps.role != "leader":
+                continue
+            if ps.log_dir in offline_dirs:
                 continue
             if state.leader != self._node_id or state.leader_epoch != ps.leader_epoch:
                 continue
@@ -115,6 +121,11 @@ class IsrManager:
                 self._lag_ms,
                 since,
             )
+            # A follower on an offline log directory does not join (the controller took it
+            # out), even if it looked caught up when it stopped.
+            wanted = [
+                b for b in wanted if b in state.isr or key not in view.offline_replicas.get(b, ())
+            ]
             if wanted != list(state.isr):
                 changes.append((ps.topic, ps.partition, state, wanted))
         if changes:

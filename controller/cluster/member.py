@@ -70,6 +70,8 @@ class ClusterMember:
         self.view = ClusterView()
         self.active: ActiveController | None = None
         self._registered = False
+        # The offline replicas published in this session (`/ferrolog/offline_replicas`).
+        self._reported_offline: set[tuple[str, int]] = set()
         self._dirty = asyncio.Event()
         self._synced = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -124,6 +126,7 @@ class ClusterMember:
         if state == "LOST":
             # Ephemeral nodes are gone: registration and controllership must be redone.
             self._registered = False
+            self._reported_offline = set()  # the ephemeral node went with the session
             if self.active is not None:
                 self.active.fenced = True
         self._dirty.set()
@@ -165,13 +168,28 @@ class ClusterMember:
         if acls is not None:
             self._controller.acls.update(*acls)
         registered = view.broker_epochs.get(self.node_id) if self._registered else None
-        changes = await self._replicas.sync(view, registered)
+        offline = await self._report_offline()
+        changes = await self._replicas.sync(view, registered, offline)
         for change in changes:
             self._controller.notify_leadership(
                 change.topic, change.partition, change.leader_epoch, change.leader
             )
         self._synced.set()
         await self._controller_duties(view)
+
+    async def _report_offline(self) -> set[tuple[str, int]]:
+        """The local replicas on offline log directories; new ones are published for the
+        controller, which moves their leadership and ISR membership to other replicas (Kafka's
+        LogDirFailureChannel: the broker keeps serving its other directories)."""
+        offline = await asyncio.to_thread(self._replicas.offline_partitions)
+        if self._registered and not offline <= self._reported_offline:
+            offline |= self._reported_offline
+            log.error(
+                "log directory offline node_id=%d partitions=%s", self.node_id, sorted(offline)
+            )
+            await self._store.report_offline_replicas(self.node_id, offline)
+            self._reported_offline = offline
+        return offline
 
     async def _controller_duties(self, view: ClusterView) -> None:
         if self.active is not None and (self.active.fenced or view.controller_id != self.node_id):

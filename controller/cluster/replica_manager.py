@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -137,15 +137,32 @@ class ReplicaManager:
         await asyncio.to_thread(push)
         log.info("new broker defaults applied to %d local topics", len(updates))
 
+    def offline_partitions(self) -> set[tuple[str, int]]:
+        """The local replicas on log directories an I/O error took offline (they stay so
+        until the broker restarts, as in Kafka)."""
+        dirs = set(self._native.offline_log_dirs())
+        if not dirs:
+            return set()
+        states = self._native.partition_states()
+        return {(s.topic, s.partition) for s in states if s.log_dir in dirs}
+
     # Cluster mode: the local replicas follow the cluster view.
 
-    async def sync(self, view: ClusterView, registered_zxid: int | None) -> list[RoleChange]:
+    async def sync(
+        self,
+        view: ClusterView,
+        registered_zxid: int | None,
+        offline: Collection[tuple[str, int]] = (),
+    ) -> list[RoleChange]:
         """Brings every local replica in line with `view` and returns the leadership changes.
 
         A leadership is taken on only if its state was written after this broker's current
         registration (`registered_zxid`): a state naming this broker from before is a term of
         a previous process (or of a session that expired), which the controller replaces with
-        a new epoch. Following is always safe: the follower truncates against its leader."""
+        a new epoch. Following is always safe: the follower truncates against its leader.
+
+        Replicas in `offline` (on an offline log directory) are left as they are: they take no
+        new role and are not deleted; the controller moves their leadership away."""
         changes: list[RoleChange] = []
         self.brokers = dict(view.brokers)
         wanted: dict[tuple[str, int], bytes] = {}
@@ -154,7 +171,7 @@ class ReplicaManager:
                 if self._node_id in replicas:
                     wanted[(name, partition)] = topic.topic_id
         for key, topic_id in sorted(self._opened.items()):
-            if wanted.get(key) != topic_id:
+            if wanted.get(key) != topic_id and key not in offline:
                 await self._drop(key, changes)
         requests: list[OpenRequest] = []
         planned: list[tuple[tuple[str, int], Role | None, int]] = []
@@ -170,6 +187,8 @@ class ReplicaManager:
                 if state is None or self._node_id not in replicas:
                     continue
                 key = (name, partition)
+                if key in offline:
+                    continue
                 fresh = registered_zxid is not None and (
                     view.state_zxids.get(key, 0) > registered_zxid
                 )

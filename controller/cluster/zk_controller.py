@@ -117,6 +117,9 @@ class ZkController(Controller):
     def shutting_down(self) -> Collection[int]:
         return self.view.shutting_down
 
+    def offline_replicas(self, tp: TopicPartition) -> Collection[int]:
+        return {b for b, replicas in self.view.offline_replicas.items() if tp in replicas}
+
     async def _carry_out(
         self, kind: ElectionType, partitions: set[TopicPartition], timeout_ms: int
     ) -> PartitionResults:

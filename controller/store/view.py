@@ -32,6 +32,17 @@ class ClusterView:
     unclean_elections: frozenset[TopicPartition] = frozenset()
     # Epoch -1 while `/feature` is absent or disabled (the controller then enables it).
     features: FinalizedFeatures = field(default_factory=FinalizedFeatures)
+    # Replicas on offline log directories, by broker, as its current process published them:
+    # they may neither lead nor stay in the ISR until the broker restarts (as Kafka).
+    offline_replicas: dict[int, frozenset[TopicPartition]] = field(default_factory=dict)
+    # Log directory event notifications (znode names) the controller has not handled yet.
+    log_dir_events: tuple[str, ...] = ()
+
+    def online(self, topic: str, partition: int, live: set[int]) -> set[int]:
+        """The brokers of `live` whose replica of the partition is not on an offline log
+        directory: for that partition, the others count as dead."""
+        key = (topic, partition)
+        return {b for b in live if key not in self.offline_replicas.get(b, ())}
 
     def state(self, topic: str, partition: int) -> PartitionState | None:
         return self.states.get(topic, {}).get(partition)

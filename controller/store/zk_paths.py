@@ -42,11 +42,19 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
   leaderships
 - `/ferrolog/unclean_leader_election` (persistent): as the preferred-election znode, the
   partitions an ElectLeaders request asked to elect uncleanly
+- `/log_dir_event_notification/log_dir_event_<seq>` (persistent sequential):
+  `{"version":1,"broker":<id>,"event":1}`, Kafka's notice that a log directory of broker
+  `<id>` went offline (event 1: LogDirFailure); the controller acts on it and deletes it
+- `/ferrolog/offline_replicas/<id>` (ephemeral): `{"version":1,"partitions":[{topic,
+  partition}]}`, the replicas of broker `<id>` on its offline log directories. Kafka's
+  controller learns them from the broker's LeaderAndIsr answers (KAFKA_STORAGE_ERROR per
+  partition) and keeps them in memory until the broker restarts; ferrolog's controller sends
+  no requests, so the broker publishes them, for as long as its session lives
 
 The state znode's own ZooKeeper version (its `Stat.version`) is the compare-and-set token
 exposed as `PartitionState.version`; the `"version"` key inside the JSON is the format version,
-as in Kafka. Controlled shutdown and unclean election requests are ferrolog's own (Kafka's
-ZK-mode brokers sent those to the controller as RPCs).
+as in Kafka. Controlled shutdown and unclean election requests, and offline replicas, are
+ferrolog's own (Kafka's ZK-mode brokers and controller exchanged those as RPCs).
 """
 
 from __future__ import annotations
@@ -93,6 +101,10 @@ PRODUCER_ID_BLOCK = "/latest_producer_id_block"
 FEATURE = "/feature"
 CONTROLLED_SHUTDOWN = "/ferrolog/controlled_shutdown"
 UNCLEAN_ELECTION = "/ferrolog/unclean_leader_election"
+LOG_DIR_EVENT_NOTIFICATION = "/log_dir_event_notification"
+LOG_DIR_EVENT_PREFIX = "log_dir_event_"
+LOG_DIR_FAILURE_EVENT = 1  # Kafka's LogDirEventNotificationHandler.LogDirFailureEvent
+OFFLINE_REPLICAS = "/ferrolog/offline_replicas"
 ACL_LITERAL = "/kafka-acl"
 ACL_PREFIXED = "/kafka-acl-extended/prefixed"
 ACL_LITERAL_CHANGES = "/kafka-acl-changes"
@@ -111,6 +123,8 @@ PERSISTENT_ROOTS = (
     "/admin",
     "/cluster",
     CONTROLLED_SHUTDOWN,
+    LOG_DIR_EVENT_NOTIFICATION,
+    OFFLINE_REPLICAS,
     ACL_LITERAL,
     ACL_PREFIXED,
     ACL_LITERAL_CHANGES,
@@ -144,6 +158,10 @@ def topic_config_path(topic: str) -> str:
 
 def shutdown_path(node_id: int) -> str:
     return f"{CONTROLLED_SHUTDOWN}/{node_id}"
+
+
+def offline_replicas_path(node_id: int) -> str:
+    return f"{OFFLINE_REPLICAS}/{node_id}"
 
 
 def _dumps(value: dict[str, Any]) -> bytes:
@@ -333,6 +351,22 @@ def encode_preferred(partitions: set[tuple[str, int]]) -> bytes:
 
 def decode_preferred(data: bytes) -> set[tuple[str, int]]:
     return {(str(e["topic"]), int(e["partition"])) for e in _loads(data).get("partitions", [])}
+
+
+# /log_dir_event_notification and /ferrolog/offline_replicas
+
+
+def encode_log_dir_event(node_id: int) -> bytes:
+    return _dumps({"version": 1, "broker": node_id, "event": LOG_DIR_FAILURE_EVENT})
+
+
+def decode_log_dir_event(data: bytes) -> int:
+    """The broker a log directory event names."""
+    return int(_loads(data)["broker"])
+
+
+encode_offline_replicas = encode_preferred
+decode_offline_replicas = decode_preferred
 
 
 # /feature

@@ -41,6 +41,7 @@ def read_view(
     unclean = _partition_set(client, paths.UNCLEAN_ELECTION, w)
     brokers: dict[int, BrokerRegistration] = {}
     broker_epochs: dict[int, int] = {}
+    sessions: dict[int, int] = {}
     for child in client.get_children(paths.BROKER_IDS, watch=w):
         try:
             data, stat = client.get(paths.broker_path(int(child)), watch=w)
@@ -48,6 +49,7 @@ def read_view(
             continue
         brokers[int(child)] = paths.decode_broker(int(child), data)
         broker_epochs[int(child)] = stat.czxid
+        sessions[int(child)] = stat.ephemeralOwner
     topics: dict[str, TopicRecord] = {}
     states: dict[str, dict[int, PartitionState]] = {}
     zxids: dict[TopicPartition, int] = {}
@@ -90,6 +92,7 @@ def read_view(
     if client.exists(paths.CONTROLLER_EPOCH):
         epoch = paths.decode_controller_epoch(client.get(paths.CONTROLLER_EPOCH)[0])
     shutting = frozenset(int(c) for c in client.get_children(paths.CONTROLLED_SHUTDOWN, watch=w))
+    log_dir_events = tuple(sorted(client.get_children(paths.LOG_DIR_EVENT_NOTIFICATION, watch=w)))
     features = read_features(client, w)
     return ClusterView(
         brokers=brokers,
@@ -104,7 +107,26 @@ def read_view(
         preferred_elections=preferred,
         unclean_elections=unclean,
         features=features,
+        offline_replicas=_offline_replicas(client, w, sessions),
+        log_dir_events=log_dir_events,
     )
+
+
+def _offline_replicas(
+    client: KazooClient, w: Watcher | None, sessions: Mapping[int, int]
+) -> dict[int, frozenset[TopicPartition]]:
+    """Each registered broker's replicas on offline log directories. A node left by a
+    previous process of the broker (its session not yet expired) is ignored: the restart
+    brought the directory back, as in Kafka."""
+    offline: dict[int, frozenset[TopicPartition]] = {}
+    for child in client.get_children(paths.OFFLINE_REPLICAS, watch=w):
+        try:
+            data, stat = client.get(paths.offline_replicas_path(int(child)), watch=w)
+        except NoNodeError:
+            continue
+        if sessions.get(int(child)) == stat.ephemeralOwner:
+            offline[int(child)] = frozenset(paths.decode_offline_replicas(data))
+    return offline
 
 
 def read_features(client: KazooClient, w: Watcher | None) -> FinalizedFeatures:

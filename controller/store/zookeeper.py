@@ -613,6 +613,41 @@ class ZkStore(MetadataStore):
 
         await self._call(create)
 
+    async def report_offline_replicas(self, node_id: int, partitions: set[TopicPartition]) -> None:
+        """A log directory of this broker went offline: publishes its replicas there (all of
+        them so far) and notifies the controller as Kafka's brokers do
+        (`/log_dir_event_notification`)."""
+
+        def report() -> None:
+            path = paths.offline_replicas_path(node_id)
+            data = paths.encode_offline_replicas(partitions)
+            try:
+                self.client.create(path, data, ephemeral=True)
+            except NodeExistsError:
+                _, stat = self.client.get(path)
+                if stat.ephemeralOwner == self.session_id():
+                    self.client.set(path, data, stat.version)
+                else:  # a previous process's, whose session has not expired yet
+                    self.client.delete(path, stat.version)
+                    self.client.create(path, data, ephemeral=True)
+            self.client.create(
+                f"{paths.LOG_DIR_EVENT_NOTIFICATION}/{paths.LOG_DIR_EVENT_PREFIX}",
+                paths.encode_log_dir_event(node_id),
+                sequence=True,
+            )
+
+        await self._call(report)
+
+    async def complete_log_dir_events(self, names: Collection[str]) -> None:
+        """The controller handled these notifications (Kafka's controller deletes them)."""
+
+        def delete() -> None:
+            for name in names:
+                with contextlib.suppress(NoNodeError):
+                    self.client.delete(f"{paths.LOG_DIR_EVENT_NOTIFICATION}/{name}")
+
+        await self._call(delete)
+
     # Admin requests. Their znodes (reassignments, preferred and unclean elections) are written
     # by request handlers on any broker and settled by the controller, possibly at the same
     # moment: every change is a compare-and-set on the znode's version, and the controller

@@ -44,6 +44,33 @@ pub(crate) struct IndexFile {
     capacity: usize,
     entry_size: usize,
     entries: usize,
+    /// Bytes from the start of the file whose blocks are known to be allocated (`reserve`).
+    reserved: usize,
+}
+
+/// Allocates the blocks of `len` bytes at `offset` of the file at `path` (`fallocate`, keeping
+/// its size). A file system that cannot (EOPNOTSUPP) counts as done.
+#[allow(unsafe_code)]
+fn allocate(path: &Path, offset: usize, len: usize) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let file = open_rw(path)?;
+    // SAFETY: a plain system call on a file descriptor we own for the call's duration.
+    let rc = unsafe {
+        libc::fallocate(
+            file.as_raw_fd(),
+            0,
+            offset as libc::off_t,
+            len as libc::off_t,
+        )
+    };
+    if rc == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EOPNOTSUPP) {
+        return Ok(());
+    }
+    Err(e)
 }
 
 /// Opens `path` for reading and writing, creating it empty if missing, never truncating.
@@ -72,6 +99,7 @@ impl IndexFile {
             capacity: size_bytes / entry_size * entry_size,
             entry_size,
             entries: 0,
+            reserved: 0,
         };
         if entries == 0 && !path.exists() {
             return Ok(index);
@@ -130,6 +158,7 @@ impl IndexFile {
         }
         // Unmap before shrinking: touching a mapped page past the end of a file is SIGBUS.
         self.mmap = None;
+        self.reserved = self.reserved.min(size);
         file.set_len(size as u64)?;
         self.mmap = Some(map(file)?);
         self.entries = self.entries.min(self.max_entries());
@@ -178,10 +207,19 @@ impl IndexFile {
     /// (`ensure_file`), so that failing to create it fails before its batch is written. An
     /// entry for an index without a file is left out: entries are sparse by design, and a
     /// lookup then scans from the entry before.
+    ///
+    /// The page an entry lands on is allocated first (`reserve`): the file is a sparse hole,
+    /// and a store into a hole of a full file system (a full tmpfs) is SIGBUS, which would kill
+    /// the broker. An entry that cannot get its page is left out too, as above; the batch
+    /// write that follows meets the same full disk and takes the directory offline cleanly.
     pub(crate) fn push(&mut self, entry: &[u8]) {
         debug_assert_eq!(entry.len(), self.entry_size);
         debug_assert!(self.mmap.is_some(), "ensure_file comes before push");
         let at = self.entries * self.entry_size;
+        if let Err(e) = self.reserve(at + self.entry_size) {
+            ::log::warn!("index entry left out of {}: {e}", self.path.display());
+            return;
+        }
         if let Some(mmap) = self.mmap.as_mut() {
             mmap[at..at + self.entry_size].copy_from_slice(entry);
             self.entries += 1;
@@ -201,5 +239,22 @@ impl IndexFile {
     }
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Allocates the file's blocks up to `end` bytes (a page at a time), so that stores into
+    /// the map there cannot fault on a full file system.
+    fn reserve(&mut self, end: usize) -> io::Result<()> {
+        if end <= self.reserved {
+            return Ok(());
+        }
+        const PAGE: usize = 4096;
+        let to = end
+            .div_ceil(PAGE)
+            .saturating_mul(PAGE)
+            .min(self.capacity)
+            .max(end);
+        allocate(&self.path, self.reserved, to - self.reserved)?;
+        self.reserved = to;
+        Ok(())
     }
 }

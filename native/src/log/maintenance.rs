@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::checkpoint::sync_dir;
-use super::partition_log::{storage_error, Log};
+use super::partition_log::Log;
 use super::segment::{Segment, SyncTarget};
 use crate::error::ErrorCode;
 use crate::record::producer::ProducerStateManager;
@@ -102,9 +102,10 @@ impl Log {
             self.log_start_offset = offset;
             self.epochs
                 .truncate_from_start(offset)
-                .map_err(storage_error)?;
+                .map_err(|e| self.io_failed(e))?;
             while self.segments.len() > 1 && self.segments[1].base_offset <= offset {
-                self.delete_oldest_segment().map_err(storage_error)?;
+                self.delete_oldest_segment()
+                    .map_err(|e| self.io_failed(e))?;
             }
         }
         Ok(self.log_start_offset)
@@ -283,7 +284,7 @@ impl Log {
     /// Flushes, writes the producer snapshot and trims the active segment's indexes; the log
     /// is then clean and refuses further appends.
     pub fn close(&mut self) -> io::Result<()> {
-        if self.closed {
+        if self.refuses_io() {
             return Ok(());
         }
         let plan = self.close_unsynced(true)?;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use parking_lot::RwLock;
 
 use super::checkpoint::{read_offsets, sync_dir, sync_file_system, write_offsets};
-use super::{Log, LogConfig};
+use super::{Log, LogConfig, LogDirFailure};
 use crate::properties;
 
 /// A shared handle to one partition's log.
@@ -53,6 +53,19 @@ struct LogDir {
     opened: HashSet<Key>,
     /// Checkpointed offsets of partitions not opened yet.
     unopened: Offsets,
+    /// Offline after an I/O error (shared with its logs): nothing is written here again.
+    failure: Arc<LogDirFailure>,
+}
+
+impl LogDir {
+    fn is_offline(&self) -> bool {
+        self.failure.is_offline()
+    }
+}
+
+/// The error of an operation refused because its log directory is offline.
+fn offline_error(path: &Path) -> io::Error {
+    io::Error::other(format!("log directory {} is offline", path.display()))
 }
 
 #[derive(Debug, Default)]
@@ -74,12 +87,16 @@ struct OpenPlan {
     high_watermark: i64,
 }
 
-fn plan_open(state: &mut State, key: &Key) -> OpenPlan {
+/// A partition already in an offline directory cannot open; a new one goes to the online
+/// directory holding the fewest partitions (none online: an error).
+fn plan_open(state: &mut State, key: &Key) -> io::Result<OpenPlan> {
     let d = match state.dirs.iter().position(|d| d.partitions.contains(key)) {
+        Some(d) if state.dirs[d].is_offline() => return Err(offline_error(&state.dirs[d].path)),
         Some(d) => d,
         None => (0..state.dirs.len())
+            .filter(|&d| !state.dirs[d].is_offline())
             .min_by_key(|&d| state.dirs[d].partitions.len())
-            .expect("at least one dir"),
+            .ok_or_else(|| io::Error::other("every log directory is offline"))?,
     };
     let dir = &mut state.dirs[d];
     // Counted at once, so that partitions placed while this one opens spread over the dirs.
@@ -89,13 +106,13 @@ fn plan_open(state: &mut State, key: &Key) -> OpenPlan {
     } else {
         dir.unopened.recovery_point.get(key).copied().unwrap_or(0)
     };
-    OpenPlan {
+    Ok(OpenPlan {
         dir: d,
         path: dir.path.join(partition_dir_name(&key.0, key.1)),
         recovery_point,
         log_start: dir.unopened.log_start.get(key).copied().unwrap_or(0),
         high_watermark: dir.unopened.high_watermark.get(key).copied().unwrap_or(0),
-    }
+    })
 }
 
 /// Creates the directory if needed, checks or writes `partition.metadata`, opens the log.
@@ -316,6 +333,7 @@ impl LogManager {
                     recovery_point: read_checkpoint(&path.join(RECOVERY_POINT_CHECKPOINT)),
                     log_start: read_checkpoint(&path.join(LOG_START_CHECKPOINT)),
                 },
+                failure: Arc::default(),
             });
         }
         Ok(LogManager {
@@ -373,15 +391,33 @@ impl LogManager {
                 }
                 self.opened.wait(&mut state);
             }
+            let plan = plan_open(&mut state, &key)?;
             state.opening.insert(key.clone());
-            plan_open(&mut state, &key)
+            plan
         };
         let opened = open_log(&plan, topic_id, config);
         let mut state = self.state.lock();
         state.opening.remove(&key);
         self.opened.notify_all();
-        let log = opened?;
         let dir = &mut state.dirs[plan.dir];
+        let mut log = match opened {
+            Ok(log) => log,
+            // A wrong topic id or a bad name is the request's fault; any other failure to
+            // create or recover a log is the directory's, as in Kafka.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput
+                ) =>
+            {
+                return Err(e)
+            }
+            Err(e) => {
+                dir.failure.fail(&e, &dir.path);
+                return Err(e);
+            }
+        };
+        log.set_dir_failure(Arc::clone(&dir.failure));
         dir.partitions.insert(key.clone());
         dir.opened.insert(key.clone());
         dir.unopened.recovery_point.remove(&key);
@@ -489,6 +525,17 @@ impl LogManager {
         Ok(())
     }
 
+    /// The log directories taken offline by an I/O error in this run.
+    pub fn offline_dirs(&self) -> Vec<PathBuf> {
+        let state = self.state.lock();
+        state
+            .dirs
+            .iter()
+            .filter(|d| d.is_offline())
+            .map(|d| d.path.clone())
+            .collect()
+    }
+
     /// The directory that holds the partition.
     pub fn dir_of(&self, topic: &str, partition: i32) -> Option<PathBuf> {
         let key = (topic.to_owned(), partition);
@@ -498,24 +545,36 @@ impl LogManager {
     }
 
     /// Writes the high-watermark, recovery-point and log-start-offset checkpoints of every
-    /// directory (temp file, fsync, rename).
+    /// online directory (temp file, fsync, rename). A directory whose checkpoint fails goes
+    /// offline (the others are still written); the first error is returned.
     pub fn checkpoint(&self) -> std::io::Result<()> {
         let state = self.state.lock();
+        let mut first_error = None;
         for (d, dir) in state.dirs.iter().enumerate() {
-            let mut hw = dir.unopened.high_watermark.clone();
-            let mut rp = dir.unopened.recovery_point.clone();
-            let mut ls = dir.unopened.log_start.clone();
-            for (key, (handle, _)) in state.logs.iter().filter(|(_, (_, ld))| *ld == d) {
-                let log = handle.read();
-                hw.insert(key.clone(), log.high_watermark());
-                rp.insert(key.clone(), log.recovery_point());
-                ls.insert(key.clone(), log.log_start_offset());
+            if dir.is_offline() {
+                continue;
             }
-            write_offsets(&dir.path.join(HIGH_WATERMARK_CHECKPOINT), &hw)?;
-            write_offsets(&dir.path.join(RECOVERY_POINT_CHECKPOINT), &rp)?;
-            write_offsets(&dir.path.join(LOG_START_CHECKPOINT), &ls)?;
+            if let Err(e) = Self::checkpoint_dir(&state, d, dir) {
+                dir.failure.fail(&e, &dir.path);
+                first_error.get_or_insert(e);
+            }
         }
-        Ok(())
+        first_error.map_or(Ok(()), Err)
+    }
+
+    fn checkpoint_dir(state: &State, d: usize, dir: &LogDir) -> io::Result<()> {
+        let mut hw = dir.unopened.high_watermark.clone();
+        let mut rp = dir.unopened.recovery_point.clone();
+        let mut ls = dir.unopened.log_start.clone();
+        for (key, (handle, _)) in state.logs.iter().filter(|(_, (_, ld))| *ld == d) {
+            let log = handle.read();
+            hw.insert(key.clone(), log.high_watermark());
+            rp.insert(key.clone(), log.recovery_point());
+            ls.insert(key.clone(), log.log_start_offset());
+        }
+        write_offsets(&dir.path.join(HIGH_WATERMARK_CHECKPOINT), &hw)?;
+        write_offsets(&dir.path.join(RECOVERY_POINT_CHECKPOINT), &rp)?;
+        write_offsets(&dir.path.join(LOG_START_CHECKPOINT), &ls)
     }
 
     /// Periodic work: roll by time, retention, compaction, flush by `flush.ms`. Returns
@@ -533,10 +592,10 @@ impl LogManager {
         let mut first_error = None;
         for handle in handles {
             if let Err(e) = self.tick_one(&handle, now_ms, &mut deleted) {
-                ::log::error!(
-                    "periodic work on {} failed: {e}",
-                    handle.read().dir.display()
-                );
+                let log = handle.read();
+                ::log::error!("periodic work on {} failed: {e}", log.dir.display());
+                log.dir_failure
+                    .fail(&e, log.dir.parent().unwrap_or(&log.dir));
                 first_error.get_or_insert(e);
             }
         }
@@ -546,7 +605,7 @@ impl LogManager {
     fn tick_one(&self, handle: &LogHandle, now_ms: i64, deleted: &mut usize) -> io::Result<()> {
         let plan = {
             let mut log = handle.write();
-            if log.is_closed() {
+            if log.refuses_io() {
                 return Ok(());
             }
             log.maybe_roll(now_ms)?;
@@ -584,16 +643,33 @@ impl LogManager {
         // write-back instead of several fsyncs per partition.
         let started = std::time::Instant::now();
         let mut plans = Vec::with_capacity(handles.len());
-        for closed in self.parallel(&handles, |h| {
+        for (handle, closed) in handles.iter().zip(self.parallel(&handles, |h| {
             let mut log = h.write();
-            (!log.is_closed())
+            // Nothing is written to an offline directory, not even at shutdown.
+            (!log.refuses_io())
                 .then(|| log.close_unsynced(false))
                 .transpose()
-        }) {
-            plans.push(closed?);
+        })) {
+            plans.push(closed.unwrap_or_else(|e| {
+                // This log's directory goes offline (no clean-shutdown marker: the next
+                // start recovers it); the others still close cleanly.
+                let log = handle.read();
+                log.dir_failure
+                    .fail(&e, log.dir.parent().unwrap_or(&log.dir));
+                None
+            }));
         }
         let closed = started.elapsed();
-        for dir in &self.dirs {
+        let online: Vec<PathBuf> = {
+            let state = self.state.lock();
+            state
+                .dirs
+                .iter()
+                .filter(|d| !d.is_offline())
+                .map(|d| d.path.clone())
+                .collect()
+        };
+        for dir in &online {
             sync_file_system(dir)?;
         }
         ::log::info!(
@@ -609,6 +685,10 @@ impl LogManager {
         }
         self.checkpoint()?;
         for dir in &self.state.lock().dirs {
+            if dir.is_offline() {
+                ::log::warn!("{}: offline; no clean-shutdown marker", dir.path.display());
+                continue;
+            }
             let unrecovered = |k: &Key| dir.partitions.contains(k) && !dir.opened.contains(k);
             if !dir.clean_at_start && dir.at_start.iter().any(unrecovered) {
                 ::log::info!("{}: some partitions were not opened since an unclean stop; no clean-shutdown marker", dir.path.display());

@@ -29,6 +29,7 @@
 pub mod checkpoint;
 mod cleaner;
 pub mod config;
+pub mod dir_failure;
 mod epoch_cache;
 mod index;
 mod index_file;
@@ -44,6 +45,7 @@ mod txn_index;
 
 pub use cleaner::CleanStats;
 pub use config::LogConfig;
+pub use dir_failure::LogDirFailure;
 pub use maintenance::FlushPlan;
 pub use manager::LogManager;
 pub use partition_log::{FetchSlice, LeaderAppend, Log, TimestampOffset};

@@ -12,7 +12,7 @@ use bytes::BytesMut;
 use super::epoch_cache::EpochCache;
 use super::segment::Segment;
 use super::txn_index::track_batch;
-use super::LogConfig;
+use super::{LogConfig, LogDirFailure};
 use crate::error::ErrorCode;
 use crate::record::batch::{crc_is_valid, iter_batches, BatchHeader};
 use crate::record::producer::{AppendOrigin, ProducerStateManager};
@@ -100,16 +100,32 @@ pub struct Log {
     pub(crate) tombstone_horizon: i64,
     /// Closed logs refuse appends: their indexes are trimmed and a snapshot is written.
     pub(crate) closed: bool,
-}
-
-/// An I/O failure of a log, as the client sees it: KAFKA_STORAGE_ERROR. The cause is logged
-/// here because the code is all that travels on.
-pub(crate) fn storage_error(e: std::io::Error) -> ErrorCode {
-    ::log::error!("log I/O failed: {e}");
-    ErrorCode::KafkaStorageError
+    /// Its log directory's health (`dir_failure`): an I/O error here takes the directory
+    /// offline, and an offline directory's logs refuse appends and reads.
+    pub(crate) dir_failure: Arc<LogDirFailure>,
 }
 
 impl Log {
+    /// An I/O failure of this log, as the client sees it: KAFKA_STORAGE_ERROR. It takes the
+    /// log directory offline (Kafka's LogDirFailureChannel): whatever state the failed write
+    /// left behind is never appended after or served. The cause is logged there because the
+    /// code is all that travels on.
+    pub(crate) fn io_failed(&self, e: std::io::Error) -> ErrorCode {
+        self.dir_failure
+            .fail(&e, self.dir.parent().unwrap_or(&self.dir))
+    }
+
+    /// Whether the log refuses appends and reads: closed (deleted), or its directory is
+    /// offline.
+    pub fn refuses_io(&self) -> bool {
+        self.closed || self.dir_failure.is_offline()
+    }
+
+    /// Shares `failure` as this log's directory health (the log manager's, per directory).
+    pub(crate) fn set_dir_failure(&mut self, failure: Arc<LogDirFailure>) {
+        self.dir_failure = failure;
+    }
+
     /// Opens or creates the log in `dir`, recovering from `recovery_point`: every batch after
     /// it is CRC-checked and a torn tail is truncated; indexes and producer state are rebuilt.
     /// `recovery_point == i64::MAX` means the log was closed cleanly: nothing is rescanned
@@ -157,7 +173,7 @@ impl Log {
         now_ms: i64,
         origin: AppendOrigin,
     ) -> Result<LeaderAppend, Rejected> {
-        if self.closed {
+        if self.refuses_io() {
             return Err(ErrorCode::KafkaStorageError.into());
         }
         let validated = validate_batch(batch, &self.config.validation(), now_ms)?;
@@ -197,7 +213,7 @@ impl Log {
             offset_of_max,
             now_ms,
         )
-        .map_err(storage_error)?;
+        .map_err(|e| self.io_failed(e))?;
         if header.has_producer_id() {
             self.producers.update(&header, now_ms);
         }
@@ -221,7 +237,7 @@ impl Log {
         records: &[u8],
         now_ms: i64,
     ) -> Result<Option<(i64, i64)>, ErrorCode> {
-        if self.closed {
+        if self.refuses_io() {
             return Err(ErrorCode::KafkaStorageError);
         }
         let mut appended = None;
@@ -240,9 +256,9 @@ impl Log {
                 header.base_offset,
                 now_ms,
             )
-            .map_err(storage_error)?;
+            .map_err(|e| self.io_failed(e))?;
             self.track_appended(&header, bytes, header.max_timestamp)
-                .map_err(storage_error)?;
+                .map_err(|e| self.io_failed(e))?;
             let first = appended.map_or(header.base_offset, |(f, _)| f);
             appended = Some((first, header.last_offset()));
         }
@@ -314,7 +330,7 @@ impl Log {
     /// failed fsync cannot leave a written batch unrecorded for a retry to duplicate.
     pub(crate) fn flush_if_many_unflushed(&mut self) -> Result<(), ErrorCode> {
         if self.unflushed_messages >= self.config.flush_messages {
-            self.flush().map_err(storage_error)?;
+            self.flush().map_err(|e| self.io_failed(e))?;
         }
         Ok(())
     }
@@ -334,6 +350,11 @@ impl Log {
         max_offset: i64,
         min_one: bool,
     ) -> Result<FetchSlice, ErrorCode> {
+        if self.dir_failure.is_offline() {
+            // As Kafka: an offline directory's partitions serve nothing, not even what was
+            // written before the failure.
+            return Err(ErrorCode::KafkaStorageError);
+        }
         if offset < self.log_start_offset || offset > self.log_end_offset() {
             return Err(ErrorCode::OffsetOutOfRange);
         }
@@ -346,8 +367,8 @@ impl Log {
             .partition_point(|s| s.base_offset <= offset)
             .saturating_sub(1);
         for seg in &self.segments[first..] {
-            if let Some(slice) =
-                read_segment(seg, offset, max_bytes, max_offset, min_one).map_err(storage_error)?
+            if let Some(slice) = read_segment(seg, offset, max_bytes, max_offset, min_one)
+                .map_err(|e| self.io_failed(e))?
             {
                 return Ok(slice);
             }

@@ -149,6 +149,7 @@ pub(crate) fn open(
         cleaned_through: 0,
         tombstone_horizon: i64::MAX,
         closed: false,
+        dir_failure: std::sync::Arc::default(),
     };
     // Segments wholly below the log start (a crash after DeleteRecords was checkpointed but
     // before they were deleted) go now.

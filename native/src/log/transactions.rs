@@ -3,7 +3,7 @@
 
 use bytes::BytesMut;
 
-use super::partition_log::{storage_error, LeaderAppend, Log};
+use super::partition_log::{LeaderAppend, Log};
 use super::txn_index::AbortedTxn;
 use crate::error::ErrorCode;
 use crate::record::batch::BatchHeader;
@@ -23,7 +23,7 @@ impl Log {
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
-        if self.closed {
+        if self.refuses_io() {
             return Err(ErrorCode::KafkaStorageError);
         }
         let mut bytes = BytesMut::from(
@@ -45,9 +45,9 @@ impl Log {
         header.base_offset = base_offset;
         header.partition_leader_epoch = leader_epoch;
         self.append_batch(&bytes, &header, header.max_timestamp, base_offset, now_ms)
-            .map_err(storage_error)?;
+            .map_err(|e| self.io_failed(e))?;
         self.track_appended(&header, &bytes, now_ms)
-            .map_err(storage_error)?;
+            .map_err(|e| self.io_failed(e))?;
         self.flush_if_many_unflushed()?;
         Ok(LeaderAppend {
             base_offset,

@@ -378,6 +378,18 @@ impl PyServer {
         quotas::throttles(&self.inner.broker().quotas)
     }
 
+    /// The log directories taken offline by an I/O error (Kafka's LogDirFailureChannel);
+    /// they come back when the broker restarts.
+    fn offline_log_dirs(&self) -> Vec<String> {
+        self.inner
+            .broker()
+            .logs
+            .offline_dirs()
+            .into_iter()
+            .map(|d| d.to_string_lossy().into_owned())
+            .collect()
+    }
+
     fn partition_states(&self, py: Python<'_>) -> Vec<PyPartitionState> {
         without_gil(py, || self.inner.partition_states())
             .into_iter()

@@ -44,6 +44,10 @@ impl Partition {
             return Err(ErrorCode::FencedLeaderEpoch);
         }
         let mut log = self.log.write();
+        if log.refuses_io() {
+            // Also when there is nothing to append: an offline replica must not look caught up.
+            return Err(ErrorCode::KafkaStorageError);
+        }
         let out = f(&mut log)?;
         let progress = Progress {
             high_watermark: log.high_watermark(),
@@ -74,7 +78,7 @@ impl Partition {
                 let leo = log.log_end_offset();
                 if log.size_bytes() == 0 && first.base_offset < leo && first.last_offset() >= leo {
                     log.truncate_fully_and_start_at(first.base_offset)
-                        .map_err(crate::log::partition_log::storage_error)?;
+                        .map_err(|e| log.io_failed(e))?;
                 }
             }
             if !records.is_empty() {
@@ -106,7 +110,7 @@ impl Partition {
                     log.log_end_offset()
                 );
                 log.truncate_to(offset.max(0))
-                    .map_err(crate::log::partition_log::storage_error)?;
+                    .map_err(|e| log.io_failed(e))?;
             }
             Ok(log.log_end_offset())
         })
@@ -122,7 +126,7 @@ impl Partition {
                 log.log_end_offset()
             );
             log.truncate_fully_and_start_at(offset)
-                .map_err(crate::log::partition_log::storage_error)
+                .map_err(|e| log.io_failed(e))
         })
     }
 }

@@ -57,7 +57,10 @@ def _owning_dir(path: str, log_dirs: list[str]) -> str:
 
 
 def _describe(
-    states: list[Any], log_dirs: list[str], wanted: dict[str, set[int]] | None
+    states: list[Any],
+    log_dirs: list[str],
+    wanted: dict[str, set[int]] | None,
+    offline: set[str],
 ) -> list[DescribeLogDirsResponseDescribeLogDirsResult]:
     dirs = [os.path.abspath(d) for d in log_dirs]
     by_dir: dict[str, dict[str, list[DescribeLogDirsResponseDescribeLogDirsPartition]]] = {
@@ -78,6 +81,19 @@ def _describe(
         )
     results: list[DescribeLogDirsResponseDescribeLogDirsResult] = []
     for log_dir, topics in by_dir.items():
+        if log_dir in offline:
+            # As Kafka: an offline directory is listed with KAFKA_STORAGE_ERROR and nothing
+            # else (its partitions are not served until the broker restarts).
+            results.append(
+                {
+                    "error_code": errors.KafkaStorageError.code,
+                    "log_dir": log_dir,
+                    "topics": [],
+                    "total_bytes": -1,
+                    "usable_bytes": -1,
+                }
+            )
+            continue
         disk = _disk(log_dir)
         results.append(
             {
@@ -103,6 +119,11 @@ async def handle(ctx: RequestContext, request: DescribeLogDirsRequest) -> Descri
         }
     native, log_dirs, wanted = ctx.broker.native, ctx.broker.config.log_dirs, _wanted(request)
     results = await asyncio.to_thread(
-        lambda: _describe(native.partition_states(), log_dirs, wanted)
+        lambda: _describe(
+            native.partition_states(),
+            log_dirs,
+            wanted,
+            {os.path.abspath(d) for d in native.offline_log_dirs()},
+        )
     )
     return {"throttle_time_ms": 0, "error_code": 0, "results": results}

@@ -178,6 +178,7 @@ def _describe(ctx: RequestContext, record: TopicRecord) -> MetadataResponseTopic
     for index, replicas in sorted(record.assignment.items()):
         state = states.get(index)
         leader = state.leader if state is not None else -1
+        offline = controller.offline_replicas((record.name, index))
         partitions.append(
             {
                 "error_code": 0 if leader >= 0 else LeaderNotAvailableError.code,
@@ -186,7 +187,7 @@ def _describe(ctx: RequestContext, record: TopicRecord) -> MetadataResponseTopic
                 "leader_epoch": state.leader_epoch if state is not None else -1,
                 "replica_nodes": list(replicas),
                 "isr_nodes": list(state.isr) if state is not None else [],
-                "offline_replicas": [b for b in replicas if b not in live],
+                "offline_replicas": [b for b in replicas if b not in live or b in offline],
             }
         )
     return {

@@ -422,6 +422,13 @@ fn on_partition_data(
                 Err(ErrorCode::OffsetOutOfRange) => {
                     shared.set_phase(key, entry.epoch, Phase::Truncating(Ask::LatestEpoch));
                 }
+                Err(ErrorCode::KafkaStorageError) => {
+                    // Our log directory is offline: stop fetching, as Kafka removes the
+                    // fetchers of offline partitions, so that the leader sees this replica
+                    // fall behind and does not count it in sync again.
+                    log::warn!("{}-{}: offline log directory, fetch stopped", key.0, key.1);
+                    shared.partitions.lock().remove(key);
+                }
                 Err(e) => {
                     log::warn!("{}-{}: follower append failed: {e:?}", key.0, key.1);
                     shared.retry_later(key, entry.epoch, config.backoff);

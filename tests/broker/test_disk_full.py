@@ -1,0 +1,134 @@
+"""A log directory that fills up on a single broker (issue 16): a 4 MB tmpfs as one of two
+log.dirs. Produce to a partition there gets KAFKA_STORAGE_ERROR and nothing it did not
+acknowledge is stored; the directory goes offline (DescribeLogDirs says so) while the other
+one keeps serving; after the disk grows and the broker restarts, as Kafka requires, the
+directory is back and every acknowledged record is there."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from confluent_kafka import KafkaError, Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.chaos import disk
+from ferrolog.embedded import EmbeddedBroker
+from kafka import KafkaAdminClient
+
+from tests.cluster.checker import check_no_loss, read_all
+
+pytestmark = [pytest.mark.native]
+
+SMALL = 4 << 20
+VALUE = 64 * 1024
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "small"
+    try:
+        disk.mount_tmpfs(path, SMALL)
+    except OSError as e:
+        pytest.skip(f"cannot mount a tmpfs here: {e}")
+    try:
+        yield path
+    finally:
+        disk.unmount(path)
+
+
+def create(bootstrap: str, name: str) -> None:
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, 1, 1)])[name].result(20)
+
+
+def produce_until_refused(bootstrap: str, topic: str, limit: int) -> tuple[dict[int, bytes], int]:
+    """Produces `VALUE`-byte records with acks=all one at a time, without retries, until one is
+    refused: ({offset: value} acknowledged, the refusal's error code)."""
+    producer = Producer(
+        {"bootstrap.servers": bootstrap, "acks": "all", "retries": 0, "linger.ms": 0}
+    )
+    acked: dict[int, bytes] = {}
+    refused: list[int] = []
+
+    def delivered(err: KafkaError | None, msg: Any) -> None:
+        if err is not None:
+            refused.append(err.code())
+        else:
+            acked[msg.offset()] = msg.value()
+
+    for n in range(limit):
+        value = f"{n:08d}".encode() * (VALUE // 8)
+        producer.produce(topic, value=value, partition=0, on_delivery=delivered)
+        producer.flush(30)
+        if refused:
+            return acked, refused[0]
+    raise AssertionError(f"{limit} records of {VALUE} bytes fit in a {SMALL}-byte disk")
+
+
+def log_dirs(bootstrap: str) -> dict[str, tuple[int, set[str]]]:
+    """DescribeLogDirs through kafka-python: {log dir: (error code, topics)}."""
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        (answer,) = admin.describe_log_dirs()
+    finally:
+        admin.close()
+    return {
+        r["log_dir"]: (r["error_code"], {t["name"] for t in r["topics"]})
+        for r in answer["log_dirs"]
+    }
+
+
+def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
+    tmp_path: Path,
+    small_disk: Path,
+    ferrolog_broker_factory: Callable[..., EmbeddedBroker],
+) -> None:
+    other = tmp_path / "other"
+    broker = ferrolog_broker_factory(
+        data_dir=other, overrides={"log.dirs": f"{small_disk},{other}"}
+    )
+    bootstrap = broker.bootstrap_servers
+    # A new partition goes to the directory holding the fewest: the first, then the second.
+    create(bootstrap, "full")
+    create(bootstrap, "spare")
+    assert (small_disk / "full-0").is_dir()
+    assert (other / "spare-0").is_dir()
+
+    acked, code = produce_until_refused(bootstrap, "full", 3 * SMALL // VALUE)
+    assert code == KafkaError.KAFKA_STORAGE_ERROR, code
+    assert acked, "the disk had room for some records"
+    assert broker.running
+
+    dirs = log_dirs(bootstrap)
+    assert dirs[str(small_disk)] == (KafkaError.KAFKA_STORAGE_ERROR, set())
+    assert dirs[str(other)] == (0, {"spare"})
+
+    # The other directory keeps serving; the offline one refuses further writes.
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
+    for n in range(20):
+        producer.produce("spare", value=f"s-{n}".encode(), partition=0)
+    assert producer.flush(30) == 0
+    assert [v for _, v in read_all(bootstrap, "spare", 1)[0]] == [
+        f"s-{n}".encode() for n in range(20)
+    ]
+    _, code = produce_until_refused(bootstrap, "full", 1)
+    assert code == KafkaError.KAFKA_STORAGE_ERROR
+
+    # Space returns (the disk grows) and the broker restarts: the directory is back online,
+    # with every acknowledged record and nothing else, and takes writes again.
+    disk.resize_tmpfs(small_disk, 8 * SMALL)
+    broker.restart()
+    bootstrap = broker.bootstrap_servers
+    dirs = log_dirs(bootstrap)
+    assert dirs[str(small_disk)] == (0, {"full"})
+    records = read_all(bootstrap, "full", 1)
+    check_no_loss({(0, o): v for o, v in acked.items()}, records)
+    assert len(records[0]) == len(acked)
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
+    for n in range(5):
+        producer.produce("full", value=f"after-{n}".encode(), partition=0)
+    assert producer.flush(30) == 0
+    after = read_all(bootstrap, "full", 1)[0]
+    assert [v for _, v in after[len(acked) :]] == [f"after-{n}".encode() for n in range(5)]
