@@ -15,9 +15,9 @@ from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.chaos import disk
 from ferrolog.embedded import EmbeddedBroker
-from kafka import KafkaAdminClient
 
 from tests.cluster.checker import check_no_loss, read_all
+from tests.disk import log_dirs, small_disk
 
 pytestmark = [pytest.mark.native]
 
@@ -26,16 +26,9 @@ VALUE = 64 * 1024
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    path = tmp_path / "small"
-    try:
-        disk.mount_tmpfs(path, SMALL)
-    except OSError as e:
-        pytest.skip(f"cannot mount a tmpfs here: {e}")
-    try:
+def small(tmp_path: Path) -> Iterator[Path]:
+    with small_disk(tmp_path / "small", SMALL) as path:
         yield path
-    finally:
-        disk.unmount(path)
 
 
 def create(bootstrap: str, name: str) -> None:
@@ -67,33 +60,20 @@ def produce_until_refused(bootstrap: str, topic: str, limit: int) -> tuple[dict[
     raise AssertionError(f"{limit} records of {VALUE} bytes fit in a {SMALL}-byte disk")
 
 
-def log_dirs(bootstrap: str) -> dict[str, tuple[int, set[str]]]:
-    """DescribeLogDirs through kafka-python: {log dir: (error code, topics)}."""
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
-    try:
-        (answer,) = admin.describe_log_dirs()
-    finally:
-        admin.close()
-    return {
-        r["log_dir"]: (r["error_code"], {t["name"] for t in r["topics"]})
-        for r in answer["log_dirs"]
-    }
-
-
 def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     tmp_path: Path,
-    small_disk: Path,
+    small: Path,
     ferrolog_broker_factory: Callable[..., EmbeddedBroker],
 ) -> None:
     other = tmp_path / "other"
     broker = ferrolog_broker_factory(
-        data_dir=other, overrides={"log.dirs": f"{small_disk},{other}"}
+        data_dir=other, overrides={"log.dirs": f"{small},{other}"}
     )
     bootstrap = broker.bootstrap_servers
     # A new partition goes to the directory holding the fewest: the first, then the second.
     create(bootstrap, "full")
     create(bootstrap, "spare")
-    assert (small_disk / "full-0").is_dir()
+    assert (small / "full-0").is_dir()
     assert (other / "spare-0").is_dir()
 
     acked, code = produce_until_refused(bootstrap, "full", 3 * SMALL // VALUE)
@@ -102,7 +82,7 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     assert broker.running
 
     dirs = log_dirs(bootstrap)
-    assert dirs[str(small_disk)] == (KafkaError.KAFKA_STORAGE_ERROR, set())
+    assert dirs[str(small)] == (KafkaError.KAFKA_STORAGE_ERROR, set())
     assert dirs[str(other)] == (0, {"spare"})
 
     # The other directory keeps serving; the offline one refuses further writes.
@@ -118,11 +98,11 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
 
     # Space returns (the disk grows) and the broker restarts: the directory is back online,
     # with every acknowledged record and nothing else, and takes writes again.
-    disk.resize_tmpfs(small_disk, 8 * SMALL)
+    disk.resize_tmpfs(small, 8 * SMALL)
     broker.restart()
     bootstrap = broker.bootstrap_servers
     dirs = log_dirs(bootstrap)
-    assert dirs[str(small_disk)] == (0, {"full"})
+    assert dirs[str(small)] == (0, {"full"})
     records = read_all(bootstrap, "full", 1)
     check_no_loss({(0, o): v for o, v in acked.items()}, records)
     assert len(records[0]) == len(acked)
