@@ -66,9 +66,7 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     ferrolog_broker_factory: Callable[..., EmbeddedBroker],
 ) -> None:
     other = tmp_path / "other"
-    broker = ferrolog_broker_factory(
-        data_dir=other, overrides={"log.dirs": f"{small},{other}"}
-    )
+    broker = ferrolog_broker_factory(data_dir=other, overrides={"log.dirs": f"{small},{other}"})
     bootstrap = broker.bootstrap_servers
     # A new partition goes to the directory holding the fewest: the first, then the second.
     create(bootstrap, "full")
