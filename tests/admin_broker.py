@@ -99,6 +99,9 @@ class FakeNative:
     def partition_states(self) -> list[FakePartition]:
         return list(self.partitions)
 
+    def offline_log_dirs(self) -> list[str]:
+        return []  # the disk faults are tested on real brokers (tests/*/test_disk_full.py)
+
     def partition_state(self, topic: str, partition: int) -> FakePartition | None:
         return self._find(topic, partition)
 
