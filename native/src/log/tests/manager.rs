@@ -1,8 +1,9 @@
 use tempfile::tempdir;
 
 use super::*;
+use crate::error::ErrorCode;
 use crate::log::checkpoint::read_offsets;
-use crate::log::manager::topic_id_string;
+use crate::log::manager::{topic_id_string, CLEAN_SHUTDOWN_FILE};
 use crate::log::LogManager;
 
 const TOPIC_ID: [u8; 16] = [
@@ -439,4 +440,61 @@ fn a_directory_is_owned_by_one_manager_at_a_time() {
     drop(first);
     LogManager::new(dirs).unwrap();
     assert!(a.path().join(".lock").exists());
+}
+
+/// Kafka's LogDirFailureChannel: after an I/O error in one directory (simulated: a real one
+/// is the cluster test's full tmpfs) its logs refuse appends and reads, new partitions go to
+/// the other directory, nothing is written there at shutdown, and a restart brings it back.
+#[test]
+fn a_failed_dir_goes_offline_until_restart_and_the_other_keeps_serving() {
+    let a = tempdir().unwrap();
+    let b = tempdir().unwrap();
+    let dirs = vec![a.path().to_path_buf(), b.path().to_path_buf()];
+    {
+        let m = LogManager::new(dirs.clone()).unwrap();
+        let log = m
+            .open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+            .unwrap();
+        assert!(m.dir_of("t", 0).unwrap().starts_with(a.path()));
+        log.write()
+            .append_as_leader(batch(3, 10, NOW), 0, NOW)
+            .unwrap();
+        let failed = log
+            .read()
+            .io_failed(std::io::Error::from_raw_os_error(libc::ENOSPC));
+        assert_eq!(failed, ErrorCode::KafkaStorageError);
+        assert_eq!(m.offline_dirs(), vec![a.path().to_path_buf()]);
+        assert_eq!(
+            log.write().append_as_leader(batch(1, 10, NOW), 0, NOW),
+            Err(ErrorCode::KafkaStorageError)
+        );
+        assert_eq!(log.read().log_end_offset(), 3, "nothing appended");
+        assert!(matches!(
+            log.read().read(0, 1 << 20, 3, true),
+            Err(ErrorCode::KafkaStorageError)
+        ));
+        // A new partition goes to the directory still online; the other one serves.
+        let other = m
+            .open_or_create("t", 1, TOPIC_ID, LogConfig::default())
+            .unwrap();
+        assert!(m.dir_of("t", 1).unwrap().starts_with(b.path()));
+        other
+            .write()
+            .append_as_leader(batch(2, 10, NOW), 0, NOW)
+            .unwrap();
+        m.checkpoint().unwrap();
+        m.shutdown().unwrap();
+    }
+    assert!(!a.path().join(CLEAN_SHUTDOWN_FILE).exists());
+    assert!(b.path().join(CLEAN_SHUTDOWN_FILE).exists());
+    // The restart brings the directory back: recovered, with what was written.
+    let m = LogManager::new(dirs).unwrap();
+    assert!(m.offline_dirs().is_empty());
+    let log = m
+        .open_or_create("t", 0, TOPIC_ID, LogConfig::default())
+        .unwrap();
+    assert_eq!(log.read().log_end_offset(), 3);
+    log.write()
+        .append_as_leader(batch(1, 10, NOW), 0, NOW)
+        .unwrap();
 }
