@@ -158,6 +158,9 @@ class ControllerApi(Protocol):
     def brokers(self) -> dict[int, BrokerRegistration]:
         """The registered (live) brokers."""
 
+    def offline_replicas(self, tp: TopicPartition) -> Collection[int]:
+        """Brokers whose replica of `tp` is on an offline log directory."""
+
     async def create_topic(
         self,
         name: str,
