@@ -3,7 +3,8 @@ between the two, then waits for the cluster to recover before the next cycle.
 
 Processes are killed, stopped or paused by signals; network partitions (`PARTITIONS`) are
 nft rules between the nodes' own addresses and uids (`network`). Disk faults (issue 16) are
-not part of this set yet."""
+not part of this set yet: `disk` has the tmpfs, fill and free they need, and the brokers take
+a full log directory offline (tests/cluster/test_disk_full.py)."""
 
 from __future__ import annotations
 
