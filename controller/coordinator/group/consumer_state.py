@@ -6,11 +6,9 @@ partition counts; the target assignment is computed for one group epoch (the ass
 epoch); each member moves towards its target at its own pace (its member epoch), and a
 partition reaches its new owner only once the previous owner has revoked it.
 
-Not persisted yet: Kafka writes these groups to `__consumer_offsets` as
-ConsumerGroupMetadata / ...Member / ...TargetAssignment / ...CurrentMemberAssignment records;
-ferrolog keeps them in memory only, so a coordinator that moves or restarts loses the
-membership (members get UNKNOWN_MEMBER_ID, rejoin with epoch 0 and get a fresh assignment).
-Their committed offsets are persisted like every group's."""
+Persisted as Kafka does, in `__consumer_offsets` as ConsumerGroupMetadata / ...Member /
+...TargetAssignment / ...CurrentMemberAssignment records (`consumer_records`), so a
+coordinator that moves or restarts loads the groups back and members keep their epochs."""
 
 from __future__ import annotations
 
