@@ -20,6 +20,7 @@ from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS, TRANSACTION_STATE
 from ferrolog.controller.cluster.zk_controller import ZkController
+from ferrolog.controller.coordinator.group.consumer_state import topics_of
 from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.coordinator.txn import assembly
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
@@ -113,6 +114,7 @@ class Broker:
             )
             replicas = ReplicaManager(native, config, config.node_id)
             self.group_coordinator = GroupCoordinator(native, config)
+            self.group_coordinator.topics = topics_of(self._cluster)
             self.txn_coordinator, self.txn_markers = assembly.build(
                 native, config, self._cluster, self._on_marker
             )

@@ -132,6 +132,12 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "group.consumer.assignors": (LST, None, None, ()),
     "group.consumer.session.timeout.ms": (INT, 1, None, ()),
     "group.consumer.heartbeat.interval.ms": (INT, 1, None, ()),
+    "group.consumer.migration.policy": (
+        S,
+        None,
+        None,
+        ("disabled", "upgrade", "downgrade", "bidirectional"),
+    ),
     "transaction.state.log.num.partitions": (INT, 1, None, ()),
     "transaction.state.log.replication.factor": (SH, 1, None, ()),
     "transaction.state.log.min.isr": (INT, 1, None, ()),

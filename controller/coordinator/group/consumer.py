@@ -18,8 +18,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
@@ -29,6 +27,7 @@ from ferrolog.controller.coordinator.group.consumer_state import (
     ConsumerMember,
     MemberState,
     Partitions,
+    Topics,
 )
 from ferrolog.controller.coordinator.group.shard import GroupShard
 from ferrolog.controller.coordinator.group.state import Group, GroupState
@@ -44,17 +43,6 @@ LEAVE_GROUP_MEMBER_EPOCH = -1
 LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 # From ConsumerGroupHeartbeat v1 the client generates its member id (KIP-1082).
 CLIENT_MEMBER_ID_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Topics:
-    """The cluster's topics as a heartbeat needs them."""
-
-    # name -> (topic id, partition count), or None for a topic that does not exist
-    by_name: Callable[[str], tuple[bytes, int] | None]
-    by_id: Callable[[bytes], str | None]
-    # The topics a regex may match: every one but the internal topics.
-    names: Callable[[], list[str]]
 
 
 class HeartbeatCall(ConsumerGroupHeartbeatRequest):
@@ -144,11 +132,17 @@ def heartbeat(
     epoch = req["member_epoch"]
     group = shard.group(group_id)
     if group is not None and group.consumer is None and not group.is_empty():
-        # A classic group with members: Kafka upgrades it in place when its migration policy
-        # allows; ferrolog does not (yet), and answers as Kafka with the policy disabled.
-        return error_response(
-            errors.GroupIdNotFoundError.code, f"Group {group_id} is not a consumer group."
+        # A classic group with members: a joining member upgrades it in place when the
+        # migration policy allows (Kafka's getOrMaybeCreateConsumerGroup).
+        from ferrolog.controller.coordinator.group import migration
+
+        why = (
+            migration.upgrade(shard, group, now, topics)
+            if epoch == 0
+            else f"Group {group_id} is not a consumer group."
         )
+        if why is not None:
+            return error_response(errors.GroupIdNotFoundError.code, why)
     if group is None or group.consumer is None:
         if epoch != 0:
             return error_response(
@@ -179,13 +173,13 @@ def heartbeat(
             member.previous_member_epoch = member.member_epoch
             member.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH
             member.session_deadline = now + settings.consumer_session_timeout_ms
-        else:
-            cg.remove(member.member_id)
-            _after_membership_change(group, now)
+        elif not _fence(shard, group, member.member_id, now):
+            shard.write(shard.consumer_write(group, removed=[member.member_id]))
         return error_response(0, None, member_id, epoch)
 
     member = cg.members.get(member_id)
     joined = False
+    replaced: list[str] = []
     if epoch == 0:
         instance = req.get("instance_id")
         previous: ConsumerMember | None = None
@@ -208,6 +202,7 @@ def heartbeat(
             # The restarted static member takes the place of its previous incarnation: its
             # subscription, assignment and epoch; the sticky assignor keeps its partitions.
             del cg.members[previous.member_id]
+            replaced.append(previous.member_id)
             cg.target[member_id] = cg.target.pop(previous.member_id, {})
             member = dataclasses.replace(
                 previous, member_id=member_id, member_epoch=previous.previous_member_epoch
@@ -254,10 +249,10 @@ def heartbeat(
         changed = True
     member.session_deadline = now + settings.consumer_session_timeout_ms
     # One new group epoch for whatever changed in this heartbeat, as Kafka.
-    if _refresh_metadata(cg, topics) or changed:
+    if refresh_metadata(cg, topics) or changed:
         cg.group_epoch += 1
-    _maybe_compute_target(cg, topics)
-    _reconcile(cg, member, owned, now)
+    maybe_compute_target(cg, topics)
+    reconcile(cg, member, owned, now)
     response: ConsumerGroupHeartbeatResponse = {
         "throttle_time_ms": 0,
         "error_code": 0,
@@ -275,6 +270,7 @@ def heartbeat(
     if epoch == 0 or full or member.last_sent != member.assigned:
         response["assignment"] = {"topic_partitions": _with_ids(member.assigned, topics)}
         member.last_sent = {t: set(ps) for t, ps in member.assigned.items()}
+    shard.write(shard.consumer_write(group, members=[member_id], removed=replaced))
     return response
 
 
@@ -316,7 +312,7 @@ def _subscribed(member: ConsumerMember, topics: Topics) -> set[str]:
     return names
 
 
-def _refresh_metadata(cg: ConsumerGroup, topics: Topics) -> bool:
+def refresh_metadata(cg: ConsumerGroup, topics: Topics) -> bool:
     """Whether a subscribed topic was created, deleted or grown: that changes the group's
     epoch (Kafka compares the subscription metadata of the group on every heartbeat)."""
     current: dict[str, int] = {}
@@ -331,7 +327,7 @@ def _refresh_metadata(cg: ConsumerGroup, topics: Topics) -> bool:
     return True
 
 
-def _maybe_compute_target(cg: ConsumerGroup, topics: Topics) -> None:
+def maybe_compute_target(cg: ConsumerGroup, topics: Topics) -> None:
     if cg.assignment_epoch == cg.group_epoch:
         return
     # The assignor the most members ask for, else the first configured one (Kafka's choice).
@@ -350,7 +346,7 @@ def _maybe_compute_target(cg: ConsumerGroup, topics: Topics) -> None:
     cg.assignment_epoch = cg.group_epoch
 
 
-def _reconcile(
+def reconcile(
     cg: ConsumerGroup, member: ConsumerMember, owned: Partitions | None, now: int
 ) -> None:
     """Kafka's CurrentAssignmentBuilder: one step of `member` towards its target."""
@@ -397,7 +393,7 @@ def _reconcile(
     member.state = MemberState.STABLE if complete else MemberState.UNRELEASED_PARTITIONS
 
 
-def _after_membership_change(group: Group, now: int) -> None:
+def after_membership_change(group: Group, now: int) -> None:
     cg = group.consumer
     if cg is not None and not cg.members:
         group.state = GroupState.EMPTY
@@ -415,18 +411,36 @@ def _with_ids(
     return out
 
 
-def tick(group: Group, now: int) -> None:
+def _fence(shard: GroupShard, group: Group, member_id: str, now: int) -> bool:
+    """Removes the member (Kafka's consumerGroupFenceMember); True when its leaving turned the
+    group back into a classic group instead (the records are written then)."""
+    from ferrolog.controller.coordinator.group import migration
+
+    if migration.maybe_downgrade(shard, group, member_id, now):
+        return True
+    cg = group.consumer
+    assert cg is not None
+    cg.remove(member_id)
+    after_membership_change(group, now)
+    return False
+
+
+def tick(shard: GroupShard, group: Group, now: int) -> None:
     """Session expiry, and the fencing of members that did not revoke within their rebalance
     timeout: both leave the group, whose epoch moves on."""
     cg = group.consumer
     if cg is None:
         return
+    removed: list[str] = []
     for member in list(cg.members.values()):
         expired = member.session_deadline <= now
         late = member.revocation_deadline is not None and member.revocation_deadline <= now
         if expired or late:
-            cg.remove(member.member_id)
-    _after_membership_change(group, now)
+            if _fence(shard, group, member.member_id, now):
+                return
+            removed.append(member.member_id)
+    if removed:
+        shard.write(shard.consumer_write(group, removed=removed))
 
 
 def describe(

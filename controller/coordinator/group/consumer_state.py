@@ -6,18 +6,65 @@ partition counts; the target assignment is computed for one group epoch (the ass
 epoch); each member moves towards its target at its own pace (its member epoch), and a
 partition reaches its new owner only once the previous owner has revoked it.
 
-Not persisted yet: Kafka writes these groups to `__consumer_offsets` as
-ConsumerGroupMetadata / ...Member / ...TargetAssignment / ...CurrentMemberAssignment records;
-ferrolog keeps them in memory only, so a coordinator that moves or restarts loses the
-membership (members get UNKNOWN_MEMBER_ID, rejoin with epoch 0 and get a fresh assignment).
-Their committed offsets are persisted like every group's."""
+Persisted as Kafka does, in `__consumer_offsets` as ConsumerGroupMetadata / ...Member /
+...TargetAssignment / ...CurrentMemberAssignment records (`consumer_records`), so a
+coordinator that moves or restarts loads the groups back and members keep their epochs."""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ferrolog.controller.api import is_internal
+
+if TYPE_CHECKING:
+    from ferrolog.controller.api import ControllerApi
 
 Partitions = dict[str, set[int]]  # topic name -> partitions
+
+
+@dataclass(frozen=True)
+class Topics:
+    """The cluster's topics as consumer groups need them: the members and the group state
+    name topics, the protocol and the records carry their ids."""
+
+    # name -> (topic id, partition count), or None for a topic that does not exist
+    by_name: Callable[[str], tuple[bytes, int] | None]
+    by_id: Callable[[bytes], str | None]
+    # The topics a regex may match: every one but the internal topics.
+    names: Callable[[], list[str]]
+
+    def id_of(self, name: str) -> bytes | None:
+        found = self.by_name(name)
+        return found[0] if found is not None else None
+
+    def name_of(self, topic_id: bytes) -> str | None:
+        return self.by_id(topic_id)
+
+
+def topics_of(controller: Callable[[], ControllerApi]) -> Topics:
+    """The topics of the cluster `controller()` knows (looked up at each call, so a view made
+    before the controller starts works once it has)."""
+
+    def by_name(name: str) -> tuple[bytes, int] | None:
+        record = controller().topic(name)
+        return (record.topic_id, len(record.assignment)) if record is not None else None
+
+    def by_id(topic_id: bytes) -> str | None:
+        record = controller().topic_by_id(topic_id)
+        return record.name if record is not None else None
+
+    def names() -> list[str]:
+        return [n for n in controller().topics() if not is_internal(n)]
+
+    return Topics(by_name=by_name, by_id=by_id, names=names)
+
+
+# Where no cluster is known (unit tests of the state machine): no topics at all.
+NO_TOPICS = Topics(by_name=lambda name: None, by_id=lambda topic_id: None, names=lambda: [])
+TopicNames = Topics
 
 
 class MemberState(enum.Enum):
@@ -36,6 +83,17 @@ class ConsumerGroupState(enum.Enum):
     RECONCILING = "Reconciling"
     STABLE = "Stable"
     DEAD = "Dead"
+
+
+@dataclass
+class ClassicMemberMetadata:
+    """What a member that speaks the classic protocol (JoinGroup/SyncGroup/Heartbeat) to a
+    consumer group needs kept (Kafka's ClassicMemberMetadata): it heartbeats on its own
+    session timeout, and the protocols it supports decide whether a later classic joiner is
+    compatible and in which version its assignment is serialized."""
+
+    session_timeout_ms: int
+    supported_protocols: list[tuple[str, bytes]]
 
 
 @dataclass
@@ -59,6 +117,9 @@ class ConsumerMember:
     revocation_deadline: int | None = None
     # What the last response told it: an assignment is sent again only when it changes.
     last_sent: Partitions | None = None
+    # Set for a member using the classic protocol (a consumer group upgraded from a classic
+    # one, or a classic consumer joining a consumer group); None for a KIP-848 member.
+    classic: ClassicMemberMetadata | None = None
 
 
 @dataclass
@@ -72,6 +133,9 @@ class ConsumerGroup:
     # Partition counts of the subscribed topics the last target was computed from.
     subscription_metadata: dict[str, int] = field(default_factory=dict)
     assignor: str = ""
+    # What the log holds for this group: (record type, member id or None) -> the value last
+    # written (see `consumer_records`), so only changes are written.
+    persisted: dict[tuple[int, str | None], dict[str, Any]] = field(default_factory=dict)
 
     def state(self) -> ConsumerGroupState:
         if not self.members:
@@ -92,6 +156,40 @@ class ConsumerGroup:
                     for p in ps:
                         out[(topic, p)] = m.member_id
         return out
+
+    def classic_members(self) -> list[ConsumerMember]:
+        return [m for m in self.members.values() if m.classic is not None]
+
+    def all_classic_except(self, member_id: str) -> bool:
+        """Kafka's allMembersUseClassicProtocolExcept: every other member is a classic one."""
+        return all(m.classic is not None for i, m in self.members.items() if i != member_id) and (
+            member_id in self.members and self.members[member_id].classic is None
+        )
+
+    def supports_classic_protocols(self, protocol_type: str, names: set[str]) -> bool:
+        """Whether a classic member with these protocols may join: protocol type "consumer"
+        and, when classic members are in the group, a protocol all of them support."""
+        if protocol_type != "consumer":
+            return False
+        classic = self.classic_members()
+        if not self.members or not classic:
+            return bool(names)
+        return any(
+            all(name in {n for n, _ in m.classic.supported_protocols} for m in classic if m.classic)
+            for name in names
+        )
+
+    def waiting_on_unreleased(self, member: ConsumerMember) -> bool:
+        """Kafka's waitingOnUnreleasedPartition: the member waits for a partition of its
+        target that another member still holds."""
+        if member.state != MemberState.UNRELEASED_PARTITIONS:
+            return False
+        owners = self.owners()
+        for topic, ps in self.target.get(member.member_id, {}).items():
+            for p in ps:
+                if p not in member.assigned.get(topic, set()) and (topic, p) in owners:
+                    return True
+        return False
 
     def remove(self, member_id: str) -> ConsumerMember | None:
         member = self.members.pop(member_id, None)

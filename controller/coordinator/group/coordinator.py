@@ -26,6 +26,7 @@ from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
 from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.group import consumer, membership, offsets, records
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
+from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
 from ferrolog.controller.coordinator.group.shard import GroupShard, RebalanceCounts, Write
 from ferrolog.controller.coordinator.group.state import GroupSettings
 from ferrolog.controller.coordinator.partitioning import partition_for
@@ -55,6 +56,8 @@ def settings_from(config: BrokerConfig) -> GroupSettings:
         consumer_assignors=_assignors(config.get("group.consumer.assignors") or ""),
         consumer_session_timeout_ms=config.get_int("group.consumer.session.timeout.ms"),
         consumer_heartbeat_interval_ms=config.get_int("group.consumer.heartbeat.interval.ms"),
+        # Kafka reads the policy case-insensitively.
+        consumer_migration_policy=(config.get("group.consumer.migration.policy") or "").lower(),
     )
 
 
@@ -91,6 +94,9 @@ class GroupCoordinator:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self._last_expiry = 0
+        # The cluster's topics (set by the broker once its controller runs): consumer group
+        # records name topics by id.
+        self.topics: Topics = NO_TOPICS
 
     # Leadership hooks (called by the controller)
 
@@ -100,7 +106,7 @@ class GroupCoordinator:
         current = self._partitions.get(partition)
         if current is not None and current.leader_epoch == leader_epoch:
             return
-        shard = GroupShard(partition, self.settings, self.rebalances)
+        shard = GroupShard(partition, self.settings, self.rebalances, self.topics)
         entry = _Partition(shard, leader_epoch, asyncio.Event(), [])
         self._partitions[partition] = entry
         self._spawn(self._load(partition, entry))
@@ -285,7 +291,7 @@ class GroupCoordinator:
         for shard in self.shards():
             for group in list(shard.groups.values()):
                 membership.tick(shard, group, now)
-                consumer.tick(group, now)
+                consumer.tick(shard, group, now)
             if expire:
                 offsets.expire_offsets(shard, now)
             self.flush(shard)

@@ -9,8 +9,11 @@ later."""
 from __future__ import annotations
 
 import uuid
+from types import ModuleType
 
 from ferrolog import errors
+from ferrolog.controller.coordinator.group import consumer_records
+from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
 from ferrolog.controller.coordinator.group.responses import (
     join_response,
     member_list,
@@ -42,7 +45,14 @@ class JoinCall(JoinGroupRequest):
     client_id: str | None
 
 
-def join(shard: GroupShard, req: JoinCall, now: int, reply: JoinReply, host: str) -> None:
+def join(
+    shard: GroupShard,
+    req: JoinCall,
+    now: int,
+    reply: JoinReply,
+    host: str,
+    topics: Topics = NO_TOPICS,
+) -> None:
     settings = shard.settings
     group_id: str = req["group_id"]
     member_id: str = req.get("member_id") or ""
@@ -61,11 +71,14 @@ def join(shard: GroupShard, req: JoinCall, now: int, reply: JoinReply, host: str
         return
     if group is not None and group.consumer is not None:
         if group.consumer.members:
-            # A KIP-848 group with members: Kafka lets classic members into it (its migration
-            # policy); ferrolog does not yet, and refuses them as a protocol mismatch.
-            reply(join_response(errors.InconsistentGroupProtocolError.code, member_id))
+            # A consumer group with members: the classic member joins it (Kafka's
+            # classicGroupJoinToConsumerGroup).
+            _migration().join(shard, group, req, now, reply, host, topics)
             return
-        group.consumer = None  # empty: it becomes a classic group, as in Kafka
+        # Empty: it becomes a classic group, as in Kafka (its records deleted).
+        write = Write(list(consumer_records.tombstones(group_id, group.consumer)), replay=False)
+        group.consumer = None
+        shard.write(write)
     protocol_type: str = req.get("protocol_type") or ""
     protocols = [(p["name"], bytes(p["metadata"])) for p in req.get("protocols") or []]
     if not _compatible(group, protocol_type, [n for n, _ in protocols]):
@@ -151,12 +164,12 @@ def _join_known(
             reply(join_response(NONE, member_id, group, members))
         else:
             _update_member(group, existing, member, reply, now)
-            _prepare_rebalance(shard, group, now)
+            prepare_rebalance(shard, group, now)
     elif group.state == GroupState.STABLE:
         if group.leader == member_id or not same:
             # The leader rejoining means it wants a new assignment (new topics, say).
             _update_member(group, existing, member, reply, now)
-            _prepare_rebalance(shard, group, now)
+            prepare_rebalance(shard, group, now)
         else:
             existing.heartbeat_deadline = now + existing.session_timeout_ms
             reply(join_response(NONE, member_id, group, []))
@@ -193,7 +206,7 @@ def _add_member(
     if group.state == GroupState.PREPARING_REBALANCE:
         _maybe_complete_join(shard, group, now)
     else:
-        _prepare_rebalance(shard, group, now)
+        prepare_rebalance(shard, group, now)
 
 
 def _replace_static(
@@ -229,13 +242,13 @@ def _replace_static(
     if group.state == GroupState.PREPARING_REBALANCE:
         _maybe_complete_join(shard, group, now)
     else:
-        _prepare_rebalance(shard, group, now)
+        prepare_rebalance(shard, group, now)
 
 
 # The rebalance
 
 
-def _prepare_rebalance(shard: GroupShard, group: Group, now: int) -> None:
+def prepare_rebalance(shard: GroupShard, group: Group, now: int) -> None:
     if group.state != GroupState.PREPARING_REBALANCE:
         shard.rebalances.begun += 1
     if group.state == GroupState.COMPLETING_REBALANCE:
@@ -316,7 +329,7 @@ def _remove(group: Group, member: Member) -> None:
 def remove_and_rebalance(shard: GroupShard, group: Group, member: Member, now: int) -> None:
     _remove(group, member)
     if group.state in (GroupState.STABLE, GroupState.COMPLETING_REBALANCE):
-        _prepare_rebalance(shard, group, now)
+        prepare_rebalance(shard, group, now)
     else:
         _maybe_complete_join(shard, group, now)
 
@@ -327,8 +340,11 @@ def remove_and_rebalance(shard: GroupShard, group: Group, member: Member, now: i
 def sync(shard: GroupShard, req: SyncGroupRequest, now: int, reply: SyncReply) -> None:
     group = shard.group(req["group_id"])
     member_id: str = req["member_id"]
-    if group is None:
+    if group is None or group.is_empty():
         reply(sync_response(errors.UnknownMemberIdError.code))
+        return
+    if group.consumer is not None:
+        _migration().sync(shard, group, req, now, reply)
         return
     error: int = group.member_error(member_id, req.get("group_instance_id"))
     if error:
@@ -369,7 +385,7 @@ def sync(shard: GroupShard, req: SyncGroupRequest, now: int, reply: SyncReply) -
                 return
             if error:
                 _reset_syncs(group, error)
-                _prepare_rebalance(shard, group, now)
+                prepare_rebalance(shard, group, now)
                 return
             group.state = GroupState.STABLE
             group.sync_deadline = None
@@ -389,6 +405,9 @@ def heartbeat(shard: GroupShard, req: HeartbeatRequest, now: int) -> int:
     group = shard.group(req["group_id"])
     if group is None:
         return errors.UnknownMemberIdError.code
+    if group.consumer is not None:
+        code: int = _migration().heartbeat(group, req, now)
+        return code
     member_id: str = req["member_id"]
     error: int = group.member_error(member_id, req.get("group_instance_id"))
     if error:
@@ -415,6 +434,9 @@ def leave(
     group = shard.group(group_id)
     if group is None:
         return errors.UnknownMemberIdError.code, [errors.UnknownMemberIdError.code] * len(leaving)
+    if group.consumer is not None:
+        outcome: tuple[int, list[int]] = _migration().leave(shard, group, leaving, now)
+        return outcome
     results = []
     for member_id, instance_id in leaving:
         if instance_id is not None and not member_id:
@@ -434,6 +456,13 @@ def leave(
         remove_and_rebalance(shard, group, group.members[member_id], now)
         results.append(NONE)
     return NONE, results
+
+
+def _migration() -> ModuleType:
+    """The classic protocol in consumer groups (imported late: it builds on this module)."""
+    from ferrolog.controller.coordinator.group import migration
+
+    return migration
 
 
 # Timers
@@ -470,7 +499,7 @@ def tick(shard: GroupShard, group: Group, now: int) -> None:
         for member in list(group.members.values()):
             if member.sync_reply is None:
                 _remove(group, member)
-        _prepare_rebalance(shard, group, now)
+        prepare_rebalance(shard, group, now)
 
 
 def fail_waiting(group: Group, code: int) -> None:

@@ -9,7 +9,13 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from ferrolog import errors
-from ferrolog.controller.coordinator.group.records import GroupRecord, OffsetRecord, OffsetValue
+from ferrolog.controller.coordinator.group import consumer_records
+from ferrolog.controller.coordinator.group.records import (
+    GroupRecord,
+    OffsetRecord,
+    OffsetValue,
+    Record,
+)
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
 from ferrolog.controller.coordinator.group.state import Group, GroupState
 from ferrolog.protocol.messages import (
@@ -52,6 +58,12 @@ def validate_consumer_commit(group: Group, member_epoch: int, member_id: str, ve
     member = cg.members.get(member_id)
     if member is None:
         return errors.UnknownMemberIdError.code
+    if member.classic is not None:
+        # A classic member (online migration) commits as in a classic group: any version,
+        # its member epoch as the generation.
+        if member_epoch != member.member_epoch:
+            return errors.IllegalGenerationError.code
+        return NONE
     if version < CONSUMER_GROUP_COMMIT_VERSION:
         return errors.UnsupportedVersionError.code
     # Kafka answers STALE_MEMBER_EPOCH for an epoch ahead as well as behind (the consumer
@@ -123,6 +135,8 @@ def validate_txn_commit(
         if member_id and member is None:
             return errors.UnknownMemberIdError.code
         if member is not None and generation >= 0 and generation != member.member_epoch:
+            if member.classic is not None:
+                return errors.IllegalGenerationError.code
             return errors.StaleMemberEpochError.code
         return NONE
     if member_id and member_id not in group.members:
@@ -353,9 +367,9 @@ def delete_group(shard: GroupShard, group_id: str, now: int, reply: Callable[[in
     if not group.is_empty():
         reply(errors.NonEmptyGroupError.code)
         return
-    records: list[OffsetRecord | GroupRecord] = [
-        OffsetRecord(group_id, t, p, None) for (t, p) in sorted(group.offsets)
-    ]
+    records: list[Record] = [OffsetRecord(group_id, t, p, None) for (t, p) in sorted(group.offsets)]
+    if group.consumer is not None:
+        records.extend(consumer_records.tombstones(group_id, group.consumer))
     records.append(GroupRecord(group_id, None))
     group.protocol_type = None
 
@@ -375,10 +389,14 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
             continue
         pending = any(group.group_id in p for p in shard.pending_txn.values())
         if group.consumer is not None and not group.offsets and not pending:
-            # An empty KIP-848 group with nothing committed: it only lives in memory (its
-            # records are not written yet), so it goes without a tombstone.
-            group.state = GroupState.DEAD
-            del shard.groups[group.group_id]
+            # An empty KIP-848 group with nothing committed goes: its records' tombstones
+            # delete it when replayed (at once when nothing of it was written).
+            gone = consumer_records.tombstones(group.group_id, group.consumer)
+            if gone:
+                shard.write(Write(list(gone), replay=True))
+            else:
+                group.state = GroupState.DEAD
+                del shard.groups[group.group_id]
             continue
         expired = []
         for (topic, partition), value in group.offsets.items():
@@ -390,7 +408,7 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
                 expired.append(OffsetRecord(group.group_id, topic, partition, None))
         if not expired:
             continue
-        records: list[OffsetRecord | GroupRecord] = list(expired)
+        records: list[Record] = list(expired)
         if len(expired) == len(group.offsets):
             records.append(GroupRecord(group.group_id, None))
             group.protocol_type = None

@@ -5,7 +5,11 @@ null value is a tombstone.
 
 Written: OffsetCommitKey (type 1) with OffsetCommitValue v3 (v1 when the commit carries an
 explicit expire timestamp, the only version with that field), GroupMetadataKey (type 2) with
-GroupMetadataValue v3. Read: every version of both."""
+GroupMetadataValue v3, and the KIP-848 consumer group records (types 3-8:
+ConsumerGroupMetadata, ...PartitionMetadata, ...MemberMetadata, ...TargetAssignmentMetadata,
+...TargetAssignmentMember, ...CurrentMemberAssignment, each with value v0). Read: every
+version of all of them; their newer tagged fields (e.g. Kafka 4.1's MetadataHash) are
+skipped."""
 
 from __future__ import annotations
 
@@ -74,7 +78,43 @@ class GroupRecord:
     value: GroupValue | None
 
 
-Record = OffsetRecord | GroupRecord
+# KIP-848 consumer group records: key type -> the schema name of key and value (without
+# Key/Value). The key's version is its type; every value is version 0.
+CONSUMER_GROUP_METADATA = 3
+CONSUMER_GROUP_PARTITION_METADATA = 4
+CONSUMER_GROUP_MEMBER_METADATA = 5
+CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA = 6
+CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER = 7
+CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT = 8
+CONSUMER_GROUP_SCHEMAS = {
+    CONSUMER_GROUP_METADATA: "ConsumerGroupMetadata",
+    CONSUMER_GROUP_PARTITION_METADATA: "ConsumerGroupPartitionMetadata",
+    CONSUMER_GROUP_MEMBER_METADATA: "ConsumerGroupMemberMetadata",
+    CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA: "ConsumerGroupTargetAssignmentMetadata",
+    CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER: "ConsumerGroupTargetAssignmentMember",
+    CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: "ConsumerGroupCurrentMemberAssignment",
+}
+MEMBER_KEYED = (
+    CONSUMER_GROUP_MEMBER_METADATA,
+    CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
+    CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+)
+CONSUMER_GROUP_VALUE_WRITTEN = 0
+
+
+@dataclass(frozen=True)
+class ConsumerGroupRecord:
+    """A record of a KIP-848 consumer group: `kind` is its key type (3-8, above),
+    `member_id` is set for the per-member kinds, `value` is the value struct as the codec
+    reads and writes it (None: a tombstone)."""
+
+    kind: int
+    group: str
+    member_id: str | None
+    value: dict[str, Any] | None
+
+
+Record = OffsetRecord | GroupRecord | ConsumerGroupRecord
 
 
 @functools.lru_cache(maxsize=65536)
@@ -91,6 +131,12 @@ _OFFSET_V3_HEAD = struct.Struct(">hqih")
 def encode_key(record: Record) -> bytes:
     if isinstance(record, OffsetRecord):
         return _offset_key(record.group, record.topic, record.partition)
+    if isinstance(record, ConsumerGroupRecord):
+        key: dict[str, Any] = {"group_id": record.group}
+        if record.kind in MEMBER_KEYED:
+            key["member_id"] = record.member_id
+        name = CONSUMER_GROUP_SCHEMAS[record.kind] + "Key"
+        return struct.pack(">h", record.kind) + encode_data(name, record.kind, key)
     return struct.pack(">h", GROUP_METADATA_KEY_TYPE) + encode_data(
         "GroupMetadataKey", GROUP_METADATA_KEY_TYPE, {"group": record.group}
     )
@@ -99,6 +145,10 @@ def encode_key(record: Record) -> bytes:
 def encode_value(record: Record) -> bytes | None:
     if record.value is None:
         return None
+    if isinstance(record, ConsumerGroupRecord):
+        name = CONSUMER_GROUP_SCHEMAS[record.kind] + "Value"
+        version = CONSUMER_GROUP_VALUE_WRITTEN
+        return struct.pack(">h", version) + encode_data(name, version, record.value)
     if isinstance(record, OffsetRecord):
         v = record.value
         if v.expire_timestamp < 0:
@@ -145,8 +195,8 @@ def encode_value(record: Record) -> bytes | None:
 
 
 def decode(key: bytes, value: bytes | None) -> Record | None:
-    """The record of a key/value pair; None for record types of other group protocols (the
-    KIP-848 consumer groups, share groups), which a classic coordinator skips."""
+    """The record of a key/value pair; None for record types ferrolog does not keep (share and
+    streams groups, KIP-848 regular expressions), which it skips."""
     (key_type,) = struct.unpack_from(">h", key)
     if key_type in OFFSET_COMMIT_KEY_TYPES:
         k = decode_data("OffsetCommitKey", key_type, key[2:])
@@ -192,6 +242,14 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
                 members=members,
             ),
         )
+    if key_type in CONSUMER_GROUP_SCHEMAS:
+        name = CONSUMER_GROUP_SCHEMAS[key_type]
+        k = decode_data(name + "Key", key_type, key[2:])
+        body = None
+        if value is not None:
+            (version,) = struct.unpack_from(">h", value)
+            body = decode_data(name + "Value", version, value[2:])
+        return ConsumerGroupRecord(key_type, k["group_id"], k.get("member_id"), body)
     return None
 
 

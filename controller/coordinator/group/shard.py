@@ -15,10 +15,14 @@ loading and from the marker writer alike)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ferrolog.controller.coordinator.group import consumer_records
+from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, ConsumerGroup, Topics
 from ferrolog.controller.coordinator.group.records import (
+    CONSUMER_GROUP_METADATA,
+    ConsumerGroupRecord,
     GroupRecord,
     GroupValue,
     MemberValue,
@@ -59,9 +63,15 @@ class RebalanceCounts:
 
 class GroupShard:
     def __init__(
-        self, partition: int, settings: GroupSettings, rebalances: RebalanceCounts | None = None
+        self,
+        partition: int,
+        settings: GroupSettings,
+        rebalances: RebalanceCounts | None = None,
+        topics: Topics = NO_TOPICS,
     ) -> None:
         self.partition = partition
+        # The cluster's topics: consumer group records name topics by id.
+        self.topics = topics
         self.settings = settings
         self.rebalances = rebalances if rebalances is not None else RebalanceCounts()
         self.groups: dict[str, Group] = {}
@@ -70,7 +80,35 @@ class GroupShard:
         self.pending_txn: dict[int, dict[str, dict[tuple[str, int], OffsetValue]]] = {}
 
     def write(self, write: Write) -> None:
+        if not write.records:
+            write.on_done(0)  # nothing to make durable
+            return
         self.outbox.append(write)
+
+    def when_written(self, done: Callable[[int], None]) -> None:
+        """Calls `done(error)` once the writes queued so far are durable (now if none)."""
+        if not self.outbox:
+            done(0)
+            return
+        last = self.outbox[-1]
+        before = last.on_done
+
+        def both(error: int) -> None:
+            before(error)
+            done(error)
+
+        last.on_done = both
+
+    def consumer_write(
+        self, group: Group, members: list[str] | None = None, removed: Sequence[str] = ()
+    ) -> Write:
+        """The records of what changed in `group`'s consumer group (see `consumer_records`),
+        not replayed: the group in memory is already there."""
+        cg = group.consumer
+        if cg is None:
+            return Write([], replay=False)
+        changes = consumer_records.records(group.group_id, cg, self.topics, members, removed)
+        return Write(list(changes), replay=False)
 
     def take_outbox(self) -> list[Write]:
         out, self.outbox = self.outbox, []
@@ -107,13 +145,45 @@ class GroupShard:
             else:
                 self.get_or_create(record.group, now).offsets[key] = record.value
             return
+        if isinstance(record, ConsumerGroupRecord):
+            self._replay_consumer(record, now)
+            return
         if record.value is None:
+            # The classic group is gone: deleted (its offsets were deleted before), or
+            # upgraded to a consumer group (whose records follow; its offsets stay).
             group = self.groups.get(record.group)
-            if group is not None and group.is_empty():
-                group.state = GroupState.DEAD
-                del self.groups[record.group]
+            if group is not None:
+                for member_id in list(group.members):
+                    group.discard(member_id)
+                group.static_members = {}
+                group.pending_members = {}
+                group.protocol_type = group.protocol = group.leader = None
+                if group.consumer is None and not group.offsets:
+                    self._drop_if_unused(group)
             return
         self._load_group(record.group, record.value, now)
+
+    def _replay_consumer(self, record: ConsumerGroupRecord, now: int) -> None:
+        group = self.groups.get(record.group)
+        if record.value is None and (group is None or group.consumer is None):
+            return
+        if record.kind == CONSUMER_GROUP_METADATA and record.value is None:
+            # The consumer group is gone: deleted, or downgraded to a classic group (whose
+            # GroupMetadata follows).
+            assert group is not None
+            group.consumer = None
+            group.state = GroupState.EMPTY
+            self._drop_if_unused(group)
+            return
+        if group is None or group.consumer is None:
+            group = self.get_or_create(record.group, now)
+            for member_id in list(group.members):
+                group.discard(member_id)
+            group.consumer = ConsumerGroup(assignor=self.settings.consumer_assignors[0])
+        consumer_records.replay(
+            group.consumer, record, self.topics, now, self.settings.consumer_session_timeout_ms
+        )
+        group.state = GroupState.STABLE if group.consumer.members else GroupState.EMPTY
 
     def end_txn(self, producer_id: int, commit: bool) -> None:
         """The transaction of `producer_id` ended here (its marker is in this partition)."""
@@ -149,6 +219,7 @@ class GroupShard:
         """A group as its last snapshot left it: members resume (they keep heartbeating the
         same generation), or an empty group."""
         group = self.get_or_create(group_id, now)
+        group.consumer = None
         group.protocol_type = value.protocol_type or None
         group.protocol = value.protocol
         group.generation = value.generation

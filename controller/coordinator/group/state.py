@@ -41,6 +41,16 @@ class GroupSettings:
     consumer_assignors: tuple[str, ...] = ("uniform", "range")  # group.consumer.assignors
     consumer_session_timeout_ms: int = 45_000  # group.consumer.session.timeout.ms
     consumer_heartbeat_interval_ms: int = 5000  # group.consumer.heartbeat.interval.ms
+    # group.consumer.migration.policy: whether a classic group with members is upgraded in
+    # place when a member joins with ConsumerGroupHeartbeat, and a consumer group downgraded
+    # when its last KIP-848 member leaves (bidirectional, upgrade, downgrade or disabled).
+    consumer_migration_policy: str = "bidirectional"
+
+    def upgrade_enabled(self) -> bool:
+        return self.consumer_migration_policy in ("bidirectional", "upgrade")
+
+    def downgrade_enabled(self) -> bool:
+        return self.consumer_migration_policy in ("bidirectional", "downgrade")
 
 
 @dataclass

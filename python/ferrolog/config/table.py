@@ -112,6 +112,9 @@ _B, _S, _SH, _I, _L, _D, _LST, _P = (
 _COMPRESSION = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 _TIMESTAMP_TYPES = ("CreateTime", "LogAppendTime")
 _CLEANUP = ("compact", "delete")
+# Kafka's ConsumerGroupMigrationPolicy values. Kafka takes them in any case; ferrolog's
+# choices are exact, so only as Kafka spells them (lower case).
+_MIGRATION_POLICIES = ("disabled", "upgrade", "downgrade", "bidirectional")
 _MIB = 1 << 20
 
 
@@ -382,6 +385,11 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "does not heartbeat for this long is removed.", minimum=1),
         _b("group.consumer.heartbeat.interval.ms", _I, "5000", "How often consumer group "
            "members heartbeat.", minimum=1),
+        _b("group.consumer.migration.policy", _S, "bidirectional", "Online migration between "
+           "classic and consumer groups: upgrade (a classic group becomes a consumer group "
+           "when a member joins with the consumer protocol), downgrade (back, when the last "
+           "consumer-protocol member leaves), bidirectional (both) or disabled.",
+           choices=_MIGRATION_POLICIES),
         _b("transaction.state.log.num.partitions", _I, "50", "Partitions of "
            "__transaction_state.", minimum=1),
         _b("transaction.state.log.replication.factor", _SH, "1",

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ferrolog import errors
-from ferrolog.controller.api import AclOperation, ResourceType, is_internal
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
-    from ferrolog.controller.coordinator.group.consumer import Topics
+    from ferrolog.controller.coordinator.group.consumer_state import Topics
     from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 
 
@@ -40,19 +40,7 @@ def client_host(ctx: RequestContext) -> str:
 
 def consumer_group_topics(ctx: RequestContext) -> Topics:
     """The cluster's topics as KIP-848 heartbeats see them (names, ids, partition counts)."""
-    from ferrolog.controller.coordinator.group.consumer import Topics as TopicsView
+    from ferrolog.controller.coordinator.group.consumer_state import topics_of
 
     controller = ctx.broker.controller
-
-    def by_name(name: str) -> tuple[bytes, int] | None:
-        record = controller.topic(name)
-        return (record.topic_id, len(record.assignment)) if record is not None else None
-
-    def by_id(topic_id: bytes) -> str | None:
-        record = controller.topic_by_id(topic_id)
-        return record.name if record is not None else None
-
-    def names() -> list[str]:
-        return [n for n in controller.topics() if not is_internal(n)]
-
-    return TopicsView(by_name=by_name, by_id=by_id, names=names)
+    return topics_of(lambda: controller)

@@ -8,6 +8,9 @@ As Kafka: the API is always advertised, and answers UNSUPPORTED_VERSION until th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
@@ -18,6 +21,9 @@ from ferrolog.protocol.messages import (
     ConsumerGroupHeartbeatRequest,
     ConsumerGroupHeartbeatResponse,
 )
+
+if TYPE_CHECKING:
+    from ferrolog.controller.coordinator.group.shard import GroupShard
 
 API_KEY = 68
 MIN_VERSION = 0
@@ -42,9 +48,18 @@ async def handle(
             return consumer.error_response(*invalid)
         topics = consumer_group_topics(ctx)
         host = client_host(ctx)
+
+        def operation(
+            shard: GroupShard, reply: Callable[[ConsumerGroupHeartbeatResponse], None]
+        ) -> None:
+            # The answer goes once what the heartbeat changed is in the log.
+            response = consumer.heartbeat(shard, req, now_ms(), topics, host)
+            shard.when_written(
+                lambda error: reply(consumer.error_response(error) if error else response)
+            )
+
         response: ConsumerGroupHeartbeatResponse = await coordinator(ctx).run(
-            request["group_id"],
-            lambda shard, reply: reply(consumer.heartbeat(shard, req, now_ms(), topics, host)),
+            request["group_id"], operation
         )
     except errors.KafkaError as exc:
         return consumer.error_response(exc.code, str(exc) or None)
