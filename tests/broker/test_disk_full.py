@@ -18,6 +18,7 @@ from ferrolog.embedded import EmbeddedBroker
 
 from tests.cluster.checker import check_no_loss, read_all
 from tests.disk import log_dirs, small_disk
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native]
 
@@ -69,10 +70,11 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     broker = ferrolog_broker_factory(data_dir=other, overrides={"log.dirs": f"{small},{other}"})
     bootstrap = broker.bootstrap_servers
     # A new partition goes to the directory holding the fewest: the first, then the second.
+    # The log opens when the broker takes the leadership, shortly after CreateTopics answers.
     create(bootstrap, "full")
+    wait_until(lambda: (small / "full-0").is_dir(), 20, what="full-0 in the small disk")
     create(bootstrap, "spare")
-    assert (small / "full-0").is_dir()
-    assert (other / "spare-0").is_dir()
+    wait_until(lambda: (other / "spare-0").is_dir(), 20, what="spare-0 in the other dir")
 
     acked, code = produce_until_refused(bootstrap, "full", 3 * SMALL // VALUE)
     assert code == KafkaError.KAFKA_STORAGE_ERROR, code
