@@ -50,7 +50,8 @@ def test_group_configs_are_config_entities_with_notifications(zk: KazooClient) -
         "plain": {"consumer.heartbeat.interval.ms": "6000"},
     }
     latest, changes = zk_configs.read_changes(zk, None, latest, ())
-    assert changes is not None and not changes.full
+    assert changes is not None
+    assert not changes.full
     assert changes.groups == {
         "orders/eu": {"consumer.session.timeout.ms": "50000"},
         "plain": {"consumer.heartbeat.interval.ms": "6000"},
@@ -59,7 +60,9 @@ def test_group_configs_are_config_entities_with_notifications(zk: KazooClient) -
     zk_configs.write_group_configs(zk, "plain", {})
     assert zk.exists("/config/groups/plain") is None
     _, changes = zk_configs.read_changes(zk, None, latest, ())
-    assert changes is not None and changes.groups == {"plain": {}}
+    assert changes is not None
+    assert changes.groups == {"plain": {}}
     _, everything = zk_configs.read_changes(zk, None, False, ())
-    assert everything is not None and everything.full
+    assert everything is not None
+    assert everything.full
     assert everything.groups == {"orders/eu": {"consumer.session.timeout.ms": "50000"}}

@@ -113,9 +113,9 @@ def test_values_are_checked_against_the_brokers_bounds() -> None:
 
 
 def test_a_broker_refuses_to_start_with_a_session_timeout_out_of_bounds() -> None:
-    with pytest.raises(InvalidConfigError, match="must be greater than or equal to"):
+    with pytest.raises(InvalidConfigError, match=r"must be greater than or equal to"):
         BrokerConfig({"group.consumer.session.timeout.ms": "3000"})
-    with pytest.raises(InvalidConfigError, match="heartbeat.interval.ms must be less than"):
+    with pytest.raises(InvalidConfigError, match=r"heartbeat\.interval\.ms must be less than"):
         BrokerConfig({**SETTINGS, "group.consumer.session.timeout.ms": "5000"})
 
 
@@ -172,7 +172,8 @@ def test_the_coordinator_applies_a_groups_session_timeout(broker: EmbeddedBroker
     topic = create_topic(bootstrap, partitions=2)
     configured, plain = f"g-{uuid.uuid4().hex[:8]}", f"g-{uuid.uuid4().hex[:8]}"
     first = join(bootstrap, configured, topic)
-    assert first["error_code"] == 0 and first["heartbeat_interval_ms"] == 5000
+    assert first["error_code"] == 0
+    assert first["heartbeat_interval_ms"] == 5000
     assert join(bootstrap, plain, topic)["error_code"] == 0
     # Set on a group that has members already: they take it from their next heartbeat.
     assert (
@@ -190,7 +191,8 @@ def test_the_coordinator_applies_a_groups_session_timeout(broker: EmbeddedBroker
         member_id=first["member_id"],
         member_epoch=first["member_epoch"],
     )
-    assert again["error_code"] == 0 and again["heartbeat_interval_ms"] == 300
+    assert again["error_code"] == 0
+    assert again["heartbeat_interval_ms"] == 300
     assert len(members(bootstrap, configured)) == 1
     # Then silent: expelled after the group's 1.5 s, while the other group's member, under
     # the broker's 60 s, stays.
