@@ -15,6 +15,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -252,3 +253,20 @@ def test_kafka_configs_sets_and_describes_a_groups_configs(broker: EmbeddedBroke
     assert "consumer.heartbeat.interval.ms" not in shown.stdout
     everything = kafka_configs(bootstrap, "--entity-name", group, "--describe", "--all")
     assert "consumer.heartbeat.interval.ms=5000 sensitive=false" in everything.stdout
+
+
+def test_a_groups_configs_survive_a_restart(tmp_path: Path) -> None:
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    with EmbeddedBroker(tmp_path / "data", overrides=SETTINGS) as first:
+        bootstrap = first.bootstrap_servers
+        assert update(bootstrap, [("group.version", 1, UPGRADE)])["error_code"] == 0
+        assert (
+            alter(bootstrap, group, ("consumer.heartbeat.interval.ms", 0, "700"))["error_code"] == 0
+        )
+    with EmbeddedBroker(tmp_path / "data", overrides=SETTINGS) as second:
+        bootstrap = second.bootstrap_servers
+        interval = describe(bootstrap, group)["consumer.heartbeat.interval.ms"]
+        assert (interval["value"], interval["config_source"]) == ("700", GROUP_CONFIG)
+        joined = join(bootstrap, group, create_topic(bootstrap))
+        assert joined["error_code"] == 0
+        assert joined["heartbeat_interval_ms"] == 700
