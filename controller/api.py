@@ -37,6 +37,7 @@ from ferrolog.controller.cluster.topics import (
     validate_topic_name,
 )
 from ferrolog.controller.features import FeatureUpdate, UpgradeType
+from ferrolog.controller.group_configs import GroupConfigManager
 from ferrolog.controller.quota.manager import ClientQuotaControlManager
 from ferrolog.controller.scram import Deletion, ScramControlManager, Upsertion
 from ferrolog.controller.store.base import (
@@ -133,6 +134,11 @@ class ControllerApi(Protocol):
     def broker_configs(self) -> DynamicBrokerConfigManager:
         """This broker's dynamic configs and the cluster default: AlterConfigs and
         IncrementalAlterConfigs of BROKER resources."""
+
+    @property
+    def group_configs(self) -> GroupConfigManager:
+        """The group configs: DescribeConfigs and IncrementalAlterConfigs of GROUP
+        resources."""
 
     @property
     def controller_id(self) -> int:

@@ -62,6 +62,7 @@ from ..acl.manager import AclControlManager, AclSink
 # not as `ferrolog.controller`).
 from ..broker_configs import DynamicBrokerConfigManager
 from ..features import FeatureUpdate, updated_levels
+from ..group_configs import GroupConfigManager
 from ..producer_ids import ProducerIdAllocator
 from ..quota.manager import ClientQuotaControlManager, QuotaSink
 from ..scram import ScramControlManager
@@ -100,6 +101,7 @@ class Controller(MetadataCache):
         self._acls = AclControlManager(store, acl_sink)
         self._scram_credentials = ScramControlManager(store)
         self._broker_configs = DynamicBrokerConfigManager(store, config)
+        self._group_configs = GroupConfigManager(store, config)
         self.config = config
         self._replicas = replicas
         if replicas is not None:
@@ -129,6 +131,7 @@ class Controller(MetadataCache):
         await self._acls.load()
         # Before the local replicas open, so they open with the dynamic topic defaults.
         await self._broker_configs.load()
+        await self._group_configs.load()
         self._features = await self.store.finalized_features()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
@@ -171,6 +174,10 @@ class Controller(MetadataCache):
     @property
     def broker_configs(self) -> DynamicBrokerConfigManager:
         return self._broker_configs
+
+    @property
+    def group_configs(self) -> GroupConfigManager:
+        return self._group_configs
 
     def finalized_features(self) -> FinalizedFeatures:
         return self._features

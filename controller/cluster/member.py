@@ -164,6 +164,7 @@ class ClusterMember:
             self._controller.scram_credentials.update(configs.scram, configs.full)
             # Before the replicas below open, so that they open with the topic defaults.
             await self._controller.broker_configs.update(configs.brokers, configs.full)
+            self._controller.group_configs.update(configs.groups, configs.full)
         acls = await self._store.acl_changes()
         if acls is not None:
             self._controller.acls.update(*acls)

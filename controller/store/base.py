@@ -14,6 +14,8 @@ from ..scram import ScramChanges, ScramTable
 
 # Dynamic broker configs by broker id (None: the cluster default).
 BrokerConfigs = dict[int | None, dict[str, str]]
+# Group configs (KIP-848's resource type GROUP) by group id.
+GroupConfigs = dict[str, dict[str, str]]
 
 
 class TopicExistsError(Exception):
@@ -187,6 +189,15 @@ class MetadataStore(abc.ABC):
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
         """The dynamic configs of each of `brokers` (None: the cluster default) that has
         any."""
+
+    @abc.abstractmethod
+    async def group_configs(self) -> GroupConfigs:
+        """The configs of every group that has any."""
+
+    @abc.abstractmethod
+    async def alter_group_configs(self, group: str, configs: dict[str, str]) -> None:
+        """Replaces the configs of `group` (an empty dict removes them all), and lets every
+        broker know."""
 
     @abc.abstractmethod
     async def finalized_features(self) -> FinalizedFeatures: ...

@@ -33,6 +33,7 @@ from .base import (
     BrokerConfigs,
     BrokerRegistration,
     FinalizedFeatures,
+    GroupConfigs,
     MetadataStore,
     PartitionState,
     TopicExistsError,
@@ -182,6 +183,11 @@ class LocalStore(MetadataStore):
         found = {b: stored.get(_broker_key(b)) for b in brokers}
         return {b: dict(c) for b, c in found.items() if c}
 
+    async def group_configs(self) -> GroupConfigs:
+        self._check()
+        stored = self._data.get("group_configs", {})
+        return {group: dict(configs) for group, configs in stored.items() if configs}
+
     async def finalized_features(self) -> FinalizedFeatures:
         self._check()
         return _features_from_json(self._data)
@@ -306,6 +312,16 @@ class LocalStore(MetadataStore):
                 stored[_broker_key(broker)] = dict(configs)
             else:
                 stored.pop(_broker_key(broker), None)
+
+        await self._apply(mutate)
+
+    async def alter_group_configs(self, group: str, configs: dict[str, str]) -> None:
+        def mutate(data: dict[str, Any]) -> None:
+            stored = data.setdefault("group_configs", {})
+            if configs:
+                stored[group] = dict(configs)
+            else:
+                stored.pop(group, None)
 
         await self._apply(mutate)
 

@@ -1,8 +1,8 @@
-"""Config entities in ZooKeeper (`ZkStore`'s quota and broker config calls), in Kafka's layout
-(`zk_paths`): one config znode per entity (`/config/clients/<id>`, `/config/users/...`,
-`/config/brokers/<id>`, `/config/brokers/<default>`), and a sequential change notification per
-changed entity, naming it, that every broker watches. A change reaches every broker within a
-watch round trip, without a restart.
+"""Config entities in ZooKeeper (`ZkStore`'s quota, broker and group config calls), in Kafka's
+layout (`zk_paths`): one config znode per entity (`/config/clients/<id>`, `/config/users/...`,
+`/config/brokers/<id>`, `/config/brokers/<default>`, `/config/groups/<group>`), and a
+sequential change notification per changed entity, naming it, that every broker watches. A
+change reaches every broker within a watch round trip, without a restart.
 
 A broker processes the notifications newer than the last one it saw and re-reads only the
 entities they name (Kafka's `ZkNodeChangeNotificationListener`), so a change costs each broker
@@ -26,7 +26,7 @@ from kazoo.protocol.states import WatchedEvent
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramCredential, ScramTable
 from . import zk_paths as paths
-from .base import BrokerConfigs
+from .base import BrokerConfigs, GroupConfigs
 
 Watcher = Callable[[WatchedEvent], None]
 MechanismChanges = Mapping[str, ScramCredential | None]
@@ -38,12 +38,13 @@ class ConfigChanges:
     """What the notifications since the last read changed. `full`: everything was read, so
     `quotas` is the whole quota table and `brokers` has every wanted broker entity; otherwise
     they hold the changed entities only, an empty config meaning it was removed. `scram`:
-    the SCRAM credentials of the users, likewise."""
+    the SCRAM credentials of the users, `groups` the group configs, likewise."""
 
     full: bool
     quotas: QuotaTable = field(default_factory=dict)
     brokers: BrokerConfigs = field(default_factory=dict)
     scram: ScramTable = field(default_factory=dict)
+    groups: GroupConfigs = field(default_factory=dict)
 
 
 def _notifications(client: KazooClient, watch: Watcher | None) -> list[str]:
@@ -65,7 +66,8 @@ def read_changes(
     latest = names[-1] if names else None
     if after is False:
         quotas, scram = read_entities(client)
-        everything = ConfigChanges(True, quotas, read_broker_configs(client, brokers), scram)
+        brokers_read = read_broker_configs(client, brokers)
+        everything = ConfigChanges(True, quotas, brokers_read, scram, read_group_configs(client))
         return latest, everything
     new = [n for n in names if after is None or n > str(after)]
     if not new:
@@ -77,7 +79,11 @@ def read_changes(
             entity_paths.add(paths.decode_config_change(read.get()[0]))
     entity_reads = []
     broker_reads = []
+    group_reads = []
     for entity_path in sorted(entity_paths):
+        group = paths.group_of_path(entity_path)
+        if group is not None:
+            group_reads.append((group, client.get_async(f"/config/{entity_path}")))
         entity = paths.quota_entity_of_path(entity_path)
         if entity is not None:
             user = paths.scram_user_of_path(entity_path)
@@ -94,7 +100,8 @@ def read_changes(
         if user is not None:
             scram[user] = paths.decode_scram_config(data)
     configs = {broker: _data(read, paths.decode_topic_config) for broker, read in broker_reads}
-    return latest, ConfigChanges(False, quotas, configs, scram)
+    groups = {group: _data(read, paths.decode_topic_config) for group, read in group_reads}
+    return latest, ConfigChanges(False, quotas, configs, scram, groups)
 
 
 def _data(read: Any, decode: Callable[[bytes], V]) -> V:
@@ -149,6 +156,24 @@ def read_broker_configs(client: KazooClient, brokers: Collection[int | None]) ->
     pending = [(b, client.get_async(f"/config/{paths.broker_entity_path(b)}")) for b in brokers]
     configs = {broker: _data(read, paths.decode_topic_config) for broker, read in pending}
     return {broker: config for broker, config in configs.items() if config}
+
+
+def read_group_configs(client: KazooClient) -> GroupConfigs:
+    """The configs of every group that has any."""
+    pending = [
+        (paths.desanitize(name), client.get_async(f"{paths.CONFIG_GROUPS}/{name}"))
+        for name in client.get_children(paths.CONFIG_GROUPS)
+    ]
+    configs = {group: _data(read, paths.decode_topic_config) for group, read in pending}
+    return {group: config for group, config in configs.items() if config}
+
+
+def write_group_configs(client: KazooClient, group: str, configs: dict[str, str]) -> None:
+    """Writes a group's configs (removing the znode when none are left), then its change
+    notification."""
+    entity_path = paths.group_entity_path(group)
+    _write(client, entity_path, paths.encode_topic_config(configs), configs)
+    notify(client, [entity_path])
 
 
 def write_quotas(

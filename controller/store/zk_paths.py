@@ -15,10 +15,13 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
   as Kafka's `Sanitizer` does (URL-encoded)
 - `/config/brokers/<id>` and `/config/brokers/<default>` (persistent):
   `{"version":1,"config":{...}}`, the dynamic configs of one broker and the cluster default
+- `/config/groups/<group>` (persistent): `{"version":1,"config":{...}}`, a group's configs
+  (KIP-848's resource type GROUP; Kafka keeps them only in KRaft's metadata log, so ferrolog
+  lays them out as the other config entities), the name sanitized as Kafka's `Sanitizer` does
 - `/config/changes/config_change_<seq>` (persistent sequential): `{"version":2,
-  "entity_path":"users/<user>/clients/<client-id>"}` (or `brokers/<id>`, ...), one per changed
-  quota or broker config entity, which every broker watches to re-read that entity; removed
-  after `CONFIG_CHANGE_EXPIRATION_MS`
+  "entity_path":"users/<user>/clients/<client-id>"}` (or `brokers/<id>`, `groups/<group>`, ...),
+  one per changed quota, broker or group config entity, which every broker watches to re-read
+  that entity; removed after `CONFIG_CHANGE_EXPIRATION_MS`
 - `/kafka-acl/<ResourceType>/<name>` and `/kafka-acl-extended/prefixed/<ResourceType>/<name>`
   (persistent): `{"version":1,"acls":[{"principal","permissionType","operation","host"}]}`, the
   ACLs of a literal and of a prefixed resource pattern (`<ResourceType>` as Kafka names it:
@@ -88,6 +91,7 @@ TOPIC_CONFIGS = "/config/topics"
 CONFIG_USERS = "/config/users"
 CONFIG_CLIENTS = "/config/clients"
 CONFIG_BROKERS = "/config/brokers"
+CONFIG_GROUPS = "/config/groups"
 CONFIG_CHANGES = "/config/changes"
 CONFIG_CHANGE_PREFIX = "config_change_"
 # Kafka's brokers purge change notifications this old.
@@ -119,6 +123,7 @@ PERSISTENT_ROOTS = (
     CONFIG_USERS,
     CONFIG_CLIENTS,
     CONFIG_BROKERS,
+    CONFIG_GROUPS,
     CONFIG_CHANGES,
     "/admin",
     "/cluster",
@@ -556,6 +561,17 @@ def broker_of_path(entity_path: str) -> int | bool | None:
     if name == DEFAULT_ENTITY:
         return None
     return int(name) if name.isdigit() else False
+
+
+def group_entity_path(group: str) -> str:
+    """`groups/<sanitized group>`: the path under `/config` of a group's configs."""
+    return f"groups/{sanitize(group)}"
+
+
+def group_of_path(entity_path: str) -> str | None:
+    """The group a change notification names (None: it names no group entity)."""
+    kind, _, name = entity_path.partition("/")
+    return desanitize(name) if kind == "groups" and name and "/" not in name else None
 
 
 # ACLs (Kafka's `ZkAclStore`, `ResourceZNode` and `ZkAclChangeStore`)

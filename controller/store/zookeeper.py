@@ -49,6 +49,7 @@ from .base import (
     BrokerConfigs,
     BrokerRegistration,
     FinalizedFeatures,
+    GroupConfigs,
     MetadataStore,
     PartitionState,
     TopicExistsError,
@@ -219,8 +220,8 @@ class ZkStore(MetadataStore):
                 self._full_read_at = now
         return view
 
-    # Config entities: client quotas, SCRAM credentials and dynamic broker configs (any broker
-    # writes them; every broker watches the change notifications)
+    # Config entities: client quotas, SCRAM credentials, dynamic broker configs and group
+    # configs (any broker writes them; every broker watches the change notifications)
 
     async def client_quotas(self) -> QuotaTable:
         return await self._call(lambda: zk_configs.read_quotas(self.client))
@@ -260,6 +261,12 @@ class ZkStore(MetadataStore):
 
     async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
         await self._call(lambda: zk_configs.write_broker_configs(self.client, broker, configs))
+
+    async def group_configs(self) -> GroupConfigs:
+        return await self._call(lambda: zk_configs.read_group_configs(self.client))
+
+    async def alter_group_configs(self, group: str, configs: dict[str, str]) -> None:
+        await self._call(lambda: zk_configs.write_group_configs(self.client, group, configs))
 
     # ACLs (any broker writes them; every broker watches the change notifications)
 

@@ -205,6 +205,7 @@ class Broker:
         assert self.txn_coordinator is not None
         controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
         controller.add_leadership_listener(TRANSACTION_STATE, self.txn_coordinator)
+        controller.group_configs.subscribe(self.group_coordinator.set_group_configs)
         self.group_coordinator.start()
         self.txn_coordinator.start()
 

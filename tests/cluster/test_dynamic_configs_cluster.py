@@ -15,6 +15,7 @@ import pytest
 from confluent_kafka import Producer
 
 from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
+from tests.handlers.features_tools import request
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
@@ -117,3 +118,49 @@ def test_per_broker_values_describe_and_refusals_as_on_kafka(cluster: Cluster) -
         "org.apache.kafka.common.errors.InvalidRequestException: Cannot update these configs "
         "dynamically: Set(num.partitions)"
     ) in refused.stdout + refused.stderr
+
+
+def test_a_groups_configs_reach_every_broker(cluster: Cluster) -> None:
+    """A group config set through one broker is stored in `/config/groups/<group>`, with a
+    `/config/changes` notification naming it, and every broker describes it soon after."""
+    first = cluster.brokers[1].bootstrap
+    done = subprocess.run(
+        java_command(
+            CONFIGS, "--bootstrap-server", first, "--entity-type", "groups", "--entity-name",
+            "orders", "--alter", "--add-config", "consumer.heartbeat.interval.ms=6000",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    zk = cluster.zk_client()
+    try:
+        data, _ = zk.get("/config/groups/orders")
+        assert json.loads(data) == {
+            "version": 1,
+            "config": {"consumer.heartbeat.interval.ms": "6000"},
+        }
+        changes = sorted(zk.get_children("/config/changes"))
+        last, _ = zk.get(f"/config/changes/{changes[-1]}")
+        assert json.loads(last) == {"version": 2, "entity_path": "groups/orders"}
+    finally:
+        zk.stop()
+        zk.close()
+
+    def described(bootstrap: str) -> str | None:
+        body = {
+            "resources": [{"resource_type": 32, "resource_name": "orders",
+                           "configuration_keys": ["consumer.heartbeat.interval.ms"]}],
+            "include_synonyms": False,
+            "include_documentation": False,
+        }  # fmt: skip
+        configs = request(bootstrap, 32, 4, body)["results"][0]["configs"]
+        return str(configs[0]["value"]) if configs else None
+
+    for broker in cluster.brokers.values():
+        wait_until(
+            lambda b=broker: described(b.bootstrap) == "6000",
+            timeout=20,
+            what=f"broker {broker.node_id} to describe the group's config",
+        )

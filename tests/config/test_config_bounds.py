@@ -132,6 +132,10 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "group.consumer.assignors": (LST, None, None, ()),
     "group.consumer.session.timeout.ms": (INT, 1, None, ()),
     "group.consumer.heartbeat.interval.ms": (INT, 1, None, ()),
+    "group.consumer.min.session.timeout.ms": (INT, 1, None, ()),
+    "group.consumer.max.session.timeout.ms": (INT, 1, None, ()),
+    "group.consumer.min.heartbeat.interval.ms": (INT, 1, None, ()),
+    "group.consumer.max.heartbeat.interval.ms": (INT, 1, None, ()),
     "group.consumer.migration.policy": (
         S,
         None,

@@ -36,6 +36,9 @@ SETTINGS = {
     "offsets.topic.num.partitions": "2",
     "group.consumer.session.timeout.ms": "3000",
     "group.consumer.heartbeat.interval.ms": "200",
+    # Below Kafka's bounds, which must move with them.
+    "group.consumer.min.session.timeout.ms": "1000",
+    "group.consumer.min.heartbeat.interval.ms": "100",
     "offsets.retention.check.interval.ms": "300",
 }
 
@@ -385,6 +388,7 @@ def test_librdkafka_consumers_share_rebalance_and_resume(bootstrap: str) -> None
         mine = [g for g in listed.valid if g.group_id == group]
         assert mine, listed.valid
         assert str(mine[0].type).endswith("CONSUMER"), mine
+
         # `two` reads its three partitions to their end and commits; it leaves, and `one`
         # takes all six. (By position, not by count: before the split settled, `two` may
         # have read from a partition that went to `one`.)

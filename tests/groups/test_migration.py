@@ -34,6 +34,9 @@ SETTINGS = {
     "group.min.session.timeout.ms": "500",
     "group.consumer.session.timeout.ms": "3000",
     "group.consumer.heartbeat.interval.ms": "200",
+    # Below Kafka's bounds, which must move with them.
+    "group.consumer.min.session.timeout.ms": "1000",
+    "group.consumer.min.heartbeat.interval.ms": "100",
 }
 PARTITIONS = 6
 

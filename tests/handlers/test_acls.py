@@ -30,6 +30,7 @@ from ferrolog.embedded import EmbeddedBroker
 
 from tests.acl_broker import AclBroker, principal
 from tests.cluster.harness import java_command, needs_kafka_jars
+from tests.handlers.features_tools import UPGRADE, update
 
 pytestmark = pytest.mark.native
 
@@ -275,3 +276,25 @@ def test_acl_apis_without_an_authorizer_answer_security_disabled(tmp_path: Path)
         with pytest.raises(KafkaException) as refused:
             admin.create_acls([binding], request_timeout=20)[binding].result()
         assert refused.value.args[0].code() == KafkaError.SECURITY_DISABLED
+
+
+def test_consumer_group_heartbeat_needs_describe_on_the_subscribed_topics(
+    secured: AclBroker,
+) -> None:
+    """KIP-848 (`group.protocol=consumer`): as Kafka 4.1's handleConsumerGroupHeartbeat, READ on
+    the group is not enough; every topic subscribed by name needs DESCRIBE, else the heartbeat
+    is answered TOPIC_AUTHORIZATION_FAILED and the member does not join."""
+    assert update(secured.plaintext, [("group.version", 1, UPGRADE)])["error_code"] == 0
+    topic = new_topic(secured, "kip848")
+    producer = Producer({"bootstrap.servers": secured.plaintext})
+    producer.produce(topic, b"v0")
+    assert producer.flush(20) == 0
+    group = f"g-{uuid.uuid4().hex[:6]}"
+    for name in ("alice", "bob"):
+        secured.allow(name, GROUP, group, READ)
+    secured.allow("alice", TOPIC, topic, READ)  # READ implies DESCRIBE
+    config = {"group.protocol": "consumer"}
+    refused = consume({**secured.client("bob"), **config}, topic, group, 1)
+    assert isinstance(refused, KafkaError)
+    assert refused.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
+    assert consume({**secured.client("alice"), **config}, topic, group, 1) == [b"v0"]

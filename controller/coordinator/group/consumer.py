@@ -172,7 +172,7 @@ def heartbeat(
             # session times out or its instance id joins again (and takes its place).
             member.previous_member_epoch = member.member_epoch
             member.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH
-            member.session_deadline = now + settings.consumer_session_timeout_ms
+            member.session_deadline = now + settings.consumer_session_timeout(group_id)
         elif not _fence(shard, group, member.member_id, now):
             shard.write(shard.consumer_write(group, removed=[member.member_id]))
         return error_response(0, None, member_id, epoch)
@@ -247,7 +247,7 @@ def heartbeat(
     if assignor is not None and assignor != member.server_assignor:
         member.server_assignor = assignor
         changed = True
-    member.session_deadline = now + settings.consumer_session_timeout_ms
+    member.session_deadline = now + settings.consumer_session_timeout(group_id)
     # One new group epoch for whatever changed in this heartbeat, as Kafka.
     if refresh_metadata(cg, topics) or changed:
         cg.group_epoch += 1
@@ -259,7 +259,7 @@ def heartbeat(
         "error_message": None,
         "member_id": member_id,
         "member_epoch": member.member_epoch,
-        "heartbeat_interval_ms": settings.consumer_heartbeat_interval_ms,
+        "heartbeat_interval_ms": settings.consumer_heartbeat_interval(group_id),
         "assignment": None,
     }
     full = (

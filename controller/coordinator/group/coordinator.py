@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -97,6 +97,12 @@ class GroupCoordinator:
         # The cluster's topics (set by the broker once its controller runs): consumer group
         # records name topics by id.
         self.topics: Topics = NO_TOPICS
+
+    def set_group_configs(self, configs: Mapping[str, Mapping[str, str]]) -> None:
+        """Every group's own configs (resource type GROUP), in effect from each member's next
+        heartbeat."""
+        self.settings.group_configs.clear()
+        self.settings.group_configs.update({group: dict(c) for group, c in configs.items()})
 
     # Leadership hooks (called by the controller)
 

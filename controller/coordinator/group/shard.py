@@ -181,7 +181,11 @@ class GroupShard:
                 group.discard(member_id)
             group.consumer = ConsumerGroup(assignor=self.settings.consumer_assignors[0])
         consumer_records.replay(
-            group.consumer, record, self.topics, now, self.settings.consumer_session_timeout_ms
+            group.consumer,
+            record,
+            self.topics,
+            now,
+            self.settings.consumer_session_timeout(record.group),
         )
         group.state = GroupState.STABLE if group.consumer.members else GroupState.EMPTY
 

@@ -45,6 +45,18 @@ class GroupSettings:
     # place when a member joins with ConsumerGroupHeartbeat, and a consumer group downgraded
     # when its last KIP-848 member leaves (bidirectional, upgrade, downgrade or disabled).
     consumer_migration_policy: str = "bidirectional"
+    # Each group's own configs (resource type GROUP: consumer.session.timeout.ms, ...) over
+    # the two consumer_* defaults above; replaced in place by `GroupCoordinator
+    # .set_group_configs` when they change, and read at each heartbeat.
+    group_configs: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
+
+    def consumer_session_timeout(self, group_id: str) -> int:
+        value = self.group_configs.get(group_id, {}).get("consumer.session.timeout.ms")
+        return self.consumer_session_timeout_ms if value is None else int(value)
+
+    def consumer_heartbeat_interval(self, group_id: str) -> int:
+        value = self.group_configs.get(group_id, {}).get("consumer.heartbeat.interval.ms")
+        return self.consumer_heartbeat_interval_ms if value is None else int(value)
 
     def upgrade_enabled(self) -> bool:
         return self.consumer_migration_policy in ("bidirectional", "upgrade")

@@ -16,6 +16,7 @@ from ferrolog.config import inter_broker, jaas
 from ferrolog.config.table import (
     BROKER_CONFIGS,
     DYNAMIC_BROKER_KEYS,
+    GROUP_CONFIGS,
     NATIVE_SERVER_KEYS,
     NATIVE_TOPIC_KEYS,
     TOPIC_CONFIGS,
@@ -105,6 +106,7 @@ class BrokerConfig:
         if self.is_set("advertised.listeners"):
             parse_listeners(self.get("advertised.listeners") or "")
         self._check_listeners()
+        self._check_consumer_group_timeouts()
         authorizer = self._settings.get("authorizer.class.name", "").strip()
         if authorizer and authorizer not in AUTHORIZER_CLASSES:
             # Kafka would load the class; ferrolog has its own authorizer behind Kafka's names.
@@ -255,6 +257,37 @@ class BrokerConfig:
         # single node with only SSL listeners is served, and a cluster is refused in
         # `_check_listeners`.
         return names[0]
+
+    def _check_consumer_group_timeouts(self) -> None:
+        """Kafka's start-up checks (`GroupCoordinatorConfig`) of the consumer group session
+        timeout and heartbeat interval against their bounds, in Kafka's order and words."""
+        value = {
+            name: self.get_int(f"group.consumer.{name}")
+            for name in (
+                "heartbeat.interval.ms",
+                "min.heartbeat.interval.ms",
+                "max.heartbeat.interval.ms",
+                "session.timeout.ms",
+                "min.session.timeout.ms",
+                "max.session.timeout.ms",
+            )
+        }
+        checks = [
+            ("max.heartbeat.interval.ms", ">=", "min.heartbeat.interval.ms"),
+            ("heartbeat.interval.ms", ">=", "min.heartbeat.interval.ms"),
+            ("heartbeat.interval.ms", "<=", "max.heartbeat.interval.ms"),
+            ("max.session.timeout.ms", ">=", "min.session.timeout.ms"),
+            ("session.timeout.ms", ">=", "min.session.timeout.ms"),
+            ("session.timeout.ms", "<=", "max.session.timeout.ms"),
+            ("heartbeat.interval.ms", "<", "session.timeout.ms"),
+        ]
+        words = {">=": "greater than or equal to", "<=": "less than or equal to", "<": "less than"}
+        for left, op, right in checks:
+            a, b = value[left], value[right]
+            if not (a >= b if op == ">=" else a <= b if op == "<=" else a < b):
+                raise InvalidConfigError(
+                    f"group.consumer.{left} must be {words[op]} group.consumer.{right}"
+                )
 
     def _check_listeners(self) -> None:
         names = [lst.name for lst in self.listeners]
@@ -470,6 +503,22 @@ class BrokerConfig:
                 value, source = overrides[name], ConfigSource.TOPIC_CONFIG
             else:
                 value, source = default_value, default_synonym.source
+            entries.append(_entry(definition, value, source, False, synonyms))
+        return entries
+
+    def describe_group(self, configs: Mapping[str, str]) -> list[ConfigEntry]:
+        """DescribeConfigs rows for a group (resource type GROUP), as Kafka lists them: each
+        group config with the group's own value (GROUP_CONFIG) or else its broker property's
+        (`group.<name>`), with that property's synonyms after the group's own."""
+        entries = []
+        for name, definition in GROUP_CONFIGS.items():
+            synonyms = []
+            if name in configs:
+                synonyms.append(ConfigSynonym(name, configs[name], ConfigSource.GROUP_CONFIG))
+            broker_property = definition.synonyms[0].name
+            synonyms += self._own_synonyms(broker_property)
+            value = configs[name] if name in configs else self.get(broker_property)
+            source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
             entries.append(_entry(definition, value, source, False, synonyms))
         return entries
 

@@ -64,6 +64,8 @@ class ConfigSource(enum.IntEnum):
     STATIC_BROKER_CONFIG = 4
     DEFAULT_CONFIG = 5
     DYNAMIC_BROKER_LOGGER_CONFIG = 6
+    CLIENT_METRICS_CONFIG = 7
+    GROUP_CONFIG = 8  # a group's own config (resource type GROUP)
 
 
 @dataclass(frozen=True)
@@ -385,6 +387,16 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "does not heartbeat for this long is removed.", minimum=1),
         _b("group.consumer.heartbeat.interval.ms", _I, "5000", "How often consumer group "
            "members heartbeat.", minimum=1),
+        # The bounds of the two above, and of a group's own consumer.session.timeout.ms and
+        # consumer.heartbeat.interval.ms (GROUP_CONFIGS), checked as Kafka checks them.
+        _b("group.consumer.min.session.timeout.ms", _I, "45000", "The minimum allowed "
+           "session timeout for registered consumers.", minimum=1),
+        _b("group.consumer.max.session.timeout.ms", _I, "60000", "The maximum allowed "
+           "session timeout for registered consumers.", minimum=1),
+        _b("group.consumer.min.heartbeat.interval.ms", _I, "5000", "The minimum heartbeat "
+           "interval for registered consumers.", minimum=1),
+        _b("group.consumer.max.heartbeat.interval.ms", _I, "15000", "The maximum heartbeat "
+           "interval for registered consumers.", minimum=1),
         _b("group.consumer.migration.policy", _S, "bidirectional", "Online migration between "
            "classic and consumer groups: upgrade (a classic group becomes a consumer group "
            "when a member joins with the consumer protocol), downgrade (back, when the last "
@@ -495,6 +507,21 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
            "throttled (not enforced by ferrolog yet)."),
         _t("follower.replication.throttled.replicas", _LST, "Replicas whose follower side is "
            "throttled (not enforced by ferrolog yet)."),
+    ]
+}
+
+# Kafka 4.1's group configs (`GroupConfig`, DescribeConfigs and IncrementalAlterConfigs of
+# resource type GROUP), each defaulting to the broker property `group.<name>`. Of Kafka's, only
+# the consumer group ones: ferrolog has no share or streams groups, so their configs
+# (share.session.timeout.ms, streams.num.standby.replicas, ...) are refused as unknown names.
+GROUP_CONFIGS: dict[str, TopicConfigDef] = {
+    d.name: d
+    for d in [
+        _t("consumer.session.timeout.ms", _I, "The timeout to detect client failures when "
+           "using the consumer group protocol.", Synonym("group.consumer.session.timeout.ms"),
+           minimum=1),
+        _t("consumer.heartbeat.interval.ms", _I, "The heartbeat interval given to the members "
+           "of a consumer group.", Synonym("group.consumer.heartbeat.interval.ms"), minimum=1),
     ]
 }
 # fmt: on

@@ -16,6 +16,7 @@ from ferrolog.controller.api import (
 )
 from ferrolog.errors import (
     ClusterAuthorizationFailedError,
+    GroupAuthorizationFailedError,
     KafkaError,
     SecurityDisabledError,
     TopicAuthorizationFailedError,
@@ -27,6 +28,7 @@ E = TypeVar("E", bound=enum.IntEnum)
 # ConfigResource.Type codes of the resources checked on the cluster.
 CONFIG_BROKER = 4
 CONFIG_BROKER_LOGGER = 8
+CONFIG_GROUP = 32
 
 # The operations that apply to a topic and to the cluster (Kafka's `AclEntry.supportedOperations`):
 # the authorized-operations bit fields are made of these, each bit an AclOperation code.
@@ -64,11 +66,14 @@ def require_config_access(
 ) -> None:
     """Kafka's check of a config resource (DescribeConfigs: DESCRIBE_CONFIGS; AlterConfigs and
     IncrementalAlterConfigs: ALTER_CONFIGS): on the topic for a topic (else
-    TOPIC_AUTHORIZATION_FAILED), on the cluster for a broker or broker logger (else
-    CLUSTER_AUTHORIZATION_FAILED)."""
+    TOPIC_AUTHORIZATION_FAILED), on the group for a group (else GROUP_AUTHORIZATION_FAILED),
+    on the cluster for a broker or broker logger (else CLUSTER_AUTHORIZATION_FAILED)."""
     if resource_type == ResourceType.TOPIC:
         if not ctx.authorize(operation, ResourceType.TOPIC, name):
             raise TopicAuthorizationFailedError()
+    elif resource_type == CONFIG_GROUP:
+        if not ctx.authorize(operation, ResourceType.GROUP, name):
+            raise GroupAuthorizationFailedError()
     elif resource_type in (CONFIG_BROKER, CONFIG_BROKER_LOGGER) and not ctx.authorize_cluster(
         operation
     ):

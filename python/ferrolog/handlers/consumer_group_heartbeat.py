@@ -4,7 +4,10 @@
 coordinator, v1 members bring their own (KIP-1082).
 
 As Kafka: the API is always advertised, and answers UNSUPPORTED_VERSION until the
-`group.version` feature is finalized at 1 or more (kafka-features upgrade)."""
+`group.version` feature is finalized at 1 or more (kafka-features upgrade). Before the
+coordinator sees it, the principal needs READ on the group (else GROUP_AUTHORIZATION_FAILED)
+and DESCRIBE on every topic it subscribes to by name (else TOPIC_AUTHORIZATION_FAILED, without
+a message), as Kafka 4.1's `KafkaApis.handleConsumerGroupHeartbeat` checks them."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
-from ferrolog.controller.api import AclOperation
+from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.controller.coordinator.group import consumer
 from ferrolog.handlers._groups import client_host, consumer_group_topics, coordinator, require_group
 from ferrolog.handlers.context import RequestContext
@@ -38,6 +41,9 @@ async def handle(
         return consumer.error_response(errors.UnsupportedVersionError.code)
     try:
         require_group(ctx, AclOperation.READ, request["group_id"])
+        names = request.get("subscribed_topic_names") or []
+        if len(ctx.authorized(AclOperation.DESCRIBE, ResourceType.TOPIC, names)) < len(set(names)):
+            return consumer.error_response(errors.TopicAuthorizationFailedError.code)
         req: consumer.HeartbeatCall = {
             **request,
             "version": ctx.api_version,

@@ -1,5 +1,7 @@
-"""DescribeConfigs (key 32), v1-4: topic and broker configs with their sources; the broker
-resource "" is the cluster default, which lists the dynamic defaults only, as on Kafka.
+"""DescribeConfigs (key 32), v1-4: topic, broker and group configs with their sources; the
+broker resource "" is the cluster default, which lists the dynamic defaults only, as on Kafka.
+A group (resource type GROUP, KIP-848) lists its consumer group configs, its own values or the
+broker's defaults, whether or not the group exists, as on Kafka.
 
 The values, sources and synonyms come from the config table (`BrokerConfig.describe_topic`
 and `describe_broker`); this module filters and shapes them per request: only the asked-for
@@ -29,6 +31,7 @@ MAX_VERSION = 4
 RESOURCE_TOPIC = 2
 RESOURCE_BROKER = 4
 RESOURCE_BROKER_LOGGER = 8
+RESOURCE_GROUP = 32
 
 
 def check_topic_name(name: str) -> None:
@@ -74,6 +77,12 @@ def _row(
     }
 
 
+def check_group_name(name: str) -> None:
+    """Kafka's rule for a group resource: a name, not the default."""
+    if not name:
+        raise errors.InvalidRequestError("Default group resources are not allowed.")
+
+
 async def _entries(ctx: RequestContext, resource_type: int, name: str) -> Iterable[ConfigEntry]:
     if resource_type == RESOURCE_TOPIC:
         check_topic_name(name)
@@ -85,6 +94,10 @@ async def _entries(ctx: RequestContext, resource_type: int, name: str) -> Iterab
         if check_broker_name(ctx, name) is None:
             return ctx.broker.config.describe_default()
         return ctx.broker.config.describe_broker()
+    if resource_type == RESOURCE_GROUP:
+        if not name:
+            raise errors.InvalidRequestError("Group name must not be empty")
+        return ctx.broker.config.describe_group(ctx.broker.controller.group_configs.current(name))
     raise errors.InvalidRequestError(f"describing resource type {resource_type} is not supported")
 
 

@@ -1,6 +1,7 @@
 """IncrementalAlterConfigs (key 44), v0-1: SET, DELETE, APPEND and SUBTRACT on a topic's
-config overrides, or on the dynamic configs of a broker resource (this broker's id, or "" for
-the cluster default); the other configs stay as they are.
+config overrides, on the dynamic configs of a broker resource (this broker's id, or "" for
+the cluster default), or on a group's configs (resource type GROUP, KIP-848); the other
+configs stay as they are.
 
 APPEND and SUBTRACT apply to list-typed configs only (cleanup.policy, ...), starting from the
 current value or, without one, the default: for a topic the broker default it inherits, for a
@@ -12,14 +13,17 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ferrolog import errors
 from ferrolog.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigType
-from ferrolog.config.table import ConfigDef
+from ferrolog.config.table import GROUP_CONFIGS, ConfigDef
 from ferrolog.config.values import null_topic_configs, unknown_topic_config
+from ferrolog.controller.group_configs import group_defaults
 from ferrolog.handlers.alter_configs import alter_each, check_config_names
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import (
     RESOURCE_BROKER,
+    RESOURCE_GROUP,
     RESOURCE_TOPIC,
     check_broker_name,
+    check_group_name,
     check_topic_name,
 )
 from ferrolog.protocol.messages import (
@@ -92,6 +96,23 @@ async def _alter(
         await ctx.broker.controller.broker_configs.alter(
             broker,
             lambda current: apply_operations(current, configs, BROKER_CONFIGS, table_default),
+            validate_only,
+        )
+        return
+    if resource_type == RESOURCE_GROUP:
+        check_group_name(name)
+        # Kafka names every null value at once, before anything else.
+        nulls = [
+            c["name"] for c in configs if c["config_operation"] != DELETE and c["value"] is None
+        ]
+        if nulls:
+            raise errors.InvalidConfigError(
+                f"Null value not supported for group configs: {','.join(nulls)}"
+            )
+        defaults = group_defaults(ctx.broker.config)
+        await ctx.broker.controller.group_configs.alter(
+            name,
+            lambda current: apply_operations(current, configs, GROUP_CONFIGS, defaults.get),
             validate_only,
         )
         return

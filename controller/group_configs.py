@@ -1,0 +1,128 @@
+"""Group configs (KIP-848, DescribeConfigs and IncrementalAlterConfigs of resource type GROUP)
+on the control plane: each group's `consumer.session.timeout.ms` and
+`consumer.heartbeat.interval.ms`, kept in the metadata store (`/config/groups/<group>` in a
+cluster, whose change notification tells every broker) and handed to the group coordinator,
+which applies them to the group's members from their next heartbeat, without a restart.
+
+Checked as Kafka 4.1 checks them (`ControllerConfigurationValidator` and
+`GroupConfig.validate`): names it does not know, values it cannot parse, and values outside the
+broker's bounds (`group.consumer.min.session.timeout.ms`, ...) are refused with INVALID_CONFIG
+and Kafka's messages; the bounds apply to the group's configs over the broker's defaults.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from ferrolog.config.table import GROUP_CONFIGS
+from ferrolog.config.values import validate_value
+from ferrolog.errors import InvalidConfigError
+
+from .store.base import GroupConfigs, MetadataStore
+
+if TYPE_CHECKING:
+    from ferrolog.config import BrokerConfig
+
+log = logging.getLogger(__name__)
+
+# Called with every group's configs after a change.
+GroupConfigListener = Callable[[GroupConfigs], None]
+# Maps a group's current configs to the new ones (raising KafkaError to refuse).
+GroupConfigChange = Callable[[dict[str, str]], Mapping[str, str]]
+
+SESSION_TIMEOUT = "consumer.session.timeout.ms"
+HEARTBEAT_INTERVAL = "consumer.heartbeat.interval.ms"
+
+
+def validate_group_configs(configs: Mapping[str, str], broker: BrokerConfig) -> dict[str, str]:
+    """A group's new configs, normalized, or Kafka's INVALID_CONFIG."""
+    unknown = [name for name in configs if name not in GROUP_CONFIGS]
+    if unknown:
+        raise InvalidConfigError(f"Unknown group config name: {unknown[0]}")
+    result = {name: validate_value(GROUP_CONFIGS[name], value) for name, value in configs.items()}
+    effective = {name: int(value) for name, value in group_defaults(broker).items()}
+    effective.update({name: int(value) for name, value in result.items()})
+    heartbeat, session = effective[HEARTBEAT_INTERVAL], effective[SESSION_TIMEOUT]
+    bound = broker.get_int
+    checks = [
+        (heartbeat >= bound("group.consumer.min.heartbeat.interval.ms"), HEARTBEAT_INTERVAL,
+         "greater than or equal to", "group.consumer.min.heartbeat.interval.ms"),
+        (heartbeat <= bound("group.consumer.max.heartbeat.interval.ms"), HEARTBEAT_INTERVAL,
+         "less than or equal to", "group.consumer.max.heartbeat.interval.ms"),
+        (session >= bound("group.consumer.min.session.timeout.ms"), SESSION_TIMEOUT,
+         "greater than or equal to", "group.consumer.min.session.timeout.ms"),
+        (session <= bound("group.consumer.max.session.timeout.ms"), SESSION_TIMEOUT,
+         "less than or equal to", "group.consumer.max.session.timeout.ms"),
+        (session > heartbeat, SESSION_TIMEOUT, "greater than", HEARTBEAT_INTERVAL),
+    ]  # fmt: skip
+    for ok, name, relation, other in checks:
+        if not ok:
+            raise InvalidConfigError(f"{name} must be {relation} {other}")
+    return result
+
+
+def group_defaults(broker: BrokerConfig) -> dict[str, str]:
+    """Each group config's value for a group without its own: the broker's `group.<name>`."""
+    defaults = {}
+    for name, definition in GROUP_CONFIGS.items():
+        value = broker.get(definition.synonyms[0].name)
+        assert value is not None  # the table gives each a default
+        defaults[name] = value
+    return defaults
+
+
+class GroupConfigManager:
+    def __init__(self, store: MetadataStore, config: BrokerConfig) -> None:
+        self._store = store
+        self._config = config
+        # As stored: the groups that have configs of their own.
+        self._configs: GroupConfigs = {}
+        self._listeners: list[GroupConfigListener] = []
+        # One alteration at a time: each starts from the configs the previous one left.
+        self._lock = asyncio.Lock()
+
+    def subscribe(self, listener: GroupConfigListener) -> None:
+        """`listener(configs)` now and after each change, with every group's configs."""
+        self._listeners.append(listener)
+        listener(self.all())
+
+    def all(self) -> GroupConfigs:
+        return {group: dict(configs) for group, configs in self._configs.items()}
+
+    def current(self, group: str) -> dict[str, str]:
+        """The configs `group` has of its own, as stored."""
+        return dict(self._configs.get(group, {}))
+
+    async def load(self) -> None:
+        self.update(await self._store.group_configs(), full=True)
+
+    def update(self, changes: GroupConfigs, full: bool) -> None:
+        """Takes the groups in `changes` (`full`: and none other) as the store has them (an
+        empty config: the group has none left)."""
+        configs = {} if full else dict(self._configs)
+        configs.update(changes)
+        self._set({group: entity for group, entity in configs.items() if entity})
+
+    async def alter(self, group: str, change: GroupConfigChange, validate_only: bool) -> None:
+        """Applies `change` to the configs of `group`; raises what Kafka answers for a refused
+        change."""
+        async with self._lock:
+            current = self.current(group)
+            updated = validate_group_configs(change(current), self._config)
+            if validate_only or updated == current:
+                return
+            await self._store.alter_group_configs(group, updated)
+            log.info("altered configs of group %s: %s", group, updated or "none")
+            configs = dict(self._configs)
+            configs[group] = updated
+            self._set({g: entity for g, entity in configs.items() if entity})
+
+    def _set(self, configs: GroupConfigs) -> None:
+        if configs == self._configs:
+            return
+        self._configs = configs
+        for listener in self._listeners:
+            listener(self.all())
