@@ -61,6 +61,16 @@ class Scraped(brokers.Ferrolog):
         return topic_bytes_in(f"http://127.0.0.1:{self.metrics_port}", topic)
 
 
+class KafkaWindows(brokers.KafkaKRaft):
+    """Apache Kafka measuring quotas over the same windows as `Scraped`, for the isolation
+    comparison."""
+
+    def prepare(self) -> None:
+        super().prepare()
+        with (self.workdir / "server.properties").open("a") as props:
+            props.write("quota.window.num=3\nquota.window.size.seconds=1\n")
+
+
 def topic_bytes_in(metrics_url: str, topic: str) -> float:
     """The broker's bytes in to `topic` so far, from its /metrics at `metrics_url`."""
     with urllib.request.urlopen(f"{metrics_url}/metrics", timeout=10) as response:
@@ -142,7 +152,9 @@ def steady_p99(bootstrap: str, topic: str, seconds: float) -> float:
 ALONE, UNHELD, HELD = "alone", "flood, no quota", "flood held to 1 MiB/s"
 
 
-def isolation(broker: Scraped, topic: str, seconds: float, rounds: int) -> dict[str, list[float]]:
+def isolation(
+    broker: brokers.Broker, topic: str, seconds: float, rounds: int
+) -> dict[str, list[float]]:
     """Each round measures the three cases in turn, so a drift in the machine's load is
     shared; one run of each varies several-fold on this machine."""
     out: dict[str, list[float]] = {ALONE: [], UNHELD: [], HELD: []}
@@ -234,8 +246,23 @@ def main() -> None:
     parser.add_argument("--phase-seconds", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("bench/results/quota-latest.md"))
+    parser.add_argument(
+        "--with-kafka", action="store_true", help="also measure isolation on Apache Kafka 4"
+    )
     args = parser.parse_args()
     kafka_dist.fetch(kafka_dist.KAFKA4)
+    kafka_p99: dict[str, list[float]] = {}
+    if args.with_kafka:
+        kafka = KafkaWindows("kafka4", "kraft", kafka_dist.KAFKA4)
+        try:
+            kafka.prepare()
+            kafka.spawn()
+            brokers.wait_port(kafka.port, 120, kafka.proc)
+            workloads.create_topic(kafka.bootstrap, "q", 6)
+            kafka_p99 = isolation(kafka, "q", args.phase_seconds, args.rounds)
+        finally:
+            kafka.stop()
+            kafka.cleanup()
     broker = Scraped("ferrolog", "ferrolog", "native")
     try:
         broker.spawn()
@@ -264,6 +291,23 @@ def main() -> None:
             f" {statistics.median(v) / statistics.median(p99[ALONE]):.1f}x |"
             f" {', '.join(f'{x:.1f}' for x in v)} |"
             for k, v in p99.items()
+        ),
+        *(
+            [
+                "",
+                f"The same on Apache Kafka {kafka_dist.KAFKA4} (KRaft, the same quota windows):",
+                "",
+                "| while | median p99 ms | vs alone | each round's p99 ms |",
+                "|---|---|---|---|",
+                *(
+                    f"| {k} | {statistics.median(v):.1f} |"
+                    f" {statistics.median(v) / statistics.median(kafka_p99[ALONE]):.1f}x |"
+                    f" {', '.join(f'{x:.1f}' for x in v)} |"
+                    for k, v in kafka_p99.items()
+                ),
+            ]
+            if kafka_p99
+            else []
         ),
         "",
         "## Quota changes while ProducerPerformance runs flat out",
