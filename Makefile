@@ -2,7 +2,8 @@
 PY ?= python3
 PIP := $(PY) -m pip
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := kcat zookeeper maven prometheus nftables
+# libfuse2: the FUSE library fusepy loads for the failing-disk test (tests/broker/test_disk_eio.py).
+APT_PACKAGES := kcat zookeeper maven prometheus nftables libfuse2
 
 .DEFAULT_GOAL := help
 .PHONY: help install broker wheels test-deps test test-rust test-python lint fmt spark-jars kafka-jars chaos fuzz fuzz-native bench-smoke bench-quick bench-full bench-replicated bench-scale

@@ -79,6 +79,11 @@ setup(
             "cramjam>=2.8",
             # The TLS tests make their CA, broker and client certificates.
             "cryptography>=42",
+            # The failing-disk test (tests/broker/test_disk_eio.py) mounts a FUSE file system
+            # whose writes can be made to fail (ferrolog.chaos.failing_disk); fusepy binds
+            # libfuse2 through ctypes, so it needs no compiler (Debian's libfuse2 in the
+            # Makefile's APT_PACKAGES).
+            "fusepy>=3.0.1",
             "ruff>=0.6",
             "mypy>=1.10",
         ],

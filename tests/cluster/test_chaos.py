@@ -89,3 +89,31 @@ def test_chaos_on_apache_kafka_runs_the_same_checks(tmp_path: Path) -> None:
     assert ("OK" if run.returncode == 0 else "FAILED") in run.stdout
     assert len(report["events"]) == 3
     assert report["verdict"]["acknowledged"] > 500
+
+
+def _disks_possible() -> str:
+    return "" if os.geteuid() == 0 else "a full disk needs root (to mount each broker's tmpfs)"
+
+
+@pytest.mark.skipif(bool(_disks_possible()), reason=_disks_possible() or "-")
+@pytest.mark.parametrize("brokers", ["ferrolog", "kafka"])
+def test_a_full_log_dir_loses_nothing_and_comes_back(tmp_path: Path, brokers: str) -> None:
+    """disk-full: one broker's small log directory (a tmpfs the run mounts) fills up; the
+    broker takes it offline and the leaderships there move; the heal frees it and restarts the
+    broker. Against Apache Kafka 3.9 too, whose broker reports the directory offline alike."""
+    args = ["--faults", "disk-full", "--cycles", "3", "--seed", "5"]
+    if brokers == "kafka":
+        args += ["--kafka-libs", str(kafka_dist.fetch(kafka_dist.KAFKA3))]
+    run, report = _chaos(tmp_path, *args)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert not report["skipped"]
+    events = report["events"]
+    assert [e["kind"] for e in events] == ["disk-full"] * 3
+    # Each broker said, before the heal, that its small directory was offline.
+    assert all(e["target"].endswith("(log dir small offline)") for e in events), events
+    assert all(e["recovered"] > 0 for e in events), events
+    verdict = report["verdict"]
+    assert all(n == 0 for n in verdict["counts"].values()), run.stdout
+    assert verdict["acknowledged"] > 1000
+    # The run's tmpfs mounts are gone with it.
+    assert str(tmp_path) not in Path("/proc/mounts").read_text()

@@ -11,6 +11,9 @@ import os
 import subprocess
 from pathlib import Path
 
+DESCRIBE_LOG_DIRS = 35
+KAFKA_STORAGE_ERROR = 56
+
 # The file `fill` writes: whatever free space it leaves is less than one block.
 FILLER = ".chaos-disk-filler"
 
@@ -79,3 +82,18 @@ def free(path: Path) -> None:
     """Removes the filler: the space `fill` took is free again."""
     with contextlib.suppress(FileNotFoundError):
         (path / FILLER).unlink()
+
+
+def offline_log_dirs(host: str, port: int, timeout: float = 10.0) -> list[str] | None:
+    """The log directories a broker reports offline (DescribeLogDirs v1: an offline one is
+    listed with KAFKA_STORAGE_ERROR), or None when it cannot be asked."""
+    from ferrolog.connection import Connection
+
+    try:
+        with Connection(host, port, timeout, "chaos") as conn:
+            response = conn.request(DESCRIBE_LOG_DIRS, 1, {"topics": None})
+    except OSError:
+        return None
+    return sorted(
+        r["log_dir"] for r in response["results"] if r["error_code"] == KAFKA_STORAGE_ERROR
+    )

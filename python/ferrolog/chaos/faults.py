@@ -2,9 +2,8 @@
 between the two, then waits for the cluster to recover before the next cycle.
 
 Processes are killed, stopped or paused by signals; network partitions (`PARTITIONS`) are
-nft rules between the nodes' own addresses and uids (`network`). Disk faults (issue 16) are
-not part of this set yet: `disk` has the tmpfs, fill and free they need, and the brokers take
-a full log directory offline (tests/cluster/test_disk_full.py)."""
+nft rules between the nodes' own addresses and uids (`network`); a full disk (`DISKS`) fills
+the small tmpfs a broker has as its second log directory (`disk`)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,9 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
+from ferrolog.chaos import disk
 from ferrolog.chaos.network import CLIENT, Endpoint, Network
 from ferrolog.chaos.nodes import Node
 
@@ -159,6 +160,30 @@ def partition_client(t: Target) -> Fault:
     return _partition(t, "partition-client", node.name, [(CLIENT, node)])
 
 
+def disk_full(t: Target) -> Fault:
+    """One broker's small log directory fills up. Its next write there fails (ENOSPC): the
+    broker takes the directory offline (Kafka's LogDirFailureChannel), the controller moves
+    the leadership of the partitions there, and the broker keeps serving its other directory.
+    Healing frees the space and restarts the broker, as Kafka brings an offline directory back
+    only at a restart. The target says whether the broker reported the directory offline
+    before the heal (a broker that wrote nothing there in the meantime has not noticed)."""
+    node = t.rng.choice([b for b in t.brokers if b.spec.small_dir])
+    small = Path(node.spec.small_dir or "")
+    disk.fill(small)
+    fault = Fault("disk-full", node.name, lambda: None)
+
+    def heal() -> None:
+        offline = disk.offline_log_dirs(node.spec.host, node.spec.port)
+        state = "not asked" if offline is None else "offline" if offline else "still online"
+        fault.target = f"{node.name} (log dir {small.name} {state})"
+        disk.free(small)
+        node.stop()
+        _restart(node)()
+
+    fault.heal = heal
+    return fault
+
+
 # A fault of the workload rather than of a node: a group member crashes and a new one joins
 # later (`run` holds the consumers).
 CRASH_CONSUMER = "crash-consumer"
@@ -174,7 +199,10 @@ FAULTS: dict[str, Callable[[Target], Fault]] = {
     "partition-leader": partition_leader,
     "partition-broker-zookeeper": partition_broker_zookeeper,
     "partition-client": partition_client,
+    "disk-full": disk_full,
 }
 
 # The faults that need the network (nft, and nodes of their own uids).
 PARTITIONS = frozenset(k for k in FAULTS if k.startswith("partition-"))
+# The faults that need a small file system of their own under each broker (a tmpfs: root).
+DISKS = frozenset({"disk-full"})

@@ -4,7 +4,12 @@ resumed (SIGCONT) by signals only, so any broker with a start command can be tes
 
 For network partitions (`network`) each node listens on its own loopback address and, when
 the checker runs as root, runs as its own uid (any number: it needs no /etc/passwd entry),
-owning its home folder; rules then tell the nodes apart by their sockets' owner."""
+owning its home folder; rules then tell the nodes apart by their sockets' owner.
+
+Each broker has two log directories: `data`, and `small` (`NodeSpec.small_dir`), where the run
+mounts a small tmpfs for the disk faults (`disk`). Brokers spread their partitions over both,
+so a full `small` takes some of a broker's partitions offline while it keeps serving the
+rest, as a failed disk of a JBOD broker does."""
 
 from __future__ import annotations
 
@@ -33,6 +38,9 @@ class NodeSpec:
     cwd: str | None = None
     uid: int | None = None  # run as this uid (and gid), owning `home`; None: as the checker
     home: str | None = None  # the node's folder (data, configuration), chowned to `uid`
+    # A broker's second log directory, for the disk faults: the run mounts a small tmpfs there
+    # when it may (root), else it is a plain folder and those faults are left out.
+    small_dir: str | None = None
 
     @property
     def host(self) -> str:
@@ -250,7 +258,7 @@ def ferrolog_spec(workdir: Path, size: int = 3) -> ClusterSpec:
             "broker.id": str(broker_id),
             "zookeeper.connect": f"{zk.address}/ferrolog",
             "listeners": f"PLAINTEXT://{address}",
-            "log.dirs": str(home / "data"),
+            "log.dirs": f"{home / 'data'},{home / 'small'}",
             "metrics.listener": "",
         }
         command = [sys.executable, "-m", "ferrolog", "broker"]
@@ -259,7 +267,7 @@ def ferrolog_spec(workdir: Path, size: int = 3) -> ClusterSpec:
         log = workdir / f"broker-{broker_id}.log"
         brokers.append(
             NodeSpec(f"broker-{broker_id}", command, address, str(log), broker_id,
-                     uid=uid, home=str(home))
+                     uid=uid, home=str(home), small_dir=str(home / "small"))
         )  # fmt: skip
     return ClusterSpec(zk, brokers, dict(CLUSTER_SETTINGS), "/ferrolog")
 
@@ -282,7 +290,7 @@ def kafka_zookeeper_spec(workdir: Path, libs: Path, size: int = 3) -> ClusterSpe
             "broker.id": str(broker_id),
             "zookeeper.connect": f"{zk.address}/kafka",
             "listeners": f"PLAINTEXT://{address}",
-            "log.dirs": str(home / "data"),
+            "log.dirs": f"{home / 'data'},{home / 'small'}",
         }
         config = home / "server.properties"
         config.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
@@ -300,6 +308,6 @@ def kafka_zookeeper_spec(workdir: Path, libs: Path, size: int = 3) -> ClusterSpe
         log = workdir / f"broker-{broker_id}.log"
         brokers.append(
             NodeSpec(f"broker-{broker_id}", command, address, str(log), broker_id,
-                     uid=uid, home=str(home))
+                     uid=uid, home=str(home), small_dir=str(home / "small"))
         )  # fmt: skip
     return ClusterSpec(zk, brokers, dict(CLUSTER_SETTINGS), "/kafka")

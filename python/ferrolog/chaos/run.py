@@ -16,8 +16,8 @@ from typing import Any
 
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
-from ferrolog.chaos import checker
-from ferrolog.chaos.faults import CRASH_CONSUMER, FAULTS, PARTITIONS, Fault, Target
+from ferrolog.chaos import checker, disk
+from ferrolog.chaos.faults import CRASH_CONSUMER, DISKS, FAULTS, PARTITIONS, Fault, Target
 from ferrolog.chaos.network import Network
 from ferrolog.chaos.nodes import ClusterSpec, Node
 from ferrolog.chaos.workload import (
@@ -47,6 +47,9 @@ class ChaosConfig:
     consumers: int = 2
     rate: float = 100.0  # records per second per producer
     seed: int = 0
+    # Each broker's small log directory: a tmpfs of this size. Enough for a 100-cycle run's
+    # share of the partitions, small enough that filling it costs little memory.
+    small_disk_bytes: int = 64 << 20
 
 
 @dataclass
@@ -216,8 +219,13 @@ def skip_partitions(spec: ClusterSpec, config: ChaosConfig, network: Network) ->
     why = partitions_unavailable(spec, network)
     if not why:
         return ""
-    skipped = f"network partitions ({why})"
-    left = [k for k in config.faults if k not in PARTITIONS]
+    return _leave_out(config, PARTITIONS, "network partitions", why)
+
+
+def _leave_out(config: ChaosConfig, kinds: frozenset[str], what: str, why: str) -> str:
+    """Removes `kinds` from the run's faults, saying why; raises NoFaultLeft if none is left."""
+    skipped = f"{what} ({why})"
+    left = [k for k in config.faults if k not in kinds]
     if not left:
         raise NoFaultLeft(f"no fault left to run: skipping {skipped}")
     logging.getLogger("ferrolog.chaos").warning("skipping %s", skipped)
@@ -225,10 +233,50 @@ def skip_partitions(spec: ClusterSpec, config: ChaosConfig, network: Network) ->
     return skipped
 
 
+def disks_unavailable(spec: ClusterSpec, scratch: Path) -> str:
+    """Why this run cannot fill a broker's disk ('' when it can): a small log directory on
+    every broker, and a tmpfs this process may mount (tried once at `scratch`)."""
+    if any(b.small_dir is None for b in spec.brokers):
+        return "not every broker has a small log directory in the spec"
+    try:
+        if os.geteuid() != 0 or not disk.can_mount_tmpfs(scratch):
+            return "mounting a tmpfs needs root"
+    finally:
+        with contextlib.suppress(OSError):
+            scratch.rmdir()
+    return ""
+
+
+def skip_disks(spec: ClusterSpec, config: ChaosConfig, scratch: Path) -> str:
+    """Leave the disk faults out of `config` if this run cannot make them: why ('' when it
+    can). Raises NoFaultLeft when no fault would be left."""
+    if not DISKS & set(config.faults):
+        return ""
+    why = disks_unavailable(spec, scratch)
+    return _leave_out(config, DISKS, "full disks", why) if why else ""
+
+
+def _mount_small_disks(spec: ClusterSpec, size: int, mounted: list[Path]) -> None:
+    """A tmpfs of `size` at each broker's small log directory, added to `mounted` one by one
+    (unmounted at the end of the run even if a later one fails)."""
+    for broker in spec.brokers:
+        if broker.small_dir:
+            path = Path(broker.small_dir)
+            disk.mount_tmpfs(path, size)
+            mounted.append(path)
+
+
 def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
     network = Network()
-    skipped = skip_partitions(spec, config, network)
     out_dir.mkdir(parents=True, exist_ok=True)
+    skipped = "; ".join(
+        why
+        for why in (
+            skip_partitions(spec, config, network),
+            skip_disks(spec, config, out_dir / "mount-probe"),
+        )
+        if why
+    )
     client_log = logging.FileHandler(out_dir / "clients.log")
     client_log.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     CLIENT_LOG.addHandler(client_log)
@@ -241,7 +289,10 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
     producers = [ProducerHistory() for _ in range(config.producers)]
     consumers = [ConsumerHistory() for _ in range(config.consumers)]
     events: list[Event] = []
+    mounted: list[Path] = []
     try:
+        if DISKS & set(config.faults):
+            _mount_small_disks(spec, config.small_disk_bytes, mounted)
         zookeeper.start()
         _ensure_chroot(spec)
         for node in brokers:
@@ -293,6 +344,8 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         for node in brokers:
             node.stop(timeout=20)
         zookeeper.kill()
+        for path in mounted:
+            disk.unmount(path)
         CLIENT_LOG.removeHandler(client_log)
         client_log.close()
     report = Report(config, events, verdict, time.monotonic() - began, skipped)

@@ -41,7 +41,9 @@ def _exit_on_sigterm(signum: int, _frame: object) -> None:
     "partitions partition-broker (from the other brokers), partition-leader (a partition's "
     "leader from brokers and ZooKeeper, not from clients), partition-broker-zookeeper and "
     "partition-client (the workload from one broker); these need root and nft, and are "
-    "skipped with a message otherwise. 'partition' selects the four.",
+    "skipped with a message otherwise. 'partition' selects the four. disk-full fills one "
+    "broker's second log directory, a small tmpfs the run mounts (root only, else skipped), "
+    "and heals by freeing it and restarting that broker.",
 )
 @click.option("--seed", type=int, default=None, help="Random seed (default: a new one).")
 @click.option("--rate", default=100.0, show_default=True, help="Records/s per producer.")
@@ -79,7 +81,9 @@ def chaos(
     if out is None:
         out = Path(tempfile.mkdtemp(prefix="ferrolog-chaos-"))
         out.chmod(0o755)  # the nodes' own uids reach their folders in it
-    workdir = out / "cluster"
+    # Absolute: the nodes run in folders of their own, and their log.dirs must name the very
+    # folders the run mounts its small disks on.
+    workdir = (out / "cluster").resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     if os.geteuid() == 0 and not reachable_by_all(workdir):
         # A node of its own uid must reach its folder, and the JVM checks that with access(2)
