@@ -514,6 +514,7 @@ class BrokerConfig:
         not name the broker property)."""
         entries = []
         for name, definition in GROUP_CONFIGS.items():
+            value: str | None
             if name in configs:
                 value, source = configs[name], ConfigSource.GROUP_CONFIG
             else:
