@@ -24,7 +24,7 @@ import sys
 import textwrap
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -332,3 +332,78 @@ def test_kafka_configs_for_a_group(bootstrap: str) -> None:
             "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000}",
         ],
     )  # fmt: skip
+
+
+@pytest.fixture(params=["ferrolog", "kafka4"])
+def restartable(request: pytest.FixtureRequest) -> Iterator[tuple[str, Callable[[], None]]]:
+    """A broker of its own (bootstrap, restart): restarted on the same port and data."""
+    if request.param == "ferrolog":
+        # A fixed port: the clients know only that one.
+        listener = {"listeners": f"PLAINTEXT://127.0.0.1:{brokers.free_port()}"}
+        with EmbeddedBroker(overrides={**SETTINGS, **listener}) as b:
+            assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
+
+            def restart_ferrolog() -> None:
+                b.restart()
+
+            yield b.bootstrap_servers, restart_ferrolog
+        return
+    kafka = brokers.KafkaKRaft("kafka4", "kafka-kraft", kafka_dist.KAFKA4, overrides=SETTINGS)
+
+    def restart() -> None:
+        kafka.stop()
+        kafka.spawn()
+        brokers.wait_port(kafka.port, 120, kafka.proc)
+
+    try:
+        kafka.prepare()
+        kafka.spawn()
+        brokers.wait_port(kafka.port, 120, kafka.proc)
+        yield kafka.bootstrap, restart
+    finally:
+        kafka.cleanup()
+
+
+def test_members_keep_their_epochs_and_partitions_through_a_broker_restart(
+    restartable: tuple[str, Callable[[], None]],
+) -> None:
+    bootstrap, restart = restartable
+    topic = create_topic(bootstrap, partitions=4)
+    produce(bootstrap, topic, per_partition=5, partitions=4)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    one = Consumer(config(bootstrap, group, "consumer"))
+    two = Consumer(config(bootstrap, group, "consumer"))
+    try:
+        one.subscribe([topic])
+        two.subscribe([topic])
+        reader = Reader([one, two])
+        assert reader.until(lambda: len(reader.all()) == 20, 30), reader.got
+
+        def stable() -> bool:
+            return describe_consumer(bootstrap, group)["group_state"] == "Stable"
+
+        assert reader.until(stable, 30)
+        before = describe_consumer(bootstrap, group)
+        restart()
+        # The coordinator loads the group from `__consumer_offsets`: the same members, with
+        # the same epochs and assignments.
+        end = time.monotonic() + 60
+        after = describe_consumer(bootstrap, group)
+        while after["error_code"] in (14, 15, 16) and time.monotonic() < end:
+            time.sleep(0.2)
+            after = describe_consumer(bootstrap, group)
+        assert after["error_code"] == 0, after
+
+        def members(d: dict[str, Any]) -> dict[str, tuple[int, Any]]:
+            return {m["member_id"]: (m["member_epoch"], m["assignment"]) for m in d["members"]}
+
+        assert (after["group_epoch"], members(after)) == (before["group_epoch"], members(before))
+        # Both resume after their commits: each new record once, none of the old.
+        produce(bootstrap, topic, per_partition=5, partitions=4)
+        more = Reader([one, two])
+        assert more.until(lambda: len(more.all()) >= 20, 60), more.got
+        assert sorted(more.all()) == [(p, o) for p in range(4) for o in range(5, 10)]
+        assert set(members(describe_consumer(bootstrap, group))) == set(members(before))
+    finally:
+        one.close()
+        two.close()
