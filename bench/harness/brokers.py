@@ -86,6 +86,8 @@ class Broker:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     prepare_s: float = 0.0  # work before the broker process can start (KRaft format, ZK)
+    # Settings over COMMON (tests shorten group timeouts; benchmarks pass none).
+    overrides: dict[str, str] = field(default_factory=dict)
     _aux: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     @property
@@ -159,7 +161,7 @@ class Broker:
 
 class Ferrolog(Broker):
     def command(self) -> list[str]:
-        props = {**COMMON, "listeners": f"PLAINTEXT://{self.bootstrap}",
+        props = {**COMMON, **self.overrides, "listeners": f"PLAINTEXT://{self.bootstrap}",
                  "log.dirs": str(self.data_dir)}
         cmd = [sys.executable, "-m", "ferrolog", "broker"]
         for k, v in props.items():
@@ -218,8 +220,9 @@ class KafkaKRaft(_Kafka):
         start = time.monotonic()
         controller_port = free_port()
         _props(self.workdir / "server.properties", {
-            **COMMON, **kraft_settings(1, f"1@127.0.0.1:{controller_port}", self.bootstrap,
-                                       controller_port, self.data_dir)})
+            **COMMON, **self.overrides,
+            **kraft_settings(1, f"1@127.0.0.1:{controller_port}", self.bootstrap,
+                             controller_port, self.data_dir)})
         cluster_id = new_cluster_id()
         subprocess.run(
             self._java("kafka.tools.StorageTool", "format", "-t", cluster_id, "-c",

@@ -507,18 +507,20 @@ class BrokerConfig:
         return entries
 
     def describe_group(self, configs: Mapping[str, str]) -> list[ConfigEntry]:
-        """DescribeConfigs rows for a group (resource type GROUP), as Kafka lists them: each
-        group config with the group's own value (GROUP_CONFIG) or else its broker property's
-        (`group.<name>`), with that property's synonyms after the group's own."""
+        """DescribeConfigs rows for a group (resource type GROUP), as Kafka 4.1 lists them:
+        each group config with the group's own value (GROUP_CONFIG) or else, as the group
+        config's default (DEFAULT_CONFIG), its broker property's (`group.<name>`) value in
+        effect; the one synonym is the row itself under the group config's name (Kafka does
+        not name the broker property)."""
         entries = []
         for name, definition in GROUP_CONFIGS.items():
-            synonyms = []
+            value: str | None
             if name in configs:
-                synonyms.append(ConfigSynonym(name, configs[name], ConfigSource.GROUP_CONFIG))
-            broker_property = definition.synonyms[0].name
-            synonyms += self._own_synonyms(broker_property)
-            value = configs[name] if name in configs else self.get(broker_property)
-            source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
+                value, source = configs[name], ConfigSource.GROUP_CONFIG
+            else:
+                broker_property = definition.synonyms[0].name
+                value, source = self.get(broker_property), ConfigSource.DEFAULT_CONFIG
+            synonyms = [ConfigSynonym(name, value, source)]
             entries.append(_entry(definition, value, source, False, synonyms))
         return entries
 

@@ -112,7 +112,8 @@ async def handle(ctx: RequestContext, request: DescribeConfigsRequest) -> Descri
             "resource_type": resource_type,
             "resource_name": name,
             "error_code": 0,
-            "error_message": None,
+            # Kafka answers "" (its generated default), not null, when there is no error.
+            "error_message": "",
             "configs": [],
         }
         try:

@@ -1,0 +1,409 @@
+"""The same KIP-848 scenarios against ferrolog and against Apache Kafka 4.1.1 (a KRaft broker
+from bench/cache's jars, with the same group timeouts), each test asserting the same answers on
+both: what the clients get, what ListGroups, DescribeGroups and ConsumerGroupDescribe answer,
+and what Kafka 4.1's own kafka-consumer-groups and kafka-configs print.
+
+Where ferrolog still answers differently, the test leaves that answer out and says so:
+- `kafka-consumer-groups --describe --members --verbose` prints Kafka's UPGRADED column only
+  with ConsumerGroupDescribe v1 (KIP-1099's MemberType); ferrolog has v0 (its vendored schemas
+  predate v1), so the tool leaves the column out.
+- `kafka-configs --entity-type groups --describe` of a group that has configs but no members
+  asks ListConfigResources (API 74), which ferrolog does not have: the tool fails with
+  UnsupportedVersionException where Kafka prints the configs (or "The group '<g>' doesn't
+  exist and doesn't have dynamic config.").
+- Kafka 4.1 takes and lists the share.* and streams.* group configs (share and streams groups);
+  ferrolog has neither kind of group and refuses their configs ("Unknown group config
+  name: ...")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from confluent_kafka import Consumer, TopicPartition
+from ferrolog.embedded import EmbeddedBroker
+
+from bench.harness import brokers, kafka_dist
+from tests.cluster.harness import java_command, needs_kafka_jars
+from tests.groups.conftest import create_topic, produce
+from tests.groups.test_consumer_protocol import join, wait_for
+from tests.groups.test_group_configs import kafka_configs
+from tests.groups.test_migration import Reader, assigned, config
+from tests.handlers.features_tools import UPGRADE, request, update
+
+LIST_GROUPS, DESCRIBE_GROUPS, CONSUMER_GROUP_DESCRIBE = 16, 15, 69
+PARTITIONS = 6
+# Kafka's own bounds are 45 s and 5 s; both brokers take lower ones the same way.
+SETTINGS = {
+    "offsets.topic.num.partitions": "2",
+    "group.initial.rebalance.delay.ms": "0",
+    "group.min.session.timeout.ms": "500",
+    "group.consumer.session.timeout.ms": "3000",
+    "group.consumer.heartbeat.interval.ms": "200",
+    "group.consumer.min.session.timeout.ms": "1000",
+    "group.consumer.min.heartbeat.interval.ms": "100",
+}
+
+pytestmark = needs_kafka_jars
+
+
+@pytest.fixture(scope="module", params=["ferrolog", "kafka4"])
+def bootstrap(request: pytest.FixtureRequest) -> Iterator[str]:
+    if request.param == "ferrolog":
+        with EmbeddedBroker(overrides=SETTINGS) as b:
+            # Kafka 4.1 finalizes group.version 1 when its storage is formatted.
+            assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
+            yield b.bootstrap_servers
+        return
+    kafka = brokers.KafkaKRaft("kafka4", "kafka-kraft", kafka_dist.KAFKA4, overrides=SETTINGS)
+    try:
+        kafka.prepare()
+        kafka.spawn()
+        brokers.wait_port(kafka.port, 120, kafka.proc)
+        yield kafka.bootstrap
+    finally:
+        kafka.cleanup()
+
+
+def list_group(bootstrap: str, group: str) -> tuple[str, str, str]:
+    """ListGroups v5's (type, protocol type, state) of `group`."""
+    answer = request(bootstrap, LIST_GROUPS, 5, {"states_filter": [], "types_filter": []})
+    mine = [g for g in answer["groups"] if g["group_id"] == group]
+    assert len(mine) == 1, answer
+    return mine[0]["group_type"], mine[0]["protocol_type"], mine[0]["group_state"]
+
+
+def describe_classic(bootstrap: str, group: str) -> tuple[int, str, str, str, int]:
+    """DescribeGroups v5's (error, state, protocol type, protocol, member count)."""
+    body = {"groups": [group], "include_authorized_operations": False}
+    g = request(bootstrap, DESCRIBE_GROUPS, 5, body)["groups"][0]
+    return (g["error_code"], g["group_state"], g["protocol_type"], g["protocol_data"],
+            len(g["members"]))  # fmt: skip
+
+
+def describe_consumer(bootstrap: str, group: str) -> dict[str, Any]:
+    body = {"group_ids": [group], "include_authorized_operations": False}
+    described: dict[str, Any] = request(bootstrap, CONSUMER_GROUP_DESCRIBE, 0, body)["groups"][0]
+    return described
+
+
+def consumer_groups(bootstrap: str, group: str, *args: str) -> list[list[str]]:
+    """Kafka 4.1's kafka-consumer-groups `--describe --group <group> <args>`: its header and
+    the group's rows, split into columns."""
+    done = subprocess.run(
+        java_command(
+            "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+            "--bootstrap-server", bootstrap, "--describe", "--group", group, *args,
+        ),
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    lines = [line.split() for line in done.stdout.splitlines() if line.strip()]
+    assert lines, done.stdout
+    assert lines[0][0] == "GROUP", done.stdout
+    return [lines[0], *sorted(line for line in lines[1:] if line[0] == group)]
+
+
+def test_consumers_split_rebalance_commit_and_resume(bootstrap: str) -> None:
+    topic = create_topic(bootstrap, partitions=PARTITIONS)
+    produce(bootstrap, topic, per_partition=5, partitions=PARTITIONS)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    one = Consumer(config(bootstrap, group, "consumer"))
+    two = Consumer(config(bootstrap, group, "consumer"))
+    try:
+        for c in (one, two):
+            c.subscribe([topic])
+
+        def split() -> bool:
+            a, b = assigned(one), assigned(two)
+            return len(a) == len(b) == 3 and a | b == set(range(PARTITIONS))
+
+        assert wait_for(split, [one, two], 30), (one.assignment(), two.assignment())
+        assert list_group(bootstrap, group) == ("consumer", "consumer", "Stable")
+        # The classic API sees no classic group by that name.
+        assert describe_classic(bootstrap, group) == (0, "Dead", "", "", 0)
+        described = describe_consumer(bootstrap, group)
+        assert (described["error_code"], described["group_state"]) == (0, "Stable")
+        assert (described["assignor_name"], described["group_epoch"]) == ("uniform", 2)
+        assert [m["member_epoch"] for m in described["members"]] == [2, 2]
+        # kafka-consumer-groups shows both members with their three partitions each.
+        verbose = consumer_groups(bootstrap, group, "--members", "--verbose")
+        # (UPGRADED, Kafka's last column, needs ConsumerGroupDescribe v1: see the docstring.)
+        assert verbose[0][:9] == [
+            "GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "CURRENT-EPOCH",
+            "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT",
+        ]  # fmt: skip
+        rows = verbose[1:]
+        assert [(r[3], r[4], r[5], r[7]) for r in rows] == [("rdkafka", "3", "2", "2")] * 2
+        shown = sorted(int(p) for r in rows for p in r[6].split(":")[1].split(","))
+        assert shown == list(range(PARTITIONS)), verbose
+        assert all(r[6] == r[8] and r[6].startswith(f"{topic}:") for r in rows), verbose
+
+        # `two` reads its partitions to the end and commits, then leaves: `one` gets all six.
+        def two_read_all() -> bool:
+            positions = two.position(two.assignment())
+            return len(positions) == 3 and all(tp.offset == 5 for tp in positions)
+
+        assert wait_for(two_read_all, [one, two], 20)
+        two.commit(asynchronous=False)
+        two.close()
+        assert wait_for(lambda: len(one.assignment()) == PARTITIONS, [one], 30), one.assignment()
+        described = describe_consumer(bootstrap, group)
+        assert (described["group_epoch"], len(described["members"])) == (3, 1)
+        assert described["members"][0]["member_epoch"] == 3
+    finally:
+        one.close()
+    assert list_group(bootstrap, group) == ("consumer", "consumer", "Empty")
+    # A new member resumes from the commits: only the 15 records `two` did not commit come.
+    three = Consumer(config(bootstrap, group, "consumer"))
+    try:
+        three.subscribe([topic])
+        got: dict[int, int] = {}
+        assert wait_for(lambda: got.get(0, 0) >= 15, [three], 30, got), got
+        assert three.poll(1.0) is None
+        committed = three.committed(
+            [TopicPartition(topic, p) for p in range(PARTITIONS)], timeout=10
+        )
+        assert sorted(max(tp.offset, 0) for tp in committed) == [0, 0, 0, 5, 5, 5]
+    finally:
+        three.close()
+
+
+CHILD = """
+import sys, time
+from confluent_kafka import Consumer
+c = Consumer({"bootstrap.servers": sys.argv[1], "group.id": sys.argv[2],
+              "group.protocol": "consumer", "auto.offset.reset": "earliest"})
+c.subscribe([sys.argv[3]])
+while True:
+    c.poll(0.1)
+"""
+
+
+def test_a_killed_member_is_expelled_after_the_session_timeout(bootstrap: str) -> None:
+    topic = create_topic(bootstrap, partitions=PARTITIONS)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(CHILD), bootstrap, group, topic],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    survivor = Consumer(config(bootstrap, group, "consumer"))
+    try:
+        survivor.subscribe([topic])
+
+        # Both members hold their three partitions once the group is Stable.
+        def settled() -> bool:
+            stable = describe_consumer(bootstrap, group)["group_state"] == "Stable"
+            return stable and len(survivor.assignment()) == 3
+
+        assert wait_for(settled, [survivor], 30), describe_consumer(bootstrap, group)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        killed = time.monotonic()
+        # No leave: the coordinator expels the member after the 3 s session timeout.
+        assert wait_for(lambda: len(survivor.assignment()) == PARTITIONS, [survivor], 30)
+        assert time.monotonic() - killed >= 2.5
+        assert len(describe_consumer(bootstrap, group)["members"]) == 1
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        survivor.close()
+
+
+def test_a_classic_group_migrates_online_and_back(bootstrap: str) -> None:
+    topic = create_topic(bootstrap, partitions=PARTITIONS)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    produce(bootstrap, topic, per_partition=5, partitions=PARTITIONS)
+    classic = Consumer(config(bootstrap, group, "classic"))
+    modern: Consumer | None = None
+    try:
+        classic.subscribe([topic])
+        reader = Reader([classic])
+        assert reader.until(lambda: len(reader.all()) == 5 * PARTITIONS, 30), reader.got
+        assert list_group(bootstrap, group) == ("classic", "consumer", "Stable")
+        assert describe_classic(bootstrap, group) == (0, "Stable", "consumer", "range", 1)
+        not_consumer = describe_consumer(bootstrap, group)
+        assert (not_consumer["error_code"], not_consumer["error_message"]) == (
+            69,
+            f"Group {group} is not a consumer group.",
+        )
+
+        modern = Consumer(config(bootstrap, group, "consumer"))
+        modern.subscribe([topic])
+        both = Reader([classic, modern])
+
+        def split() -> bool:
+            a, b = assigned(classic), assigned(modern)  # type: ignore[arg-type]
+            return len(a) == len(b) == 3 and a | b == set(range(PARTITIONS))
+
+        assert both.until(split, 40), (classic.assignment(), modern.assignment())
+        assert list_group(bootstrap, group) == ("consumer", "consumer", "Stable")
+        assert describe_classic(bootstrap, group) == (0, "Dead", "", "", 0)
+        described = describe_consumer(bootstrap, group)
+        assert (described["group_state"], described["group_epoch"]) == ("Stable", 2)
+        assert [m["member_epoch"] for m in described["members"]] == [2, 2]
+        members = consumer_groups(bootstrap, group, "--members")
+        assert members[0] == ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
+        assert [(r[3], r[4]) for r in members[1:]] == [("rdkafka", "3")] * 2
+        state = consumer_groups(bootstrap, group, "--state")
+        assert [r[-3:] for r in state[1:]] == [["uniform", "Stable", "2"]]
+
+        # The consumer-protocol member leaves: classic again, the classic member has all.
+        modern.close()
+        modern = None
+        alone = Reader([classic])
+        assert alone.until(lambda: assigned(classic) == set(range(PARTITIONS)), 40)
+        assert list_group(bootstrap, group) == ("classic", "consumer", "Stable")
+        assert describe_classic(bootstrap, group) == (0, "Stable", "consumer", "range", 1)
+        assert describe_consumer(bootstrap, group)["error_code"] == 69
+    finally:
+        if modern is not None:
+            modern.close()
+        classic.close()
+    assert list_group(bootstrap, group) == ("classic", "consumer", "Empty")
+    assert describe_classic(bootstrap, group) == (0, "Empty", "consumer", "", 0)
+
+
+def tool_answer(done: subprocess.CompletedProcess[str], group: str) -> tuple[int, list[str]]:
+    """kafka-configs' exit code and what it printed, the group's name as <g>, the Java stack
+    trace left out (its first line says the command and the broker's address)."""
+    out = (done.stdout + done.stderr).replace(group, "<g>")
+    lines = [
+        line for line in out.splitlines()
+        if line.strip() and not line.startswith(("\tat ", "Error while executing"))
+    ]  # fmt: skip
+    return done.returncode, lines
+
+
+def test_kafka_configs_for_a_group(bootstrap: str) -> None:
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    # A member first: kafka-configs --describe finds the group through ListGroups (without
+    # one it asks ListConfigResources, which ferrolog lacks: see the docstring).
+    assert join(bootstrap, group, create_topic(bootstrap))["error_code"] == 0
+
+    def configs(*args: str) -> tuple[int, list[str]]:
+        return tool_answer(kafka_configs(bootstrap, "--entity-name", group, *args), group)
+
+    assert configs("--describe") == (0, ["Dynamic configs for group <g> are:"])
+    assert configs(
+        "--alter", "--add-config",
+        "consumer.session.timeout.ms=20000,consumer.heartbeat.interval.ms=1000",
+    ) == (0, ["Completed updating config for group <g>."])  # fmt: skip
+    assert configs("--describe") == (0, [
+        "Dynamic configs for group <g> are:",
+        "  consumer.heartbeat.interval.ms=1000 sensitive=false "
+        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.heartbeat.interval.ms=1000}",
+        "  consumer.session.timeout.ms=20000 sensitive=false "
+        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000}",
+    ])  # fmt: skip
+    invalid = "org.apache.kafka.common.errors.InvalidConfigurationException"
+    low = "consumer.session.timeout.ms must be greater than or equal to " \
+        "group.consumer.min.session.timeout.ms"  # fmt: skip
+    assert configs("--alter", "--add-config", "consumer.session.timeout.ms=500") == (1, [
+        f"java.util.concurrent.ExecutionException: {invalid}: {low}",
+        f"Caused by: {invalid}: {low}",
+    ])  # fmt: skip
+    unknown = "Unknown group config name: foo.bar"
+    assert configs("--alter", "--add-config", "foo.bar=1") == (1, [
+        f"java.util.concurrent.ExecutionException: {invalid}: {unknown}",
+        f"Caused by: {invalid}: {unknown}",
+    ])  # fmt: skip
+    assert configs("--alter", "--delete-config", "consumer.heartbeat.interval.ms") == (
+        0,
+        ["Completed updating config for group <g>."],
+    )
+    code, every = configs("--describe", "--all")
+    # Kafka lists share.* and streams.* too (see the docstring).
+    assert (code, [line for line in every if not line.startswith(("  share.", "  streams."))]) == (
+        0, [
+            "All configs for group <g> are:",
+            "  consumer.heartbeat.interval.ms=200 sensitive=false "
+            "synonyms={DEFAULT_CONFIG:consumer.heartbeat.interval.ms=200}",
+            "  consumer.session.timeout.ms=20000 sensitive=false "
+            "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000}",
+        ],
+    )  # fmt: skip
+
+
+@pytest.fixture(params=["ferrolog", "kafka4"])
+def restartable(request: pytest.FixtureRequest) -> Iterator[tuple[str, Callable[[], None]]]:
+    """A broker of its own (bootstrap, restart): restarted on the same port and data."""
+    if request.param == "ferrolog":
+        # A fixed port: the clients know only that one.
+        listener = {"listeners": f"PLAINTEXT://127.0.0.1:{brokers.free_port()}"}
+        with EmbeddedBroker(overrides={**SETTINGS, **listener}) as b:
+            assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
+
+            def restart_ferrolog() -> None:
+                b.restart()
+
+            yield b.bootstrap_servers, restart_ferrolog
+        return
+    kafka = brokers.KafkaKRaft("kafka4", "kafka-kraft", kafka_dist.KAFKA4, overrides=SETTINGS)
+
+    def restart() -> None:
+        kafka.stop()
+        kafka.spawn()
+        brokers.wait_port(kafka.port, 120, kafka.proc)
+
+    try:
+        kafka.prepare()
+        kafka.spawn()
+        brokers.wait_port(kafka.port, 120, kafka.proc)
+        yield kafka.bootstrap, restart
+    finally:
+        kafka.cleanup()
+
+
+def test_members_keep_their_epochs_and_partitions_through_a_broker_restart(
+    restartable: tuple[str, Callable[[], None]],
+) -> None:
+    bootstrap, restart = restartable
+    topic = create_topic(bootstrap, partitions=4)
+    produce(bootstrap, topic, per_partition=5, partitions=4)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    one = Consumer(config(bootstrap, group, "consumer"))
+    two = Consumer(config(bootstrap, group, "consumer"))
+    try:
+        one.subscribe([topic])
+        two.subscribe([topic])
+        reader = Reader([one, two])
+        assert reader.until(lambda: len(reader.all()) == 20, 30), reader.got
+
+        def stable() -> bool:
+            return describe_consumer(bootstrap, group)["group_state"] == "Stable"
+
+        assert reader.until(stable, 30)
+        before = describe_consumer(bootstrap, group)
+        restart()
+        # The coordinator loads the group from `__consumer_offsets`: the same members, with
+        # the same epochs and assignments.
+        end = time.monotonic() + 60
+        after = describe_consumer(bootstrap, group)
+        while after["error_code"] in (14, 15, 16) and time.monotonic() < end:
+            time.sleep(0.2)
+            after = describe_consumer(bootstrap, group)
+        assert after["error_code"] == 0, after
+
+        def members(d: dict[str, Any]) -> dict[str, tuple[int, Any]]:
+            return {m["member_id"]: (m["member_epoch"], m["assignment"]) for m in d["members"]}
+
+        assert (after["group_epoch"], members(after)) == (before["group_epoch"], members(before))
+        # Both resume after their commits: each new record once, none of the old.
+        produce(bootstrap, topic, per_partition=5, partitions=4)
+        more = Reader([one, two])
+        assert more.until(lambda: len(more.all()) >= 20, 60), more.got
+        assert sorted(more.all()) == [(p, o) for p in range(4) for o in range(5, 10)]
+        assert set(members(describe_consumer(bootstrap, group))) == set(members(before))
+    finally:
+        one.close()
+        two.close()
