@@ -3,7 +3,9 @@
 - isolation: a steady producer (librdkafka, 1,000 records/s of 100 B, acks=1, its own client
   id) measures its p99 latency alone, then while Kafka's ProducerPerformance floods the broker
   from another process without a quota, then with `producer_byte_rate=1048576` for the flood's
-  client id;
+  client id, then (the control) with that flood held the same way but sent to a second
+  broker: what is left is the flood client's share of the machine's cores, not the broker's;
+  `--with-kafka` measures the first three on Apache Kafka 4 too;
 - changes: ProducerPerformance runs flat out while its client id's quota is set to 1 MiB/s,
   raised to 4 MiB/s, and removed, each change through AlterClientQuotas while it runs; the
   broker's bytes-in counter (/metrics) gives the rate every quarter second;
@@ -13,7 +15,7 @@
 The broker measures rates over `quota.window.num=3` windows of 1 s, as the quota tests do
 (tests/quotas/test_byte_rates.py says why).
 
-    python -m bench.quota_bench [--phase-seconds 10] [--rounds 3] [--out FILE]
+    python -m bench.quota_bench [--phase-seconds 10] [--rounds 3] [--with-kafka] [--out FILE]
 """
 
 from __future__ import annotations
@@ -150,19 +152,34 @@ def steady_p99(bootstrap: str, topic: str, seconds: float) -> float:
 
 
 ALONE, UNHELD, HELD = "alone", "flood, no quota", "flood held to 1 MiB/s"
+ELSEWHERE = "flood held to 1 MiB/s, on another broker"
 
 
 def isolation(
-    broker: brokers.Broker, topic: str, seconds: float, rounds: int
+    broker: brokers.Broker,
+    topic: str,
+    seconds: float,
+    rounds: int,
+    elsewhere: brokers.Broker | None = None,
 ) -> dict[str, list[float]]:
-    """Each round measures the three cases in turn, so a drift in the machine's load is
-    shared; one run of each varies several-fold on this machine."""
+    """Each round measures the cases in turn, so a drift in the machine's load is shared;
+    one run of each varies several-fold on this machine. With `elsewhere`, a control: the
+    held flood goes to that other broker (same topic, same quota), so what it still does to
+    the steady producer's p99 is the flood client's share of this 2-core machine, which no
+    broker can keep from the steady producer."""
     out: dict[str, list[float]] = {ALONE: [], UNHELD: [], HELD: []}
+    cases: list[tuple[str, brokers.Broker, float | None]] = [
+        (UNHELD, broker, None),
+        (HELD, broker, float(MIB)),
+    ]
+    if elsewhere is not None:
+        out[ELSEWHERE] = []
+        cases.append((ELSEWHERE, elsewhere, float(MIB)))
     for _ in range(rounds):
         out[ALONE].append(steady_p99(broker.bootstrap, topic, seconds))
-        for name, quota in ((UNHELD, None), (HELD, float(MIB))):
-            set_quota(broker.bootstrap, FLOOD, quota)
-            proc = flood(broker.bootstrap, topic, seconds + 30)
+        for name, target, quota in cases:
+            set_quota(target.bootstrap, FLOOD, quota)
+            proc = flood(target.bootstrap, topic, seconds + 30)
             time.sleep(3)  # the JVM starts and the flood reaches its pace
             try:
                 out[name].append(steady_p99(broker.bootstrap, topic, seconds))
@@ -172,7 +189,8 @@ def isolation(
             # An unheld flood leaves a gigabyte or more of dirty pages; their writeback would
             # stall the appends of whatever phase comes next.
             os.sync()
-    set_quota(broker.bootstrap, FLOOD, None)
+    for _, target, _ in cases:
+        set_quota(target.bootstrap, FLOOD, None)
     return out
 
 
@@ -264,11 +282,16 @@ def main() -> None:
             kafka.stop()
             kafka.cleanup()
     broker = Scraped("ferrolog", "ferrolog", "native")
+    other = Scraped("ferrolog", "ferrolog", "native")  # the isolation phase's control
     try:
-        broker.spawn()
-        brokers.wait_port(broker.port, 120, broker.proc)
-        workloads.create_topic(broker.bootstrap, "q", 6)
-        p99 = isolation(broker, "q", args.phase_seconds, args.rounds)
+        for b in (broker, other):
+            b.spawn()
+            brokers.wait_port(b.port, 120, b.proc)
+            workloads.create_topic(b.bootstrap, "q", 6)
+        try:
+            p99 = isolation(broker, "q", args.phase_seconds, args.rounds, elsewhere=other)
+        finally:
+            other.cleanup()
         timeline = changes(broker, "q", args.phase_seconds)
         held = java_held(broker, "q")
     finally:
