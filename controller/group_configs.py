@@ -92,6 +92,10 @@ class GroupConfigManager:
     def all(self) -> GroupConfigs:
         return {group: dict(configs) for group, configs in self._configs.items()}
 
+    def defaults(self) -> dict[str, str]:
+        """Each group config's value for a group without its own (`group_defaults`)."""
+        return group_defaults(self._config)
+
     def current(self, group: str) -> dict[str, str]:
         """The configs `group` has of its own, as stored."""
         return dict(self._configs.get(group, {}))

@@ -15,7 +15,6 @@ from ferrolog import errors
 from ferrolog.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigType
 from ferrolog.config.table import GROUP_CONFIGS, ConfigDef
 from ferrolog.config.values import null_topic_configs, unknown_topic_config
-from ferrolog.controller.group_configs import group_defaults
 from ferrolog.handlers.alter_configs import alter_each, check_config_names
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import (
@@ -109,7 +108,7 @@ async def _alter(
             raise errors.InvalidConfigError(
                 f"Null value not supported for group configs: {','.join(nulls)}"
             )
-        defaults = group_defaults(ctx.broker.config)
+        defaults = ctx.broker.controller.group_configs.defaults()
         await ctx.broker.controller.group_configs.alter(
             name,
             lambda current: apply_operations(current, configs, GROUP_CONFIGS, defaults.get),
