@@ -1,7 +1,13 @@
 """Disk faults on a log directory of its own: a small tmpfs mounted there (root only), which
-fills up (`fill`) and frees again (`free`). A broker whose writes there fail takes the
-directory offline (Kafka's LogDirFailureChannel) and keeps serving its other log.dirs; the
-directory is back after the broker restarts with space to write."""
+fills up (`fill`) and frees again (`free`), and, where FUSE works, seen through a passthrough
+file system (`failing_disk`) whose writes can be made to fail with EIO (`fail_writes`). A
+broker whose writes there fail takes the directory offline (Kafka's LogDirFailureChannel) and
+keeps serving its other log.dirs; the directory is back after the broker restarts with space
+to write and a disk that works.
+
+The layout, for a log directory `small`: the tmpfs at `small.disk` and the FUSE file system
+over it at `small`, switched by the file `small.fail-writes`; without FUSE, the tmpfs at
+`small` itself."""
 
 from __future__ import annotations
 
@@ -16,6 +22,32 @@ KAFKA_STORAGE_ERROR = 56
 
 # The file `fill` writes: whatever free space it leaves is less than one block.
 FILLER = ".chaos-disk-filler"
+
+
+def backing(small: Path) -> Path:
+    """Where the tmpfs under a FUSE-mounted log directory `small` is mounted."""
+    return small.with_name(small.name + ".disk")
+
+
+def switch(small: Path) -> Path:
+    """The file that, while it exists, makes writes to the log directory `small` fail."""
+    return small.with_name(small.name + ".fail-writes")
+
+
+def fail_writes(small: Path, on: bool) -> None:
+    """Makes every write, fsync and other change under `small` fail with EIO (`on`), or work
+    again."""
+    if on:
+        switch(small).touch()
+    else:
+        switch(small).unlink(missing_ok=True)
+
+
+def space(small: Path) -> Path:
+    """The folder whose file system holds `small`'s bytes, to fill directly (filling through
+    the FUSE layer would cost a call into Python per write)."""
+    under = backing(small)
+    return under if os.path.ismount(under) else small
 
 
 def mount_tmpfs(path: Path, size_bytes: int) -> None:

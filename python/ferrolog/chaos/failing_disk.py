@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -108,7 +109,10 @@ class FailingDisk(Operations):  # type: ignore[misc]
 
     def create(self, path: str, mode: int, fi: Any = None) -> int:
         self._check()
-        return os.open(self._path(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        # fusepy does not pass the caller's flags here: read-write serves any of them (the
+        # kernel holds the caller to its own mode). Write-only failed the reads of a file
+        # opened read-write with EBADF.
+        return os.open(self._path(path), os.O_RDWR | os.O_CREAT, mode)
 
     def truncate(self, path: str, length: int, fh: int | None = None) -> None:
         self._check()
@@ -152,18 +156,19 @@ class FailingDisk(Operations):  # type: ignore[misc]
 
 
 def mount(
-    root: Path, mountpoint: Path, switch: Path, timeout: float = 10.0
+    root: Path, mountpoint: Path, switch: Path, timeout: float = 10.0, all_users: bool = False
 ) -> subprocess.Popen[bytes]:
     """Starts the file system over `root` at `mountpoint` in a process of its own; returns
-    once it is mounted. Raises OSError when it cannot be (no fusepy, libfuse2, /dev/fuse or
-    root): the reason is in the message."""
+    once it is mounted. `all_users`: every uid may use it (FUSE's allow_other), as brokers of
+    uids of their own must; by default only the uid that mounted it may. Raises OSError when
+    it cannot be (no fusepy, libfuse2, /dev/fuse or root): the reason is in the message."""
     if FUSE_MISSING:
         raise OSError(errno.ENOSYS, f"fusepy or libfuse2 is missing ({FUSE_MISSING})")
     root.mkdir(parents=True, exist_ok=True)
     mountpoint.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
         [sys.executable, "-m", "ferrolog.chaos.failing_disk", str(root), str(mountpoint),
-         str(switch)],
+         str(switch), *(["--all-users"] if all_users else [])],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     deadline = time.monotonic() + timeout
@@ -187,10 +192,29 @@ def unmount(mountpoint: Path, proc: subprocess.Popen[bytes]) -> None:
         proc.communicate()
 
 
+def can_mount(scratch: Path) -> str:
+    """Why this process cannot mount the file system ('' when it can): tried once under
+    `scratch`, which is removed again."""
+    if os.geteuid() != 0:
+        return "mounting a FUSE file system needs root"
+    try:
+        proc = mount(scratch / "root", scratch / "mount", scratch / "switch", all_users=True)
+    except OSError as e:
+        return str(e)
+    else:
+        unmount(scratch / "mount", proc)
+        return ""
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def main(argv: list[str]) -> None:
-    root, mountpoint, switch = (Path(a).resolve() for a in argv)
+    all_users = "--all-users" in argv
+    root, mountpoint, switch = (Path(a).resolve() for a in argv if a != "--all-users")
     # Threads: a broker's writer and its readers must not wait on one another's calls.
-    FUSE(FailingDisk(root, switch), str(mountpoint), foreground=True, nothreads=False)
+    # big_writes: writes of up to 128 KiB per call rather than 4 KiB.
+    options: dict[str, bool] = {"big_writes": True, **({"allow_other": True} if all_users else {})}
+    FUSE(FailingDisk(root, switch), str(mountpoint), foreground=True, nothreads=False, **options)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 between the two, then waits for the cluster to recover before the next cycle.
 
 Processes are killed, stopped or paused by signals; network partitions (`PARTITIONS`) are
-nft rules between the nodes' own addresses and uids (`network`); a full disk (`DISKS`) fills
-the small tmpfs a broker has as its second log directory (`disk`)."""
+nft rules between the nodes' own addresses and uids (`network`); the disk faults (`DISKS`) fill
+the small tmpfs a broker has as its second log directory, or make writes there fail (`disk`)."""
 
 from __future__ import annotations
 
@@ -164,19 +164,37 @@ def disk_full(t: Target) -> Fault:
     """One broker's small log directory fills up. Its next write there fails (ENOSPC): the
     broker takes the directory offline (Kafka's LogDirFailureChannel), the controller moves
     the leadership of the partitions there, and the broker keeps serving its other directory.
-    Healing frees the space and restarts the broker, as Kafka brings an offline directory back
-    only at a restart. The target says whether the broker reported the directory offline
-    before the heal (a broker that wrote nothing there in the meantime has not noticed)."""
+    Healing frees the space and restarts the broker."""
     node = t.rng.choice([b for b in t.brokers if b.spec.small_dir])
     small = Path(node.spec.small_dir or "")
-    disk.fill(small)
-    fault = Fault("disk-full", node.name, lambda: None)
+    disk.fill(disk.space(small))
+    return _disk_fault("disk-full", node, small, lambda: disk.free(disk.space(small)))
+
+
+def disk_eio(t: Target) -> Fault:
+    """One broker's small log directory starts failing every write and fsync with EIO (a FUSE
+    layer over its tmpfs, `failing_disk`), while reads still work. As with a full disk, the
+    broker must take the directory offline, acknowledge nothing it could not store, and the
+    leadership of the partitions there moves. Healing makes the writes work again and restarts
+    the broker."""
+    node = t.rng.choice([b for b in t.brokers if b.spec.small_dir])
+    small = Path(node.spec.small_dir or "")
+    disk.fail_writes(small, True)
+    return _disk_fault("disk-eio", node, small, lambda: disk.fail_writes(small, False))
+
+
+def _disk_fault(kind: str, node: Node, small: Path, repair: Callable[[], None]) -> Fault:
+    """A disk fault on `node`'s `small` directory, healed by `repair`, then a restart of the
+    broker, as Kafka brings an offline directory back only at a restart. The target says
+    whether the broker reported the directory offline before the heal (a broker that wrote
+    nothing there in the meantime has not noticed)."""
+    fault = Fault(kind, node.name, lambda: None)
 
     def heal() -> None:
         offline = disk.offline_log_dirs(node.spec.host, node.spec.port)
         state = "not asked" if offline is None else "offline" if offline else "still online"
         fault.target = f"{node.name} (log dir {small.name} {state})"
-        disk.free(small)
+        repair()
         node.stop()
         _restart(node)()
 
@@ -200,9 +218,12 @@ FAULTS: dict[str, Callable[[Target], Fault]] = {
     "partition-broker-zookeeper": partition_broker_zookeeper,
     "partition-client": partition_client,
     "disk-full": disk_full,
+    "disk-eio": disk_eio,
 }
 
 # The faults that need the network (nft, and nodes of their own uids).
 PARTITIONS = frozenset(k for k in FAULTS if k.startswith("partition-"))
 # The faults that need a small file system of their own under each broker (a tmpfs: root).
-DISKS = frozenset({"disk-full"})
+DISKS = frozenset({"disk-full", "disk-eio"})
+# Those that also need a FUSE layer over it (fusepy, libfuse2, /dev/fuse, root).
+FAILING_DISKS = frozenset({"disk-eio"})

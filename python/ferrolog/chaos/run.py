@@ -16,8 +16,16 @@ from typing import Any
 
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
-from ferrolog.chaos import checker, disk
-from ferrolog.chaos.faults import CRASH_CONSUMER, DISKS, FAULTS, PARTITIONS, Fault, Target
+from ferrolog.chaos import checker, disk, failing_disk
+from ferrolog.chaos.faults import (
+    CRASH_CONSUMER,
+    DISKS,
+    FAILING_DISKS,
+    FAULTS,
+    PARTITIONS,
+    Fault,
+    Target,
+)
 from ferrolog.chaos.network import Network
 from ferrolog.chaos.nodes import ClusterSpec, Node
 from ferrolog.chaos.workload import (
@@ -253,17 +261,47 @@ def skip_disks(spec: ClusterSpec, config: ChaosConfig, scratch: Path) -> str:
     if not DISKS & set(config.faults):
         return ""
     why = disks_unavailable(spec, scratch)
-    return _leave_out(config, DISKS, "full disks", why) if why else ""
+    return _leave_out(config, DISKS, "disk faults", why) if why else ""
 
 
-def _mount_small_disks(spec: ClusterSpec, size: int, mounted: list[Path]) -> None:
-    """A tmpfs of `size` at each broker's small log directory, added to `mounted` one by one
-    (unmounted at the end of the run even if a later one fails)."""
-    for broker in spec.brokers:
-        if broker.small_dir:
-            path = Path(broker.small_dir)
-            disk.mount_tmpfs(path, size)
-            mounted.append(path)
+def skip_failing_disks(config: ChaosConfig, scratch: Path) -> str:
+    """Leave the failing-disk faults out of `config` if this run cannot mount a FUSE file
+    system (tried once at `scratch`): why ('' when it can). Call after `skip_disks`. Raises
+    NoFaultLeft when no fault would be left."""
+    if not FAILING_DISKS & set(config.faults):
+        return ""
+    why = failing_disk.can_mount(scratch)
+    return _leave_out(config, FAILING_DISKS, "failing disks", why) if why else ""
+
+
+@dataclass
+class SmallDisks:
+    """What the run mounted for the disk faults, unmounted at its end (even if a later mount
+    failed): tmpfs mounts, and FUSE file systems with their processes."""
+
+    tmpfs: list[Path] = field(default_factory=list)
+    fuse: list[tuple[Path, Any]] = field(default_factory=list)
+
+    def mount(self, spec: ClusterSpec, size: int, failing: bool) -> None:
+        """A tmpfs of `size` for each broker's small log directory: there, or with `failing`
+        at `disk.backing` with a FUSE file system over it there (see `disk`)."""
+        for broker in spec.brokers:
+            if not broker.small_dir:
+                continue
+            small = Path(broker.small_dir)
+            under = disk.backing(small) if failing else small
+            disk.mount_tmpfs(under, size)
+            self.tmpfs.append(under)
+            if failing:
+                disk.fail_writes(small, False)
+                proc = failing_disk.mount(under, small, disk.switch(small), all_users=True)
+                self.fuse.append((small, proc))
+
+    def unmount(self) -> None:
+        for path, proc in self.fuse:
+            failing_disk.unmount(path, proc)
+        for path in self.tmpfs:
+            disk.unmount(path)
 
 
 def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
@@ -274,6 +312,7 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         for why in (
             skip_partitions(spec, config, network),
             skip_disks(spec, config, out_dir / "mount-probe"),
+            skip_failing_disks(config, out_dir / "fuse-probe"),
         )
         if why
     )
@@ -289,10 +328,11 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
     producers = [ProducerHistory() for _ in range(config.producers)]
     consumers = [ConsumerHistory() for _ in range(config.consumers)]
     events: list[Event] = []
-    mounted: list[Path] = []
+    small_disks = SmallDisks()
     try:
         if DISKS & set(config.faults):
-            _mount_small_disks(spec, config.small_disk_bytes, mounted)
+            failing = bool(FAILING_DISKS & set(config.faults))
+            small_disks.mount(spec, config.small_disk_bytes, failing)
         zookeeper.start()
         _ensure_chroot(spec)
         for node in brokers:
@@ -344,8 +384,7 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         for node in brokers:
             node.stop(timeout=20)
         zookeeper.kill()
-        for path in mounted:
-            disk.unmount(path)
+        small_disks.unmount()
         CLIENT_LOG.removeHandler(client_log)
         client_log.close()
     report = Report(config, events, verdict, time.monotonic() - began, skipped)

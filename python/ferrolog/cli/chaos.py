@@ -43,7 +43,9 @@ def _exit_on_sigterm(signum: int, _frame: object) -> None:
     "partition-client (the workload from one broker); these need root and nft, and are "
     "skipped with a message otherwise. 'partition' selects the four. disk-full fills one "
     "broker's second log directory, a small tmpfs the run mounts (root only, else skipped), "
-    "and heals by freeing it and restarting that broker.",
+    "and heals by freeing it and restarting that broker; disk-eio makes every write there "
+    "fail with EIO (a FUSE layer over that tmpfs: needs fusepy and libfuse2 too, else "
+    "skipped) and heals by making them work and restarting that broker.",
 )
 @click.option("--seed", type=int, default=None, help="Random seed (default: a new one).")
 @click.option("--rate", default=100.0, show_default=True, help="Records/s per producer.")
