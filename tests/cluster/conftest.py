@@ -37,15 +37,23 @@ def cluster_factory(
     def make(size: int = 3, **overrides: str) -> Cluster:
         cluster = Cluster(zookeeper, tmp_path / f"cluster-{len(clusters)}", size, **overrides)
         clusters.append(cluster)
-        return cluster.start()
+        try:
+            return cluster.start()
+        except BaseException:
+            _print_log_tails(cluster)
+            raise
 
     yield make
     failed = request.node.rep_call.failed if hasattr(request.node, "rep_call") else False
     for cluster in clusters:
         if failed:
-            for broker in cluster.brokers.values():
-                print(f"--- broker {broker.node_id} log tail ---\n{broker.log_tail(60)}")
+            _print_log_tails(cluster)
         cluster.stop()
+
+
+def _print_log_tails(cluster: Cluster) -> None:
+    for broker in cluster.brokers.values():
+        print(f"--- broker {broker.node_id} log tail ---\n{broker.log_tail(60)}")
 
 
 @pytest.fixture

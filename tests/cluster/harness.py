@@ -280,14 +280,21 @@ class Cluster:
         return self.admin(bootstrap).list_topics(timeout=10)
 
     def wait_for_brokers(self, ids: set[int], timeout: float = 30.0) -> None:
+        # What each broker last answered, for the failure message: which one lags, and how.
+        seen: dict[int, str] = {}
+
         def registered() -> bool:
             for node_id in ids:
                 md = self.metadata(self.brokers[node_id].bootstrap)
+                seen[node_id] = f"brokers {sorted(md.brokers)} controller {md.controller_id}"
                 if set(md.brokers) != ids or md.controller_id not in ids:
                     return False
             return True
 
-        wait_until(registered, timeout, what=f"brokers {ids} registered with a controller")
+        try:
+            wait_until(registered, timeout, what=f"brokers {ids} registered with a controller")
+        except AssertionError as e:
+            raise AssertionError(f"{e}; last seen: {seen}") from None
 
     def create_topic(
         self, name: str, partitions: int = 1, replication: int = 3, **configs: str
