@@ -1,15 +1,21 @@
-"""Helpers of the disk-fault tests: a small tmpfs as a log directory, and DescribeLogDirs as
-a client sees it."""
+"""Helpers of the disk-fault tests: a small tmpfs as a log directory, a one-partition topic
+placed in a given directory, records produced one at a time, and DescribeLogDirs as a client
+sees it."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from confluent_kafka import KafkaError, Producer
+from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.chaos import disk
 from kafka import KafkaAdminClient
+
+from tests.waiting import wait_until
 
 
 @contextlib.contextmanager
@@ -24,6 +30,41 @@ def small_disk(path: Path, size_bytes: int) -> Iterator[Path]:
         yield path
     finally:
         disk.unmount(path)
+
+
+def create_in(bootstrap: str, name: str, log_dir: Path) -> None:
+    """Topic `name` (one partition, one replica), once its log is open in `log_dir`: a new
+    partition goes to the directory holding the fewest, and its log opens when the broker
+    takes the leadership, shortly after CreateTopics answers."""
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, 1, 1)])[name].result(20)
+    wait_until(lambda: (log_dir / f"{name}-0").is_dir(), 20, what=f"{name}-0 in {log_dir}")
+
+
+def produce_one_by_one(
+    bootstrap: str, topic: str, values: Iterable[bytes], until_refused: bool = False
+) -> tuple[dict[int, bytes], list[int]]:
+    """Each value to partition 0 with acks=all, one at a time and without retries (so that a
+    refusal is the broker's answer to that record): ({offset: value} acknowledged, error codes
+    of those refused). With `until_refused`, stops at the first refusal."""
+    producer = Producer(
+        {"bootstrap.servers": bootstrap, "acks": "all", "retries": 0, "linger.ms": 0}
+    )
+    acked: dict[int, bytes] = {}
+    refused: list[int] = []
+
+    def delivered(err: KafkaError | None, msg: Any) -> None:
+        if err is not None:
+            refused.append(err.code())
+        else:
+            acked[msg.offset()] = msg.value()
+
+    for value in values:
+        producer.produce(topic, value=value, partition=0, on_delivery=delivered)
+        assert producer.flush(30) == 0, "a record was neither acknowledged nor refused"
+        if until_refused and refused:
+            break
+    return acked, refused
 
 
 def log_dirs(bootstrap: str, broker: int | None = None) -> dict[str, tuple[int, set[str]]]:

@@ -10,16 +10,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from confluent_kafka import KafkaError, Producer
+from confluent_kafka import KafkaError
 from ferrolog.chaos import failing_disk
 from ferrolog.embedded import EmbeddedBroker
 
-from tests.broker.test_disk_full import create
 from tests.cluster.checker import check_no_loss, read_all
-from tests.disk import log_dirs
+from tests.disk import create_in, log_dirs
+from tests.disk import produce_one_by_one as produce
 
 pytestmark = [pytest.mark.native]
 
@@ -40,25 +39,6 @@ def failing(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
         failing_disk.unmount(mountpoint, proc)
 
 
-def produce(bootstrap: str, topic: str, values: list[bytes]) -> tuple[dict[int, bytes], list[int]]:
-    """Each value with acks=all, one at a time and without retries: ({offset: value}
-    acknowledged, error codes of those refused)."""
-    producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "retries": 0})
-    acked: dict[int, bytes] = {}
-    refused: list[int] = []
-
-    def delivered(err: KafkaError | None, msg: Any) -> None:
-        if err is not None:
-            refused.append(err.code())
-        else:
-            acked[msg.offset()] = msg.value()
-
-    for value in values:
-        producer.produce(topic, value=value, partition=0, on_delivery=delivered)
-        producer.flush(30)
-    return acked, refused
-
-
 def test_a_log_dir_whose_writes_fail_goes_offline_and_comes_back_after_a_restart(
     tmp_path: Path,
     failing: tuple[Path, Path],
@@ -70,11 +50,8 @@ def test_a_log_dir_whose_writes_fail_goes_offline_and_comes_back_after_a_restart
         data_dir=other, overrides={"log.dirs": f"{mountpoint},{other}"}
     )
     bootstrap = broker.bootstrap_servers
-    # A new partition goes to the directory holding the fewest: the first, then the second.
-    create(bootstrap, "failing")
-    create(bootstrap, "spare")
-    assert (mountpoint / "failing-0").is_dir()
-    assert (other / "spare-0").is_dir()
+    create_in(bootstrap, "failing", mountpoint)
+    create_in(bootstrap, "spare", other)
 
     before, refused = produce(bootstrap, "failing", [f"before-{n}".encode() for n in range(20)])
     assert refused == []

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from confluent_kafka import KafkaError, Producer
-from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.chaos import disk
 from ferrolog.embedded import EmbeddedBroker
 
 from tests.cluster.checker import check_no_loss, read_all
-from tests.disk import log_dirs, small_disk
-from tests.waiting import wait_until
+from tests.disk import create_in, log_dirs, produce_one_by_one, small_disk
 
 pytestmark = [pytest.mark.native]
 
@@ -32,33 +29,14 @@ def small(tmp_path: Path) -> Iterator[Path]:
         yield path
 
 
-def create(bootstrap: str, name: str) -> None:
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.create_topics([NewTopic(name, 1, 1)])[name].result(20)
-
-
 def produce_until_refused(bootstrap: str, topic: str, limit: int) -> tuple[dict[int, bytes], int]:
-    """Produces `VALUE`-byte records with acks=all one at a time, without retries, until one is
-    refused: ({offset: value} acknowledged, the refusal's error code)."""
-    producer = Producer(
-        {"bootstrap.servers": bootstrap, "acks": "all", "retries": 0, "linger.ms": 0}
-    )
-    acked: dict[int, bytes] = {}
-    refused: list[int] = []
-
-    def delivered(err: KafkaError | None, msg: Any) -> None:
-        if err is not None:
-            refused.append(err.code())
-        else:
-            acked[msg.offset()] = msg.value()
-
-    for n in range(limit):
-        value = f"{n:08d}".encode() * (VALUE // 8)
-        producer.produce(topic, value=value, partition=0, on_delivery=delivered)
-        producer.flush(30)
-        if refused:
-            return acked, refused[0]
-    raise AssertionError(f"{limit} records of {VALUE} bytes fit in a {SMALL}-byte disk")
+    """`VALUE`-byte records until one is refused: ({offset: value} acknowledged, the refusal's
+    error code)."""
+    values = (f"{n:08d}".encode() * (VALUE // 8) for n in range(limit))
+    acked, refused = produce_one_by_one(bootstrap, topic, values, until_refused=True)
+    if not refused:
+        raise AssertionError(f"{limit} records of {VALUE} bytes fit in a {SMALL}-byte disk")
+    return acked, refused[0]
 
 
 def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
@@ -69,12 +47,8 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     other = tmp_path / "other"
     broker = ferrolog_broker_factory(data_dir=other, overrides={"log.dirs": f"{small},{other}"})
     bootstrap = broker.bootstrap_servers
-    # A new partition goes to the directory holding the fewest: the first, then the second.
-    # The log opens when the broker takes the leadership, shortly after CreateTopics answers.
-    create(bootstrap, "full")
-    wait_until(lambda: (small / "full-0").is_dir(), 20, what="full-0 in the small disk")
-    create(bootstrap, "spare")
-    wait_until(lambda: (other / "spare-0").is_dir(), 20, what="spare-0 in the other dir")
+    create_in(bootstrap, "full", small)
+    create_in(bootstrap, "spare", other)
 
     acked, code = produce_until_refused(bootstrap, "full", 3 * SMALL // VALUE)
     assert code == KafkaError.KAFKA_STORAGE_ERROR, code
