@@ -32,14 +32,22 @@ from confluent_kafka import Consumer, TopicPartition
 from ferrolog.embedded import EmbeddedBroker
 
 from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import java_command, needs_kafka_jars
+from tests.cluster.harness import needs_kafka_jars
 from tests.groups.conftest import create_topic, produce
-from tests.groups.test_consumer_protocol import join, wait_for
-from tests.groups.test_group_configs import kafka_configs
-from tests.groups.test_migration import Reader, assigned, config
+from tests.groups.consumer_tools import (
+    Reader,
+    assigned,
+    config,
+    consumer_groups,
+    describe_consumer,
+    join,
+    kafka_configs,
+    upgraded_broker,
+    wait_for,
+)
 from tests.handlers.features_tools import UPGRADE, request, update
 
-LIST_GROUPS, DESCRIBE_GROUPS, CONSUMER_GROUP_DESCRIBE = 16, 15, 69
+LIST_GROUPS, DESCRIBE_GROUPS = 16, 15
 PARTITIONS = 6
 # Kafka's own bounds are 45 s and 5 s; both brokers take lower ones the same way.
 SETTINGS = {
@@ -58,9 +66,7 @@ pytestmark = needs_kafka_jars
 @pytest.fixture(scope="module", params=["ferrolog", "kafka4"])
 def bootstrap(request: pytest.FixtureRequest) -> Iterator[str]:
     if request.param == "ferrolog":
-        with EmbeddedBroker(overrides=SETTINGS) as b:
-            # Kafka 4.1 finalizes group.version 1 when its storage is formatted.
-            assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
+        with upgraded_broker(SETTINGS) as b:
             yield b.bootstrap_servers
         return
     kafka = brokers.KafkaKRaft("kafka4", "kafka-kraft", kafka_dist.KAFKA4, overrides=SETTINGS)
@@ -87,29 +93,6 @@ def describe_classic(bootstrap: str, group: str) -> tuple[int, str, str, str, in
     g = request(bootstrap, DESCRIBE_GROUPS, 5, body)["groups"][0]
     return (g["error_code"], g["group_state"], g["protocol_type"], g["protocol_data"],
             len(g["members"]))  # fmt: skip
-
-
-def describe_consumer(bootstrap: str, group: str) -> dict[str, Any]:
-    body = {"group_ids": [group], "include_authorized_operations": False}
-    described: dict[str, Any] = request(bootstrap, CONSUMER_GROUP_DESCRIBE, 0, body)["groups"][0]
-    return described
-
-
-def consumer_groups(bootstrap: str, group: str, *args: str) -> list[list[str]]:
-    """Kafka 4.1's kafka-consumer-groups `--describe --group <group> <args>`: its header and
-    the group's rows, split into columns."""
-    done = subprocess.run(
-        java_command(
-            "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
-            "--bootstrap-server", bootstrap, "--describe", "--group", group, *args,
-        ),
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
-    lines = [line.split() for line in done.stdout.splitlines() if line.strip()]
-    assert lines, done.stdout
-    assert lines[0][0] == "GROUP", done.stdout
-    return [lines[0], *sorted(line for line in lines[1:] if line[0] == group)]
 
 
 def test_consumers_split_rebalance_commit_and_resume(bootstrap: str) -> None:

@@ -10,7 +10,6 @@ UpdateFeatures (as on Kafka in ZooKeeper mode, nothing is finalized at first).""
 
 from __future__ import annotations
 
-import subprocess
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -22,16 +21,23 @@ from confluent_kafka.admin import AdminClient
 from ferrolog.embedded import EmbeddedBroker
 
 from bench.harness import brokers
-from tests.cluster.harness import java_command
 from tests.groups.conftest import create_topic, produce
+from tests.groups.consumer_tools import (
+    CONSUMER_GROUP_DESCRIBE,
+    consumer_groups,
+    describe_consumer,
+    heartbeat,
+    join,
+    upgraded_broker,
+    wait_for,
+)
 from tests.groups.test_java_client import console_consumer
 from tests.handlers.features_tools import UPGRADE, request, update
 
-HEARTBEAT, DESCRIBE, OFFSET_COMMIT, FIND_COORDINATOR = 68, 69, 8, 10
+OFFSET_COMMIT = 8
 INVALID_REQUEST, UNSUPPORTED_VERSION, UNKNOWN_MEMBER_ID = 42, 35, 25
 FENCED_MEMBER_EPOCH, UNSUPPORTED_ASSIGNOR, STALE_MEMBER_EPOCH = 110, 112, 113
 GROUP_ID_NOT_FOUND, UNRELEASED_INSTANCE_ID, INVALID_REGULAR_EXPRESSION = 69, 111, 128
-COORDINATOR_ERRORS = {14, 15, 16}
 SETTINGS = {
     "offsets.topic.num.partitions": "2",
     "group.consumer.session.timeout.ms": "3000",
@@ -45,51 +51,13 @@ SETTINGS = {
 
 @pytest.fixture(scope="module")
 def broker() -> Iterator[EmbeddedBroker]:
-    with EmbeddedBroker(overrides=SETTINGS) as b:
-        assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
+    with upgraded_broker(SETTINGS) as b:
         yield b
 
 
 @pytest.fixture
 def bootstrap(broker: EmbeddedBroker) -> str:
     return broker.bootstrap_servers
-
-
-def heartbeat(bootstrap: str, version: int = 1, **fields: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "group_id": "g",
-        "member_id": "",
-        "member_epoch": 0,
-        "instance_id": None,
-        "rack_id": None,
-        "rebalance_timeout_ms": -1,
-        "subscribed_topic_names": None,
-        "subscribed_topic_regex": None,
-        "server_assignor": None,
-        "topic_partitions": None,
-        **fields,
-    }
-    return request(bootstrap, HEARTBEAT, version, body)
-
-
-def join(bootstrap: str, group: str, topic: str, **fields: Any) -> dict[str, Any]:
-    fields = {
-        "member_id": str(uuid.uuid4()),
-        "rebalance_timeout_ms": 30000,
-        "subscribed_topic_names": [topic],
-        "topic_partitions": [],
-        **fields,
-    }
-    # As a client: FindCoordinator first (it creates `__consumer_offsets`), then retry while
-    # the coordinator loads.
-    request(bootstrap, FIND_COORDINATOR, 3, {"key": group, "key_type": 0})
-    end = time.monotonic() + 20
-    while True:
-        answer = heartbeat(bootstrap, group_id=group, **fields)
-        if answer["error_code"] not in COORDINATOR_ERRORS or time.monotonic() > end:
-            return answer
-        time.sleep(0.1)
-        request(bootstrap, FIND_COORDINATOR, 3, {"key": group, "key_type": 0})
 
 
 def partitions(answer: dict[str, Any]) -> list[int]:
@@ -197,7 +165,7 @@ def test_heartbeat_rules(bootstrap: str) -> None:
     assert sorted(partitions(b) + kept) == [0, 1, 2, 3, 4, 5]
     described = request(
         bootstrap,
-        DESCRIBE,
+        CONSUMER_GROUP_DESCRIBE,
         0,
         {"group_ids": [group, "nope"], "include_authorized_operations": False},
     )["groups"]
@@ -229,7 +197,7 @@ def test_an_empty_group_without_offsets_is_removed(bootstrap: str) -> None:
 
     def described() -> dict[str, Any]:
         body = {"group_ids": [group], "include_authorized_operations": False}
-        found: dict[str, Any] = request(bootstrap, DESCRIBE, 0, body)["groups"][0]
+        found: dict[str, Any] = request(bootstrap, CONSUMER_GROUP_DESCRIBE, 0, body)["groups"][0]
         return found
 
     # Empty first, then gone at the next offset expiration check (300 ms here).
@@ -290,9 +258,7 @@ def test_regex_subscription(bootstrap: str) -> None:
     assert member["error_code"] == 0
     names = {
         tp["topic_name"]
-        for m in request(
-            bootstrap, DESCRIBE, 0, {"group_ids": [group], "include_authorized_operations": False}
-        )["groups"][0]["members"]
+        for m in describe_consumer(bootstrap, group)["members"]
         for tp in m["assignment"]["topic_partitions"]
     }
     # Every matching topic (other tests' too), never an internal one.
@@ -339,25 +305,6 @@ def test_static_member_restarts_and_a_silent_member_expires(bootstrap: str) -> N
     time.sleep(2)
     a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=3)
     assert (a["member_epoch"], partitions(a)) == (4, [0, 1, 2, 3])
-
-
-def wait_for(
-    condition: Callable[[], bool],
-    consumers: list[Consumer],
-    seconds: float,
-    received: dict[int, int] | None = None,
-) -> bool:
-    """Polls `consumers` until `condition()`; counts the messages each got in `received`
-    (by its index)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        for i, c in enumerate(consumers):
-            m = c.poll(0.05)
-            if m is not None and m.error() is None and received is not None:
-                received[i] = received.get(i, 0) + 1
-        if condition():
-            return True
-    return False
 
 
 def test_librdkafka_consumers_share_rebalance_and_resume(bootstrap: str) -> None:
@@ -428,22 +375,6 @@ def test_java_console_consumer_with_the_consumer_protocol(bootstrap: str) -> Non
     group = f"g-{uuid.uuid4().hex[:8]}"
     read = console_consumer(bootstrap, topic, group, 12, protocol="consumer")
     # Kafka's kafka-consumer-groups reads the group through ConsumerGroupDescribe.
-    done = subprocess.run(
-        java_command(
-            "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
-            "--bootstrap-server",
-            bootstrap,
-            "--describe",
-            "--group",
-            group,
-            "--offsets",
-        ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = [line.split() for line in done.stdout.splitlines() if group in line.split()[:1]]
-    assert sorted(row[1:4] for row in rows) == [[topic, str(p), "4"] for p in range(3)], done.stdout
+    rows = consumer_groups(bootstrap, group, "--offsets")[1:]
+    assert sorted(row[1:4] for row in rows) == [[topic, str(p), "4"] for p in range(3)], rows
     assert sorted(read) == sorted(f"{p}-{i}" for p in range(3) for i in range(4))

@@ -11,7 +11,6 @@ group.consumer.min.session.timeout.ms"."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,9 +23,15 @@ from ferrolog.controller.group_configs import validate_group_configs
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.errors import InvalidConfigError
 
-from tests.cluster.harness import java_command, needs_kafka_jars
+from tests.cluster.harness import needs_kafka_jars
 from tests.groups.conftest import create_topic
-from tests.groups.test_consumer_protocol import DESCRIBE, heartbeat, join
+from tests.groups.consumer_tools import (
+    CONSUMER_GROUP_DESCRIBE,
+    heartbeat,
+    join,
+    kafka_configs,
+    upgraded_broker,
+)
 from tests.handlers.features_tools import UPGRADE, request, update
 
 DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 32, 44
@@ -44,21 +49,8 @@ SETTINGS = {
 
 @pytest.fixture(scope="module")
 def broker() -> Iterator[EmbeddedBroker]:
-    with EmbeddedBroker(overrides=SETTINGS) as b:
-        assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
+    with upgraded_broker(SETTINGS) as b:
         yield b
-
-
-def kafka_configs(bootstrap: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        java_command(
-            "kafka.admin.ConfigCommand", "--bootstrap-server", bootstrap, "--entity-type",
-            "groups", *args,
-        ),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )  # fmt: skip
 
 
 def describe(bootstrap: str, group: str, synonyms: bool = True) -> dict[str, dict[str, Any]]:
@@ -161,7 +153,7 @@ def test_describe_and_alter_through_the_protocol(broker: EmbeddedBroker) -> None
 
 def members(bootstrap: str, group: str) -> list[str]:
     body = {"group_ids": [group], "include_authorized_operations": False}
-    described = request(bootstrap, DESCRIBE, 0, body)["groups"][0]
+    described = request(bootstrap, CONSUMER_GROUP_DESCRIBE, 0, body)["groups"][0]
     assert described["error_code"] == 0, described
     return sorted(m["member_id"] for m in described["members"])
 

@@ -10,10 +10,9 @@ members back with their epochs."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,12 +21,19 @@ from confluent_kafka.admin import AdminClient
 from ferrolog.embedded import EmbeddedBroker
 
 from bench.harness import brokers
-from tests.cluster.harness import free_port, java_command
+from tests.cluster.harness import free_port
 from tests.groups.conftest import create_topic, produce
-from tests.handlers.features_tools import UPGRADE, request, update
+from tests.groups.consumer_tools import (
+    COORDINATOR_ERRORS,
+    Reader,
+    assigned,
+    config,
+    consumer_groups,
+    describe_consumer,
+    upgraded_broker,
+)
+from tests.handlers.features_tools import UPGRADE, update
 
-DESCRIBE = 69
-COORDINATOR_ERRORS = {14, 15, 16}
 SETTINGS = {
     "offsets.topic.num.partitions": "2",
     "group.initial.rebalance.delay.ms": "0",
@@ -43,50 +49,8 @@ PARTITIONS = 6
 
 @pytest.fixture(scope="module")
 def bootstrap() -> Iterator[str]:
-    with EmbeddedBroker(overrides=SETTINGS) as b:
-        assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
+    with upgraded_broker(SETTINGS) as b:
         yield b.bootstrap_servers
-
-
-def config(bootstrap: str, group: str, protocol: str) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "bootstrap.servers": bootstrap,
-        "group.id": group,
-        "auto.offset.reset": "earliest",
-        "enable.auto.commit": False,
-        "group.protocol": protocol,
-    }
-    if protocol == "classic":
-        out.update({"session.timeout.ms": 3000, "heartbeat.interval.ms": 200})
-    return out
-
-
-class Reader:
-    """Polls consumers, commits each message it gets (synchronously), and records every
-    (partition, offset) each consumer got."""
-
-    def __init__(self, consumers: list[Consumer]) -> None:
-        self.consumers = consumers
-        self.got: list[list[tuple[int, int]]] = [[] for _ in consumers]
-
-    def until(self, condition: Callable[[], bool], seconds: float) -> bool:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            for i, c in enumerate(self.consumers):
-                m = c.poll(0.05)
-                if m is not None and m.error() is None:
-                    self.got[i].append((m.partition(), m.offset()))
-                    c.commit(message=m, asynchronous=False)
-            if condition():
-                return True
-        return False
-
-    def all(self) -> list[tuple[int, int]]:
-        return [x for got in self.got for x in got]
-
-
-def assigned(c: Consumer) -> set[int]:
-    return {tp.partition for tp in c.assignment()}
 
 
 def group_type(bootstrap: str, group: str) -> str:
@@ -95,12 +59,6 @@ def group_type(bootstrap: str, group: str) -> str:
     mine = [g for g in listed.valid if g.group_id == group]
     assert mine, (listed.valid, listed.errors)
     return str(mine[0].type).rsplit(".", 1)[-1]
-
-
-def describe(bootstrap: str, group: str) -> dict[str, Any]:
-    body = {"group_ids": [group], "include_authorized_operations": False}
-    described: dict[str, Any] = request(bootstrap, DESCRIBE, 0, body)["groups"][0]
-    return described
 
 
 def test_classic_group_upgrades_and_downgrades_online(bootstrap: str) -> None:
@@ -129,7 +87,7 @@ def test_classic_group_upgrades_and_downgrades_online(bootstrap: str) -> None:
 
         assert both.until(split, 40), (classic.assignment(), modern.assignment())
         assert group_type(bootstrap, group) == "CONSUMER"
-        described = describe(bootstrap, group)
+        described = describe_consumer(bootstrap, group)
         assert described["error_code"] == 0, described
         assert len(described["members"]) == 2, described
         assert both.until(lambda: len(both.all()) >= 5 * PARTITIONS, 30), both.got
@@ -141,24 +99,7 @@ def test_classic_group_upgrades_and_downgrades_online(bootstrap: str) -> None:
 
         # Kafka 4.1's kafka-consumer-groups lists both members of the migrated group.
         if brokers.jars_available():
-            done = subprocess.run(
-                java_command(
-                    "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
-                    "--bootstrap-server",
-                    bootstrap,
-                    "--describe",
-                    "--group",
-                    group,
-                    "--members",
-                ),
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-            assert done.returncode == 0, done.stderr[-2000:]
-            rows = [line.split() for line in done.stdout.splitlines() if line.startswith(group)]
-            assert len(rows) == 2, done.stdout
+            assert len(consumer_groups(bootstrap, group, "--members")) == 1 + 2
 
         # The consumer-protocol member leaves: the group is classic again and the classic
         # member gets every partition back, resuming after what was committed.
@@ -179,11 +120,8 @@ def test_classic_group_upgrades_and_downgrades_online(bootstrap: str) -> None:
 
 
 def test_upgrade_disabled_refuses_the_consumer_protocol_member() -> None:
-    with EmbeddedBroker(
-        overrides={**SETTINGS, "group.consumer.migration.policy": "disabled"}
-    ) as broker:
+    with upgraded_broker({**SETTINGS, "group.consumer.migration.policy": "disabled"}) as broker:
         bootstrap = broker.bootstrap_servers
-        assert update(bootstrap, [("group.version", 1, UPGRADE)])["error_code"] == 0
         topic = create_topic(bootstrap, partitions=2)
         group = f"g-{uuid.uuid4().hex[:8]}"
         classic = Consumer(config(bootstrap, group, "classic"))
@@ -227,16 +165,16 @@ def test_consumer_group_survives_a_broker_restart(tmp_path: Any) -> None:
 
         assert reader.until(split, 30)
         assert reader.until(lambda: len(reader.all()) == 20, 30), reader.got
-        before = describe(bootstrap, group)
+        before = describe_consumer(bootstrap, group)
         epochs = {m["member_id"]: m["member_epoch"] for m in before["members"]}
     try:
         # The broker restarts on the same port; the members keep heartbeating through it.
         with EmbeddedBroker(data, overrides=overrides) as broker:
             end = time.monotonic() + 20
-            after = describe(broker.bootstrap_servers, group)
+            after = describe_consumer(broker.bootstrap_servers, group)
             while after["error_code"] in COORDINATOR_ERRORS and time.monotonic() < end:
                 time.sleep(0.1)  # the coordinator loads the partition
-                after = describe(broker.bootstrap_servers, group)
+                after = describe_consumer(broker.bootstrap_servers, group)
             assert after["error_code"] == 0, after
             # Loaded from the log: the same members, epochs and assignments as before.
             assert {m["member_id"]: m["member_epoch"] for m in after["members"]} == epochs
@@ -245,7 +183,7 @@ def test_consumer_group_survives_a_broker_restart(tmp_path: Any) -> None:
             more = Reader([one, two])
             assert more.until(lambda: len(more.all()) >= 20, 40), more.got
             assert sorted(more.all()) == [(p, o) for p in range(4) for o in range(5, 10)]
-            now = describe(broker.bootstrap_servers, group)
+            now = describe_consumer(broker.bootstrap_servers, group)
             assert {m["member_id"] for m in now["members"]} == set(epochs), now
     finally:
         one.close()
