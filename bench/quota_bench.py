@@ -1,4 +1,5 @@
-"""What client quotas do to clients (issue 13), on one ferrolog broker:
+"""What client quotas do to clients (issue 13), on a ferrolog broker (a second one for the
+control case, and Apache Kafka 4 alongside with `--with-kafka`):
 
 - isolation: a steady producer (librdkafka, 1,000 records/s of 100 B, acks=1, its own client
   id) measures its p99 latency alone, then while Kafka's ProducerPerformance floods the broker
