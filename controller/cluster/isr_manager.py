@@ -121,10 +121,16 @@ class IsrManager:
                 self._lag_ms,
                 since,
             )
-            # A follower on an offline log directory does not join (the controller took it
-            # out), even if it looked caught up when it stopped.
+            # Only a registered broker joins (as KIP-841's leaders refuse fenced ones): one
+            # whose session expired may still fetch, but the controller takes every broker
+            # it does not see alive out again, and the two would rewrite the ISR every tick.
+            # Nor does a follower on an offline log directory (the controller took it out),
+            # even if it looked caught up when it stopped.
             wanted = [
-                b for b in wanted if b in state.isr or key not in view.offline_replicas.get(b, ())
+                b
+                for b in wanted
+                if b in state.isr
+                or (b in view.brokers and key not in view.offline_replicas.get(b, ()))
             ]
             if wanted != list(state.isr):
                 changes.append((ps.topic, ps.partition, state, wanted))
