@@ -15,7 +15,10 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.chaos import disk
 from kafka import KafkaAdminClient
 
+from tests.handlers.features_tools import request
 from tests.waiting import wait_until
+
+FETCH, LIST_OFFSETS, OFFSET_FOR_LEADER_EPOCH = 1, 2, 23
 
 
 @contextlib.contextmanager
@@ -79,4 +82,35 @@ def log_dirs(bootstrap: str, broker: int | None = None) -> dict[str, tuple[int, 
     return {
         r["log_dir"]: (r["error_code"], {t["name"] for t in r["topics"]})
         for r in answer["log_dirs"]
+    }
+
+
+def read_errors(bootstrap: str, topic: str, offset: int) -> dict[str, int]:
+    """The error codes a consumer gets for partition 0 of `topic`: Fetch at `offset`,
+    ListOffsets for the latest offset, OffsetForLeaderEpoch of epoch 0 (KIP-320's check)."""
+    fetch = request(bootstrap, FETCH, 12, {
+        "replica_id": -1, "max_wait_ms": 0, "min_bytes": 1, "max_bytes": 1 << 20,
+        "isolation_level": 0, "session_id": 0, "session_epoch": -1,
+        "topics": [{"topic": topic, "partitions": [{
+            "partition": 0, "current_leader_epoch": -1, "fetch_offset": offset,
+            "last_fetched_epoch": -1, "log_start_offset": -1, "partition_max_bytes": 1 << 20,
+        }]}],
+        "forgotten_topics_data": [], "rack_id": "",
+    })  # fmt: skip
+    latest = request(bootstrap, LIST_OFFSETS, 7, {
+        "replica_id": -1, "isolation_level": 0,
+        "topics": [{"name": topic, "partitions": [{
+            "partition_index": 0, "current_leader_epoch": -1, "timestamp": -1,
+        }]}],
+    })  # fmt: skip
+    epoch = request(bootstrap, OFFSET_FOR_LEADER_EPOCH, 4, {
+        "replica_id": -1,
+        "topics": [{"topic": topic, "partitions": [{
+            "partition": 0, "current_leader_epoch": -1, "leader_epoch": 0,
+        }]}],
+    })  # fmt: skip
+    return {
+        "fetch": fetch["responses"][0]["partitions"][0]["error_code"],
+        "list_offsets": latest["topics"][0]["partitions"][0]["error_code"],
+        "offset_for_leader_epoch": epoch["topics"][0]["partitions"][0]["error_code"],
     }

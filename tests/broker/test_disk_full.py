@@ -15,7 +15,7 @@ from ferrolog.chaos import disk
 from ferrolog.embedded import EmbeddedBroker
 
 from tests.cluster.checker import check_no_loss, read_all
-from tests.disk import create_in, log_dirs, produce_one_by_one, small_disk
+from tests.disk import create_in, log_dirs, produce_one_by_one, read_errors, small_disk
 
 pytestmark = [pytest.mark.native]
 
@@ -69,6 +69,13 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     ]
     _, code = produce_until_refused(bootstrap, "full", 1)
     assert code == KafkaError.KAFKA_STORAGE_ERROR
+    # Reads too, past its end as well (a consumer that read further on a new leader must not
+    # be told OFFSET_OUT_OF_RANGE and reset to the start), as Kafka's offline partitions.
+    storage_error = KafkaError.KAFKA_STORAGE_ERROR
+    for offset in (0, len(acked) + 100):
+        assert read_errors(bootstrap, "full", offset) == dict.fromkeys(
+            ("fetch", "list_offsets", "offset_for_leader_epoch"), storage_error
+        )
 
     # Space returns (the disk grows) and the broker restarts: the directory is back online,
     # with every acknowledged record and nothing else, and takes writes again.

@@ -121,6 +121,11 @@ impl Log {
         self.closed || self.dir_failure.is_offline()
     }
 
+    /// Whether this log's directory went offline after an I/O error (until the restart).
+    pub fn is_offline(&self) -> bool {
+        self.dir_failure.is_offline()
+    }
+
     /// Shares `failure` as this log's directory health (the log manager's, per directory).
     pub(crate) fn set_dir_failure(&mut self, failure: Arc<LogDirFailure>) {
         self.dir_failure = failure;
@@ -350,7 +355,7 @@ impl Log {
         max_offset: i64,
         min_one: bool,
     ) -> Result<FetchSlice, ErrorCode> {
-        if self.dir_failure.is_offline() {
+        if self.is_offline() {
             // As Kafka: an offline directory's partitions serve nothing, not even what was
             // written before the failure.
             return Err(ErrorCode::KafkaStorageError);

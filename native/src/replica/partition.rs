@@ -173,12 +173,25 @@ impl Partition {
     /// KIP-320: a request's view of the leader epoch against ours (-1: the client does not
     /// know it, no check). Returns our epoch when this replica leads.
     pub fn check_leader_epoch(&self, requested: i32) -> Result<i32, ErrorCode> {
+        self.check_online()?;
         compare_epochs(requested, self.leader_epoch_if_leader()?)
+    }
+
+    /// A replica on an offline log directory answers every read with KAFKA_STORAGE_ERROR, as
+    /// Kafka's offline partitions do, whatever role it last had: its log ends where the
+    /// failure left it, so an offset or epoch it gave would send a client back (a consumer
+    /// that read further on the new leader, told OFFSET_OUT_OF_RANGE, resets to the start).
+    fn check_online(&self) -> Result<(), ErrorCode> {
+        if self.log.read().is_offline() {
+            return Err(ErrorCode::KafkaStorageError);
+        }
+        Ok(())
     }
 
     /// As [`Partition::check_leader_epoch`] for readers that may use any replica (Kafka's
     /// debugging consumer, replica id -2): a follower answers too.
     pub fn check_epoch_any_replica(&self, requested: i32) -> Result<i32, ErrorCode> {
+        self.check_online()?;
         let ours = {
             let st = self.state.read();
             if st.role == Role::None {
