@@ -319,7 +319,7 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
     client_log = logging.FileHandler(out_dir / "clients.log")
     client_log.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     CLIENT_LOG.addHandler(client_log)
-    CLIENT_LOG.setLevel(logging.INFO)
+    CLIENT_LOG.setLevel(logging.DEBUG)  # the producers' "eos" debug lines too
     CLIENT_LOG.propagate = False
     rng = random.Random(config.seed)
     zookeeper = Node(spec.zookeeper)

@@ -91,6 +91,9 @@ class ProducerThread(threading.Thread):
                 # on is a failure it reports, not a loss.
                 "message.timeout.ms": 60_000,
                 "reconnect.backoff.max.ms": 1000,
+                # The idempotence state changes (producer id, epoch bumps, sequence errors) in
+                # clients.log: what a duplicate or a fatal error must be read against.
+                "debug": "eos",
                 "logger": CLIENT_LOG,
             }
         )
@@ -183,6 +186,10 @@ class ConsumerThread(threading.Thread):
                 "enable.auto.commit": False,
                 "auto.offset.reset": "earliest",
                 "session.timeout.ms": 10_000,
+                # Leader moves, metadata, offset validations and resets in clients.log: what
+                # a record given twice or out of order must be read against (a few hundred
+                # lines a run; "fetch" would add one per fetch).
+                "debug": "consumer,topic",
                 "heartbeat.interval.ms": 1000,
                 "logger": CLIENT_LOG,
             }
@@ -218,6 +225,8 @@ class ConsumerThread(threading.Thread):
                             )
                             self.positions[partition] = offset + 1
                     elif error.code() != KafkaError._PARTITION_EOF:
+                        # In clients.log too, with its time: an offset reset says why here.
+                        CLIENT_LOG.warning("chaos-consumer-%d: %s", self.index, error)
                         with self.lock:
                             self.history.errors.append(str(error))
                 if time.monotonic() - last_commit > 1.0 and not self.stopping.is_set():
