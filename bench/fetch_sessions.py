@@ -30,10 +30,11 @@ from pathlib import Path
 
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.ports import free_port
 
 from bench.harness import kafka_dist, procstat
 from bench.harness.fetch_spy import FetchExchange, FetchSpy
-from tests.cluster.harness import Cluster, ZooKeeper, free_port, wait_until
+from tests.cluster.harness import Cluster, ZooKeeper, wait_until
 
 TOPIC = "idle"
 # The name of the native core's tokio threads (`Server::new`).

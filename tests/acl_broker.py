@@ -18,10 +18,10 @@ from confluent_kafka.admin import (
 )
 from ferrolog.certs import CertificateAuthority, Issued, broker_ssl_settings
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.ports import free_port
 from ferrolog.protocol import decode_response, encode_request
 
 from tests.broker.test_broker_basics import raw_exchange
-from tests.cluster.harness import free_port
 
 AUTHORIZER = "kafka.security.authorizer.AclAuthorizer"
 

@@ -23,6 +23,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ferrolog.ports import free_port
+
 from bench.harness import kafka_dist
 
 COMMON = {
@@ -40,12 +42,6 @@ KAFKA_JVM = ["-Xmx1G", "-Xms1G", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMilli
              "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true"]
 
 ZK_CLASSPATH = "/usr/share/java/zookeeper.jar:/usr/share/java/zookeeper-jute.jar"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_port(port: int, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:

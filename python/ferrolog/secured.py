@@ -17,7 +17,6 @@ The CA, the broker's and a client's certificate and key are PEM files in `work_d
 from __future__ import annotations
 
 import shutil
-import socket
 import tempfile
 import weakref
 from collections.abc import Mapping
@@ -26,6 +25,7 @@ from typing import Any
 
 from ferrolog.certs import CertificateAuthority, Issued, broker_ssl_settings
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.ports import free_port
 
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 LISTENERS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
@@ -39,12 +39,6 @@ def plain_jaas(users: Mapping[str, str]) -> str:
     return f"{PLAIN_LOGIN_MODULE} required {entries};"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class SecuredBroker:
     def __init__(
         self,
@@ -54,7 +48,7 @@ class SecuredBroker:
         in_process: bool = False,
     ) -> None:
         self.users = dict(users or {"alice": "alice-secret"})
-        self.ports = {name: _free_port() for name in LISTENERS}
+        self.ports = {name: free_port() for name in LISTENERS}
         self.work_dir = Path(tempfile.mkdtemp(prefix="ferrolog-secured-"))
         self._cleanup = weakref.finalize(self, shutil.rmtree, self.work_dir, True)
         self.ca = CertificateAuthority(self.work_dir)

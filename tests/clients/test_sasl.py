@@ -28,11 +28,12 @@ from confluent_kafka.admin import (
 )
 from ferrolog.certs import PASSWORD
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.ports import free_port
 from ferrolog.protocol import decode_response, encode_request
 from ferrolog.secured import SecuredBroker
 
 from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import free_port, java_command
+from tests.cluster.harness import java_command
 from tests.sasl_broker import JAAS, MECHANISMS, USERS, SaslBroker, credentials
 
 

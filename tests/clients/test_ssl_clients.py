@@ -24,9 +24,10 @@ from ferrolog.certs import (
     java_keystore,
 )
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.ports import free_port
 
 from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import free_port, java_command
+from tests.cluster.harness import java_command
 
 COUNT = 10
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.ports import free_port
 from kazoo.client import KazooClient
 
 from bench.harness import brokers, kafka_dist
@@ -58,22 +59,6 @@ needs_kafka_jars = pytest.mark.skipif(
 def java_command(main: str, *args: str) -> list[str]:
     """Runs the Java class `main` of Kafka 4.1's jars."""
     return ["java", "-Xmx256M", "-cp", kafka_dist.classpath(kafka_dist.KAFKA4), main, *args]
-
-
-# Every port this process handed out: the kernel may give a port just bound and released to
-# the next caller as well, and two brokers of one cluster then race for it (a CI run: broker 2
-# "Address already in use", broker 3 answering on its port, the cluster never registered).
-_HANDED_OUT: set[int] = set()
-
-
-def free_port() -> int:
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        if port not in _HANDED_OUT:
-            _HANDED_OUT.add(port)
-            return port
 
 
 class ZooKeeper:

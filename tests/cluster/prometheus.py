@@ -12,7 +12,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.cluster.harness import free_port
+from ferrolog.ports import free_port
+
 from tests.waiting import wait_until
 
 BINARY = "prometheus"

@@ -17,9 +17,10 @@ import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient
 from ferrolog.certs import CertificateAuthority
+from ferrolog.ports import free_port
 
 from tests.acl_broker import principal, request, secured_settings
-from tests.cluster.harness import Cluster, ZooKeeper, free_port
+from tests.cluster.harness import Cluster, ZooKeeper
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]

@@ -16,8 +16,9 @@ import pytest
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.certs import CertificateAuthority, broker_ssl_settings
+from ferrolog.ports import free_port
 
-from tests.cluster.harness import Cluster, ZooKeeper, free_port
+from tests.cluster.harness import Cluster, ZooKeeper
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

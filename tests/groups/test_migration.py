@@ -19,9 +19,9 @@ import pytest
 from confluent_kafka import Consumer
 from confluent_kafka.admin import AdminClient
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.ports import free_port
 
 from bench.harness import brokers
-from tests.cluster.harness import free_port
 from tests.groups.conftest import create_topic, produce
 from tests.groups.consumer_tools import (
     COORDINATOR_ERRORS,

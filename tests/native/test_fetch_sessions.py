@@ -16,10 +16,11 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.ports import free_port
 
 from bench.harness import brokers, kafka_dist
 from bench.harness.fetch_spy import FetchExchange, FetchSpy
-from tests.cluster.harness import free_port, wait_until
+from tests.cluster.harness import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 

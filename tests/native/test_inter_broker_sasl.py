@@ -16,9 +16,10 @@ import pytest
 from ferrolog.client_security import SaslError
 from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
+from ferrolog.ports import free_port
 
 from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import free_port, needs_kafka_jars
+from tests.cluster.harness import needs_kafka_jars
 
 pytestmark = [pytest.mark.native, needs_kafka_jars]
 

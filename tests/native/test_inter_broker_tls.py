@@ -17,8 +17,7 @@ from ferrolog.config import BrokerConfig
 from ferrolog.config.inter_broker import InterBrokerClient, inter_broker_client
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.embedded import EmbeddedBroker
-
-from tests.cluster.harness import free_port
+from ferrolog.ports import free_port
 
 pytestmark = pytest.mark.native
 

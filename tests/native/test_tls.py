@@ -32,9 +32,10 @@ from ferrolog.certs import (
 )
 from ferrolog.config import BrokerConfig
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.ports import free_port
 
 from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import free_port, java_command
+from tests.cluster.harness import java_command
 
 pytestmark = pytest.mark.native
 

@@ -24,6 +24,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ferrolog.ports import free_port
+
 # Debian's ZooKeeper package (the jars and its log4j configuration).
 ZOOKEEPER_CLASSPATH = "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar"
 
@@ -197,12 +199,6 @@ def node_identities(count: int) -> list[tuple[str, int | None]]:
         (f"{prefix}.{i + 1}", FIRST_UID + pid * NODE_UIDS + i if root else None)
         for i in range(count)
     ]
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
 
 
 def zookeeper_spec(workdir: Path, host: str = "127.0.0.1", uid: int | None = None) -> NodeSpec:
