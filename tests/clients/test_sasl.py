@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import (
     AdminClient,
     NewTopic,
@@ -35,19 +35,32 @@ from ferrolog.secured import SecuredBroker
 from bench.harness import brokers, kafka_dist
 from tests.cluster.harness import java_command
 from tests.sasl_broker import JAAS, MECHANISMS, USERS, SaslBroker, credentials
+from tests.waiting import wait_until
 
 
 def new_topic(sasl_broker: SaslBroker) -> str:
     topic = f"sasl-{uuid.uuid4().hex[:8]}"
     admin = AdminClient({"bootstrap.servers": sasl_broker.address("PLAINTEXT")})
     admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(20)
+    # CreateTopics answers once the topic is decided; the broker opens the partition when it
+    # takes the leadership, shortly after (a CI run's ListOffsets just after got
+    # UNKNOWN_TOPIC_OR_PARTITION, which get_watermark_offsets does not retry).
+    wait_until(lambda: served(sasl_broker, topic), 20, what=f"{topic} served")
     return topic
 
 
-def end_offset(sasl_broker: SaslBroker, topic: str) -> int:
+def served(sasl_broker: SaslBroker, topic: str) -> bool:
+    try:
+        end_offset(sasl_broker, topic, timeout=5)
+    except KafkaException:
+        return False
+    return True
+
+
+def end_offset(sasl_broker: SaslBroker, topic: str, timeout: float = 20) -> int:
     consumer = Consumer({"bootstrap.servers": sasl_broker.address("PLAINTEXT"), "group.id": "x"})
     try:
-        return consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=20)[1]
+        return consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=timeout)[1]
     finally:
         consumer.close()
 
