@@ -3,13 +3,12 @@ live broker and real confluent-kafka consumers."""
 
 from __future__ import annotations
 
-import socket
-
 import click
 import pytest
 from click.testing import CliRunner, Result
 from confluent_kafka import Consumer, TopicPartition
 from ferrolog.cli.tools import register
+from ferrolog.ports import free_port
 
 from tests.groups.conftest import consumer_config, create_topic, produce
 from tests.waiting import wait_until
@@ -99,9 +98,7 @@ def test_list_describe_reset_and_delete(cli: click.Group, bootstrap: str, group_
 
 
 def test_unreachable_cluster_is_a_clear_failure(cli: click.Group) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        dead = f"127.0.0.1:{s.getsockname()[1]}"
+    dead = f"127.0.0.1:{free_port()}"
     result = CliRunner().invoke(cli, ["groups", "list", "-b", dead, "--timeout", "1"])
     assert result.exit_code == 1
     assert "cannot list groups" in result.output

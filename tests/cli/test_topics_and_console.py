@@ -4,13 +4,13 @@ exit codes)."""
 
 from __future__ import annotations
 
-import socket
 import uuid
 
 import click
 import pytest
 from click.testing import CliRunner, Result
 from ferrolog.cli.tools import register
+from ferrolog.ports import free_port
 
 
 @pytest.fixture(scope="module")
@@ -29,10 +29,8 @@ def run(cli: click.Group, *args: str, input: str | None = None) -> Result:
 
 @pytest.fixture(scope="module")
 def dead_address() -> str:
-    """An address where nothing listens: a port bound and closed again."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"127.0.0.1:{s.getsockname()[1]}"
+    """An address where nothing listens."""
+    return f"127.0.0.1:{free_port()}"
 
 
 # -- without a broker -------------------------------------------------------------------------
