@@ -45,6 +45,12 @@ def test_chaos_on_ferrolog_finds_no_anomaly(tmp_path: Path) -> None:
     assert verdict["consumed"] >= verdict["acknowledged"]
     for name in ("history.jsonl", "report.txt", "spec.json"):
         assert (tmp_path / name).stat().st_size > 0
+    # The group starts at committed offsets and stays on them: no consumer ever reset a
+    # position (a first start without a commit, whose stale reset query librdkafka can replay
+    # after a rebalance, or an OFFSET_OUT_OF_RANGE from a broker).
+    resets = [line for line in (tmp_path / "clients.log").read_text().splitlines()
+              if "offset reset (at offset" in line]  # fmt: skip
+    assert not resets, resets[:5]
 
 
 def _nft_tables() -> set[str]:

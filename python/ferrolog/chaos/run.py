@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from confluent_kafka import ConsumerGroupTopicPartitions, KafkaError, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
 from ferrolog.chaos import checker, disk, failing_disk
@@ -219,6 +220,44 @@ def _create_topic(admin: Any, config: ChaosConfig, replication: int) -> None:
     admin.create_topics([topic])[TOPIC].result(60)
 
 
+_COORDINATOR_SETTLING = frozenset({
+    KafkaError.NOT_COORDINATOR,
+    KafkaError.COORDINATOR_NOT_AVAILABLE,
+    KafkaError.COORDINATOR_LOAD_IN_PROGRESS,
+})  # fmt: skip
+
+
+def _start_group_at_zero(admin: Any, partitions: int) -> None:
+    """Commit offset 0 of every partition for the workload's group before its consumers join,
+    so that no consumer ever starts a partition from `auto.offset.reset`.
+
+    Why: librdkafka (2.16.0, and its master in July 2026) answers a ListOffsets response that
+    arrives after the partition was restarted (`rd_kafka_toppar_handle_Offset`, "outdated
+    offset response") by arming the offset query again for the position the old request
+    asked for. A first start's reset query left unanswered by a killed or paused leader, then
+    a rebalance that restarts the partition at its committed offset, then the old request's
+    answer or failure: the consumer goes back to the log start and reads again what it had
+    read. Shown against Apache Kafka 3.9 and ferrolog alike (a consumer read 50 records below
+    its committed offset on both), it is the client's fault, not the broker's; a group with
+    committed offsets never sends that query, while a reset a broker causes (an
+    OFFSET_OUT_OF_RANGE) still shows in the history."""
+    offsets = [TopicPartition(TOPIC, p, 0) for p in range(partitions)]
+    request = ConsumerGroupTopicPartitions(GROUP, offsets)
+    deadline = time.monotonic() + 60
+    while True:
+        result = admin.alter_consumer_group_offsets([request])[GROUP].result(60)
+        failed = [tp for tp in result.topic_partitions if tp.error is not None]
+        if not failed:
+            return
+        # The first request creates __consumer_offsets: NOT_COORDINATOR or
+        # COORDINATOR_LOAD_IN_PROGRESS until its partitions are led and loaded, which
+        # librdkafka's admin client hands back per partition instead of retrying.
+        settling = all(tp.error.code() in _COORDINATOR_SETTLING for tp in failed)
+        if time.monotonic() > deadline or not settling:
+            raise RuntimeError(f"could not commit the group's starting offsets: {failed}")
+        time.sleep(0.5)
+
+
 def skip_partitions(spec: ClusterSpec, config: ChaosConfig, network: Network) -> str:
     """Leave the partition faults out of `config` if this run cannot make them: why ('' when
     it can). Raises NoFaultLeft when no fault would be left."""
@@ -344,6 +383,7 @@ def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:
         _create_topic(admin, config, min(3, len(brokers)))
         if _wait_recovered(admin, len(brokers), config.partitions) < 0:
             raise RuntimeError("the cluster did not settle after creating the topic")
+        _start_group_at_zero(admin, config.partitions)
         writers = [ProducerThread(i, spec.bootstrap, config.rate, h)
                    for i, h in enumerate(producers)]  # fmt: skip
         readers = [ConsumerThread(i, spec.bootstrap, h) for i, h in enumerate(consumers)]
