@@ -25,14 +25,15 @@ import textwrap
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, TopicPartition
+from confluent_kafka import Consumer, Producer, TopicPartition
 from ferrolog.embedded import EmbeddedBroker
 
 from bench.harness import brokers, kafka_dist
-from tests.cluster.harness import needs_kafka_jars
+from tests.cluster.harness import java_command, needs_kafka_jars
 from tests.groups.conftest import create_topic, produce
 from tests.groups.consumer_tools import (
     Reader,
@@ -390,3 +391,101 @@ def test_members_keep_their_epochs_and_partitions_through_a_broker_restart(
     finally:
         one.close()
         two.close()
+
+
+class JavaConsumer:
+    """Kafka 4.1's console consumer (the Java client) in group `group` with
+    `group.protocol=consumer`, auto-committing every 200 ms and at exit; each record's value
+    goes to a file of its own, read back with `values`."""
+
+    def __init__(self, bootstrap: str, topic: str, group: str, out: Path, *args: str) -> None:
+        self.out = out
+        command = java_command(
+            "org.apache.kafka.tools.consumer.ConsoleConsumer",
+            "--bootstrap-server", bootstrap, "--topic", topic, "--group", group,
+            "--consumer-property", "group.protocol=consumer",
+            "--consumer-property", "auto.offset.reset=earliest",
+            "--consumer-property", "auto.commit.interval.ms=200",
+            *args,
+        )  # fmt: skip
+        with out.open("w") as sink:
+            self.proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.DEVNULL)
+
+    def values(self) -> list[str]:
+        return self.out.read_text().split()
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        self.proc.wait(60)
+
+
+def _produce_round(bootstrap: str, topic: str, round_: int, partitions: int) -> set[str]:
+    values = {f"{round_}-{p}-{i}" for p in range(partitions) for i in range(5)}
+    producer = Producer({"bootstrap.servers": bootstrap})
+    for value in sorted(values):
+        producer.produce(topic, value.encode(), partition=int(value.split("-")[1]))
+    assert producer.flush(20) == 0
+    return values
+
+
+def _until(condition: Callable[[], bool], seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return condition()
+
+
+def test_java_consumers_split_rebalance_commit_and_resume_through_a_restart(
+    restartable: tuple[str, Callable[[], None]], tmp_path: Path
+) -> None:
+    """The Java client with group.protocol=consumer: two members split the partitions, the
+    survivor of a SIGKILL takes them all after the session timeout, keeps its membership and
+    reads on through a broker restart, commits when it stops; a new member resumes there."""
+    bootstrap, restart = restartable
+    topic = create_topic(bootstrap, partitions=4)
+    first = _produce_round(bootstrap, topic, 1, 4)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    one = JavaConsumer(bootstrap, topic, group, tmp_path / "one.txt")
+    two = JavaConsumer(bootstrap, topic, group, tmp_path / "two.txt")
+    try:
+        # Both members hold two partitions each, and between them they read every record.
+        def split() -> bool:
+            d = describe_consumer(bootstrap, group)
+            held = [len(m["assignment"]["topic_partitions"][0]["partitions"])
+                    for m in d["members"] if m["assignment"]["topic_partitions"]]  # fmt: skip
+            return d["group_state"] == "Stable" and held == [2, 2]
+
+        assert _until(split, 60), describe_consumer(bootstrap, group)
+        assert _until(lambda: set(one.values()) | set(two.values()) == first, 30)
+        assert {m["client_id"] for m in describe_consumer(bootstrap, group)["members"]} == {
+            "console-consumer"
+        }
+        two.stop(signal.SIGKILL)
+        killed = time.monotonic()
+
+        def alone() -> bool:
+            members = describe_consumer(bootstrap, group)["members"]
+            return len(members) == 1 and members[0]["assignment"]["topic_partitions"][0][
+                "partitions"
+            ] == list(range(4))
+
+        assert _until(alone, 30), describe_consumer(bootstrap, group)
+        assert time.monotonic() - killed >= 2.5  # expelled by the 3 s session timeout
+        survivor = describe_consumer(bootstrap, group)["members"][0]["member_id"]
+        restart()
+        second = _produce_round(bootstrap, topic, 2, 4)
+        assert _until(lambda: second <= set(one.values()), 90), sorted(one.values())
+        members = describe_consumer(bootstrap, group)["members"]
+        assert [m["member_id"] for m in members] == [survivor]
+    finally:
+        one.stop()  # SIGTERM: the console consumer commits and leaves
+        two.stop(signal.SIGKILL)
+    # A new member starts at the commits: the third round only, each record once.
+    third = _produce_round(bootstrap, topic, 3, 4)
+    three = JavaConsumer(bootstrap, topic, group, tmp_path / "three.txt", "--max-messages",
+                         "20", "--timeout-ms", "30000")  # fmt: skip
+    three.proc.wait(120)
+    assert sorted(three.values()) == sorted(third)
