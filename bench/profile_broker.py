@@ -63,7 +63,7 @@ def main() -> int:
     a.out.mkdir(parents=True, exist_ok=True)
     broker = brokers.make("ferrolog")
     try:
-        runner._start(broker)
+        runner.start_broker(broker)
         workloads.create_topic(broker.bootstrap, "profile", 6)
         if a.workload == "consume":
             subprocess.run(_driver("produce", broker.bootstrap, 1_000_000).args, check=True,
