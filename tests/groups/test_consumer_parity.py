@@ -47,6 +47,7 @@ from tests.groups.consumer_tools import (
     wait_for,
 )
 from tests.handlers.features_tools import UPGRADE, request, update
+from tests.waiting import wait_until
 
 LIST_GROUPS, DESCRIBE_GROUPS = 16, 15
 PARTITIONS = 6
@@ -429,15 +430,6 @@ def _produce_round(bootstrap: str, topic: str, round_: int, partitions: int) -> 
     return values
 
 
-def _until(condition: Callable[[], bool], seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return condition()
-
-
 def test_java_consumers_split_rebalance_commit_and_resume_through_a_restart(
     restartable: tuple[str, Callable[[], None]], tmp_path: Path
 ) -> None:
@@ -458,8 +450,9 @@ def test_java_consumers_split_rebalance_commit_and_resume_through_a_restart(
                     for m in d["members"] if m["assignment"]["topic_partitions"]]  # fmt: skip
             return d["group_state"] == "Stable" and held == [2, 2]
 
-        assert _until(split, 60), describe_consumer(bootstrap, group)
-        assert _until(lambda: set(one.values()) | set(two.values()) == first, 30)
+        wait_until(split, 60, what="two members with two partitions each")
+        wait_until(lambda: set(one.values()) | set(two.values()) == first, 30,
+                   what="the first round read")  # fmt: skip
         assert {m["client_id"] for m in describe_consumer(bootstrap, group)["members"]} == {
             "console-consumer"
         }
@@ -472,12 +465,12 @@ def test_java_consumers_split_rebalance_commit_and_resume_through_a_restart(
                 "partitions"
             ] == list(range(4))
 
-        assert _until(alone, 30), describe_consumer(bootstrap, group)
+        wait_until(alone, 30, what="the survivor alone with every partition")
         assert time.monotonic() - killed >= 2.5  # expelled by the 3 s session timeout
         survivor = describe_consumer(bootstrap, group)["members"][0]["member_id"]
         restart()
         second = _produce_round(bootstrap, topic, 2, 4)
-        assert _until(lambda: second <= set(one.values()), 90), sorted(one.values())
+        wait_until(lambda: second <= set(one.values()), 90, what="the second round read")
         members = describe_consumer(bootstrap, group)["members"]
         assert [m["member_id"] for m in members] == [survivor]
     finally:
