@@ -25,6 +25,8 @@ def _chaos(out: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dic
         [sys.executable, "-m", "ferrolog", "chaos", "--out", str(out), *args],
         capture_output=True, text=True, timeout=900,
     )  # fmt: skip
+    # A run that ends before its report says why only on its own output.
+    assert (out / "report.json").exists(), run.stdout[-3000:] + run.stderr[-3000:]
     report = json.loads((out / "report.json").read_text())
     return run, report
 
