@@ -46,6 +46,7 @@ from tests.groups.consumer_tools import (
     upgraded_broker,
     wait_for,
 )
+from tests.groups.test_java_client import console_consumer
 from tests.handlers.features_tools import UPGRADE, request, update
 from tests.waiting import wait_until
 
@@ -399,7 +400,7 @@ class JavaConsumer:
     `group.protocol=consumer`, auto-committing every 200 ms and at exit; each record's value
     goes to a file of its own, read back with `values`."""
 
-    def __init__(self, bootstrap: str, topic: str, group: str, out: Path, *args: str) -> None:
+    def __init__(self, bootstrap: str, topic: str, group: str, out: Path) -> None:
         self.out = out
         command = java_command(
             "org.apache.kafka.tools.consumer.ConsoleConsumer",
@@ -407,7 +408,6 @@ class JavaConsumer:
             "--consumer-property", "group.protocol=consumer",
             "--consumer-property", "auto.offset.reset=earliest",
             "--consumer-property", "auto.commit.interval.ms=200",
-            *args,
         )  # fmt: skip
         with out.open("w") as sink:
             self.proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.DEVNULL)
@@ -479,7 +479,5 @@ def test_java_consumers_split_rebalance_commit_and_resume_through_a_restart(
         two.stop(signal.SIGKILL)
     # A new member starts at the commits: the third round only, each record once.
     third = _produce_round(bootstrap, topic, 3, 4)
-    three = JavaConsumer(bootstrap, topic, group, tmp_path / "three.txt", "--max-messages",
-                         "20", "--timeout-ms", "30000")  # fmt: skip
-    three.proc.wait(120)
-    assert sorted(three.values()) == sorted(third)
+    three = console_consumer(bootstrap, topic, group, 20, protocol="consumer")
+    assert sorted(three) == sorted(third)
