@@ -467,7 +467,10 @@ def test_java_consumers_split_rebalance_commit_and_resume_through_a_restart(
             return sorted(held) == list(range(4))
 
         wait_until(alone, 30, what="the survivor alone with every partition")
-        assert time.monotonic() - killed >= 2.5  # expelled by the 3 s session timeout
+        # Expelled by the 3 s session timeout, not at the kill. The timer runs from the last
+        # heartbeat the client got out, which can be well before the kill: Kafka 4.1 once
+        # expelled it 2.27 s after.
+        assert time.monotonic() - killed >= 1.5
         survivor = describe_consumer(bootstrap, group)["members"][0]["member_id"]
         restart()
         second = _produce_round(bootstrap, topic, 2, 4)
