@@ -67,6 +67,8 @@ def workload_metrics(w: Workload | None, res: dict[str, Any], cpu: float,
     out["records_s"] = res["records"] / seconds if seconds > 0 else math.nan
     out["mb_s"] = res["records"] * w.size / seconds / 1e6 if seconds > 0 else math.nan
     out["cpu_s_per_gb"] = cpu / (moved / 1e9) if moved else math.nan
+    if "client_cpu_s" in res:
+        out["client_cpu_s_per_gb"] = res["client_cpu_s"] / (moved / 1e9) if moved else math.nan
     for key in ("p50_ms", "p99_ms", "p999_ms", "rate", "rebalance_ms"):
         if key in res:
             out[key] = res[key]

@@ -143,8 +143,9 @@ def describe(plan: list[Phase], args: argparse.Namespace) -> list[str]:
                 "1 KB acks=all from each producer, spread round-robin over every partition "
                 "(librdkafka, then ProducerPerformance with RoundRobinPartitioner), then each "
                 f"consumer reads everything from the start, {args.consume_rounds} times (the "
-                "median round is shown; clocks from the assignment to the last record); "
-                "offsets checked against the acknowledged count.",
+                "median round is shown; clocks from the assignment to the last record), the "
+                "librdkafka one also with fetch.queue.backoff.ms=20; offsets checked against "
+                "the acknowledged count.",
         "replicated": f"{{name}}: three brokers, RF 3, min.insync.replicas=2, {{n:,}} "
                       f"partitions in {scale.TOPICS} topics ({{requests}}; ferrolog with "
                       f"ZooKeeper, Kafka as three KRaft nodes); {args.records} keyed acks=all "

@@ -39,6 +39,7 @@ class Workload:
     source: str | None = None  # consume workloads read the topic this workload wrote
     rate_of: str | None = None  # fixed-rate workloads run at half of Kafka's max of this one
     seconds: float = 10.0  # fixed-rate workloads: how long
+    client: tuple[str, ...] = ()  # rd-consume: librdkafka settings (KEY=VALUE) over the driver's
 
     @property
     def java(self) -> bool:
@@ -182,10 +183,12 @@ def rd_produce(w: Workload, bootstrap: str, topic: str, spread: bool = False) ->
 
 def rd_consume(w: Workload, bootstrap: str, topic: str, partitions: int,
                count: int) -> dict[str, Any]:
+    settings = [arg for kv in w.client for arg in ("--client", kv)]
     out = json.loads(_run(_driver("consume", "--bootstrap", bootstrap, "--topic", topic,
-                                  "--partitions", str(partitions),
-                                  "--count", str(count))).strip().splitlines()[-1])
-    return {"records": out["records"], "seconds": out["seconds"], "bytes_out": out["bytes"]}
+                                  "--partitions", str(partitions), "--count", str(count),
+                                  *settings)).strip().splitlines()[-1])
+    return {"records": out["records"], "seconds": out["seconds"], "bytes_out": out["bytes"],
+            "client_cpu_s": out["client_cpu_s"]}
 
 
 def rd_e2e(w: Workload, bootstrap: str, topic: str, rate: float) -> dict[str, Any]:
