@@ -131,6 +131,50 @@ fn produce_one(
 /// Each partition's index and record bytes.
 pub(super) type PartitionRecords = Vec<(i32, Option<Bytes>)>;
 
+/// Waits for every acks=all partition of one request at once, each answer decided the moment
+/// it is known, as Kafka's delayed produce does. Waited one after another, a batch committed
+/// while an earlier partition of the request still waited was answered NOT_LEADER_OR_FOLLOWER
+/// if the leadership moved meanwhile: librdkafka takes that answer as "not persisted", and an
+/// idempotent producer that bumps its epoch before the retry writes the batch again.
+async fn wait_committed(results: &mut [(String, Vec<Outcome>)], deadline: tokio::time::Instant) {
+    let mut waiting: Vec<(usize, usize)> = Vec::new();
+    for (t, (_, outcomes)) in results.iter().enumerate() {
+        for (i, o) in outcomes.iter().enumerate() {
+            if o.wait.is_some() {
+                waiting.push((t, i));
+            }
+        }
+    }
+    if let [(t, i)] = waiting[..] {
+        // One partition (the common request): nothing else to wait for, no task needed.
+        let o = &mut results[t].1[i];
+        if let Some((partition, last_offset)) = o.wait.take() {
+            o.error = answer(partition.wait_committed(last_offset, deadline).await);
+        }
+        return;
+    }
+    let mut waits = tokio::task::JoinSet::new();
+    for (t, i) in waiting {
+        let o = &mut results[t].1[i];
+        if let Some((partition, last_offset)) = o.wait.take() {
+            // Until its wait answers: a wait that cannot answer never reads as a success.
+            o.error = ErrorCode::RequestTimedOut;
+            waits.spawn(
+                async move { (t, i, partition.wait_committed(last_offset, deadline).await) },
+            );
+        }
+    }
+    while let Some(joined) = waits.join_next().await {
+        if let Ok((t, i, waited)) = joined {
+            results[t].1[i].error = answer(waited);
+        }
+    }
+}
+
+fn answer(waited: Result<(), ErrorCode>) -> ErrorCode {
+    waited.err().unwrap_or(ErrorCode::None)
+}
+
 /// Takes the record slices out and lets go of everything else that shares the frame (topic
 /// names, the transactional id), so a single-partition request's batch is owned without a
 /// copy and validated in place.
@@ -282,16 +326,7 @@ pub async fn handle(
 
     if acks == -1 {
         let wait_began = Instant::now();
-        let deadline = tokio::time::Instant::now() + timeout;
-        for (_, outcomes) in results.iter_mut() {
-            for o in outcomes.iter_mut() {
-                if let Some((partition, last_offset)) = o.wait.take() {
-                    if let Err(e) = partition.wait_committed(last_offset, deadline).await {
-                        o.error = e;
-                    }
-                }
-            }
-        }
+        wait_committed(&mut results, tokio::time::Instant::now() + timeout).await;
         waited += wait_began.elapsed();
     }
 
