@@ -39,17 +39,7 @@ def read_view(
             reassignments = paths.decode_reassignments(client.get(paths.REASSIGN)[0])
     preferred = _partition_set(client, paths.PREFERRED_ELECTION, w)
     unclean = _partition_set(client, paths.UNCLEAN_ELECTION, w)
-    brokers: dict[int, BrokerRegistration] = {}
-    broker_epochs: dict[int, int] = {}
-    sessions: dict[int, int] = {}
-    for child in client.get_children(paths.BROKER_IDS, watch=w):
-        try:
-            data, stat = client.get(paths.broker_path(int(child)), watch=w)
-        except NoNodeError:
-            continue
-        brokers[int(child)] = paths.decode_broker(int(child), data)
-        broker_epochs[int(child)] = stat.czxid
-        sessions[int(child)] = stat.ephemeralOwner
+    brokers, broker_epochs, sessions = read_brokers(client, w)
     topics: dict[str, TopicRecord] = {}
     states: dict[str, dict[int, PartitionState]] = {}
     zxids: dict[TopicPartition, int] = {}
@@ -110,6 +100,25 @@ def read_view(
         offline_replicas=_offline_replicas(client, w, sessions),
         log_dir_events=log_dir_events,
     )
+
+
+def read_brokers(
+    client: KazooClient, w: Watcher | None
+) -> tuple[dict[int, BrokerRegistration], dict[int, int], dict[int, int]]:
+    """The registered brokers, each one's epoch (its znode's czxid) and its ZooKeeper
+    session, by broker id."""
+    brokers: dict[int, BrokerRegistration] = {}
+    epochs: dict[int, int] = {}
+    sessions: dict[int, int] = {}
+    for child in client.get_children(paths.BROKER_IDS, watch=w):
+        try:
+            data, stat = client.get(paths.broker_path(int(child)), watch=w)
+        except NoNodeError:
+            continue
+        brokers[int(child)] = paths.decode_broker(int(child), data)
+        epochs[int(child)] = stat.czxid
+        sessions[int(child)] = stat.ephemeralOwner
+    return brokers, epochs, sessions
 
 
 def _offline_replicas(

@@ -57,7 +57,7 @@ from .base import (
 )
 from .local import new_cluster_id
 from .view import ClusterView, TopicPartition
-from .zk_view import KnownStates, read_features, read_view
+from .zk_view import KnownStates, read_brokers, read_features, read_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -192,7 +192,9 @@ class ZkStore(MetadataStore):
         return (await self.read_view(watch=False)).states.get(name, {})
 
     async def brokers(self) -> dict[int, BrokerRegistration]:
-        return (await self.read_view(watch=False)).brokers
+        # Only /brokers/ids: topic placement asks for every topic it creates, and the whole
+        # view is one read per partition of the cluster.
+        return await self._call(lambda: read_brokers(self.client, None)[0])
 
     async def read_view(self, watch: bool = True) -> ClusterView:
         if not watch:
