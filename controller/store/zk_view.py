@@ -102,6 +102,24 @@ def read_view(
     )
 
 
+def read_topic_states(client: KazooClient, name: str) -> dict[int, PartitionState]:
+    """One topic's partition states, requested at once (none if the topic is gone)."""
+    try:
+        data, _ = client.get(paths.topic_path(name))
+    except NoNodeError:
+        return {}
+    topic = paths.decode_topic(name, data, {})
+    reads = [(p, client.get_async(paths.state_path(name, p))) for p in topic.assignment]
+    states: dict[int, PartitionState] = {}
+    for partition, read in reads:
+        try:
+            raw, stat = read.get()
+        except NoNodeError:
+            continue
+        states[partition] = paths.decode_state(raw, stat.version)
+    return states
+
+
 def read_brokers(
     client: KazooClient, w: Watcher | None
 ) -> tuple[dict[int, BrokerRegistration], dict[int, int], dict[int, int]]:

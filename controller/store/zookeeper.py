@@ -57,7 +57,7 @@ from .base import (
 )
 from .local import new_cluster_id
 from .view import ClusterView, TopicPartition
-from .zk_view import KnownStates, read_brokers, read_features, read_view
+from .zk_view import KnownStates, read_brokers, read_features, read_topic_states, read_view
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -189,7 +189,8 @@ class ZkStore(MetadataStore):
         return (await self.read_view(watch=False)).topics
 
     async def partition_states(self, name: str) -> dict[int, PartitionState]:
-        return (await self.read_view(watch=False)).states.get(name, {})
+        # Only this topic's znodes: a broker starting reads every topic's states this way.
+        return await self._call(lambda: read_topic_states(self.client, name))
 
     async def brokers(self) -> dict[int, BrokerRegistration]:
         # Only /brokers/ids: topic placement asks for every topic it creates, and the whole
