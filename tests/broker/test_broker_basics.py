@@ -265,11 +265,12 @@ def test_structured_log_lines(fmt: str) -> None:
 # A live broker
 
 
-def raw_exchange(bootstrap: str, frame: bytes) -> bytes | None:
+def raw_exchange(bootstrap: str, frame: bytes, timeout: float = 10) -> bytes | None:
     """Sends one size-prefixed frame; returns the response frame, or None if the broker
-    closed the connection."""
+    closed the connection. `timeout` bounds each socket operation: an acks=all produce may
+    wait far longer than a plain request."""
     host, _, port = bootstrap.rpartition(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
+    with socket.create_connection((host, int(port)), timeout=timeout) as sock:
         sock.sendall(struct.pack(">i", len(frame)) + frame)
         header = _recv_exactly(sock, 4)
         if header is None:

@@ -6,8 +6,6 @@ producer that bumps its epoch before the retry writes it a second time."""
 
 from __future__ import annotations
 
-import socket
-import struct
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -16,29 +14,17 @@ from confluent_kafka import ElectionType
 from confluent_kafka import TopicPartition as CTopicPartition
 from confluent_kafka.admin import NewTopic
 from ferrolog.fuzz.batches import batch, record
-from ferrolog.protocol import decode_response, encode_request
 from kafka import KafkaAdminClient
 from kafka import TopicPartition as KTopicPartition
 
 from tests.cluster.harness import Cluster
+from tests.handlers.features_tools import request
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 
 PRODUCE, LIST_OFFSETS = 0, 2
 TOPIC = "waits"
-
-
-def _call(bootstrap: str, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
-    """One request on its own connection, waiting as long as an acks=all produce may."""
-    host, _, port = bootstrap.rpartition(":")
-    frame = encode_request(api_key, version, 7, "produce-wait-test", body)
-    with socket.create_connection((host, int(port)), timeout=90) as sock:
-        sock.sendall(struct.pack(">i", len(frame)) + frame)
-        reader = sock.makefile("rb")
-        (size,) = struct.unpack(">i", reader.read(4))
-        _, decoded = decode_response(api_key, version, reader.read(size))
-    return decoded
 
 
 def _high_watermark(bootstrap: str, partition: int) -> int:
@@ -55,7 +41,7 @@ def _high_watermark(bootstrap: str, partition: int) -> int:
             }
         ],
     }
-    answer = _call(bootstrap, LIST_OFFSETS, 5, body)["topics"][0]["partitions"][0]
+    answer = request(bootstrap, LIST_OFFSETS, 5, body)["topics"][0]["partitions"][0]
     return -1 if answer["error_code"] else int(answer["offset"])
 
 
@@ -107,7 +93,7 @@ def test_a_committed_partition_stays_a_success_when_its_leadership_moves_during_
     }
     try:
         with ThreadPoolExecutor(1) as pool:
-            answer = pool.submit(_call, cluster.brokers[leader].bootstrap, PRODUCE, 7, body)
+            answer = pool.submit(request, cluster.brokers[leader].bootstrap, PRODUCE, 7, body, 90)
             bootstrap = cluster.brokers[leader].bootstrap
             wait_until(lambda: _high_watermark(bootstrap, 0) == 1, 20,
                        what="partition 0's batch committed")  # fmt: skip

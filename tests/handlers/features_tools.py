@@ -28,9 +28,11 @@ def kafka_features(bootstrap: str, *args: str) -> subprocess.CompletedProcess[st
     )
 
 
-def request(bootstrap: str, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
+def request(
+    bootstrap: str, api_key: int, version: int, body: dict[str, Any], timeout: float = 10
+) -> dict[str, Any]:
     frame = encode_request(api_key, version, 7, "feature-test", body)
-    response = raw_exchange(bootstrap, frame)
+    response = raw_exchange(bootstrap, frame, timeout)
     assert response is not None, "the broker closed the connection"
     correlation, decoded = decode_response(api_key, version, response)
     assert correlation == 7
