@@ -8,9 +8,11 @@ ZooKeeper. Each broker's bytes in (its /metrics) is read every 0.1 s.
 
 Quotas are per broker, as in Kafka: each broker holds the client to the quota on its own.
 Reported per broker, as medians over rounds: how long after the change to 1 MiB/s its rate
-first fell below 2 MiB/s, how long after the removal its rate first rose above 8 MiB/s, and
-its mean rate over the second half of each phase. The brokers measure rates over three
-windows of 1 s (tests/quotas/test_byte_rates.py says why)."""
+first fell below 2 MiB/s, how long after the raise to 4 MiB/s it first rose above 2 MiB/s,
+its mean rate over the first second after the raise (a client held to 1 MiB/s still sends
+in bursts, so one sample above 2 MiB/s alone proves little), how long after the removal it
+first rose above 8 MiB/s, and its mean rate over the second half of each phase. The brokers
+measure rates over three windows of 1 s (tests/quotas/test_byte_rates.py says why)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,12 +46,11 @@ class Round:
     changes: dict[str, float]  # what -> seconds from start
     samples: dict[int, list[tuple[float, float]]]  # node -> (seconds, bytes/s)
 
-    def first(self, node: int, after: str, crossed: str) -> float | None:
-        """Seconds from the change `after` until the node's rate first went below LOW
-        (`crossed` "below") or above HIGH ("above")."""
+    def first(self, node: int, after: str, crossed: Callable[[float], bool]) -> float | None:
+        """Seconds from the change `after` until the node's rate (bytes/s) first `crossed`."""
         at = self.changes[after]
         for t, rate in self.samples[node]:
-            if t > at and (rate < LOW if crossed == "below" else rate > HIGH):
+            if t > at and crossed(rate):
                 return t - at
         return None
 
@@ -130,9 +132,9 @@ def main() -> None:
         "each; every change sent to broker 1 only. Medians over rounds.",
         "",
         "| broker | to below 2 MiB/s after the 1 MiB/s quota | mean MiB/s, 1 MiB/s phase "
-        "| mean MiB/s, 4 MiB/s phase | to above 8 MiB/s after removal | mean MiB/s, "
-        "unquoted |",
-        "|---|---|---|---|---|---|",
+        "| to above 2 MiB/s after the raise | mean MiB/s, first second after the raise "
+        "| mean MiB/s, 4 MiB/s phase | to above 8 MiB/s after removal | mean MiB/s, unquoted |",
+        "|---|---|---|---|---|---|---|---|",
     ]
 
     def med(values: list[float | None]) -> str:
@@ -140,8 +142,9 @@ def main() -> None:
         return f"{statistics.median(got):.2f} s" if len(got) == len(values) else "never"
 
     for node in sorted(rounds[0].samples):
-        low = med([r.first(node, "1 MiB/s", "below") for r in rounds])
-        high = med([r.first(node, "removed", "above") for r in rounds])
+        low = med([r.first(node, "1 MiB/s", lambda rate: rate < LOW) for r in rounds])
+        up = med([r.first(node, "4 MiB/s", lambda rate: rate > LOW) for r in rounds])
+        high = med([r.first(node, "removed", lambda rate: rate > HIGH) for r in rounds])
 
         def phase_mean(what: str, r: Round, n: int = node) -> float:
             at = r.changes[what]
@@ -149,10 +152,13 @@ def main() -> None:
 
         held = statistics.median(phase_mean("1 MiB/s", r) for r in rounds)
         raised = statistics.median(phase_mean("4 MiB/s", r) for r in rounds)
+        first_s = statistics.median(
+            r.mean(node, r.changes["4 MiB/s"], r.changes["4 MiB/s"] + 1.0) / MIB for r in rounds
+        )
         free = statistics.median(r.mean(node, phase / 2, phase) / MIB for r in rounds)
         lines.append(
             f"| {node}{' (took the changes)' if node == 1 else ''} | {low} | {held:.2f} | "
-            f"{raised:.2f} | {high} | {free:.1f} |"
+            f"{up} | {first_s:.2f} | {raised:.2f} | {high} | {free:.1f} |"
         )
     text = "\n".join(lines) + "\n"
     print(text)
