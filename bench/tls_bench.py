@@ -1,8 +1,9 @@
 """Produce and consume over TLS (issue 12): one ferrolog broker and one Apache Kafka 4
 (KRaft) broker, each with a single SSL listener for clients (the same CA, a 2048-bit RSA
 broker certificate, TLS 1.3 as both negotiate with librdkafka), the librdkafka producer at
-full speed (acks=1, 1 KiB records, spread over the topic's partitions) and then a consumer
-reading everything back from the start, over SSL.
+full speed (acks=1, 1 KiB records, spread over the topic's partitions), then a consumer
+reading everything back from the start, over SSL, then the same read by one kcat process per
+partition at once.
 
     python -m bench.tls_bench [--records 1000000] [--size 1024] [--partitions 6]
                               [--rounds 3] [--out bench/results/tls-latest.md]
@@ -12,8 +13,18 @@ starts a fresh broker, so both share the machine's noise. Reported: the median o
 of MB/s produced and consumed per broker, and the broker's CPU seconds (its whole process
 tree, from /proc) per GB moved, with the ratios ferrolog/Kafka; for the consume, also the
 client's CPU seconds per GB and how busy its Python thread was, which tell whether the
-consumer rather than the broker set the pace. Kafka reads its key store as the PKCS12 file
-keytool writes; ferrolog the PEM files of the same key and certificate."""
+consumer rather than the broker set the pace.
+
+Why the kcat read: one librdkafka consumer reads a broker's partitions through one connection,
+whose thread receives, decrypts and parses every response, and its records then pass one by
+one through a Python thread. Against ferrolog that pair sets the pace (about 400 MB/s here,
+with ferrolog's broker at 0.6 CPU-s per GB), whatever the client's settings: measured side by
+side on 27 Nov, a 20 ms `fetch.queue.backoff.ms` and kcat alone read at about the same rate.
+A throughput goal for the broker needs readers that are not the bottleneck, so the kcat row
+has one C client per partition (values written nowhere), as a broker's readers are in use.
+
+Kafka reads its key store as the PKCS12 file keytool writes; ferrolog the PEM files of the same
+key and certificate."""
 
 from __future__ import annotations
 
@@ -22,6 +33,7 @@ import datetime
 import os
 import resource
 import statistics
+import subprocess
 import tempfile
 import time
 import uuid
@@ -109,6 +121,39 @@ def client_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def kcat_consume(broker: brokers.Broker, tls: Tls, topic: str, partitions: int) -> dict[str, float]:
+    """Every partition read from the start to its end at once, by one kcat per partition over
+    SSL: the records read, the wall time and the kcat processes' CPU seconds."""
+    cmd = ["kcat", "-C", "-q", "-e", "-b", broker.bootstrap, "-t", topic, "-o", "beginning",
+           "-X", "security.protocol=ssl", "-X", f"ssl.ca.location={tls.ca.ca_pem}",
+           "-f", "%o\\n"]  # fmt: skip
+    # Offsets go to files, not pipes: a reader blocked on a full pipe would wait its turn.
+    outs = [tempfile.TemporaryFile() for _ in range(partitions)]  # noqa: SIM115
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    readers = [
+        subprocess.Popen([*cmd, "-p", str(p)], stdout=out, stderr=subprocess.STDOUT)
+        for p, out in enumerate(outs)
+    ]
+    for reader in readers:
+        reader.wait(timeout=600)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    records = 0
+    for reader, out in zip(readers, outs, strict=True):
+        with out:
+            out.seek(0)
+            text = out.read()
+        if reader.returncode != 0:
+            raise RuntimeError(f"kcat exited {reader.returncode}: {text.decode()[-500:]}")
+        records += sum(1 for line in text.splitlines() if line.isdigit())  # not its warnings
+    return {
+        "records": records,
+        "seconds": seconds,
+        "client_cpu_s": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+    }
+
+
 def one_run(name: str, tls: Tls, args: argparse.Namespace) -> dict[str, float]:
     broker = make(name, tls)
     try:
@@ -133,6 +178,10 @@ def one_run(name: str, tls: Tls, args: argparse.Namespace) -> dict[str, float]:
         )
         client1, thread1 = client_cpu(), time.thread_time()
         cpu2 = cpu(broker)
+        parallel = kcat_consume(broker, tls, topic, args.partitions)
+        cpu3 = cpu(broker)
+        if parallel["records"] != args.records:
+            raise RuntimeError(f"kcat read {parallel['records']} of {args.records} records")
         return {
             "produce_mb_s": gigabytes * 1e3 / produced["seconds"],
             "consume_mb_s": gigabytes * 1e3 / consumed["seconds"],
@@ -140,6 +189,9 @@ def one_run(name: str, tls: Tls, args: argparse.Namespace) -> dict[str, float]:
             "consume_cpu_s_gb": (cpu2 - cpu1) / gigabytes,
             "client_consume_cpu_s_gb": (client1 - client0) / gigabytes,
             "client_consume_thread_busy": (thread1 - thread0) / consumed["seconds"],
+            "kcat_consume_mb_s": gigabytes * 1e3 / parallel["seconds"],
+            "kcat_consume_cpu_s_gb": (cpu3 - cpu2) / gigabytes,
+            "kcat_client_cpu_s_gb": parallel["client_cpu_s"] / gigabytes,
         }
     finally:
         broker.stop()
@@ -148,13 +200,18 @@ def one_run(name: str, tls: Tls, args: argparse.Namespace) -> dict[str, float]:
 
 ROWS = [
     ("produce_mb_s", "produce MB/s", ">= 1.5"),
-    ("consume_mb_s", "consume MB/s", ">= 1.5"),
+    # One client connection's thread sets this pace (the module's docstring says why); the
+    # consume goal is on the kcat row.
+    ("consume_mb_s", "consume MB/s", "none: client-bound"),
     ("produce_cpu_s_gb", "broker CPU s/GB, produce", "<= 0.5"),
     ("consume_cpu_s_gb", "broker CPU s/GB, consume", "<= 0.5"),
     # Whether the consumer, not the broker, set the pace: its CPU per GB, and how busy the
     # Python thread that takes the records from librdkafka was (1.0: never waited).
     ("client_consume_cpu_s_gb", "client CPU s/GB, consume", ""),
     ("client_consume_thread_busy", "client's Python thread busy, consume", ""),
+    ("kcat_consume_mb_s", "consume MB/s, one kcat per partition", ">= 1.5"),
+    ("kcat_consume_cpu_s_gb", "broker CPU s/GB, kcat consume", "<= 0.5"),
+    ("kcat_client_cpu_s_gb", "kcat CPU s/GB, all of them", ""),
 ]
 
 
