@@ -31,8 +31,12 @@ pub fn truncation_for(
         return done(leader_end);
     }
     match own_end_for(leader_epoch) {
-        // Both logs have the epoch: they agree up to where the shorter one ends it.
-        Some((ours, _)) if ours == leader_epoch => done(leader_end),
+        // Both logs have the epoch: they agree up to where the shorter one ends it. Our end
+        // of it counts as much as the leader's: past it we hold a later epoch the leader
+        // does not have there (written while we led), and keeping that suffix would both
+        // diverge from the leader and have every fetch answered with the same diverging
+        // epoch again, forever.
+        Some((ours, our_end)) if ours == leader_epoch => done(leader_end.min(our_end)),
         // Our largest epoch at or below the leader's is an older one: our log agrees with the
         // leader's at most up to where that epoch ends for us; ask again from there.
         Some((_, our_end)) if our_end < log_end => Truncation {
@@ -79,6 +83,21 @@ mod tests {
                 complete: true
             },
             "never past our own end"
+        );
+    }
+
+    #[test]
+    fn our_later_epoch_past_the_shared_one_goes() {
+        // We have epochs 1 (0..5) and 3 (5..8): we led at epoch 3 and wrote what nobody
+        // copied. The leader's epoch 1 runs to 7. Offsets 5 and 6 are epoch 3 here and
+        // epoch 1 there: truncate to 5, where our epoch 1 ends, as Kafka does.
+        let ours = cache(&[(1, 0), (3, 5)], 8);
+        assert_eq!(
+            truncation_for(1, 7, ours, 8, 2),
+            Truncation {
+                offset: 5,
+                complete: true
+            }
         );
     }
 

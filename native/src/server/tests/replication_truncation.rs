@@ -40,6 +40,38 @@ fn kip279_a_follower_walks_back_over_epochs_the_leader_never_had() {
 }
 
 #[test]
+fn a_follower_that_led_past_the_epoch_it_shares_with_its_leader_drops_that_suffix() {
+    let (a, b) = (Node::start(1), Node::start(2));
+    a.open(&[]);
+    b.open(&[]);
+    a.lead(1, &[1], &[1, 2]);
+    b.follow(&a, 1, &[1, 2]);
+    let mut to_a = a.connect();
+    for offset in 0..5 {
+        assert_eq!(produce(&mut to_a, 1, 1, 10_000), (0, offset));
+    }
+    super::cluster::wait_until("2 has 0-4", || b.offsets().0 == 5);
+    // 2 leads alone at epoch 3 (1 cut off) and writes offsets 5-7 that nobody copies, while
+    // 1, still leading at epoch 1 as far as it knows, writes other records at 5-6
+    b.lead(3, &[2], &[1, 2]);
+    let mut to_b = b.connect();
+    for offset in 5..8 {
+        assert_eq!(produce(&mut to_b, 1, 1, 10_000), (0, offset));
+    }
+    for offset in 5..7 {
+        assert_eq!(produce(&mut to_a, 1, 1, 10_000), (0, offset));
+    }
+    // 1 leads again at epoch 4; 2 follows. Asked about epoch 3, 1 answers "epoch 1 ends at
+    // 7"; 2's own epoch 1 ends at 5, so 2 cuts there. Cutting at 7 would keep 2's epoch-3
+    // records at 5-6, and every fetch would be told the same diverging epoch again.
+    a.lead(4, &[1], &[1, 2]);
+    b.follow(&a, 4, &[1, 2]);
+    assert_eq!(produce(&mut to_a, 1, 1, 10_000), (0, 7));
+    wait_in_sync(&a, &b);
+    assert_eq!(b.epochs(), vec![(1, 0), (4, 7)]);
+}
+
+#[test]
 fn a_follower_behind_the_leaders_log_start_starts_over_there() {
     let (a, mut b) = (Node::start(1), Node::start(2));
     a.open(&[]);
