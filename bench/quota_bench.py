@@ -33,9 +33,10 @@ import subprocess
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from confluent_kafka import Producer
@@ -186,12 +187,8 @@ def flood(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         text=True,
-        preexec_fn=None if cores is None else _pin_self(cores),
+        preexec_fn=None if cores is None else partial(os.sched_setaffinity, 0, cores),
     )
-
-
-def _pin_self(cores: set[int]) -> Callable[[], None]:
-    return lambda: os.sched_setaffinity(0, cores)
 
 
 def steady_p99(bootstrap: str, topic: str, seconds: float) -> float:
