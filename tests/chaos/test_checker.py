@@ -4,6 +4,7 @@ and a clean history it must pass (so that a clean run of `ferrolog chaos` means 
 from __future__ import annotations
 
 from ferrolog.chaos.checker import check
+from ferrolog.chaos.run import ChaosConfig, Event, Report
 from ferrolog.chaos.workload import (
     Assignment,
     Commit,
@@ -87,3 +88,17 @@ def test_re_delivery_below_a_committed_offset_after_a_rebalance_is_reported() ->
 def test_replica_differences_fail_the_run() -> None:
     verdict = check([], [], _log(), ["DIFFERENCE chaos-0: replica 2 lacks the batch at 7"])
     assert not verdict.ok
+
+
+def test_a_cycle_the_cluster_never_healed_from_fails_the_run() -> None:
+    """Nothing lost, but a replica that never rejoined its ISR: a liveness failure."""
+    clean = check([], [], _log(), [])
+    healed = Event(0, "kill-broker", "broker-1", 1.0, 4.0, 5.5)
+    stuck = Event(1, "partition-leader", "broker-1", 8.0, 17.0, -1.0)
+    assert Report(ChaosConfig(), [healed], clean, 20.0).summary().endswith("\nOK")
+    report = Report(ChaosConfig(), [healed, stuck], clean, 140.0)
+    assert report.unrecovered == 1
+    assert not report.ok
+    summary = report.summary()
+    assert "cycles not recovered within 120 s: 1" in summary
+    assert summary.endswith("\nFAILED")

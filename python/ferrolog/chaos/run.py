@@ -79,12 +79,23 @@ class Report:
     duration_s: float
     skipped: str = ""  # why some fault kinds were left out of the run
 
+    @property
+    def unrecovered(self) -> int:
+        """Cycles after which the cluster did not heal in RECOVERY_TIMEOUT_S: a liveness
+        failure (a replica that never rejoins its ISR leaves nothing lost, but one more fault
+        and its partition is down)."""
+        return sum(1 for e in self.events if e.recovered < 0)
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict.ok and not self.unrecovered
+
     def summary(self) -> str:
         v = self.verdict
         kinds: dict[str, int] = {}
         for e in self.events:
             kinds[e.kind] = kinds.get(e.kind, 0) + 1
-        slow = sum(1 for e in self.events if e.recovered < 0)
+        slow = self.unrecovered
         lines = [f"skipped: {self.skipped}"] if self.skipped else []
         lines += [
             f"{len(self.events)} fault cycles in {self.duration_s:.0f} s "
@@ -99,7 +110,7 @@ class Report:
             lines.append(f"cycles not recovered within {RECOVERY_TIMEOUT_S:.0f} s: {slow}")
         for name in checker.ANOMALIES:
             lines += [f"  {name}: {item}" for item in getattr(v, name)]
-        lines.append("OK" if v.ok else "FAILED")
+        lines.append("OK" if self.ok else "FAILED")
         return "\n".join(lines)
 
 

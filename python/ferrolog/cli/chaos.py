@@ -113,5 +113,5 @@ def chaos(
     except NoFaultLeft as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(report.summary())
-    if not report.verdict.ok:
+    if not report.ok:
         raise SystemExit(1)
