@@ -54,6 +54,14 @@ def test_lost_duplicated_and_moved_records_are_reported() -> None:
     assert verdict.unacknowledged_read == 1  # "x": never acknowledged, not judged
 
 
+def test_a_record_acknowledged_without_an_offset_is_judged_by_its_partition() -> None:
+    # librdkafka's delivery report can carry no offset (Kafka 3.9 answered so once).
+    producer = ProducerHistory(sent=2, acked={"a": (0, None), "b": (0, None)})
+    verdict = check([producer], [], _log((0, 7, "a"), (1, 0, "b")), [])
+    assert verdict.moved == ["b: acknowledged at (0, None), read at (1, 0)"]
+    assert verdict.lost == []
+
+
 def test_a_consumer_going_backwards_within_an_assignment_is_reported() -> None:
     consumer = ConsumerHistory(
         deliveries=[Delivery(0, 1, 0, 5, "a", 2.0), Delivery(0, 1, 0, 3, "b", 2.1)],

@@ -23,7 +23,8 @@ CLIENT_LOG = logging.getLogger("ferrolog.chaos.clients")
 @dataclass
 class ProducerHistory:
     sent: int = 0
-    acked: dict[str, tuple[int, int]] = field(default_factory=dict)  # value -> (partition, offset)
+    # value -> (partition, offset); the offset is None when the client was not given one
+    acked: dict[str, tuple[int, int | None]] = field(default_factory=dict)
     failed: set[str] = field(default_factory=set)  # definitely not written, by the client's word
     fatal_errors: list[str] = field(default_factory=list)
     acked_at: list[float] = field(default_factory=list)  # monotonic time of each ack
