@@ -33,7 +33,6 @@ import datetime
 import os
 import resource
 import statistics
-import subprocess
 import tempfile
 import time
 import uuid
@@ -44,7 +43,7 @@ from typing import Any
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.certs import PASSWORD, CertificateAuthority, Issued, java_keystore
 
-from bench.harness import brokers, kafka_dist, procstat
+from bench.harness import brokers, kafka_dist, procstat, workloads
 from bench.harness.rdkafka_driver import consume_all, produce_max
 
 
@@ -123,35 +122,9 @@ def client_cpu() -> float:
 
 def kcat_consume(broker: brokers.Broker, tls: Tls, topic: str, partitions: int) -> dict[str, float]:
     """Every partition read from the start to its end at once, by one kcat per partition over
-    SSL: the records read, the wall time and the kcat processes' CPU seconds."""
-    cmd = ["kcat", "-C", "-q", "-e", "-b", broker.bootstrap, "-t", topic, "-o", "beginning",
-           "-X", "security.protocol=ssl", "-X", f"ssl.ca.location={tls.ca.ca_pem}",
-           "-f", "%o\\n"]  # fmt: skip
-    # Offsets go to files, not pipes: a reader blocked on a full pipe would wait its turn.
-    outs = [tempfile.TemporaryFile() for _ in range(partitions)]  # noqa: SIM115
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    readers = [
-        subprocess.Popen([*cmd, "-p", str(p)], stdout=out, stderr=subprocess.STDOUT)
-        for p, out in enumerate(outs)
-    ]
-    for reader in readers:
-        reader.wait(timeout=600)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    records = 0
-    for reader, out in zip(readers, outs, strict=True):
-        with out:
-            out.seek(0)
-            text = out.read()
-        if reader.returncode != 0:
-            raise RuntimeError(f"kcat exited {reader.returncode}: {text.decode()[-500:]}")
-        records += sum(1 for line in text.splitlines() if line.isdigit())  # not its warnings
-    return {
-        "records": records,
-        "seconds": seconds,
-        "client_cpu_s": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
-    }
+    SSL."""
+    ssl = ("security.protocol=ssl", f"ssl.ca.location={tls.ca.ca_pem}")
+    return workloads.kcat_consume(broker.bootstrap, topic, partitions, ssl)
 
 
 def one_run(name: str, tls: Tls, args: argparse.Namespace) -> dict[str, float]:

@@ -4,10 +4,12 @@ many.
 A fresh broker (spawned, then an unmeasured warm-up on a one-partition topic, as in the other
 modes) gets one topic of `partitions` partitions; then, each measured over its own window with
 the broker's CPU and peak RSS: the librdkafka producer and Kafka's ProducerPerformance write
-1 KB acks=all records round-robin over every partition, then the librdkafka consumer and
-ConsumerPerformance read everything back from the start, each `consume_rounds` times (a
-consumer's run lasts a second or two, which one busy moment of this shared machine can halve):
-its figures are those of the median round, every round's records/s listed beside them. Both
+1 KB acks=all records round-robin over every partition, then the librdkafka consumer, kcat
+(librdkafka's C consumer in one process, printing only offsets: the cost of reading without
+Python) and ConsumerPerformance read everything back from the start, each `consume_rounds`
+times (a consumer's run lasts a second or two, which one busy moment of this shared machine
+can halve): its figures are those of the median round, every round's records/s listed beside
+them. kcat's clock is its whole process, start-up and metadata included. The other two
 consumers' clocks start at the assignment and stop at the last record, whatever the broker:
 librdkafka's (`rdkafka_driver.consume_all`) when `assign()` returns, so the offset lookups
 and the first fetches are in it; ConsumerPerformance's at its rebalance listener's
@@ -47,6 +49,8 @@ def plan(partitions: int, count: int, java: bool) -> list[Workload]:
                        source="rd-produce"))
     ws.append(Workload("rd-consume-short-backoff", "rd-consume", SIZE, partitions=partitions,
                        source="rd-produce", client=SHORT_BACKOFF))
+    ws.append(Workload("kcat-consume", "kcat-consume", SIZE, partitions=partitions,
+                       source="rd-produce"))
     if java:
         ws.append(Workload("java-consume", "java-consume", SIZE, partitions=partitions,
                            source="java-produce"))
@@ -75,6 +79,11 @@ def _run_one(w: Workload, broker: Broker, stored: int) -> dict[str, Any]:
                                      (workloads.ROUND_ROBIN,))
     elif w.tool == "rd-consume":
         res = workloads.rd_consume(w, broker.bootstrap, TOPIC, w.partitions, stored)
+    elif w.tool == "kcat-consume":
+        res = workloads.kcat_consume(broker.bootstrap, TOPIC, settings=w.client)
+        if res["records"] < stored:
+            raise RuntimeError(f"kcat read {res['records']} of {stored} records")
+        res["bytes_out"] = res["records"] * w.size
     else:
         res = workloads.java_consume(w, broker.bootstrap, TOPIC, stored)
     cpu, rss = meter.read()

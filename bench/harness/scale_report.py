@@ -42,9 +42,13 @@ ROWS = [
         THROUGHPUT, higher=True),
     Row("load", "rd-consume-short-backoff.records_s", "librdkafka consume from the start, "
         "fetch.queue.backoff.ms=20 (records/s)"),
+    Row("load", "kcat-consume.records_s", "kcat consume from the start, one process (records/s)",
+        THROUGHPUT, higher=True),
     Row("load", "rd-produce.cpu_s_per_gb", "broker CPU s per GB, librdkafka produce"),
     Row("load", "rd-consume.cpu_s_per_gb", "broker CPU s per GB, librdkafka consume"),
     Row("load", "rd-consume.client_cpu_s_per_gb", "the librdkafka consumer's own CPU s per GB"),
+    Row("load", "kcat-consume.cpu_s_per_gb", "broker CPU s per GB, kcat consume"),
+    Row("load", "kcat-consume.client_cpu_s_per_gb", "kcat's own CPU s per GB"),
     Row("load", "peak_rss_mb", "peak RSS under load (MB)", RSS),
     Row("load", "stop_s", "SIGTERM to exit (s)", STOP),
     Row("replicated", "create_s", "create RF 3, until Metadata shows every leader (s)",

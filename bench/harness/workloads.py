@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+import resource
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +34,8 @@ REPO = Path(__file__).resolve().parents[2]
 @dataclass(frozen=True)
 class Workload:
     name: str
-    tool: str  # java-produce, java-consume, java-e2e, rd-produce, rd-consume, rd-e2e
+    # java-produce, java-consume, java-e2e, rd-produce, rd-consume, rd-e2e, kcat-consume
+    tool: str
     size: int = 1024
     acks: str = "1"
     partitions: int = 1
@@ -39,7 +43,8 @@ class Workload:
     source: str | None = None  # consume workloads read the topic this workload wrote
     rate_of: str | None = None  # fixed-rate workloads run at half of Kafka's max of this one
     seconds: float = 10.0  # fixed-rate workloads: how long
-    client: tuple[str, ...] = ()  # rd-consume: librdkafka settings (KEY=VALUE) over the driver's
+    # rd-consume, kcat-consume: librdkafka settings (KEY=VALUE) over the client's own
+    client: tuple[str, ...] = ()
 
     @property
     def java(self) -> bool:
@@ -49,7 +54,8 @@ class Workload:
     def describe(self) -> str:
         what = {"java-produce": "ProducerPerformance", "java-consume": "ConsumerPerformance",
                 "java-e2e": "EndToEndLatency", "rd-produce": "librdkafka producer",
-                "rd-consume": "librdkafka consumer", "rd-e2e": "librdkafka e2e latency"}
+                "rd-consume": "librdkafka consumer", "rd-e2e": "librdkafka e2e latency",
+                "kcat-consume": "kcat, one process"}
         mode = "fixed rate" if self.rate_of else ("from start" if self.source else "max")
         return (f"{what[self.tool]}, {self.size} B, acks={self.acks}, "
                 f"{self.partitions} partition(s), {mode}")
@@ -189,6 +195,40 @@ def rd_consume(w: Workload, bootstrap: str, topic: str, partitions: int,
                                   *settings)).strip().splitlines()[-1])
     return {"records": out["records"], "seconds": out["seconds"], "bytes_out": out["bytes"],
             "client_cpu_s": out["client_cpu_s"]}
+
+
+def kcat_consume(bootstrap: str, topic: str, partitions: int | None = None,
+                 settings: Sequence[str] = ()) -> dict[str, Any]:
+    """The topic read from the start to its end by kcat (librdkafka's C consumer, values
+    written nowhere): one process over every partition, or with `partitions`, one process per
+    partition at once. The records read, the wall time and the kcat processes' CPU seconds.
+    `settings` are librdkafka's KEY=VALUE, as `-X` options."""
+    cmd = ["kcat", "-C", "-q", "-e", "-b", bootstrap, "-t", topic, "-o", "beginning",
+           *(arg for kv in settings for arg in ("-X", kv)), "-f", "%o\\n"]
+    each = [[]] if partitions is None else [["-p", str(p)] for p in range(partitions)]
+    # Offsets go to files, not pipes: a reader blocked on a full pipe would wait its turn.
+    outs = [tempfile.TemporaryFile() for _ in each]  # noqa: SIM115
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    readers = [subprocess.Popen([*cmd, *args], stdout=out, stderr=subprocess.STDOUT)
+               for args, out in zip(each, outs, strict=True)]
+    for reader in readers:
+        reader.wait(timeout=TIMEOUT)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    records = 0
+    for reader, out in zip(readers, outs, strict=True):
+        with out:
+            out.seek(0)
+            text = out.read()
+        if reader.returncode != 0:
+            raise RuntimeError(f"kcat exited {reader.returncode}: {text.decode()[-500:]}")
+        records += sum(1 for line in text.splitlines() if line.isdigit())  # not its warnings
+    return {
+        "records": records,
+        "seconds": seconds,
+        "client_cpu_s": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+    }
 
 
 def rd_e2e(w: Workload, bootstrap: str, topic: str, rate: float) -> dict[str, Any]:
