@@ -305,8 +305,9 @@ def test_scale_mode_runs_every_phase_small(tmp_path: Path) -> None:
                 ("crash-50", "peak_rss_mb"), ("load", "rd-produce.records_s"),
                 ("load", "rd-consume.records_s"), ("load", "rd-consume-short-backoff.records_s"),
                 ("load", "rd-consume.client_cpu_s_per_gb"), ("load", "kcat-consume.records_s"),
-                ("load", "kcat-consume.client_cpu_s_per_gb"), ("replicated", "restart_to_full_isr_s"),
-                ("replicated", "rd-produce.records_s"), ("conns", "rss_idle_mb")]:
+                ("load", "kcat-consume.client_cpu_s_per_gb"),
+                ("replicated", "restart_to_full_isr_s"), ("replicated", "rd-produce.records_s"),
+                ("conns", "rss_idle_mb")]:
         assert (figures[key] or 0) > 0, key
     assert figures["conns", "errors"] == 0
     load = next(s["metrics"] for s in doc["samples"] if s["phase"] == "load")
