@@ -27,12 +27,26 @@ async def handle(
 ) -> AlterPartitionReassignmentsResponse:
     topics = request.get("topics") or []
     if not ctx.authorize_cluster(AclOperation.ALTER):
+        # As Kafka's error response: every partition asked for carries the error too.
         refused = ClusterAuthorizationFailedError()
         return {
             "throttle_time_ms": 0,
             "error_code": refused.code,
             "error_message": refused.message,
-            "responses": [],
+            "responses": [
+                {
+                    "name": topic["name"],
+                    "partitions": [
+                        {
+                            "partition_index": int(entry["partition_index"]),
+                            "error_code": refused.code,
+                            "error_message": refused.message,
+                        }
+                        for entry in topic.get("partitions") or []
+                    ],
+                }
+                for topic in topics
+            ],
         }
     targets = {
         (topic["name"], int(entry["partition_index"])): entry.get("replicas")

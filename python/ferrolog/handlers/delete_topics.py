@@ -50,6 +50,10 @@ async def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTop
                 record = controller.topic_by_id(topic_id)
                 if record is None:
                     raise errors.UnknownTopicIdError(f"no topic has id {topic_id.hex()}")
+                # As Kafka: a topic named by its id is not named back to a principal that
+                # may not DESCRIBE it (the id itself is not secret).
+                if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, record.name):
+                    raise errors.TopicAuthorizationFailedError("Authorization failed.")
                 name = record.name
             elif names[name] > 1:
                 raise errors.InvalidRequestError(f"topic {name} appears more than once")

@@ -21,15 +21,24 @@ MAX_VERSION = 0
 async def handle(
     ctx: RequestContext, request: DescribeUserScramCredentialsRequest
 ) -> DescribeUserScramCredentialsResponse:
+    users = request.get("users")
     if not ctx.authorize_cluster(AclOperation.DESCRIBE):
+        # As Kafka's error response: the error once per user asked for, each user unnamed.
         error = ClusterAuthorizationFailedError()
         return {
             "throttle_time_ms": 0,
             "error_code": error.code,
             "error_message": error.message,
-            "results": [],
+            "results": [
+                {
+                    "user": "",
+                    "error_code": error.code,
+                    "error_message": error.message,
+                    "credential_infos": [],
+                }
+                for _ in users or []
+            ],
         }
-    users = request.get("users")
     described = ctx.broker.controller.scram_credentials.describe(
         None if users is None else [u["name"] for u in users]
     )

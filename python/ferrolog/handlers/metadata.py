@@ -72,11 +72,19 @@ async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataRespo
         for entry in requested or []:
             topics.append(await _lookup(ctx, entry, allow_create))
     if with_ops:
-        named = [t["name"] for t in topics if t["error_code"] == 0 and t["name"] is not None]
-        ops = authorized_operations(ctx, ResourceType.TOPIC, named, TOPIC_OPERATIONS)
-        for t in topics:
-            if t["error_code"] == 0 and t["name"] is not None:
-                t["topic_authorized_operations"] = ops[t["name"]]
+        # As Kafka: every topic the principal may DESCRIBE carries its operations, one that
+        # does not exist (or has no leader yet) too; only a refused topic does not.
+        refused = TopicAuthorizationFailedError.code
+        described = [
+            (name, t)
+            for t in topics
+            if (name := t["name"]) is not None and t["error_code"] != refused
+        ]
+        ops = authorized_operations(
+            ctx, ResourceType.TOPIC, [name for name, _ in described], TOPIC_OPERATIONS
+        )
+        for name, t in described:
+            t["topic_authorized_operations"] = ops[name]
 
     return {
         "throttle_time_ms": 0,
