@@ -12,14 +12,21 @@ control case, and Apache Kafka 4 alongside with `--with-kafka`):
 - changes: ProducerPerformance runs flat out while its client id's quota is set to 1 MiB/s,
   raised to 4 MiB/s, and removed, each change through AlterClientQuotas while it runs; the
   broker's bytes-in counter (/metrics) gives the rate every quarter second;
-- the Java client held: ProducerPerformance sends 25 s worth of 1 MiB/s flat out under that
-  quota; the broker's bytes in give its rate over seconds 5 to 20, and it reports its own
-  rate and `produce-throttle-time-avg`.
+- the Java producer held: ProducerPerformance sends 25 s worth of 1 MiB/s flat out under
+  that quota; the broker's bytes in give its rate over seconds 5 to 20, and it reports its own
+  rate and `produce-throttle-time-avg`;
+- the Java consumer held: ConsumerPerformance reads a topic of 40 MiB from the start, flat
+  out, under `consumer_byte_rate=1048576` for its client id until it has read 25 s worth of
+  1 MiB/s; the broker's bytes out give its rate over seconds 5 to 20, and it reports its own
+  rate and `fetch-throttle-time-avg`.
 
 The broker measures rates over `quota.window.num=3` windows of 1 s, as the quota tests do
-(tests/quotas/test_byte_rates.py says why).
+(tests/quotas/test_byte_rates.py says why). `--phases` runs some of the phases only
+(isolation, changes, java-producer, java-consumer; `--with-kafka` concerns isolation and
+java-consumer).
 
-    python -m bench.quota_bench [--phase-seconds 10] [--rounds 3] [--with-kafka] [--out FILE]
+    python -m bench.quota_bench [--phase-seconds 10] [--rounds 3] [--with-kafka]
+        [--phases all|PHASE,...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import os
 import re
 import statistics
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.request
@@ -49,6 +57,8 @@ ALTER_CLIENT_QUOTAS = 49
 MIB = 1 << 20
 STEADY_RATE = 1000  # records/s
 FLOOD, STEADY = "flood", "steady"
+DRAIN = "drain"  # the Java consumer's client id
+PHASES = ("isolation", "changes", "java-producer", "java-consumer")
 
 
 @dataclass
@@ -69,6 +79,9 @@ class Scraped(brokers.Ferrolog):
     def bytes_in(self, topic: str) -> float:
         return topic_bytes_in(f"http://127.0.0.1:{self.metrics_port}", topic)
 
+    def bytes_out(self, topic: str) -> float:
+        return topic_bytes_out(f"http://127.0.0.1:{self.metrics_port}", topic)
+
 
 class KafkaWindows(brokers.KafkaKRaft):
     """Apache Kafka measuring quotas over the same windows as `Scraped`, for the isolation
@@ -80,22 +93,33 @@ class KafkaWindows(brokers.KafkaKRaft):
             props.write("quota.window.num=3\nquota.window.size.seconds=1\n")
 
 
-def topic_bytes_in(metrics_url: str, topic: str) -> float:
-    """The broker's bytes in to `topic` so far, from its /metrics at `metrics_url`."""
+def topic_counter(metrics_url: str, name: str, topic: str) -> float:
+    """The broker's per-topic counter `name` for `topic` so far, from its /metrics at
+    `metrics_url`."""
     with urllib.request.urlopen(f"{metrics_url}/metrics", timeout=10) as response:
         text = response.read().decode()
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
-            if (
-                sample.name == "kafka_server_brokertopicmetrics_bytesin_total"
-                and sample.labels.get("topic") == topic
-            ):
+            if sample.name == name and sample.labels.get("topic") == topic:
                 return float(sample.value)
     return 0.0
 
 
-def set_quota(bootstrap: str, client_id: str, rate: float | None) -> None:
-    """AlterClientQuotas for `client_id`'s producer_byte_rate; None removes it."""
+def topic_bytes_in(metrics_url: str, topic: str) -> float:
+    """The broker's bytes in to `topic` so far (Kafka's BytesInPerSec)."""
+    return topic_counter(metrics_url, "kafka_server_brokertopicmetrics_bytesin_total", topic)
+
+
+def topic_bytes_out(metrics_url: str, topic: str) -> float:
+    """The broker's record bytes sent to consumers of `topic` so far (BytesOutPerSec; what
+    followers fetch is not counted)."""
+    return topic_counter(metrics_url, "kafka_server_brokertopicmetrics_bytesout_total", topic)
+
+
+def set_quota(
+    bootstrap: str, client_id: str, rate: float | None, key: str = "producer_byte_rate"
+) -> None:
+    """AlterClientQuotas for `client_id`'s `key` (a byte rate); None removes it."""
     host, _, port = bootstrap.rpartition(":")
     conn = Connection(host, int(port), 10, "quota-bench")
     try:
@@ -103,9 +127,7 @@ def set_quota(bootstrap: str, client_id: str, rate: float | None) -> None:
             "entries": [
                 {
                     "entity": [{"entity_type": "client-id", "entity_name": client_id}],
-                    "ops": [
-                        {"key": "producer_byte_rate", "value": rate or 0.0, "remove": rate is None}
-                    ],
+                    "ops": [{"key": key, "value": rate or 0.0, "remove": rate is None}],
                 }
             ],
             "validate_only": False,
@@ -313,6 +335,82 @@ def java_held(broker: Scraped, topic: str) -> dict[str, float]:
     }
 
 
+FETCH_THROTTLE = re.compile(
+    rf"fetch-throttle-time-(avg|max):\{{client-id={DRAIN}\}}\s*:\s*([\d.]+|NaN)"
+)
+DRAINED_BYTES = 40 * MIB  # the topic the consumer reads: 40 s at its quota
+DRAIN_RECORD = 1000  # bytes
+
+
+def java_consumer_held(broker: brokers.Broker, topic: str) -> dict[str, float]:
+    """ConsumerPerformance (64 KiB a partition a fetch) reading `topic`, filled first with
+    DRAINED_BYTES, from the start under 1 MiB/s of consumer_byte_rate until it has read
+    `HELD_S` + 5 s of it: the rate the broker sent over the last `HELD_TAIL_S` of its first
+    `HELD_S` (its bytes out, the record batches the quota meters), and the client's own
+    figures for its whole run. A broker without /metrics here (Kafka) gives the client's
+    figures only."""
+    workloads.create_topic(broker.bootstrap, topic, 6)
+    workloads._run(
+        workloads._java(
+            "ProducerPerformance", "--topic", topic,
+            "--num-records", str(DRAINED_BYTES // DRAIN_RECORD),
+            "--record-size", str(DRAIN_RECORD), "--throughput", "-1",
+            "--producer-props", f"bootstrap.servers={broker.bootstrap}", "acks=1",
+            "client.id=fill",
+        )
+    )  # fmt: skip
+    # The written pages out of the way of the reads, as between the isolation rounds.
+    os.sync()
+    set_quota(broker.bootstrap, DRAIN, float(MIB), "consumer_byte_rate")
+    records = int((HELD_S + 5) * MIB / DRAIN_RECORD)
+    tail: list[float] = []
+    done = threading.Event()
+
+    def measure(scraped: Scraped) -> None:
+        before = scraped.bytes_out(topic)
+        while scraped.bytes_out(topic) == before:  # the JVM starts and joins its group
+            if done.wait(0.05):
+                return
+        start = time.monotonic()
+        time.sleep(HELD_S - HELD_TAIL_S)
+        begin = scraped.bytes_out(topic)
+        time.sleep(max(0.0, start + HELD_S - time.monotonic()))
+        tail.append((scraped.bytes_out(topic) - begin) / HELD_TAIL_S)
+
+    meter = None
+    if isinstance(broker, Scraped):
+        meter = threading.Thread(target=measure, args=(broker,), daemon=True)
+        meter.start()
+    # ConsumerPerformance takes its client id from a consumer config file only. 64 KiB a
+    # partition, as tests/quotas/test_byte_rates.py reads, keeps each response small beside
+    # the quota (with 1 MiB a partition the broker's rate over the tail swung more).
+    with tempfile.NamedTemporaryFile("w", suffix=".properties") as config:
+        config.write(f"client.id={DRAIN}\nmax.partition.fetch.bytes=65536\n")
+        config.flush()
+        cmd = workloads._java(
+            "ConsumerPerformance", "--bootstrap-server", broker.bootstrap, "--topic", topic,
+            "--messages", str(records), "--timeout", "60000", "--consumer.config", config.name,
+            "--print-metrics",
+        )  # fmt: skip
+        try:
+            out = workloads._run(cmd)
+        finally:
+            done.set()
+    if meter is not None:
+        meter.join()
+    set_quota(broker.bootstrap, DRAIN, None, "consumer_byte_rate")
+    result = workloads.parse_consumer_performance(out)
+    throttle = {kind: float(value) for kind, value in FETCH_THROTTLE.findall(out)}
+    return {
+        "records": result["records"],
+        "seconds": result["seconds"],
+        "rebalance_ms": result["rebalance_ms"],
+        "tail_bytes/s": tail[0] if tail else float("nan"),
+        "throttle_avg_ms": throttle.get("avg", float("nan")),
+        "throttle_max_ms": throttle.get("max", float("nan")),
+    }
+
+
 def changes(broker: Scraped, topic: str, phase: float) -> Timeline:
     plan = [(phase, float(MIB), "1 MiB/s"), (2 * phase, 4.0 * MIB, "4 MiB/s"),
             (3 * phase, None, "removed")]  # fmt: skip
@@ -369,19 +467,42 @@ def p99_table(title: str, cases: dict[str, list[float]]) -> list[str]:
     ]
 
 
+def phases(value: str) -> tuple[str, ...]:
+    """`--phases`: `all`, or some of PHASES, comma-separated."""
+    if value == "all":
+        return PHASES
+    chosen = tuple(p.strip() for p in value.split(",") if p.strip())
+    unknown = [p for p in chosen if p not in PHASES]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"phases are {', '.join(PHASES)} or all")
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phase-seconds", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=Path("bench/results/quota-latest.md"))
     parser.add_argument(
-        "--with-kafka", action="store_true", help="also measure isolation on Apache Kafka 4"
+        "--with-kafka",
+        action="store_true",
+        help="also measure isolation and the Java consumer on Apache Kafka 4",
+    )
+    parser.add_argument(
+        "--phases",
+        type=phases,
+        default=PHASES,
+        metavar="all|PHASE,...",
+        help=f"the phases to run, of {', '.join(PHASES)} (default: all)",
     )
     args = parser.parse_args()
+    run = set(args.phases)
     kafka_dist.fetch(kafka_dist.KAFKA4)
-    layouts = [SHARED, pinned()]
+    # Only the isolation phase pins cores (and needs two).
+    layouts = [SHARED, pinned()] if "isolation" in run else []
     kafka_p99: dict[str, dict[str, list[float]]] = {}
-    if args.with_kafka:
+    kafka_drained: dict[str, float] | None = None
+    if args.with_kafka and {"isolation", "java-consumer"} & run:
         kafka = KafkaWindows("kafka4", "kraft", kafka_dist.KAFKA4)
         try:
             kafka.prepare()
@@ -392,74 +513,123 @@ def main() -> None:
                 kafka_p99[layout.name] = isolation(
                     kafka, "q", args.phase_seconds, args.rounds, layout
                 )
+            if "java-consumer" in run:
+                kafka_drained = java_consumer_held(kafka, "drained")
         finally:
             kafka.stop()
             kafka.cleanup()
     broker = Scraped("ferrolog", "ferrolog", "native")
-    other = Scraped("ferrolog", "ferrolog", "native")  # the isolation phase's control
     p99: dict[str, dict[str, list[float]]] = {}
+    timeline: Timeline | None = None
+    held: dict[str, float] | None = None
+    drained: dict[str, float] | None = None
     try:
-        for b in (broker, other):
-            b.spawn()
-            brokers.wait_port(b.port, 120, b.proc)
-            workloads.create_topic(b.bootstrap, "q", 6)
-        try:
-            p99[SHARED.name] = isolation(
-                broker, "q", args.phase_seconds, args.rounds, SHARED, elsewhere=other
-            )
-        finally:
-            other.cleanup()
-        for layout in layouts[1:]:
-            p99[layout.name] = isolation(broker, "q", args.phase_seconds, args.rounds, layout)
-        timeline = changes(broker, "q", args.phase_seconds)
-        held = java_held(broker, "q")
+        broker.spawn()
+        brokers.wait_port(broker.port, 120, broker.proc)
+        workloads.create_topic(broker.bootstrap, "q", 6)
+        if "isolation" in run:
+            other = Scraped("ferrolog", "ferrolog", "native")  # the isolation phase's control
+            try:
+                other.spawn()
+                brokers.wait_port(other.port, 120, other.proc)
+                workloads.create_topic(other.bootstrap, "q", 6)
+                p99[SHARED.name] = isolation(
+                    broker, "q", args.phase_seconds, args.rounds, SHARED, elsewhere=other
+                )
+            finally:
+                other.cleanup()
+            for layout in layouts[1:]:
+                p99[layout.name] = isolation(broker, "q", args.phase_seconds, args.rounds, layout)
+        if "changes" in run:
+            timeline = changes(broker, "q", args.phase_seconds)
+        if "java-producer" in run:
+            held = java_held(broker, "q")
+        if "java-consumer" in run:
+            drained = java_consumer_held(broker, "drained")
     finally:
         broker.cleanup()
 
     phase = args.phase_seconds
+    chosen = "" if args.phases == PHASES else f" --phases {','.join(args.phases)}"
     lines = [
         "# Client quotas (issue 13)",
         "",
         f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; `python -m bench.quota_bench"
-        f" --phase-seconds {phase:g} --rounds {args.rounds}`; one ferrolog broker, one topic of"
-        " 6 partitions.",
-        "",
-        f"## Isolation: a steady producer's p99 ({STEADY_RATE} records/s of 100 B, acks=1)",
-        "",
-        "Layouts: shared leaves every process to the scheduler; pinned puts the broker and"
-        " the steady producer on the first core and the flood client on the other, as separate"
-        " client machines would (`pinned()` says why).",
-        *(
-            line
-            for name, kind in (("ferrolog", p99), (f"Apache Kafka {kafka_dist.KAFKA4}", kafka_p99))
-            for layout, cases in kind.items()
-            for line in p99_table(f"{name}, {layout} layout", cases)
-        ),
-        "",
-        "## Quota changes while ProducerPerformance runs flat out",
-        "",
-        "| phase | mean MiB/s over its last half |",
-        "|---|---|",
-        f"| no quota | {phase_rate(timeline, phase / 2, phase) / MIB:.2f} |",
-        *(
-            f"| {what} (at {at:.1f} s) | "
-            f"{phase_rate(timeline, at + phase / 2, at + phase) / MIB:.2f} |"
-            for at, what in timeline.changes
-        ),
-        "",
-        "Rate every 0.25 s (MiB/s): "
-        + ", ".join(f"{s:.2f}s {r / MIB:.2f}" for s, r in timeline.samples),
-        "",
-        "## ProducerPerformance held to 1 MiB/s (100 B records, flat out)",
-        "",
-        f"The broker took in {held['tail_bytes/s'] / MIB:.3f} MiB/s of its batches over seconds"
-        f" {HELD_S - HELD_TAIL_S:g} to {HELD_S:g} of the run (the quota also counts request"
-        f" headers). Over its whole run of {held['seconds']:.1f} s it reported"
-        f" {held['records/s']:,.0f} records/s ({held['records/s'] * 100 / MIB:.2f} MiB/s of"
-        f" values) and a `produce-throttle-time-avg` of {held['throttle_avg_ms']:.1f} ms.",
-        "",
+        f" --phase-seconds {phase:g} --rounds {args.rounds}{chosen}`; one ferrolog broker, one"
+        " topic of 6 partitions.",
     ]
-    text = "\n".join(lines)
+    if "isolation" in run:
+        lines += [
+            "",
+            f"## Isolation: a steady producer's p99 ({STEADY_RATE} records/s of 100 B, acks=1)",
+            "",
+            "Layouts: shared leaves every process to the scheduler; pinned puts the broker and"
+            " the steady producer on the first core and the flood client on the other, as"
+            " separate client machines would (`pinned()` says why).",
+            *(
+                line
+                for name, kind in (
+                    ("ferrolog", p99),
+                    (f"Apache Kafka {kafka_dist.KAFKA4}", kafka_p99),
+                )
+                for layout, cases in kind.items()
+                for line in p99_table(f"{name}, {layout} layout", cases)
+            ),
+        ]
+    if timeline is not None:
+        lines += [
+            "",
+            "## Quota changes while ProducerPerformance runs flat out",
+            "",
+            "| phase | mean MiB/s over its last half |",
+            "|---|---|",
+            f"| no quota | {phase_rate(timeline, phase / 2, phase) / MIB:.2f} |",
+            *(
+                f"| {what} (at {at:.1f} s) | "
+                f"{phase_rate(timeline, at + phase / 2, at + phase) / MIB:.2f} |"
+                for at, what in timeline.changes
+            ),
+            "",
+            "Rate every 0.25 s (MiB/s): "
+            + ", ".join(f"{s:.2f}s {r / MIB:.2f}" for s, r in timeline.samples),
+        ]
+    if held is not None:
+        lines += [
+            "",
+            "## ProducerPerformance held to 1 MiB/s (100 B records, flat out)",
+            "",
+            f"The broker took in {held['tail_bytes/s'] / MIB:.3f} MiB/s of its batches over"
+            f" seconds {HELD_S - HELD_TAIL_S:g} to {HELD_S:g} of the run (the quota also counts"
+            f" request headers). Over its whole run of {held['seconds']:.1f} s it reported"
+            f" {held['records/s']:,.0f} records/s ({held['records/s'] * 100 / MIB:.2f} MiB/s of"
+            f" values) and a `produce-throttle-time-avg` of {held['throttle_avg_ms']:.1f} ms.",
+        ]
+    if drained is not None:
+        held_by = {"ferrolog": drained}
+        if kafka_drained is not None:
+            held_by[f"Apache Kafka {kafka_dist.KAFKA4}"] = kafka_drained
+        lines += [
+            "",
+            f"## ConsumerPerformance held to 1 MiB/s ({DRAIN_RECORD} B records, from the start"
+            " of 40 MiB, flat out, up to 64 KiB a partition a fetch)",
+            "",
+            f"The client's MiB/s is what it read over its whole run (its group join left out);"
+            f" the broker's is its bytes out over seconds {HELD_S - HELD_TAIL_S:g} to"
+            f" {HELD_S:g} of the reading (ferrolog's /metrics; a fetch over the quota is"
+            " answered empty).",
+            "",
+            "| broker | client MiB/s | broker MiB/s | records | seconds"
+            " | fetch-throttle-time-avg ms | fetch-throttle-time-max ms |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for name, d in held_by.items():
+            client = d["records"] * DRAIN_RECORD / d["seconds"] / MIB
+            lines.append(
+                f"| {name} | {client:.3f} | {d['tail_bytes/s'] / MIB:.3f}"
+                f" | {d['records']:,.0f} | {d['seconds']:.1f} | {d['throttle_avg_ms']:.1f}"
+                f" | {d['throttle_max_ms']:.0f} |"
+            )
+    text = "\n".join([*lines, ""])
     print(text)
     args.out.write_text(text)
 
