@@ -3,8 +3,9 @@ PEM, PKCS12), beside a PLAINTEXT listener. Each client library produces and cons
 SSL (consuming exercises Fetch, whose record data goes through the TLS stream instead of
 sendfile); Metadata answers with the endpoints of the listener the client came through;
 `ssl.client.auth=required` refuses a client without a certificate; the principal of a client
-certificate reaches the control plane with each request; a plaintext client on the SSL port
-loses its connection while the broker goes on serving."""
+certificate, as `ssl.principal.mapping.rules` name it, reaches the control plane with each
+request; a plaintext client on the SSL port loses its connection while the broker goes on
+serving."""
 
 from __future__ import annotations
 
@@ -346,6 +347,61 @@ def test_each_request_names_its_listener_and_principal(
         server.shutdown()
 
 
+def test_principal_mapping_rules_name_the_principal(
+    tmp_path: Path, ca: CertificateAuthority, broker_cert: Issued
+) -> None:
+    """`ssl.principal.mapping.rules` (KIP-371): the first rule whose pattern matches the
+    subject names the principal. On a listener whose own rules (`listener.name.<name>.`) have
+    none for the certificate, the connection fails authentication: closed, nothing served."""
+    alice = ca.client("Alice")
+    config = BrokerConfig(
+        {
+            "node.id": "1",
+            "log.dirs": str(tmp_path),
+            "listeners": "SSL://127.0.0.1:0,STRICT://127.0.0.1:0",
+            "listener.security.protocol.map": "SSL:SSL,STRICT:SSL",
+            "ssl.client.auth": "requested",
+            "ssl.principal.mapping.rules": "RULE:^CN=(.*?),.*$/$1/L,DEFAULT",
+            "listener.name.strict.ssl.principal.mapping.rules": "RULE:^CN=admin,.*$/admin/",
+            **broker_ssl_settings(broker_cert, ca, "PEM"),
+        }
+    )
+    server = fn.Server(config.native_server_config())
+    server.start()
+    try:
+        ports = dict(server.ports)
+        with_alice = ssl.create_default_context(cafile=str(ca.ca_pem))
+        with_alice.load_cert_chain(str(alice.cert_pem), str(alice.key_pem))
+        anonymous = ssl.create_default_context(cafile=str(ca.ca_pem))
+        frame = struct.pack(">hhih", 18, 0, 7, 1) + b"t"  # ApiVersions v0
+        cases = [
+            (with_alice, "SSL", "User:alice"),
+            # no certificate, no rule to apply
+            (anonymous, "STRICT", "User:ANONYMOUS"),
+        ]
+        for context, listener, principal in cases:
+            raw = socket.create_connection(("127.0.0.1", ports[listener]), timeout=10)
+            with context.wrap_socket(raw, server_hostname="localhost") as sock:
+                sock.sendall(struct.pack(">i", len(frame)) + frame)
+                request = _take_one(server)
+                assert (request.listener_name, request.principal) == (listener, principal)
+                server.respond(request.handle, struct.pack(">i", 7) + b"answer")
+                size = struct.unpack(">i", _read_exactly(sock, 4))[0]
+                assert _read_exactly(sock, size) == struct.pack(">i", 7) + b"answer"
+
+        raw = socket.create_connection(("127.0.0.1", ports["STRICT"]), timeout=10)
+        try:
+            with with_alice.wrap_socket(raw, server_hostname="localhost") as sock:
+                sock.sendall(struct.pack(">i", len(frame)) + frame)
+                answer = sock.recv(4096)
+        except OSError:  # the close may come as a reset, or an EOF TLS calls an error
+            answer = b""
+        assert answer == b""
+        assert not server.take_requests()
+    finally:
+        server.shutdown()
+
+
 def _take_one(server: Any) -> Any:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -373,7 +429,8 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes:
             {"ssl.keystore.type": "PKCS12", "ssl.keystore.location": "/nonexistent.p12"},
             "/nonexistent.p12",
         ),
-        ({"ssl.principal.mapping.rules": "RULE:^CN=(.*?),.*$/$1/"}, "DEFAULT"),
+        ({"ssl.principal.mapping.rules": "RULE:^CN=(.*?),.*$/$1/L/U"}, "invalid rule"),
+        ({"ssl.principal.mapping.rules": "RULE:^CN=(?!admin)(.*)$/$1/"}, "look-around"),
     ],
 )
 def test_bad_ssl_settings_fail_at_start(

@@ -188,8 +188,10 @@ pub mod server {
         choices: &[],
     };
 
-    /// How a client certificate's subject becomes its principal; ferrolog has DEFAULT (User:<the
-    /// subject's RFC 2253 name>).
+    /// How a client certificate's subject (its RFC 2253 name) becomes its principal, User:<name>
+    /// (KIP-371): comma-separated DEFAULT (the name as it is) and RULE:pattern/replacement/ with an
+    /// optional L or U (lower or upper case); the first rule whose pattern matches the whole name
+    /// applies, and a certificate no rule applies to fails authentication.
     pub const SSL_PRINCIPAL_MAPPING_RULES: Property = Property {
         name: "ssl.principal.mapping.rules",
         kind: Kind::String,

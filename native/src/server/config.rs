@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use super::tls;
@@ -19,7 +18,7 @@ pub struct ListenerConfig {
     /// 0 picks any free port.
     pub port: u16,
     /// None: PLAINTEXT or SASL_PLAINTEXT.
-    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
+    pub tls: Option<tls::ListenerTls>,
     /// SASL_PLAINTEXT or SASL_SSL: a connection must authenticate before anything but
     /// ApiVersions and the SASL requests (the control plane checks the credentials).
     pub sasl: bool,
@@ -114,7 +113,7 @@ fn read_listeners(p: &mut Props<'_>) -> Result<Vec<ListenerConfig>, String> {
         let protocol = security_protocol(map, &name)?.to_ascii_uppercase();
         let tls = match protocol.as_str() {
             "PLAINTEXT" | "SASL_PLAINTEXT" => None,
-            "SSL" | "SASL_SSL" => Some(tls::server_config(p, &name)?),
+            "SSL" | "SASL_SSL" => Some(tls::listener_tls(p, &name)?),
             other => {
                 return Err(format!(
                     "listener {name}: security protocol {other} is not supported"

@@ -11,6 +11,7 @@ pub mod fetch_session;
 pub mod replication;
 pub mod request_log;
 mod sendfile;
+pub mod ssl_principal_mapper;
 pub mod tls;
 mod transport;
 
@@ -251,7 +252,12 @@ impl Drop for Server {
 async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: ListenerConfig) {
     let name: Arc<str> = config.name.as_str().into();
     let sasl = config.sasl;
-    let acceptor = config.tls.map(TlsAcceptor::from);
+    let acceptor = config.tls.map(|listener| {
+        (
+            TlsAcceptor::from(listener.config),
+            listener.principal_mapper,
+        )
+    });
     let anonymous: Arc<str> = tls::ANONYMOUS_PRINCIPAL.into();
     let mut shutdown = broker.shutdown.subscribe();
     loop {
@@ -281,7 +287,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
             listener: Arc::clone(&name),
             principal: Arc::clone(&anonymous),
         };
-        let Some(acceptor) = acceptor.clone() else {
+        let Some((acceptor, principal_mapper)) = acceptor.clone() else {
             tokio::spawn(async move {
                 connection::serve(&guard.0, stream, who, id, sasl).await;
                 drop(guard);
@@ -308,14 +314,23 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
                     Err(_) => return,
                 },
             };
-            if let Some(principal) = stream
-                .get_ref()
-                .1
-                .peer_certificates()
-                .and_then(|chain| chain.first())
-                .and_then(|cert| tls::principal(cert))
-            {
-                who.principal = principal.into();
+            // SASL_SSL's principal is the one SASL authenticates: Kafka maps certificates on
+            // SSL listeners only.
+            let subject = match stream.get_ref().1.peer_certificates() {
+                Some([certificate, ..]) if !sasl => tls::subject_name(certificate),
+                _ => None,
+            };
+            if let Some(subject) = subject {
+                let Some(name) = principal_mapper.name(&subject) else {
+                    // Kafka fails the authentication, which closes the connection.
+                    log::info!(
+                        "Failed authentication with {peer} on {}: no rule of \
+                         ssl.principal.mapping.rules ({principal_mapper}) applies to {subject}",
+                        who.listener
+                    );
+                    return;
+                };
+                who.principal = format!("User:{name}").into();
             }
             drop(shutdown);
             connection::serve(broker, stream, who, id, sasl).await;

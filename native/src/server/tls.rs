@@ -1,6 +1,6 @@
 //! TLS of the SSL listeners: the rustls server config built from Kafka's `ssl.*` properties
-//! (each overridable per listener as `listener.name.<name>.ssl.*`), and the principal of a
-//! client certificate.
+//! (each overridable per listener as `listener.name.<name>.ssl.*`), and the subject name of a
+//! client certificate, which the listener's `ssl.principal.mapping.rules` turn into its principal.
 //!
 //! Key stores: PEM (KIP-651: a file with the key and the chain, or both inline) and PKCS12.
 //! A "JKS" store is read when it is in fact a PKCS12 file, which is what keytool writes by
@@ -13,6 +13,7 @@ use rustls_pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio_rustls::rustls::server::WebPkiClientVerifier;
 use tokio_rustls::rustls::{self, RootCertStore, ServerConfig, SupportedProtocolVersion};
 
+use super::ssl_principal_mapper::SslPrincipalMapper;
 use crate::properties::{table::server, Props};
 
 /// What `ssl.client.auth` asks of clients.
@@ -49,8 +50,15 @@ pub fn read_base(p: &mut Props<'_>) -> Result<(), String> {
     Ok(())
 }
 
-/// The rustls config of the SSL listener `listener`, from its properties.
-pub fn server_config(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String> {
+/// What an SSL (or SASL_SSL) listener needs of TLS.
+#[derive(Debug, Clone)]
+pub struct ListenerTls {
+    pub config: Arc<ServerConfig>,
+    pub principal_mapper: Arc<SslPrincipalMapper>,
+}
+
+/// The TLS of the SSL listener `listener`, from its properties.
+pub fn listener_tls(p: &mut Props<'_>, listener: &str) -> Result<ListenerTls, String> {
     let context = |e: String| format!("listener {listener}: {e}");
     build(p, listener).map_err(context)
 }
@@ -111,7 +119,7 @@ impl<'a> Stores<'a> {
     }
 }
 
-fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String> {
+fn build(p: &mut Props<'_>, listener: &str) -> Result<ListenerTls, String> {
     let stores = Stores::read(p, listener)?;
     let mut text = |property| p.listener_text(listener, property);
     let client_auth = match text(&server::SSL_CLIENT_AUTH)?.unwrap_or("none") {
@@ -120,11 +128,7 @@ fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String>
         _ => ClientAuth::None,
     };
     let rules = text(&server::SSL_PRINCIPAL_MAPPING_RULES)?.unwrap_or("DEFAULT");
-    if rules.trim() != "DEFAULT" {
-        return Err(format!(
-            "ssl.principal.mapping.rules {rules:?}: ferrolog has only DEFAULT so far"
-        ));
-    }
+    let principal_mapper = Arc::new(SslPrincipalMapper::from_rules(rules)?);
     let protocols = p.listener_list(listener, &server::SSL_ENABLED_PROTOCOLS)?;
 
     let (chain, key) = stores.key_pair()?;
@@ -156,7 +160,10 @@ fn build(p: &mut Props<'_>, listener: &str) -> Result<Arc<ServerConfig>, String>
     let config = builder
         .with_single_cert(chain, key)
         .map_err(|e| format!("the key store's key and certificate: {e}"))?;
-    Ok(Arc::new(config))
+    Ok(ListenerTls {
+        config: Arc::new(config),
+        principal_mapper,
+    })
 }
 
 pub(crate) fn protocol_versions(
@@ -338,12 +345,12 @@ fn trusted_certificates(
     Ok(Some(certs))
 }
 
-/// Kafka's principal of a client certificate under the DEFAULT mapping rule: `User:` and the
-/// subject's distinguished name as Java's `X500Principal.getName()` writes it (RFC 2253: the
-/// last RDN first, no spaces, special characters escaped).
-pub fn principal(der: &[u8]) -> Option<String> {
+/// A client certificate's subject as Kafka's principal mapping rules see it: the distinguished
+/// name as Java's `X500Principal.getName()` writes it (RFC 2253: the last RDN first, no spaces,
+/// special characters escaped).
+pub fn subject_name(der: &[u8]) -> Option<String> {
     let (_, cert) = x509_parser::parse_x509_certificate(der).ok()?;
-    Some(format!("User:{}", rfc2253(cert.subject())))
+    Some(rfc2253(cert.subject()))
 }
 
 fn rfc2253(name: &x509_parser::x509::X509Name<'_>) -> String {

@@ -189,8 +189,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("ssl.protocol", _S, "TLSv1.3", "Accepted for compatibility: ssl.enabled.protocols "
            "decides."),
         _b("ssl.principal.mapping.rules", _S, "DEFAULT", "How a client certificate's subject "
-           "becomes its principal; ferrolog has DEFAULT (User:<the subject's RFC 2253 name>).",
-           native=True),
+           "(its RFC 2253 name) becomes its principal, User:<name> (KIP-371): comma-separated "
+           "DEFAULT (the name as it is) and RULE:pattern/replacement/ with an optional L or U "
+           "(lower or upper case); the first rule whose pattern matches the whole name applies, "
+           "and a certificate no rule applies to fails authentication.", native=True),
         # SASL of the SASL_PLAINTEXT and SASL_SSL listeners; sasl.enabled.mechanisms may be
         # overridden per listener, and the JAAS config is given per listener and mechanism as
         # listener.name.<name>.<mechanism>.sasl.jaas.config, as Kafka takes them.
