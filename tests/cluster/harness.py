@@ -231,6 +231,8 @@ class Cluster:
         # Settings the harness's own clients add (a secured cluster's security.protocol, its
         # certificates, SASL login).
         self.client_config: dict[str, Any] = {}
+        # The same as Kafka's tools take them (`--command-config`), None for plaintext.
+        self.command_config: Path | None = None
         for node_id in range(1, size + 1):
             self.brokers[node_id] = BrokerProcess(
                 node_id,
@@ -363,6 +365,8 @@ class Cluster:
         ]
         if topic is not None:
             args += ["--topic", topic]
+        if self.command_config is not None:
+            args += ["--command-config", str(self.command_config)]
         return subprocess.run(
             args, capture_output=True, text=True, timeout=60, env=os.environ.copy()
         )

@@ -9,20 +9,14 @@ transaction's markers reach partition leaders on other brokers."""
 
 from __future__ import annotations
 
-import hashlib
-import os
 import time
 import uuid
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
-from ferrolog.certs import CertificateAuthority, broker_ssl_settings
-from ferrolog.controller.scram import BY_NAME as SCRAM_MECHANISMS
-from ferrolog.controller.scram import ScramCredential
-from ferrolog.controller.store.zk_paths import encode_entity_config
 
-from tests.cluster.harness import Cluster, ZooKeeper
+from tests.cluster.harness import Cluster
 from tests.cluster.test_failover import hard_bounces
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -33,75 +27,6 @@ TXN_CLUSTER = {
     "transaction.state.log.replication.factor": "3",
     "transaction.state.log.min.isr": "2",
 }
-
-
-PLAIN_MODULE = "org.apache.kafka.common.security.plain.PlainLoginModule"
-SCRAM_MODULE = "org.apache.kafka.common.security.scram.ScramLoginModule"
-BROKER_LOGIN = ("broker", "broker-secret")  # the brokers' own login towards each other
-CLIENT_LOGIN = ("alice", "alice-secret")  # a PLAIN user of the tests' clients
-
-
-def secured_cluster(
-    zookeeper: ZooKeeper, workdir: Path, protocol: str, mechanism: str | None
-) -> Cluster:
-    """Three brokers whose one listener, `protocol`, is the inter-broker listener; with SASL,
-    the brokers log in to each other with `mechanism`, clients with PLAIN."""
-    ca = CertificateAuthority(workdir / "ca")
-    issued, client = ca.broker(), ca.client()
-    cluster = Cluster(zookeeper, workdir / "cluster", size=3, **TXN_CLUSTER)
-    settings = {
-        "inter.broker.listener.name": protocol,
-        **broker_ssl_settings(issued, ca, "PKCS12"),
-    }
-    client_config = {"security.protocol": protocol, "ssl.ca.location": str(ca.ca_pem)}
-    if protocol == "SSL":
-        settings["ssl.client.auth"] = "required"
-        client_config["ssl.certificate.location"] = str(client.cert_pem)
-        client_config["ssl.key.location"] = str(client.key_pem)
-    if mechanism is not None:
-        user, password = BROKER_LOGIN
-        own = f'username="{user}" password="{password}"'
-        plain_users = f'user_{user}="{password}" user_{CLIENT_LOGIN[0]}="{CLIENT_LOGIN[1]}"'
-        prefix = f"listener.name.{protocol.lower()}"
-        settings.update(
-            {
-                "sasl.enabled.mechanisms": ",".join(dict.fromkeys(["PLAIN", mechanism])),
-                "sasl.mechanism.inter.broker.protocol": mechanism,
-                f"{prefix}.plain.sasl.jaas.config": f"{PLAIN_MODULE} required {own} {plain_users};",
-            }
-        )
-        if mechanism != "PLAIN":
-            settings[f"{prefix}.{mechanism.lower()}.sasl.jaas.config"] = (
-                f"{SCRAM_MODULE} required {own};"
-            )
-            seed_scram_credential(cluster, mechanism, user, password)
-        client_config.update(
-            {"sasl.mechanism": "PLAIN", "sasl.username": CLIENT_LOGIN[0],
-             "sasl.password": CLIENT_LOGIN[1]}
-        )  # fmt: skip
-    for broker in cluster.brokers.values():
-        broker.overrides.update({"listeners": f"{protocol}://127.0.0.1:{broker.port}", **settings})
-    cluster.client_config = client_config
-    return cluster
-
-
-def seed_scram_credential(cluster: Cluster, mechanism: str, user: str, password: str) -> None:
-    """The brokers' SCRAM credential, written to ZooKeeper before they start (as Kafka's docs
-    have it done with kafka-configs --zookeeper): they need it to reach each other at all."""
-    info = SCRAM_MECHANISMS[mechanism]
-    salt = os.urandom(16)
-    salted = hashlib.pbkdf2_hmac(info.hash_name, password.encode(), salt, 4096)
-    credential = ScramCredential.from_salted_password(info, salt, salted, 4096)
-    client = cluster.zk.client()
-    try:
-        client.create(
-            f"{cluster.chroot}/config/users/{user}",
-            encode_entity_config({mechanism: credential.to_config()}),
-            makepath=True,
-        )
-    finally:
-        client.stop()
-        client.close()
 
 
 def transactions_cross_brokers(cluster: Cluster) -> None:
@@ -161,20 +86,14 @@ def read_committed(cluster: Cluster, topic: str) -> list[str]:
     [("SSL", None), ("SASL_SSL", "SCRAM-SHA-512"), ("SASL_PLAINTEXT", "PLAIN")],
 )
 def test_a_secured_inter_broker_listener(
-    zookeeper: ZooKeeper, tmp_path: Path, protocol: str, mechanism: str | None
+    cluster_factory: Callable[..., Cluster], protocol: str, mechanism: str | None
 ) -> None:
-    cluster = secured_cluster(zookeeper, tmp_path, protocol, mechanism)
-    try:
-        cluster.start()
-        # The key failover test of the suite, one round: acks=all to RF 3 with
-        # min.insync.replicas=2 across a SIGKILL of a partition leader; no acknowledged record
-        # lost, the consumer continues without gap, the restarted broker catches up over the
-        # secured listener and rejoins every ISR.
-        hard_bounces(cluster, lambda: cluster.leader("orders", 0), rounds=1)
-        transactions_cross_brokers(cluster)
-    except BaseException:
-        for broker in cluster.brokers.values():
-            print(f"--- broker {broker.node_id} log tail ---\n{broker.log_tail(60)}")
-        raise
-    finally:
-        cluster.cleanup()
+    # The set-up (certificates, SASL logins, the brokers' SCRAM credential) is conftest's
+    # `secure`, which test_failover's SASL_SSL variant shares.
+    cluster = cluster_factory(security=(protocol, mechanism), **TXN_CLUSTER)
+    # The key failover test of the suite, one round: acks=all to RF 3 with
+    # min.insync.replicas=2 across a SIGKILL of a partition leader; no acknowledged record
+    # lost, the consumer continues without gap, the restarted broker catches up over the
+    # secured listener and rejoins every ISR.
+    hard_bounces(cluster, lambda: cluster.leader("orders", 0), rounds=1)
+    transactions_cross_brokers(cluster)

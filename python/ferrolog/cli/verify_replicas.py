@@ -7,6 +7,9 @@ batches and compares them batch by batch. It reports the first differing batch o
 partition, and replicas that do not hold everything up to the high watermark. Exit code 0:
 identical; 1: a difference or a replica that could not be read.
 
+`--command-config` takes the client properties of Kafka's own tools (`security.protocol`,
+`ssl.truststore.*`, `sasl.jaas.config`, ...), so a secured cluster is checked the same way.
+
 Only committed data (below the high watermark) must agree: past it a follower may still be
 fetching, and an old leader's uncommitted tail is truncated when it follows again.
 """
@@ -15,10 +18,13 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
 
+from ferrolog.client_security import ClientSecurity
+from ferrolog.config.values import parse_properties
 from ferrolog.connection import Connection, fetch_body
 
 FETCH = 1
@@ -76,10 +82,17 @@ def batch_end(batch: bytes) -> int:
 
 
 def read_replica(
-    host: str, port: int, broker: int, topic: str, partition: int, until: int | None, timeout: float
+    host: str,
+    port: int,
+    broker: int,
+    topic: str,
+    partition: int,
+    until: int | None,
+    timeout: float,
+    security: ClientSecurity | None = None,
 ) -> ReplicaLog:
     """Reads the replica from its log start up to `until` (None: its own high watermark)."""
-    conn = Connection(host, port, timeout, "verify-replicas")
+    conn = Connection(host, port, timeout, "verify-replicas", security=security)
     try:
         first = debug_fetch(conn, topic, partition, 0)
         if first["error_code"] == 1:  # OFFSET_OUT_OF_RANGE: the log starts later
@@ -144,11 +157,24 @@ def compare(topic: str, partition: int, leader: ReplicaLog, others: list[Replica
 @click.option("--bootstrap-server", "bootstrap", default="127.0.0.1:9092", show_default=True)
 @click.option("--topic", "topics", multiple=True, help="Only these topics (default: all).")
 @click.option("--timeout", default=10.0, show_default=True, help="Socket timeout, seconds.")
-def verify_replicas(bootstrap: str, topics: tuple[str, ...], timeout: float) -> None:
+@click.option(
+    "--command-config",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Client properties (security.protocol, ssl.*, sasl.*), as Kafka's tools take them.",
+)
+def verify_replicas(
+    bootstrap: str, topics: tuple[str, ...], timeout: float, command_config: Path | None
+) -> None:
     """Compare every partition's replicas batch by batch up to the high watermark."""
     from confluent_kafka.admin import AdminClient
 
-    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=timeout)
+    security = (
+        None
+        if command_config is None
+        else ClientSecurity.from_properties(parse_properties(command_config.read_text()))
+    )
+    admin = {"bootstrap.servers": bootstrap, **(security.librdkafka() if security else {})}
+    md = AdminClient(admin).list_topics(timeout=timeout)
     brokers = {b.id: (str(b.host), int(b.port)) for b in md.brokers.values()}
     problems: list[str] = []
     checked = 0
@@ -163,7 +189,7 @@ def verify_replicas(bootstrap: str, topics: tuple[str, ...], timeout: float) -> 
                 continue
             host, port = brokers[p.leader]
             try:
-                leader = read_replica(host, port, p.leader, name, index, None, timeout)
+                leader = read_replica(host, port, p.leader, name, index, None, timeout, security)
             except OSError as exc:
                 problems.append(f"{name}-{index}: leader {p.leader}: {exc}")
                 continue
@@ -181,7 +207,14 @@ def verify_replicas(bootstrap: str, topics: tuple[str, ...], timeout: float) -> 
                 try:
                     others.append(
                         read_replica(
-                            rhost, rport, replica, name, index, leader.high_watermark, timeout
+                            rhost,
+                            rport,
+                            replica,
+                            name,
+                            index,
+                            leader.high_watermark,
+                            timeout,
+                            security,
                         )
                     )
                 except OSError as exc:
