@@ -2,9 +2,9 @@
 clients (the Spark reader, the tools): TLS and SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512).
 
 - `ClientSecurity.from_properties` reads `security.protocol`, `ssl.truststore.*`,
-  `ssl.keystore.*`, `ssl.endpoint.identification.algorithm`, `sasl.mechanism` and
-  `sasl.jaas.config` (the username and password of Kafka's PlainLoginModule or
-  ScramLoginModule line), so Spark's `kafka.*` options work as they are.
+  `ssl.keystore.*`, `ssl.key.password`, `ssl.endpoint.identification.algorithm`,
+  `sasl.mechanism` and `sasl.jaas.config` (the username and password of Kafka's
+  PlainLoginModule or ScramLoginModule line), so Spark's `kafka.*` options work as they are.
 - `wrap` puts TLS on a socket and `authenticate` runs the SASL exchange on a blocking
   connection, as Kafka's Java client does: SaslHandshake v1, then SaslAuthenticate v2.
 - `librdkafka` gives the same settings in librdkafka's names (the Spark writer's producer).
@@ -40,9 +40,12 @@ class ClientSecurity:
     protocol: str = "PLAINTEXT"
     # PEM text of the trusted certificates (None: the system's).
     ca_pem: str | None = None
-    # The client certificate chain and key, PEM (None: no client certificate).
+    # The client certificate chain (the client's own certificate first, then any intermediate
+    # CAs) and its key, PEM (None: no client certificate).
     cert_pem: str | None = None
     key_pem: str | None = None
+    # `ssl.key.password`: what an encrypted PEM key is unlocked with.
+    key_password: str | None = None
     check_hostname: bool = True
     mechanism: str | None = None
     username: str = ""
@@ -83,6 +86,7 @@ class ClientSecurity:
             ca_pem=ca_pem,
             cert_pem=cert_pem,
             key_pem=key_pem,
+            key_password=p.get("ssl.key.password"),
             check_hostname=p.get("ssl.endpoint.identification.algorithm", "https") != "",
             mechanism=mechanism,
             username=username or "",
@@ -97,8 +101,11 @@ class ClientSecurity:
         )
         context.check_hostname = self.check_hostname
         if self.cert_pem and self.key_pem:
+            # An encrypted key without `ssl.key.password` fails here: without a password,
+            # OpenSSL would prompt on the terminal for one.
+            password = self.key_password if self.key_password is not None else _no_password
             with _files(self.cert_pem, self.key_pem) as (cert, key):
-                context.load_cert_chain(cert, key)
+                context.load_cert_chain(cert, key, password=password)
         return context
 
     def wrap(self, sock: socket.socket, host: str) -> socket.socket:
@@ -133,6 +140,8 @@ class ClientSecurity:
             if self.cert_pem and self.key_pem:
                 config["ssl.certificate.pem"] = self.cert_pem
                 config["ssl.key.pem"] = self.key_pem
+                if self.key_password is not None:
+                    config["ssl.key.password"] = self.key_password
             config["ssl.endpoint.identification.algorithm"] = (
                 "https" if self.check_hostname else "none"
             )
@@ -199,8 +208,10 @@ def _keystore(p: Mapping[str, str]) -> tuple[str | None, str | None]:
     location = p.get("ssl.keystore.location")
     if not location:
         return None, None
-    key, chain, _ = _pkcs12(location, p.get("ssl.keystore.password"))
-    return chain, key
+    # The key's certificate first, then the rest of its chain (intermediate CAs), which the
+    # broker needs to reach a CA it trusts.
+    key, chain, others = _pkcs12(location, p.get("ssl.keystore.password"))
+    return (chain + (others or "") if chain else None), key
 
 
 def _pkcs12(location: str, password: str | None) -> tuple[str | None, str | None, str | None]:
@@ -221,6 +232,10 @@ def _pkcs12(location: str, password: str | None) -> tuple[str | None, str | None
         chain = store.cert.certificate.public_bytes(pem).decode()
     others = "".join(c.certificate.public_bytes(pem).decode() for c in store.additional_certs)
     return key, chain, others or None
+
+
+def _no_password() -> bytes:
+    return b""
 
 
 class _files:
