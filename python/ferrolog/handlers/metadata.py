@@ -22,6 +22,7 @@ from ferrolog.errors import (
     InvalidTopicError,
     KafkaError,
     LeaderNotAvailableError,
+    ListenerNotFoundError,
     TopicAuthorizationFailedError,
     UnknownTopicIdError,
     UnknownTopicOrPartitionError,
@@ -187,9 +188,19 @@ def _describe(ctx: RequestContext, record: TopicRecord) -> MetadataResponseTopic
         state = states.get(index)
         leader = state.leader if state is not None else -1
         offline = controller.offline_replicas((record.name, index))
+        error = 0
+        if leader < 0 or leader not in live:
+            # As Kafka: a leader that is not among the live brokers this answer lists is no
+            # leader (a client given a leader it has no endpoint for cannot follow it).
+            leader, error = -1, LeaderNotAvailableError.code
+        elif live[leader].endpoint(ctx.listener_name) is None:
+            leader = -1
+            error = (
+                ListenerNotFoundError.code if ctx.api_version >= 6 else LeaderNotAvailableError.code
+            )
         partitions.append(
             {
-                "error_code": 0 if leader >= 0 else LeaderNotAvailableError.code,
+                "error_code": error,
                 "partition_index": index,
                 "leader_id": leader,
                 "leader_epoch": state.leader_epoch if state is not None else -1,
