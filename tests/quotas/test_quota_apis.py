@@ -117,3 +117,39 @@ def test_quotas_survive_a_restart() -> None:
             )
         finally:
             client.close()
+
+
+@needs_kafka_jars
+def test_kafka_configs_alters_and_describes_user_quotas(
+    quota_broker: Callable[..., RunningBroker],
+) -> None:
+    """`--entity-type users`, alone and with `--entity-type clients`: the user and the
+    (user, client-id) levels, and the default user, through Kafka's own tool."""
+    bootstrap = quota_broker().bootstrap
+    alice = ["--entity-type", "users", "--entity-name", "alice"]
+    alice_c1 = [*alice, "--entity-type", "clients", "--entity-name", "c1"]
+    for entity, config in [
+        (alice, "producer_byte_rate=1048576"),
+        (alice_c1, "consumer_byte_rate=4096"),
+        (["--entity-type", "users", "--entity-default"], "request_percentage=50"),
+    ]:
+        run = kafka_configs(bootstrap, *entity, "--alter", "--add-config", config)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "Completed updating" in run.stdout
+    run = kafka_configs(bootstrap, *alice, "--describe")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Quota configs for user-principal 'alice' are producer_byte_rate=1048576.0" in run.stdout
+    run = kafka_configs(bootstrap, *alice_c1, "--describe")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (
+        "Quota configs for user-principal 'alice', client-id 'c1' are consumer_byte_rate=4096.0"
+        in run.stdout
+    )
+    run = kafka_configs(bootstrap, "--entity-type", "users", "--describe")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Quota configs for the default user-principal are request_percentage=50.0" in run.stdout
+    assert "Quota configs for user-principal 'alice' are producer_byte_rate=1048576.0" in run.stdout
+    run = kafka_configs(bootstrap, *alice, "--alter", "--delete-config", "producer_byte_rate")
+    assert run.returncode == 0, run.stdout + run.stderr
+    run = kafka_configs(bootstrap, *alice, "--describe")
+    assert "producer_byte_rate" not in run.stdout
