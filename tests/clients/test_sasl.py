@@ -167,13 +167,6 @@ def test_kcat(sasl_broker: SaslBroker, protocol: str, mechanism: str) -> None:
     assert out.stdout.split() == lines
 
 
-def console_tool(main: str, *args: str) -> list[str]:
-    """`java_command` for a short-lived console tool: the C1 compiler alone and the serial
-    collector halve the JVMs' share of a case here (about 6 s to about 3 s on 2 cores)."""
-    command = java_command(main, *args)
-    return [command[0], "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", *command[1:]]
-
-
 @pytest.mark.skipif(
     not brokers.jars_available()
     or not (kafka_dist.libs_dir(kafka_dist.KAFKA4) / ".complete").exists(),
@@ -201,7 +194,7 @@ def test_java_console_tools(
     lines = [f"line-{i}" for i in range(5)]
     bootstrap = sasl_broker.address(protocol)
     produced = subprocess.run(
-        console_tool(
+        java_command(
             "org.apache.kafka.tools.ConsoleProducer", "--bootstrap-server", bootstrap,
             "--topic", topic, "--producer.config", str(properties),
         ),
@@ -209,7 +202,7 @@ def test_java_console_tools(
     )  # fmt: skip
     assert produced.returncode == 0, produced.stderr[-2000:]
     consumed = subprocess.run(
-        console_tool(
+        java_command(
             "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", bootstrap,
             "--topic", topic, "--from-beginning", "--max-messages", "5", "--timeout-ms",
             "60000", "--consumer.config", str(properties),
