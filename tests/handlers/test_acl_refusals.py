@@ -17,7 +17,6 @@ DescribeConfigs and CreateAcls by clients are in test_acls.py and tests/native/t
 from __future__ import annotations
 
 import os
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,7 +24,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import ferrolog_native
 import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import (
@@ -47,10 +45,10 @@ from tests.transactions.raw import (
     END_TXN,
     FIND_COORDINATOR,
     INIT_PRODUCER_ID,
-    PRODUCE,
     TXN_OFFSET_COMMIT,
     Client,
     end_offset,
+    produce_raw,
     ready,
     until_answered,
 )
@@ -967,33 +965,6 @@ def test_the_same_request_of_a_super_user_goes_through(
         assert case.shown(answer), answer
 
 
-def produce_codes(
-    conn: Connection,
-    version: int,
-    txn_id: str | None,
-    producer: tuple[int, int],
-    topic: str,
-    sequence: int,
-) -> list[int]:
-    """A Produce of one transactional batch to partition 0 of `topic`, naming `txn_id`: each
-    partition's error."""
-    batch = ferrolog_native.build_batch(
-        [(b"k", f"s{sequence}".encode(), [], int(time.time() * 1000))],
-        producer_id=producer[0],
-        producer_epoch=producer[1],
-        base_sequence=sequence,
-        transactional=True,
-    )
-    body = {
-        "transactional_id": txn_id,
-        "acks": -1,
-        "timeout_ms": 5000,
-        "topic_data": [{"name": topic, "partition_data": [{"index": 0, "records": batch}]}],
-    }
-    answer = conn.request(PRODUCE, version, body)
-    return [p["error_code"] for t in answer["responses"] for p in t["partition_responses"]]
-
-
 def test_a_transactional_produce_needs_write_on_the_transactional_id(
     secured: AclBroker, su: Client
 ) -> None:
@@ -1039,13 +1010,7 @@ def test_a_transactional_produce_needs_write_on_the_transactional_id(
         )
         assert _added_codes_v3(added) == [0]
         # Allowed, the batch goes in (once the new topic has its leader).
-        leaderless = errors.NotLeaderOrFollowerError.code
-        written = until_answered(
-            lambda: produce_codes(conn, 9, txn_id, producer, topic, 0),
-            lambda codes: codes == [leaderless],
-            "a leader",
-        )
-        assert written == [0]
+        assert produce_raw(conn, txn_id, topic, producer, 9) == 0
         assert end_offset(su, topic) == 1
 
         futures = secured.admin.delete_acls(
@@ -1072,8 +1037,8 @@ def test_a_transactional_produce_needs_write_on_the_transactional_id(
 
         wait_until(lambda: describe_code() == TXN_REFUSED, what="the ACL to be gone")
         for version in (3, 9, 11):
-            assert produce_codes(conn, version, txn_id, producer, topic, 1) == [TXN_REFUSED]
-        assert produce_codes(conn, 9, None, producer, topic, 1) == [TXN_REFUSED]
+            assert produce_raw(conn, txn_id, topic, producer, version, 1) == TXN_REFUSED
+        assert produce_raw(conn, None, topic, producer, 9, 1) == TXN_REFUSED
     assert end_offset(su, topic) == 1
 
 

@@ -334,15 +334,7 @@ def test_each_request_names_its_listener_and_principal(
             (None, "PLAINTEXT", "User:ANONYMOUS"),
         ]
         for tls, listener, principal in cases:
-            raw = socket.create_connection(("127.0.0.1", ports[listener]), timeout=10)
-            sock = tls.wrap_socket(raw, server_hostname="localhost") if tls else raw
-            with sock:
-                sock.sendall(struct.pack(">i", len(frame)) + frame)
-                request = _take_one(server)
-                assert (request.listener_name, request.principal) == (listener, principal)
-                server.respond(request.handle, struct.pack(">i", 7) + b"answer")
-                size = struct.unpack(">i", _read_exactly(sock, 4))[0]
-                assert _read_exactly(sock, size) == struct.pack(">i", 7) + b"answer"
+            _served_as(server, ports[listener], tls, frame, listener, principal)
     finally:
         server.shutdown()
 
@@ -380,14 +372,7 @@ def test_principal_mapping_rules_name_the_principal(
             (anonymous, "STRICT", "User:ANONYMOUS"),
         ]
         for context, listener, principal in cases:
-            raw = socket.create_connection(("127.0.0.1", ports[listener]), timeout=10)
-            with context.wrap_socket(raw, server_hostname="localhost") as sock:
-                sock.sendall(struct.pack(">i", len(frame)) + frame)
-                request = _take_one(server)
-                assert (request.listener_name, request.principal) == (listener, principal)
-                server.respond(request.handle, struct.pack(">i", 7) + b"answer")
-                size = struct.unpack(">i", _read_exactly(sock, 4))[0]
-                assert _read_exactly(sock, size) == struct.pack(">i", 7) + b"answer"
+            _served_as(server, ports[listener], context, frame, listener, principal)
 
         raw = socket.create_connection(("127.0.0.1", ports["STRICT"]), timeout=10)
         try:
@@ -400,6 +385,27 @@ def test_principal_mapping_rules_name_the_principal(
         assert not server.take_requests()
     finally:
         server.shutdown()
+
+
+def _served_as(
+    server: Any,
+    port: int,
+    tls: ssl.SSLContext | None,
+    frame: bytes,
+    listener: str,
+    principal: str,
+) -> None:
+    """Sends `frame` on a new connection to `port` (over TLS with `tls`); the request the
+    server hands over names `listener` and `principal`, and its answer comes back."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock = tls.wrap_socket(raw, server_hostname="localhost") if tls else raw
+    with sock:
+        sock.sendall(struct.pack(">i", len(frame)) + frame)
+        request = _take_one(server)
+        assert (request.listener_name, request.principal) == (listener, principal)
+        server.respond(request.handle, struct.pack(">i", 7) + b"answer")
+        size = struct.unpack(">i", _read_exactly(sock, 4))[0]
+        assert _read_exactly(sock, size) == struct.pack(">i", 7) + b"answer"
 
 
 def _take_one(server: Any) -> Any:

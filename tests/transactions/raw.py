@@ -95,8 +95,8 @@ def ready(client: Client, txn_id: str, **kw: Any) -> tuple[int, tuple[int, int]]
 
 
 def produce_raw(
-    client: Client,
-    txn_id: str,
+    client: Client | Connection,
+    txn_id: str | None,
     topic: str,
     producer: tuple[int, int],
     version: int,
