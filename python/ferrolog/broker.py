@@ -203,8 +203,8 @@ class Broker:
         leads, from the controller's first change on."""
         assert self.group_coordinator is not None
         assert self.txn_coordinator is not None
-        controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator)
-        controller.add_leadership_listener(TRANSACTION_STATE, self.txn_coordinator)
+        controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator.runtime)
+        controller.add_leadership_listener(TRANSACTION_STATE, self.txn_coordinator.runtime)
         controller.group_configs.subscribe(self.group_coordinator.set_group_configs)
         self.group_coordinator.start()
         self.txn_coordinator.start()

@@ -33,6 +33,10 @@ SHARED = ["ferrolog.controller.cluster.topics"]
 # The one interface through which request handlers reach the cluster (`ctx.broker.controller`).
 CONTROLLER_API = "ferrolog.controller.api"
 STORES = ["ferrolog.controller.store", "kazoo"]
+# The coordinators' service interfaces (`ctx.broker.group_coordinator`, `.txn_coordinator`),
+# and the coordinators: shards on one runtime (`coordinator.runtime`), none reaching another.
+COORDINATOR_API = "ferrolog.controller.coordinator.api"
+COORDINATORS = ["group", "txn"]
 
 # (what, source package, forbidden prefixes, allowed exceptions to them)
 CONTRACTS = [
@@ -67,13 +71,28 @@ CONTRACTS = [
         SHARED,
     ),
     ("no handler imports a store implementation", "ferrolog.handlers", STORES, []),
-    # Coordinators are reached through `ctx.broker.group_coordinator`, and the SASL
-    # authenticator through `ctx.broker.sasl`; they are not cluster logic.
+    # The SASL authenticator is reached through `ctx.broker.sasl`; it is not cluster logic.
     (
-        "handlers reach cluster logic only through the controller interface",
+        "handlers reach the cluster and the coordinators only through their interfaces",
         "ferrolog.handlers",
         ["ferrolog.controller", *STORES],
-        [CONTROLLER_API, "ferrolog.controller.coordinator", "ferrolog.controller.security"],
+        [CONTROLLER_API, COORDINATOR_API, "ferrolog.controller.security"],
+    ),
+    *[
+        (
+            f"the {name} coordinator imports no other coordinator",
+            f"ferrolog.controller.coordinator.{name}",
+            [f"ferrolog.controller.coordinator.{other}" for other in COORDINATORS if other != name]
+            + [COORDINATOR_API],
+            [],
+        )
+        for name in COORDINATORS
+    ],
+    (
+        "the coordinator runtime knows no coordinator",
+        "ferrolog.controller.coordinator.runtime",
+        [f"ferrolog.controller.coordinator.{name}" for name in COORDINATORS] + [COORDINATOR_API],
+        [],
     ),
 ]
 
@@ -185,3 +204,93 @@ def test_the_check_sees_every_folder() -> None:
         for i in imports_of("ferrolog.broker", names["ferrolog.broker"])
     )
     assert broken_imports("ferrolog.broker", STORES, [])
+
+
+def coordinator_calls_in_handlers() -> dict[str, set[str]]:
+    """Attribute names the handlers use on each coordinator, by the helper that gave it
+    (`_groups.coordinator(ctx)` or `_txn.coordinator(ctx)`): on the call itself and on a name
+    bound to it."""
+    used: dict[str, set[str]] = {"_groups": set(), "_txn": set()}
+    for name, path in sorted(modules().items()):
+        if not starts_with(name, "ferrolog.handlers"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        source = {  # the helper module a bare `coordinator(...)` comes from
+            alias.asname or alias.name: node.module.rpartition(".")[2]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module in HELPERS
+            for alias in node.names
+            if alias.name == "coordinator"
+        }
+
+        bound = {
+            target.id: found
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) and (found := helper_of(node.value, source)) is not None
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                base = node.value
+                found = helper_of(base, source) or (
+                    bound.get(base.id) if isinstance(base, ast.Name) else None
+                )
+                if found is not None:
+                    used[found].add(node.attr)
+    return used
+
+
+HELPERS = {"ferrolog.handlers._groups", "ferrolog.handlers._txn"}
+
+
+def helper_of(call: ast.expr, source: dict[str, str]) -> str | None:
+    """ "_groups" or "_txn" when `call` is that helper's `coordinator(...)`, else None."""
+    if not isinstance(call, ast.Call):
+        return None
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in source:
+        return source[func.id]
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr == "coordinator"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("_groups", "_txn")
+    ):
+        return func.value.id
+    return None
+
+
+def test_the_coordinators_are_reached_through_their_interfaces() -> None:
+    from ferrolog.controller.coordinator.api import (
+        GroupCoordinatorApi,
+        MarkerWriterApi,
+        TransactionCoordinatorApi,
+    )
+    from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
+    from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
+    from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
+
+    fields = {f.name: str(f.type) for f in dataclasses.fields(BrokerServices)}
+    assert fields["group_coordinator"] == "GroupCoordinatorApi | None"
+    assert fields["txn_coordinator"] == "TransactionCoordinatorApi | None"
+    assert fields["txn_markers"] == "MarkerWriterApi | None"
+    used = coordinator_calls_in_handlers()
+    # The scan sees the calls, of both helpers.
+    assert {"join_group", "commit_offsets"} <= used["_groups"]
+    assert {"end_txn", "verify"} <= used["_txn"]
+    for helper, interface, implementation in (
+        ("_groups", GroupCoordinatorApi, GroupCoordinator),
+        ("_txn", TransactionCoordinatorApi, TransactionCoordinator),
+        (None, MarkerWriterApi, LocalMarkerWriter),
+    ):
+        members = {n for n in dir(interface) if not n.startswith("_")}
+        if helper is not None:
+            assert used[helper] - members == set(), f"outside {interface.__name__}"
+        for member in sorted(members):
+            wanted, got = getattr(interface, member), getattr(implementation, member, None)
+            assert got is not None, f"{implementation.__name__} lacks {member}"
+            assert list(inspect.signature(got).parameters) == list(
+                inspect.signature(wanted).parameters
+            ), f"{implementation.__name__}.{member}"
+

@@ -2,16 +2,16 @@
 replicated state machine over the compacted internal topic `__consumer_offsets`.
 
 - `records`: the topic's record formats (Kafka's OffsetCommit and GroupMetadata key/value
-  schemas with their int16 type/version prefixes) and batch building.
+  schemas with their int16 type/version prefixes).
 - `state`: groups, members, settings. `shard`: one partition's groups, `replay` (the only way
-  committed state changes) and the outbox of records to append.
+  committed state changes; `replay_batch` at load) and the outbox of records to append.
 - `membership`: JoinGroup, SyncGroup, Heartbeat, LeaveGroup and the timers (`responses`
   builds their answers); `offsets`:
   OffsetCommit/Fetch/Delete, DeleteGroups, DescribeGroups, ListGroups, offset retention.
   Both are pure: request and time in, replies and records out.
-- `coordinator`: the I/O (acks=all appends in a worker thread, batched per partition;
-  loading a partition by replaying it; the timer tick) and the leadership hooks
-  `on_become_leader` / `on_resign` the controller calls.
+- `coordinator`: the shards on the coordinator runtime (`coordinator.runtime`: leadership,
+  loading by replay, batched acks=all appends, the timer), the outbox appended and replayed
+  once committed, and the timers of members and offsets.
 
 Transactional offset commits (TxnOffsetCommit) are held pending per producer in the shard
 until the transaction's marker reaches the partition (`on_transaction_completed`).

@@ -22,6 +22,7 @@ import uuid
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
 from ferrolog.controller.coordinator.group.consumer_state import (
+    NO_TOPICS,
     ConsumerGroup,
     ConsumerGroupState,
     ConsumerMember,
@@ -497,6 +498,15 @@ def describe(
         ],
         "authorized_operations": -2147483648,
     }
+
+
+def describe_error(
+    group_id: str, code: int, message: str | None
+) -> ConsumerGroupDescribeResponseDescribedGroup:
+    """ConsumerGroupDescribe's answer for a group it could not look at."""
+    result = describe(None, group_id, NO_TOPICS)
+    result.update({"error_code": code, "error_message": message})
+    return result
 
 
 def state_name(group: Group) -> str:

@@ -1,35 +1,50 @@
-"""The group coordinator's I/O: which `__consumer_offsets` partitions this broker leads, their
-loading, the appends of each shard's outbox, and the timers.
+"""The group coordinator: the groups of each `__consumer_offsets` partition this broker leads,
+as shards on the coordinator runtime, and the timers of their members and offsets.
 
 A group lives on partition `partition_for(group_id)`, Kafka's `abs(hashCode) % partitions`
-(Java's String.hashCode, so Kafka's tools agree on the partition). The controller tells the
-coordinator which of those partitions this broker leads (`on_become_leader` / `on_resign`),
-in single-node and cluster mode alike; a newly led partition is loaded by reading it from the
-start and replaying every record, and serves nothing (COORDINATOR_LOAD_IN_PROGRESS) until
-then.
-
-Appends go through one writer per partition: the writes queued while an append is in flight
-are joined into the next batch, so many concurrent commits cost one acks=all append."""
+(Java's String.hashCode, so Kafka's tools agree on the partition). The runtime hears from the
+controller which of those partitions this broker leads, in single-node and cluster mode alike,
+loads each by replaying it (`GroupShard.replay_batch`), and serves nothing of it
+(COORDINATOR_LOAD_IN_PROGRESS) until then. What a shard's operations write goes through the
+runtime's batched appends: many concurrent commits cost one acks=all append."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
-from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.group import consumer, membership, offsets, records
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
+from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
+from ferrolog.controller.coordinator.group.membership import JoinCall
 from ferrolog.controller.coordinator.group.shard import GroupShard, RebalanceCounts, Write
 from ferrolog.controller.coordinator.group.state import GroupSettings
 from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
+from ferrolog.protocol.messages import (
+    ConsumerGroupDescribeResponseDescribedGroup,
+    ConsumerGroupHeartbeatResponse,
+    DescribeGroupsResponseDescribedGroup,
+    HeartbeatRequest,
+    JoinGroupResponse,
+    ListGroupsResponseListedGroup,
+    OffsetCommitRequest,
+    OffsetCommitResponse,
+    OffsetDeleteRequestTopic,
+    OffsetDeleteResponse,
+    OffsetFetchRequestTopics,
+    OffsetFetchResponseTopics,
+    SyncGroupRequest,
+    SyncGroupResponse,
+    TxnOffsetCommitRequest,
+    TxnOffsetCommitResponse,
+)
 
 __all__ = ["GroupCoordinator", "append_error", "partition_for", "settings_from"]
 
@@ -37,12 +52,10 @@ if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
 
-log = logging.getLogger(__name__)
-
 T = TypeVar("T")
+# Whether a topic's partition exists (commits to one that does not are refused).
+PartitionExists = Callable[[str, int], bool]
 TICK_SECONDS = 0.05
-# A batch of the internal topic stays well under its max.message.bytes.
-MAX_BATCH_BYTES = 512 * 1024
 
 
 def settings_from(config: BrokerConfig) -> GroupSettings:
@@ -74,29 +87,28 @@ def _assignors(value: str) -> tuple[str, ...]:
     return names
 
 
-@dataclass
-class _Partition:
-    shard: GroupShard
-    leader_epoch: int
-    loaded: asyncio.Event
-    pending: list[Write]
-    writing: bool = False
-
-
 class GroupCoordinator:
     def __init__(self, native: ferrolog_native.Server, config: BrokerConfig) -> None:
-        self._native = native
         self.settings = settings_from(config)
-        self.partition_count = config.get_int("offsets.topic.num.partitions")
         self._retention_check_ms = config.get_int("offsets.retention.check.interval.ms")
-        self._partitions: dict[int, _Partition] = {}
         self.rebalances = RebalanceCounts()
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._ticker: asyncio.Task[None] | None = None
         self._last_expiry = 0
         # The cluster's topics (set by the broker once its controller runs): consumer group
         # records name topics by id.
         self.topics: Topics = NO_TOPICS
+        # The controller's leadership listener for `__consumer_offsets`.
+        self.runtime: CoordinatorRuntime[GroupShard] = CoordinatorRuntime(
+            native,
+            CONSUMER_OFFSETS,
+            config.get_int("offsets.topic.num.partitions"),
+            self._new_shard,
+            tick_seconds=TICK_SECONDS,
+            tick=self.tick,
+            on_unloaded=_unloaded,
+        )
+
+    def _new_shard(self, partition: int, leader_epoch: int) -> GroupShard:
+        return GroupShard(partition, self.settings, self.rebalances, self.topics, leader_epoch)
 
     def set_group_configs(self, configs: Mapping[str, Mapping[str, str]]) -> None:
         """Every group's own configs (resource type GROUP), in effect from each member's next
@@ -104,77 +116,35 @@ class GroupCoordinator:
         self.settings.group_configs.clear()
         self.settings.group_configs.update({group: dict(c) for group, c in configs.items()})
 
-    # Leadership hooks (called by the controller)
-
-    def on_become_leader(self, partition: int, leader_epoch: int, partition_count: int) -> None:
-        """This broker now leads `partition` of `__consumer_offsets`: load its groups."""
-        self.partition_count = partition_count
-        current = self._partitions.get(partition)
-        if current is not None and current.leader_epoch == leader_epoch:
-            return
-        shard = GroupShard(partition, self.settings, self.rebalances, self.topics)
-        entry = _Partition(shard, leader_epoch, asyncio.Event(), [])
-        self._partitions[partition] = entry
-        self._spawn(self._load(partition, entry))
-
-    def on_resign(self, partition: int) -> None:
-        """Another broker leads `partition` now: forget its groups; members waiting for a
-        rebalance are told NOT_COORDINATOR and look for the new coordinator."""
-        entry = self._partitions.pop(partition, None)
-        if entry is not None:
-            for group in entry.shard.groups.values():
-                membership.fail_waiting(group, errors.NotCoordinatorError.code)
-
     def on_transaction_completed(self, partition: int, producer_id: int, commit: bool) -> None:
         """A COMMIT or ABORT marker of `producer_id` is now in `partition` of
         `__consumer_offsets`: its pending transactional offsets there become committed or
         are dropped. A partition still loading reads the marker from the log itself."""
-        entry = self._partitions.get(partition)
-        if entry is not None:
-            entry.shard.end_txn(producer_id, commit)
-
-    def led_partitions(self) -> list[int]:
-        return sorted(self._partitions)
+        shard = self.runtime.owned_shard(partition)
+        if shard is not None:
+            shard.end_txn(producer_id, commit)
 
     # Lifecycle
 
     def start(self) -> None:
-        self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
+        self.runtime.start()
 
     async def stop(self) -> None:
-        for entry in self._partitions.values():
-            for group in entry.shard.groups.values():
-                membership.fail_waiting(group, errors.NotCoordinatorError.code)
-        if self._ticker is not None:
-            self._ticker.cancel()
-            await asyncio.gather(self._ticker, return_exceptions=True)
-            self._ticker = None
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """Members waiting on a rebalance are answered NOT_COORDINATOR; the timers stop."""
+        await self.runtime.stop()
 
     # Requests
 
     def shard_for(self, group_id: str) -> GroupShard:
         """The shard of `group_id`'s partition; raises NotCoordinatorError or
         CoordinatorLoadInProgressError."""
-        entry = self._partitions.get(partition_for(group_id, self.partition_count))
-        if entry is None:
-            raise errors.NotCoordinatorError()
-        if not entry.loaded.is_set():
-            raise errors.CoordinatorLoadInProgressError()
-        return entry.shard
+        return self.runtime.shard(partition_for(group_id, self.runtime.partition_count))
 
     def shards(self) -> list[GroupShard]:
-        return [e.shard for _, e in sorted(self._partitions.items()) if e.loaded.is_set()]
+        return self.runtime.shards()
 
     def loading(self) -> bool:
-        return any(not e.loaded.is_set() for e in self._partitions.values())
+        return self.runtime.loading()
 
     async def run(
         self, group_id: str, operation: Callable[[GroupShard, Callable[[T], None]], None]
@@ -193,102 +163,130 @@ class GroupCoordinator:
         return await future
 
     def flush(self, shard: GroupShard) -> None:
-        writes = shard.take_outbox()
-        if not writes:
-            return
-        entry = self._partitions.get(shard.partition)
-        if entry is None or entry.shard is not shard:
-            for w in writes:
-                w.on_done(errors.NotCoordinatorError.code)
-            return
-        entry.pending.extend(writes)
-        if not entry.writing:
-            entry.writing = True
-            self._spawn(self._write_loop(entry))
+        """Appends what `shard` wrote; each write is replayed (when it asks to be) once
+        committed, in the order written, then told its outcome."""
+        for write in shard.take_outbox():
+            pairs = [(records.encode_key(r), records.encode_value(r)) for r in write.records]
+            appended = self.runtime.append(shard, pairs, write.producer)
+            appended.add_done_callback(functools.partial(self._written, shard, write))
 
-    async def _write_loop(self, entry: _Partition) -> None:
-        try:
-            while entry.pending:
-                writes: list[Write] = []
-                size = 0
-                # One batch has one producer: transactional commits of different producers
-                # (and plain ones) go in separate appends.
-                producer = entry.pending[0].producer
-                while (
-                    entry.pending
-                    and entry.pending[0].producer == producer
-                    and (not writes or size < MAX_BATCH_BYTES)
-                ):
-                    w = entry.pending.pop(0)
-                    writes.append(w)
-                    size += sum(_estimate(r) for r in w.records)
-                await self._append(entry, writes)
-        finally:
-            entry.writing = False
-
-    async def _append(self, entry: _Partition, writes: list[Write]) -> None:
-        shard = entry.shard
-        now = now_ms()
-        producer = writes[0].producer
-        batch = records.build_batch([r for w in writes for r in w.records], now, producer)
-        error = 0
-        try:
-            await asyncio.to_thread(self._native.append, CONSUMER_OFFSETS, shard.partition, batch)
-        except Exception as exc:
-            log.warning("append to %s-%d failed: %s", CONSUMER_OFFSETS, shard.partition, exc)
-            error = append_error(exc)
-        if not error and self._partitions.get(shard.partition) is not entry:
-            error = errors.NotCoordinatorError.code  # resigned while appending
-        for w in writes:
-            if not error and w.replay:
-                for r in w.records:
-                    shard.replay(r, now, producer[0] if producer else None)
-            w.on_done(error)
+    def _written(self, shard: GroupShard, write: Write, appended: asyncio.Future[int]) -> None:
+        error = appended.result()
+        if not error and write.replay:
+            now = now_ms()
+            producer = write.producer[0] if write.producer else None
+            for r in write.records:
+                shard.replay(r, now, producer)
+        write.on_done(append_error(error) if error else 0)
         self.flush(shard)
 
-    # Loading
+    # The service: what the group APIs' handlers call (`GroupCoordinatorApi`). Each raises
+    # NotCoordinatorError or CoordinatorLoadInProgressError as `shard_for` does.
 
-    async def _load(self, partition: int, entry: _Partition) -> None:
-        shard = entry.shard
-        started = time.monotonic()
-        count = 0
-        try:
-            async for batch in batches.read_partition(self._native, CONSUMER_OFFSETS, partition):
-                now = now_ms()
-                control = batch.control_type()
-                if control is not None:
-                    shard.end_txn(batch.producer_id, control == batches.CONTROL_COMMIT)
-                    continue
-                producer = batch.producer_id if batch.is_transactional else None
-                for key, value in batch.key_values():
-                    record = records.decode(key, value) if key else None
-                    if record is not None:
-                        shard.replay(record, now, producer)
-                        count += 1
-        except Exception:
-            log.exception("loading %s-%d failed", CONSUMER_OFFSETS, partition)
-            if self._partitions.get(partition) is entry:
-                del self._partitions[partition]
-            return
-        entry.loaded.set()
-        log.info(
-            "loaded %s-%d groups=%d records=%d in %.3fs",
-            CONSUMER_OFFSETS,
-            partition,
-            len(shard.groups),
-            count,
-            time.monotonic() - started,
+    async def join_group(self, request: JoinCall, client_host: str) -> JoinGroupResponse:
+        topics = self.topics
+        return await self.run(
+            request["group_id"],
+            lambda shard, reply: membership.join(
+                shard, request, now_ms(), reply, client_host, topics
+            ),
         )
 
-    # Timers
+    async def sync_group(self, request: SyncGroupRequest) -> SyncGroupResponse:
+        return await self.run(
+            request["group_id"],
+            lambda shard, reply: membership.sync(shard, request, now_ms(), reply),
+        )
 
-    async def _tick_loop(self) -> None:
-        while True:
-            await asyncio.sleep(TICK_SECONDS)
-            try:
-                self.tick(now_ms())
-            except Exception:
-                log.exception("group coordinator tick failed")
+    async def heartbeat(self, request: HeartbeatRequest) -> int:
+        return await self.run(
+            request["group_id"],
+            lambda shard, reply: reply(membership.heartbeat(shard, request, now_ms())),
+        )
+
+    async def leave_group(
+        self, group_id: str, leaving: list[tuple[str, str | None]]
+    ) -> tuple[int, list[int]]:
+        return await self.run(
+            group_id,
+            lambda shard, reply: reply(membership.leave(shard, group_id, leaving, now_ms())),
+        )
+
+    async def commit_offsets(
+        self, request: OffsetCommitRequest, exists: PartitionExists, version: int
+    ) -> OffsetCommitResponse:
+        return await self.run(
+            request["group_id"],
+            lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists, version),
+        )
+
+    async def commit_txn_offsets(
+        self, request: TxnOffsetCommitRequest, exists: PartitionExists
+    ) -> TxnOffsetCommitResponse:
+        return await self.run(
+            request["group_id"],
+            lambda shard, reply: offsets.commit_txn(shard, request, now_ms(), reply, exists),
+        )
+
+    def fetch_offsets(
+        self,
+        group_id: str,
+        topics: Sequence[OffsetFetchRequestTopics] | None,
+        require_stable: bool,
+        member: tuple[str | None, int],
+    ) -> tuple[int, list[OffsetFetchResponseTopics]]:
+        """(error code, topics): the committed offsets of `topics` (None: all of them)."""
+        shard = self.shard_for(group_id)
+        code = offsets.validate_fetch(shard.group(group_id), member[1], member[0])
+        if code:
+            return code, []
+        return 0, offsets.fetch(shard, group_id, topics, require_stable)
+
+    async def delete_offsets(
+        self, group_id: str, topics: list[OffsetDeleteRequestTopic]
+    ) -> OffsetDeleteResponse:
+        return await self.run(
+            group_id,
+            lambda shard, reply: offsets.offset_delete(shard, group_id, topics, now_ms(), reply),
+        )
+
+    async def delete_group(self, group_id: str) -> int:
+        return await self.run(
+            group_id, lambda shard, reply: offsets.delete_group(shard, group_id, now_ms(), reply)
+        )
+
+    def describe_group(self, group_id: str) -> DescribeGroupsResponseDescribedGroup:
+        return offsets.describe(self.shard_for(group_id).group(group_id), group_id)
+
+    def list_groups(self) -> tuple[list[ListGroupsResponseListedGroup], bool]:
+        """Every group of the loaded partitions, and whether a partition is still loading."""
+        listed = [offsets.list_entry(g) for shard in self.shards() for g in shard.groups.values()]
+        return listed, self.runtime.loading()
+
+    def validate_consumer_heartbeat(self, request: HeartbeatCall) -> tuple[int, str] | None:
+        """(error code, message) for a ConsumerGroupHeartbeat that is wrong in itself."""
+        return consumer.validate(request, list(self.settings.consumer_assignors))
+
+    async def consumer_group_heartbeat(
+        self, request: HeartbeatCall, client_host: str
+    ) -> ConsumerGroupHeartbeatResponse:
+        topics = self.topics
+
+        def operation(
+            shard: GroupShard, reply: Callable[[ConsumerGroupHeartbeatResponse], None]
+        ) -> None:
+            # The answer goes once what the heartbeat changed is in the log.
+            response = consumer.heartbeat(shard, request, now_ms(), topics, client_host)
+            shard.when_written(
+                lambda error: reply(consumer.error_response(error) if error else response)
+            )
+
+        return await self.run(request["group_id"], operation)
+
+    def describe_consumer_group(self, group_id: str) -> ConsumerGroupDescribeResponseDescribedGroup:
+        return consumer.describe(self.shard_for(group_id).group(group_id), group_id, self.topics)
+
+    # Timers
 
     def tick(self, now: int) -> None:
         expire = now - self._last_expiry >= self._retention_check_ms
@@ -303,10 +301,18 @@ class GroupCoordinator:
             self.flush(shard)
 
 
+def _unloaded(shard: GroupShard) -> None:
+    """Another broker coordinates these groups now (or this one stops): members waiting for a
+    rebalance are told NOT_COORDINATOR and look for the new coordinator."""
+    for group in shard.groups.values():
+        membership.fail_waiting(group, errors.NotCoordinatorError.code)
+
+
 # Kafka's translation of a failed append into what a group client understands: it looks for
 # the coordinator again (NOT_COORDINATOR), retries (COORDINATOR_NOT_AVAILABLE), or learns that
 # the commit is too big (INVALID_COMMIT_OFFSET_SIZE).
 _APPEND_ERRORS = {
+    errors.NotCoordinatorError.code: errors.NotCoordinatorError.code,
     errors.NotLeaderOrFollowerError.code: errors.NotCoordinatorError.code,
     errors.KafkaStorageError.code: errors.NotCoordinatorError.code,
     errors.MessageTooLargeError.code: errors.InvalidCommitOffsetSizeError.code,
@@ -314,14 +320,6 @@ _APPEND_ERRORS = {
 }
 
 
-def append_error(exc: BaseException) -> int:
-    code = errors.from_native(exc).code
+def append_error(code: int) -> int:
+    """What a group client is told of an append that failed with `code`."""
     return _APPEND_ERRORS.get(code, errors.CoordinatorNotAvailableError.code)
-
-
-def _estimate(record: records.Record) -> int:
-    if isinstance(record, records.GroupRecord) and record.value is not None:
-        return 200 + sum(
-            len(m.subscription) + len(m.assignment) + 100 for m in record.value.members
-        )
-    return 120

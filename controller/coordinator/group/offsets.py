@@ -451,6 +451,13 @@ def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescri
     }
 
 
+def describe_error(group_id: str, code: int) -> DescribeGroupsResponseDescribedGroup:
+    """DescribeGroups' answer for a group it could not look at."""
+    result = describe(None, group_id)
+    result.update({"error_code": code, "group_state": ""})
+    return result
+
+
 def list_entry(group: Group) -> ListGroupsResponseListedGroup:
     """As Kafka: a KIP-848 group is of type "consumer" with protocol type "consumer"."""
     if group.consumer is not None:

@@ -18,7 +18,6 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
-from ferrolog.controller.coordinator import batches
 from ferrolog.protocol import decode_data, encode_data
 
 OFFSET_COMMIT_KEY_TYPES = (0, 1)
@@ -251,14 +250,3 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
             body = decode_data(name + "Value", version, value[2:])
         return ConsumerGroupRecord(key_type, k["group_id"], k.get("member_id"), body)
     return None
-
-
-def build_batch(
-    records: list[Record], now_ms: int, producer: tuple[int, int] | None = None
-) -> bytes:
-    """One uncompressed RecordBatch v2 holding `records`, ready for `Server.append`;
-    transactional for `producer` (id, epoch) (TxnOffsetCommit)."""
-    batch: bytes = batches.build_batch(
-        [(encode_key(r), encode_value(r)) for r in records], now_ms, producer
-    )
-    return batch

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ferrolog.controller.coordinator.batches import CONTROL_COMMIT, Batch
 from ferrolog.controller.coordinator.group import consumer_records
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, ConsumerGroup, Topics
 from ferrolog.controller.coordinator.group.records import (
@@ -29,6 +30,7 @@ from ferrolog.controller.coordinator.group.records import (
     OffsetRecord,
     OffsetValue,
     Record,
+    decode,
 )
 from ferrolog.controller.coordinator.group.state import Group, GroupSettings, GroupState, Member
 
@@ -68,8 +70,11 @@ class GroupShard:
         settings: GroupSettings,
         rebalances: RebalanceCounts | None = None,
         topics: Topics = NO_TOPICS,
+        epoch: int = 0,
     ) -> None:
         self.partition = partition
+        # The leader epoch of the partition this shard was loaded for.
+        self.epoch = epoch
         # The cluster's topics: consumer group records name topics by id.
         self.topics = topics
         self.settings = settings
@@ -125,6 +130,23 @@ class GroupShard:
         return group
 
     # Replay: the only place committed state changes.
+
+    def replay_batch(self, batch: Batch, now: int) -> int:
+        """Applies one batch of the log (loading): a transaction marker ends its producer's
+        pending offsets; a data batch's records are replayed, transactional ones as pending.
+        Returns the records replayed."""
+        control = batch.control_type()
+        if control is not None:
+            self.end_txn(batch.producer_id, control == CONTROL_COMMIT)
+            return 0
+        producer = batch.producer_id if batch.is_transactional else None
+        count = 0
+        for key, value in batch.key_values():
+            record = decode(key, value) if key else None
+            if record is not None:
+                self.replay(record, now, producer)
+                count += 1
+        return count
 
     def replay(self, record: Record, now: int, producer_id: int | None = None) -> None:
         """Applies one record; one of a transactional batch (`producer_id`) waits for its

@@ -8,5 +8,6 @@
   form), AddOffsetsToTxn and EndTxn; pure.
 - `markers`: writing COMMIT/ABORT markers to every partition of a transaction, locally or as
   WriteTxnMarkers to the partition's leader.
-- `coordinator`: the I/O (loading a partition when this broker becomes its leader, appends,
-  finishing prepared transactions, timeouts and id expiration)."""
+- `coordinator`: the shards on the coordinator runtime (`coordinator.runtime`: leadership,
+  loading by replay, batched appends, the timer), each state change appended then applied,
+  finishing prepared transactions, timeouts and id expiration."""

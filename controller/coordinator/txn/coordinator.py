@@ -1,12 +1,13 @@
-"""The transaction coordinator's I/O: which `__transaction_state` partitions this broker leads,
-their loading, the appends of each state change, the markers, and the timers.
+"""The transaction coordinator: the transactional ids of each `__transaction_state` partition
+this broker leads, as shards on the coordinator runtime, their state changes, the markers, and
+the timers.
 
 A transactional id lives on partition `partition_for(transactional_id)` of
 `__transaction_state`; the broker leading that partition is its coordinator, and the
 partition's leader epoch is the coordinator epoch that its markers carry (a partition refuses
-markers of an older coordinator). The controller tells the coordinator which partitions this
-broker leads (`on_become_leader` / `on_resign`); a newly led partition is loaded by replaying
-it, and every transaction it finds prepared (PrepareCommit or PrepareAbort: the previous
+markers of an older coordinator). The runtime hears from the controller which partitions this
+broker leads and loads each by replaying it (`TxnShard.replay_batch`); every transaction it
+finds prepared (PrepareCommit or PrepareAbort: the previous
 coordinator died before all markers were written) is finished: its markers are written again
 (markers are idempotent for the partitions that have them) and its completion recorded.
 
@@ -21,13 +22,14 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import TRANSACTION_STATE
 from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
 from ferrolog.controller.coordinator.txn import operations, records
 from ferrolog.controller.coordinator.txn.forward import VerifyForwarder
 from ferrolog.controller.coordinator.txn.markers import Marker, MarkerSender
@@ -40,7 +42,6 @@ from ferrolog.controller.coordinator.txn.state import (
     TxnMetadata,
     TxnState,
 )
-from ferrolog.controller.coordinator.writer import PartitionWriter
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -65,13 +66,27 @@ _APPEND_ERRORS = {
 
 
 @dataclass
-class _Partition:
+class TxnShard:
+    """The transactional ids of one `__transaction_state` partition."""
+
     partition: int
     # The leader epoch of the partition: the coordinator epoch of this term.
-    coordinator_epoch: int
-    writer: PartitionWriter
-    loaded: asyncio.Event = field(default_factory=asyncio.Event)
+    epoch: int
     txns: dict[str, TxnMetadata] = field(default_factory=dict)
+
+    def replay_batch(self, batch: batches.Batch, now: int) -> int:
+        count = 0
+        for key, value in batch.key_values():
+            transactional_id = records.decode_key(key) if key else None
+            if transactional_id is None:
+                continue
+            count += 1
+            transit = records.decode_value(value)
+            if transit is None:
+                self.txns.pop(transactional_id, None)
+            else:
+                self.txns[transactional_id] = TxnMetadata.from_transit(transactional_id, transit)
+        return count
 
 
 @dataclass(frozen=True)
@@ -104,84 +119,43 @@ class TransactionCoordinator:
         markers: MarkerSender,
         forward: VerifyForwarder | None = None,
     ) -> None:
-        self._native = native
         self.settings = TxnSettings.from_config(config)
-        self.partition_count = config.get_int("transaction.state.log.num.partitions")
         self._allocate = allocate_producer_id
         self._markers = markers
         self._forward = forward
-        self._partitions: dict[int, _Partition] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._ticker: asyncio.Task[None] | None = None
         self._last_abort = 0
         self._last_expiry = 0
-
-    # Leadership hooks (called by the controller)
-
-    def on_become_leader(self, partition: int, leader_epoch: int, partition_count: int) -> None:
-        """This broker now leads `partition` of `__transaction_state`: load it."""
-        self.partition_count = partition_count
-        current = self._partitions.get(partition)
-        if current is not None and current.coordinator_epoch == leader_epoch:
-            return
-        if current is not None:
-            self._spawn(current.writer.close())
-        writer = PartitionWriter(self._native, TRANSACTION_STATE, partition)
-        entry = _Partition(partition, leader_epoch, writer)
-        self._partitions[partition] = entry
-        self._spawn(self._load(entry))
-
-    def on_resign(self, partition: int) -> None:
-        """Another broker coordinates these ids now; markers in flight stop (that broker
-        finishes them after loading)."""
-        entry = self._partitions.pop(partition, None)
-        if entry is not None:
-            self._spawn(entry.writer.close())
-
-    def led_partitions(self) -> list[int]:
-        return sorted(self._partitions)
+        # The controller's leadership listener for `__transaction_state`.
+        self.runtime: CoordinatorRuntime[TxnShard] = CoordinatorRuntime(
+            native,
+            TRANSACTION_STATE,
+            config.get_int("transaction.state.log.num.partitions"),
+            TxnShard,
+            tick_seconds=TICK_SECONDS,
+            tick=self.tick,
+            on_loaded=self._loaded,
+        )
 
     # Lifecycle
 
     def start(self) -> None:
-        self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
+        self.runtime.start()
 
     async def stop(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-            await asyncio.gather(self._ticker, return_exceptions=True)
-            self._ticker = None
-        entries, self._partitions = list(self._partitions.values()), {}
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        for entry in entries:
-            await entry.writer.close()
+        await self.runtime.stop()
         await self._markers.close()
-
-    def _spawn(self, coro: Awaitable[Any]) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _current(self, entry: _Partition) -> bool:
-        return self._partitions.get(entry.partition) is entry
 
     # Lookups
 
     def partition_of(self, transactional_id: str) -> int:
-        partition: int = partition_for(transactional_id, self.partition_count)
+        partition: int = partition_for(transactional_id, self.runtime.partition_count)
         return partition
 
-    def _state(self, transactional_id: str) -> tuple[_Partition, TxnMetadata | None]:
-        """The id's partition and metadata; raises NotCoordinatorError or
+    def _state(self, transactional_id: str) -> tuple[TxnShard, TxnMetadata | None]:
+        """The id's shard and metadata; raises NotCoordinatorError or
         CoordinatorLoadInProgressError."""
-        entry = self._partitions.get(self.partition_of(transactional_id))
-        if entry is None:
-            raise errors.NotCoordinatorError()
-        if not entry.loaded.is_set():
-            raise errors.CoordinatorLoadInProgressError()
-        return entry, entry.txns.get(transactional_id)
+        shard = self.runtime.shard(self.partition_of(transactional_id))
+        return shard, shard.txns.get(transactional_id)
 
     def describe(self, transactional_id: str) -> TxnMetadata | None:
         """The id's metadata (None: unknown); raises NotCoordinatorError or
@@ -190,13 +164,12 @@ class TransactionCoordinator:
         return meta
 
     def loading(self) -> bool:
-        return any(not e.loaded.is_set() for e in self._partitions.values())
+        return self.runtime.loading()
 
     def transactions(self) -> Iterable[TxnMetadata]:
         """Every transactional id of the loaded partitions."""
-        for entry in self._partitions.values():
-            if entry.loaded.is_set():
-                yield from entry.txns.values()
+        for shard in self.runtime.shards():
+            yield from shard.txns.values()
 
     # Requests
 
@@ -208,20 +181,20 @@ class TransactionCoordinator:
             return errors.InvalidTransactionTimeoutError.code, -1, -1
         expected = Expected(producer_id, epoch) if producer_id >= 0 or epoch >= 0 else None
         try:
-            entry, meta = self._state(transactional_id)
+            shard, meta = self._state(transactional_id)
             if meta is None:
                 fresh = await self._allocate()
-                entry, meta = self._state(transactional_id)
+                shard, meta = self._state(transactional_id)
                 if meta is None:
                     meta = TxnMetadata.new(transactional_id, fresh, timeout_ms, now_ms())
-                    entry.txns[transactional_id] = meta
+                    shard.txns[transactional_id] = meta
             new_id: int | None = None
             while True:
                 decision = operations.decide_init(meta, timeout_ms, expected, now_ms(), new_id)
                 if not isinstance(decision, NeedProducerId):
                     break
                 new_id = await self._allocate()
-                entry, found = self._state(transactional_id)
+                shard, found = self._state(transactional_id)
                 if found is not meta:
                     return errors.ConcurrentTransactionsError.code, -1, -1
         except errors.KafkaError as exc:
@@ -231,10 +204,10 @@ class TransactionCoordinator:
         if isinstance(decision, FenceThenAbort):
             fence = decision.transit
             code = await self._end(
-                entry, meta, fence.producer_id, fence.producer_epoch, False, from_client=False
+                shard, meta, fence.producer_id, fence.producer_epoch, False, from_client=False
             )
             return code or errors.ConcurrentTransactionsError.code, -1, -1
-        code = await self._append(entry, transactional_id, decision)
+        code = await self._append(shard, transactional_id, decision)
         if code:
             return code, -1, -1
         log.info(
@@ -253,13 +226,13 @@ class TransactionCoordinator:
         """AddPartitionsToTxn and AddOffsetsToTxn: an error code, 0 once they are in the
         transaction."""
         try:
-            entry, meta = self._state(transactional_id)
+            shard, meta = self._state(transactional_id)
         except errors.KafkaError as exc:
             return exc.code
         decision = operations.decide_add_partitions(meta, producer_id, epoch, partitions, now_ms())
         if isinstance(decision, int):
             return decision
-        return await self._append(entry, transactional_id, decision)
+        return await self._append(shard, transactional_id, decision)
 
     def verify_partitions(
         self,
@@ -289,7 +262,7 @@ class TransactionCoordinator:
         """`verify_partitions`, or with `forward` (this broker's own native core asking) the
         answer of the broker that coordinates the id when that is not this one."""
         partition = self.partition_of(transactional_id)
-        if forward and self._forward is not None and partition not in self._partitions:
+        if forward and self._forward is not None and self.runtime.owned_shard(partition) is None:
             codes: dict[TopicPartition, int] = await self._forward.verify(
                 partition, transactional_id, producer_id, epoch, partitions
             )
@@ -301,14 +274,14 @@ class TransactionCoordinator:
     ) -> int:
         """EndTxn: 0 once the outcome is durable (its markers follow)."""
         try:
-            entry, meta = self._state(transactional_id)
+            shard, meta = self._state(transactional_id)
         except errors.KafkaError as exc:
             return exc.code
-        return await self._end(entry, meta, producer_id, epoch, commit, from_client=True)
+        return await self._end(shard, meta, producer_id, epoch, commit, from_client=True)
 
     async def _end(
         self,
-        entry: _Partition,
+        shard: TxnShard,
         meta: TxnMetadata | None,
         producer_id: int,
         epoch: int,
@@ -320,35 +293,35 @@ class TransactionCoordinator:
             return decision
         assert meta is not None
         fence = not from_client
-        code = await self._append(entry, meta.transactional_id, decision)
+        code = await self._append(shard, meta.transactional_id, decision)
         if code:
             if fence:
                 meta.failed_epoch_fence = True
             return code
-        if self._current(entry) and meta.state == decision.state:
-            self._spawn(self._complete(entry, meta))
+        if self.runtime.is_current(shard) and meta.state == decision.state:
+            self.runtime.spawn(self._complete(shard, meta))
         return 0
 
     # Finishing prepared transactions
 
-    async def _complete(self, entry: _Partition, meta: TxnMetadata) -> None:
+    async def _complete(self, shard: TxnShard, meta: TxnMetadata) -> None:
         """Writes the markers of a prepared transaction, then records its completion."""
         marker = Marker(
             meta.producer_id,
             meta.producer_epoch,
-            entry.coordinator_epoch,
+            shard.epoch,
             meta.state == TxnState.PREPARE_COMMIT,
             tuple(sorted(meta.partitions)),
         )
         started = time.monotonic()
-        if not await self._markers.write(marker, lambda: self._current(entry)):
+        if not await self._markers.write(marker, lambda: self.runtime.is_current(shard)):
             log.info("gave up the markers of %s", meta.transactional_id)
             return
-        while self._current(entry) and meta.state in PREPARED:
+        while self.runtime.is_current(shard) and meta.state in PREPARED:
             if meta.pending is not None:
                 await asyncio.sleep(COMPLETE_RETRY_S)
                 continue
-            code = await self._append(entry, meta.transactional_id, meta.prepare_complete(now_ms()))
+            code = await self._append(shard, meta.transactional_id, meta.prepare_complete(now_ms()))
             if code == 0:
                 break
             if code == errors.NotCoordinatorError.code:
@@ -362,13 +335,13 @@ class TransactionCoordinator:
 
     # Appends
 
-    async def _append(self, entry: _Partition, transactional_id: str, transit: Transit) -> int:
+    async def _append(self, shard: TxnShard, transactional_id: str, transit: Transit) -> int:
         """Writes `transit` (prepared on the id's metadata) and applies it once durable; the
         error code for the client otherwise, the pending mark cleared."""
         value = None if transit.state == TxnState.DEAD else records.encode_value(transit)
-        code = await entry.writer.submit([(records.encode_key(transactional_id), value)])
-        meta = entry.txns.get(transactional_id)
-        if not self._current(entry):
+        code = await self.runtime.append(shard, [(records.encode_key(transactional_id), value)])
+        meta = shard.txns.get(transactional_id)
+        if not self.runtime.is_current(shard):
             return errors.NotCoordinatorError.code
         if meta is None:
             return errors.NotCoordinatorError.code
@@ -377,59 +350,24 @@ class TransactionCoordinator:
             error: int = _APPEND_ERRORS.get(code, code)
             return error
         if transit.state == TxnState.DEAD:
-            del entry.txns[transactional_id]
+            del shard.txns[transactional_id]
         else:
             meta.complete(transit)
         return 0
 
     # Loading
 
-    async def _load(self, entry: _Partition) -> None:
-        started = time.monotonic()
-        count = 0
-        try:
-            async for batch in batches.read_partition(
-                self._native, TRANSACTION_STATE, entry.partition
-            ):
-                for key, value in batch.key_values():
-                    transactional_id = records.decode_key(key) if key else None
-                    if transactional_id is None:
-                        continue
-                    count += 1
-                    transit = records.decode_value(value)
-                    if transit is None:
-                        entry.txns.pop(transactional_id, None)
-                    else:
-                        entry.txns[transactional_id] = TxnMetadata.from_transit(
-                            transactional_id, transit
-                        )
-        except Exception:
-            log.exception("loading %s-%d failed", TRANSACTION_STATE, entry.partition)
-            if self._current(entry):
-                del self._partitions[entry.partition]
-            return
-        if not self._current(entry):
-            return
-        entry.loaded.set()
-        prepared = [m for m in entry.txns.values() if m.state in PREPARED]
+    def _loaded(self, shard: TxnShard) -> None:
+        """Every transaction the partition's log left prepared is finished."""
+        prepared = [m for m in shard.txns.values() if m.state in PREPARED]
         for meta in prepared:
-            self._spawn(self._complete(entry, meta))
+            self.runtime.spawn(self._complete(shard, meta))
         log.info(
-            "loaded %s-%d coordinator_epoch=%d transactional_ids=%d records=%d prepared=%d "
-            "in %.3fs",
-            TRANSACTION_STATE, entry.partition, entry.coordinator_epoch, len(entry.txns), count,
-            len(prepared), time.monotonic() - started,
+            "loaded %s-%d transactional_ids=%d prepared=%d",
+            TRANSACTION_STATE, shard.partition, len(shard.txns), len(prepared),
         )  # fmt: skip
 
     # Timers
-
-    async def _tick_loop(self) -> None:
-        while True:
-            await asyncio.sleep(TICK_SECONDS)
-            try:
-                self.tick(now_ms())
-            except Exception:
-                log.exception("transaction coordinator tick failed")
 
     def tick(self, now: int) -> None:
         """Aborts transactions past their timeout and expires idle transactional ids, each
@@ -442,10 +380,8 @@ class TransactionCoordinator:
             self._expire_ids(now)
 
     def _abort_timed_out(self, now: int) -> None:
-        for entry in list(self._partitions.values()):
-            if not entry.loaded.is_set():
-                continue
-            for meta in list(entry.txns.values()):
+        for shard in self.runtime.shards():
+            for meta in list(shard.txns.values()):
                 if not operations.timed_out(meta, now):
                     continue
                 log.info(
@@ -453,16 +389,16 @@ class TransactionCoordinator:
                     meta.transactional_id, meta.timeout_ms,
                 )  # fmt: skip
                 fence = meta.prepare_fence_epoch()
-                self._spawn(
-                    self._end(entry, meta, fence.producer_id, fence.producer_epoch, False, False)
+                self.runtime.spawn(
+                    self._end(shard, meta, fence.producer_id, fence.producer_epoch, False, False)
                 )
 
     def _expire_ids(self, now: int) -> None:
         horizon = now - self.settings.id_expiration_ms
-        for entry in list(self._partitions.values()):
-            if not entry.loaded.is_set():
-                continue
-            for meta in list(entry.txns.values()):
+        for shard in self.runtime.shards():
+            for meta in list(shard.txns.values()):
                 if meta.state in EXPIRABLE and meta.pending is None and meta.update_ms <= horizon:
                     log.info("expiring transactional id %s", meta.transactional_id)
-                    self._spawn(self._append(entry, meta.transactional_id, meta.prepare_dead()))
+                    self.runtime.spawn(
+                        self._append(shard, meta.transactional_id, meta.prepare_dead())
+                    )

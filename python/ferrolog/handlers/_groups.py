@@ -10,11 +10,10 @@ from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
-    from ferrolog.controller.coordinator.group.consumer_state import Topics
-    from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
+    from ferrolog.controller.coordinator.api import GroupCoordinatorApi
 
 
-def coordinator(ctx: RequestContext) -> GroupCoordinator:
+def coordinator(ctx: RequestContext) -> GroupCoordinatorApi:
     coordinator = ctx.broker.group_coordinator
     if coordinator is None:
         raise RuntimeError("the broker has no group coordinator")
@@ -36,11 +35,3 @@ def readable_topics(ctx: RequestContext, names: list[str]) -> set[str]:
 def client_host(ctx: RequestContext) -> str:
     host = ctx.peer.rsplit(":", 1)[0].strip("[]")
     return f"/{host}"
-
-
-def consumer_group_topics(ctx: RequestContext) -> Topics:
-    """The cluster's topics as KIP-848 heartbeats see them (names, ids, partition counts)."""
-    from ferrolog.controller.coordinator.group.consumer_state import topics_of
-
-    controller = ctx.broker.controller
-    return topics_of(lambda: controller)

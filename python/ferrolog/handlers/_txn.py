@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING
 
 from ferrolog import errors
 from ferrolog.controller.api import CONSUMER_OFFSETS, AclOperation, ResourceType
-from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.api import partition_for
 from ferrolog.handlers.context import RequestContext
 
 if TYPE_CHECKING:
-    from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
+    from ferrolog.controller.coordinator.api import TransactionCoordinatorApi
 
 TopicPartition = tuple[str, int]
 
 
-def coordinator(ctx: RequestContext) -> TransactionCoordinator:
+def coordinator(ctx: RequestContext) -> TransactionCoordinatorApi:
     txn = ctx.broker.txn_coordinator
     if txn is None:
         raise RuntimeError("the broker has no transaction coordinator")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import consumer
-from ferrolog.handlers._groups import consumer_group_topics, coordinator, require_group
+from ferrolog.controller.coordinator.api import consumer_describe_error
+from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     ConsumerGroupDescribeRequest,
@@ -22,15 +22,11 @@ MAX_VERSION = 0
 
 
 def _describe(ctx: RequestContext, group_id: str) -> ConsumerGroupDescribeResponseDescribedGroup:
-    topics = consumer_group_topics(ctx)
     try:
         require_group(ctx, AclOperation.DESCRIBE, group_id)
-        shard = coordinator(ctx).shard_for(group_id)
+        return coordinator(ctx).describe_consumer_group(group_id)
     except errors.KafkaError as exc:
-        result = consumer.describe(None, group_id, topics)
-        result.update({"error_code": exc.code, "error_message": str(exc) or None})
-        return result
-    return consumer.describe(shard.group(group_id), group_id, topics)
+        return consumer_describe_error(group_id, exc.code, str(exc) or None)
 
 
 async def handle(

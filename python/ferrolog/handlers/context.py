@@ -24,9 +24,11 @@ if TYPE_CHECKING:
 
     from ferrolog.config import BrokerConfig
     from ferrolog.controller.api import ControllerApi
-    from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
-    from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
-    from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
+    from ferrolog.controller.coordinator.api import (
+        GroupCoordinatorApi,
+        MarkerWriterApi,
+        TransactionCoordinatorApi,
+    )
     from ferrolog.controller.security.sasl import SaslAuthenticator
 
 
@@ -39,10 +41,10 @@ class BrokerServices:
     config: BrokerConfig
     controller: ControllerApi
     native: ferrolog_native.Server
-    group_coordinator: GroupCoordinator | None = None
-    txn_coordinator: TransactionCoordinator | None = None
+    group_coordinator: GroupCoordinatorApi | None = None
+    txn_coordinator: TransactionCoordinatorApi | None = None
     # Writes the transaction markers of WriteTxnMarkers into this broker's partitions.
-    txn_markers: LocalMarkerWriter | None = None
+    txn_markers: MarkerWriterApi | None = None
     # Checks the SASL listeners' authentications.
     sasl: SaslAuthenticator | None = None
     # `authorizer.class.name` is set: requests are checked against the ACLs (in the native

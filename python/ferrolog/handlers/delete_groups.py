@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
@@ -23,9 +21,7 @@ MAX_VERSION = 2
 async def _delete(ctx: RequestContext, group_id: str) -> int:
     try:
         require_group(ctx, AclOperation.DELETE, group_id)
-        code: int = await coordinator(ctx).run(
-            group_id, lambda shard, reply: offsets.delete_group(shard, group_id, now_ms(), reply)
-        )
+        code = await coordinator(ctx).delete_group(group_id)
     except errors.KafkaError as exc:
         code = exc.code
     return code

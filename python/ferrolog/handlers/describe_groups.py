@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import offsets
+from ferrolog.controller.coordinator.api import describe_error
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
@@ -23,15 +23,9 @@ MAX_VERSION = 5
 def _describe(ctx: RequestContext, group_id: str) -> DescribeGroupsResponseDescribedGroup:
     try:
         require_group(ctx, AclOperation.DESCRIBE, group_id)
-        shard = coordinator(ctx).shard_for(group_id)
+        return coordinator(ctx).describe_group(group_id)
     except errors.KafkaError as exc:
-        result: DescribeGroupsResponseDescribedGroup = offsets.describe(None, group_id)
-        result.update({"error_code": exc.code, "group_state": ""})
-        return result
-    described: DescribeGroupsResponseDescribedGroup = offsets.describe(
-        shard.group(group_id), group_id
-    )
-    return described
+        return describe_error(group_id, exc.code)
 
 
 async def handle(ctx: RequestContext, request: DescribeGroupsRequest) -> DescribeGroupsResponse:

@@ -12,7 +12,7 @@ from ferrolog.controller.api import (
     AclOperation,
     ResourceType,
 )
-from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.api import partition_for
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     FindCoordinatorRequest,

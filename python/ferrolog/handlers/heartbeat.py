@@ -4,9 +4,7 @@ started (REBALANCE_IN_PROGRESS) or it fell out of the group."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import membership
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import HeartbeatRequest, HeartbeatResponse
@@ -19,10 +17,7 @@ MAX_VERSION = 4
 async def handle(ctx: RequestContext, request: HeartbeatRequest) -> HeartbeatResponse:
     try:
         require_group(ctx, AclOperation.READ, request["group_id"])
-        code: int = await coordinator(ctx).run(
-            request["group_id"],
-            lambda shard, reply: reply(membership.heartbeat(shard, request, now_ms())),
-        )
+        code = await coordinator(ctx).heartbeat(request)
     except errors.KafkaError as exc:
         code = exc.code
     return {"throttle_time_ms": 0, "error_code": code}

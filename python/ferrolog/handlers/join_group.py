@@ -4,15 +4,9 @@ the rebalance (see `ferrolog.controller.coordinator.group.membership`)."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import membership, responses
-from ferrolog.handlers._groups import (
-    client_host,
-    consumer_group_topics,
-    coordinator,
-    require_group,
-)
+from ferrolog.controller.coordinator.api import JoinCall, join_response
+from ferrolog.handlers._groups import client_host, coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import JoinGroupRequest, JoinGroupResponse
 
@@ -24,18 +18,12 @@ NULLABLE_PROTOCOL_VERSION = 7
 
 
 async def handle(ctx: RequestContext, request: JoinGroupRequest) -> JoinGroupResponse:
-    req: membership.JoinCall = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
-    host = client_host(ctx)
-    # A classic member joining a consumer group needs the topics (Kafka's online migration).
-    topics = consumer_group_topics(ctx)
+    req: JoinCall = {**request, "version": ctx.api_version, "client_id": ctx.client_id}
     try:
         require_group(ctx, AclOperation.READ, request["group_id"])
-        response: JoinGroupResponse = await coordinator(ctx).run(
-            request["group_id"],
-            lambda shard, reply: membership.join(shard, req, now_ms(), reply, host, topics),
-        )
+        response = await coordinator(ctx).join_group(req, client_host(ctx))
     except errors.KafkaError as exc:
-        response = responses.join_response(exc.code, request.get("member_id") or "")
+        response = join_response(exc.code, request.get("member_id") or "")
     if ctx.api_version < NULLABLE_PROTOCOL_VERSION and response["protocol_name"] is None:
         response = {**response, "protocol_name": ""}
     return response

@@ -4,9 +4,7 @@ instance id (v3+), leave and the group rebalances."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import membership
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
@@ -30,13 +28,7 @@ async def handle(ctx: RequestContext, request: LeaveGroupRequest) -> LeaveGroupR
         ]
     try:
         require_group(ctx, AclOperation.READ, request["group_id"])
-        outcome: tuple[int, list[int]] = await coordinator(ctx).run(
-            request["group_id"],
-            lambda shard, reply: reply(
-                membership.leave(shard, request["group_id"], leaving, now_ms())
-            ),
-        )
-        error, results = outcome
+        error, results = await coordinator(ctx).leave_group(request["group_id"], leaving)
     except errors.KafkaError as exc:
         error, results = exc.code, [exc.code] * len(leaving)
     if ctx.api_version < BATCH_VERSION:

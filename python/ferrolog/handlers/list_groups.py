@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
-from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import ListGroupsRequest, ListGroupsResponse
@@ -16,18 +15,15 @@ MAX_VERSION = 5
 
 
 async def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsResponse:
-    group_coordinator = coordinator(ctx)
     states = {s.lower() for s in request.get("states_filter") or []}
     types = {t.lower() for t in request.get("types_filter") or []}
-    groups = []
-    for shard in group_coordinator.shards():
-        for group in shard.groups.values():
-            entry = offsets.list_entry(group)
-            if states and entry["group_state"].lower() not in states:
-                continue
-            if types and entry["group_type"] not in types:
-                continue
-            groups.append(entry)
+    listed, loading = coordinator(ctx).list_groups()
+    groups = [
+        g
+        for g in listed
+        if (not states or g["group_state"].lower() in states)
+        and (not types or g["group_type"] in types)
+    ]
     # As Kafka: DESCRIBE on the cluster lists every group, else those the principal may
     # DESCRIBE.
     if not ctx.authorize_cluster(AclOperation.DESCRIBE):
@@ -35,5 +31,5 @@ async def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsR
             AclOperation.DESCRIBE, ResourceType.GROUP, [g["group_id"] for g in groups]
         )
         groups = [g for g in groups if g["group_id"] in visible]
-    code = errors.CoordinatorLoadInProgressError.code if group_coordinator.loading() else 0
+    code = errors.CoordinatorLoadInProgressError.code if loading else 0
     return {"throttle_time_ms": 0, "error_code": code, "groups": groups}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation, ResourceType
-from ferrolog.controller.coordinator.txn.state import TxnState
+from ferrolog.controller.coordinator.api import TxnState
 from ferrolog.handlers._txn import coordinator
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (

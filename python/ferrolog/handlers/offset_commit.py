@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import OffsetCommitRequest, OffsetCommitResponse
@@ -60,12 +58,7 @@ async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCom
             **request,
             "topics": [t for t in topics if t["name"] in readable],
         }
-        response: OffsetCommitResponse = await coordinator(ctx).run(
-            request["group_id"],
-            lambda shard, reply: offsets.commit(
-                shard, allowed, now_ms(), reply, exists, ctx.api_version
-            ),
-        )
+        response = await coordinator(ctx).commit_offsets(allowed, exists, ctx.api_version)
     except errors.KafkaError as exc:
         return all_failed(request, exc.code)
     refused = [t for t in topics if t["name"] not in readable]

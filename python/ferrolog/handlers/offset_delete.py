@@ -4,9 +4,7 @@ refused for topics the group's members still subscribe to (GROUP_SUBSCRIBED_TO_T
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import OffsetDeleteRequest, OffsetDeleteResponse
@@ -24,10 +22,7 @@ async def handle(ctx: RequestContext, request: OffsetDeleteRequest) -> OffsetDel
         # As Kafka: the partitions of topics the principal may not READ are refused.
         readable = readable_topics(ctx, [t["name"] for t in topics])
         allowed = [t for t in topics if t["name"] in readable]
-        response: OffsetDeleteResponse = await coordinator(ctx).run(
-            group_id,
-            lambda shard, reply: offsets.offset_delete(shard, group_id, allowed, now_ms(), reply),
-        )
+        response = await coordinator(ctx).delete_offsets(group_id, allowed)
     except errors.KafkaError as exc:
         return {"error_code": exc.code, "throttle_time_ms": 0, "topics": []}
     refused = errors.TopicAuthorizationFailedError.code

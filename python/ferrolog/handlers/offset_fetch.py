@@ -11,7 +11,6 @@ from typing import Any
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
-from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
@@ -40,13 +39,11 @@ def _fetch(
     # encoder leaves out the leader epoch for the versions without it.
     try:
         require_group(ctx, AclOperation.DESCRIBE, group_id)
-        shard = coordinator(ctx).shard_for(group_id)
+        code, fetched = coordinator(ctx).fetch_offsets(group_id, topics, stable, member)
     except errors.KafkaError as exc:
         return exc.code, []
-    code = offsets.validate_fetch(shard.group(group_id), member[1], member[0])
     if code:
         return code, []
-    fetched = offsets.fetch(shard, group_id, topics, stable)
     return 0, _authorized_topics(ctx, fetched, listed=topics is None)
 
 

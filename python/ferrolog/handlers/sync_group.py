@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import membership, responses
+from ferrolog.controller.coordinator.api import sync_response
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import SyncGroupRequest, SyncGroupResponse
@@ -19,10 +18,7 @@ MAX_VERSION = 5
 async def handle(ctx: RequestContext, request: SyncGroupRequest) -> SyncGroupResponse:
     try:
         require_group(ctx, AclOperation.READ, request["group_id"])
-        response: SyncGroupResponse = await coordinator(ctx).run(
-            request["group_id"],
-            lambda shard, reply: membership.sync(shard, request, now_ms(), reply),
-        )
+        response = await coordinator(ctx).sync_group(request)
     except errors.KafkaError as exc:
-        response = responses.sync_response(exc.code)
+        response = sync_response(exc.code)
     return response

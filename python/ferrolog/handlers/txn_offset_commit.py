@@ -11,9 +11,7 @@ a producer that skipped it get INVALID_TXN_STATE, as Kafka 4 answers."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.clock import now_ms
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.group import offsets
 from ferrolog.handlers import _txn
 from ferrolog.handlers._groups import coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
@@ -58,10 +56,7 @@ async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOff
             **request,
             "topics": [t for t in topics if t["name"] in readable],
         }
-        response: TxnOffsetCommitResponse = await coordinator(ctx).run(
-            request["group_id"],
-            lambda shard, reply: offsets.commit_txn(shard, allowed, now_ms(), reply, exists),
-        )
+        response = await coordinator(ctx).commit_txn_offsets(allowed, exists)
         refused = errors.TopicAuthorizationFailedError.code
         response["topics"].extend(
             {

@@ -6,7 +6,7 @@ TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does."""
 from __future__ import annotations
 
 from ferrolog.controller.api import AclOperation
-from ferrolog.controller.coordinator.txn.markers import Marker
+from ferrolog.controller.coordinator.api import Marker
 from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers._txn import grouped
 from ferrolog.handlers.context import RequestContext

@@ -1,0 +1,164 @@
+"""The coordinators' service interfaces: what request handlers call on the group and the
+transaction coordinator (`ctx.broker.group_coordinator`, `ctx.broker.txn_coordinator`), as they
+call `ControllerApi` for the cluster, and the few coordinator types and answers a handler
+needs. Handlers import this module of the coordinators and nothing else (tests/broker/
+test_layers.py), so what a coordinator keeps inside (shards, the runtime, the membership state
+machines) can change without them.
+
+A request to a partition this broker does not lead, or still loads, raises NotCoordinatorError
+or CoordinatorLoadInProgressError; the handler answers those as every other KafkaError."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
+
+from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
+from ferrolog.controller.coordinator.group.consumer import describe_error as consumer_describe_error
+from ferrolog.controller.coordinator.group.consumer import (
+    error_response as consumer_heartbeat_error,
+)
+from ferrolog.controller.coordinator.group.membership import JoinCall
+from ferrolog.controller.coordinator.group.offsets import describe_error
+from ferrolog.controller.coordinator.group.responses import join_response, sync_response
+from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.txn.markers import Marker
+from ferrolog.controller.coordinator.txn.state import TopicPartition, TxnMetadata, TxnState
+from ferrolog.protocol.messages import (
+    ConsumerGroupDescribeResponseDescribedGroup,
+    ConsumerGroupHeartbeatResponse,
+    DescribeGroupsResponseDescribedGroup,
+    HeartbeatRequest,
+    JoinGroupResponse,
+    ListGroupsResponseListedGroup,
+    OffsetCommitRequest,
+    OffsetCommitResponse,
+    OffsetDeleteRequestTopic,
+    OffsetDeleteResponse,
+    OffsetFetchRequestTopics,
+    OffsetFetchResponseTopics,
+    SyncGroupRequest,
+    SyncGroupResponse,
+    TxnOffsetCommitRequest,
+    TxnOffsetCommitResponse,
+)
+
+__all__ = [
+    "GroupCoordinatorApi",
+    "HeartbeatCall",
+    "JoinCall",
+    "Marker",
+    "MarkerWriterApi",
+    "TopicPartition",
+    "TransactionCoordinatorApi",
+    "TxnMetadata",
+    "TxnState",
+    "consumer_describe_error",
+    "consumer_heartbeat_error",
+    "describe_error",
+    "join_response",
+    "partition_for",
+    "sync_response",
+]
+
+
+class GroupCoordinatorApi(Protocol):
+    """Kafka's group APIs, classic (JoinGroup ... DescribeGroups) and KIP-848 (Consumer-
+    GroupHeartbeat, ConsumerGroupDescribe); which protocol a group speaks is the coordinator's
+    business. Each is answered once what it changed is in `__consumer_offsets`."""
+
+    async def join_group(self, request: JoinCall, client_host: str) -> JoinGroupResponse: ...
+
+    async def sync_group(self, request: SyncGroupRequest) -> SyncGroupResponse: ...
+
+    async def heartbeat(self, request: HeartbeatRequest) -> int:
+        """The heartbeat's error code."""
+        ...
+
+    async def leave_group(
+        self, group_id: str, leaving: list[tuple[str, str | None]]
+    ) -> tuple[int, list[int]]:
+        """(the group's error code, each (member id, instance id) leaving's error code)."""
+        ...
+
+    async def commit_offsets(
+        self, request: OffsetCommitRequest, exists: Callable[[str, int], bool], version: int
+    ) -> OffsetCommitResponse: ...
+
+    async def commit_txn_offsets(
+        self, request: TxnOffsetCommitRequest, exists: Callable[[str, int], bool]
+    ) -> TxnOffsetCommitResponse: ...
+
+    def fetch_offsets(
+        self,
+        group_id: str,
+        topics: Sequence[OffsetFetchRequestTopics] | None,
+        require_stable: bool,
+        member: tuple[str | None, int],
+    ) -> tuple[int, list[OffsetFetchResponseTopics]]: ...
+
+    async def delete_offsets(
+        self, group_id: str, topics: list[OffsetDeleteRequestTopic]
+    ) -> OffsetDeleteResponse: ...
+
+    async def delete_group(self, group_id: str) -> int: ...
+
+    def describe_group(self, group_id: str) -> DescribeGroupsResponseDescribedGroup: ...
+
+    def list_groups(self) -> tuple[list[ListGroupsResponseListedGroup], bool]: ...
+
+    def validate_consumer_heartbeat(self, request: HeartbeatCall) -> tuple[int, str] | None: ...
+
+    async def consumer_group_heartbeat(
+        self, request: HeartbeatCall, client_host: str
+    ) -> ConsumerGroupHeartbeatResponse: ...
+
+    def describe_consumer_group(
+        self, group_id: str
+    ) -> ConsumerGroupDescribeResponseDescribedGroup: ...
+
+
+class TransactionCoordinatorApi(Protocol):
+    """Kafka's transaction APIs; each returns the Kafka error code its client is answered."""
+
+    async def init_producer_id(
+        self, transactional_id: str, timeout_ms: int, producer_id: int, epoch: int
+    ) -> tuple[int, int, int]:
+        """(error code, producer id, epoch)."""
+        ...
+
+    async def add_partitions(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: Iterable[TopicPartition],
+    ) -> int: ...
+
+    async def verify(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: list[TopicPartition],
+        forward: bool,
+    ) -> dict[TopicPartition, int]: ...
+
+    async def end_txn(
+        self, transactional_id: str, producer_id: int, epoch: int, commit: bool
+    ) -> int: ...
+
+    def describe(self, transactional_id: str) -> TxnMetadata | None: ...
+
+    def transactions(self) -> Iterable[TxnMetadata]: ...
+
+    def loading(self) -> bool: ...
+
+
+class MarkerWriterApi(Protocol):
+    """WriteTxnMarkers on the partitions this broker leads (a coordinator's, perhaps another
+    broker's, markers)."""
+
+    async def write(self, markers: list[Marker]) -> list[dict[TopicPartition, int]]:
+        """Each marker's error code per partition."""
+        ...
