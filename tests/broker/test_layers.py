@@ -294,3 +294,13 @@ def test_the_coordinators_are_reached_through_their_interfaces() -> None:
                 inspect.signature(wanted).parameters
             ), f"{implementation.__name__}.{member}"
 
+
+def test_nothing_imports_the_command_line() -> None:
+    # The CLI is a front end over the package: what it shares with the rest lives outside it.
+    broken = [
+        line
+        for line in broken_imports("ferrolog", ["ferrolog.cli"], [])
+        if not line.startswith(("ferrolog.cli", "ferrolog.__main__ "))
+    ]
+    assert broken == []
+    assert broken_imports("ferrolog.controller", ["ferrolog.cli"], []) == []

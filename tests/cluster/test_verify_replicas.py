@@ -7,7 +7,8 @@ import struct
 
 import ferrolog_native
 import pytest
-from ferrolog.cli.verify_replicas import ReplicaLog, batch_end, compare, split_batches
+from ferrolog.cli.verify_replicas import compare
+from ferrolog.replicas import ReplicaLog, batch_end, split_batches
 
 from tests.cluster.harness import Cluster
 

@@ -16,105 +16,13 @@ fetching, and an old leader's uncommitted tail is truncated when it follows agai
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import click
 
 from ferrolog.client_security import ClientSecurity
 from ferrolog.config.values import parse_properties
-from ferrolog.connection import Connection, fetch_body
-
-FETCH = 1
-FETCH_VERSION = 12
-DEBUG_REPLICA_ID = -2
-MAX_BYTES = 4 * 1024 * 1024
-
-
-@dataclass
-class ReplicaLog:
-    broker: int
-    high_watermark: int
-    log_start_offset: int
-    batches: list[tuple[int, bytes]]  # (base offset, whole batch)
-    error: str | None = None
-
-
-def debug_fetch(conn: Connection, topic: str, partition: int, offset: int) -> dict[str, Any]:
-    """One Fetch as the debugging consumer: the replica's own log, whatever its role."""
-    body = fetch_body(
-        topic,
-        partition,
-        offset,
-        replica_id=DEBUG_REPLICA_ID,
-        max_wait_ms=0,
-        min_bytes=0,
-        max_bytes=MAX_BYTES,
-    )
-    response = conn.request(FETCH, FETCH_VERSION, body)
-    result: dict[str, Any] = response["responses"][0]["partitions"][0]
-    if response.get("error_code"):
-        result["error_code"] = response["error_code"]
-    return result
-
-
-def split_batches(records: bytes) -> list[tuple[int, bytes]]:
-    """Whole batches of a Fetch response's records (a truncated last batch is dropped)."""
-    out = []
-    pos = 0
-    while pos + 12 <= len(records):
-        base, length = struct.unpack_from(">qi", records, pos)
-        end = pos + 12 + length
-        if end > len(records):
-            break
-        out.append((base, records[pos:end]))
-        pos = end
-    return out
-
-
-def batch_end(batch: bytes) -> int:
-    """The offset after the batch's last record (base offset + last offset delta + 1)."""
-    base = struct.unpack_from(">q", batch, 0)[0]
-    delta = struct.unpack_from(">i", batch, 23)[0]
-    return int(base) + int(delta) + 1
-
-
-def read_replica(
-    host: str,
-    port: int,
-    broker: int,
-    topic: str,
-    partition: int,
-    until: int | None,
-    timeout: float,
-    security: ClientSecurity | None = None,
-) -> ReplicaLog:
-    """Reads the replica from its log start up to `until` (None: its own high watermark)."""
-    conn = Connection(host, port, timeout, "verify-replicas", security=security)
-    try:
-        first = debug_fetch(conn, topic, partition, 0)
-        if first["error_code"] == 1:  # OFFSET_OUT_OF_RANGE: the log starts later
-            first = debug_fetch(conn, topic, partition, max(0, int(first["log_start_offset"])))
-        if first["error_code"]:
-            return ReplicaLog(broker, -1, -1, [], f"error code {first['error_code']}")
-        hw = int(first["high_watermark"])
-        log_start = int(first["log_start_offset"])
-        target = hw if until is None else until
-        batches: list[tuple[int, bytes]] = []
-        response = first
-        while True:
-            got = split_batches(response.get("records") or b"")
-            batches.extend(b for b in got if b[0] < target)
-            if not got or batch_end(got[-1][1]) >= target:
-                break
-            response = debug_fetch(conn, topic, partition, batch_end(got[-1][1]))
-            if response["error_code"]:
-                return ReplicaLog(broker, hw, log_start, batches, f"error {response['error_code']}")
-        return ReplicaLog(broker, hw, log_start, batches)
-    finally:
-        conn.close()
+from ferrolog.replicas import ReplicaLog, batch_end, read_replica
 
 
 def compare(topic: str, partition: int, leader: ReplicaLog, others: list[ReplicaLog]) -> list[str]:

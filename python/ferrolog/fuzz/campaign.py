@@ -303,7 +303,7 @@ class Campaign:
     def _check_logs(self) -> None:
         from confluent_kafka.admin import AdminClient
 
-        from ferrolog.cli.verify_replicas import batch_end, read_replica
+        from ferrolog.replicas import batch_end, read_replica
 
         md = AdminClient({"bootstrap.servers": self.bootstrap}).list_topics(timeout=30)
         brokers = {b.id: (str(b.host), int(b.port)) for b in md.brokers.values()}
