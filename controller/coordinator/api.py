@@ -14,12 +14,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
-from ferrolog.controller.coordinator.group.consumer import describe_error as consumer_describe_error
 from ferrolog.controller.coordinator.group.consumer import (
     error_response as consumer_heartbeat_error,
 )
+from ferrolog.controller.coordinator.group.descriptions import (
+    consumer_describe_error,
+    describe_error,
+)
 from ferrolog.controller.coordinator.group.membership import JoinCall
-from ferrolog.controller.coordinator.group.offsets import describe_error
 from ferrolog.controller.coordinator.group.responses import join_response, sync_response
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.txn.markers import Marker

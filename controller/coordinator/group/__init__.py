@@ -7,8 +7,9 @@ replicated state machine over the compacted internal topic `__consumer_offsets`.
   committed state changes; `replay_batch` at load) and the outbox of records to append.
 - `membership`: JoinGroup, SyncGroup, Heartbeat, LeaveGroup and the timers (`responses`
   builds their answers); `offsets`:
-  OffsetCommit/Fetch/Delete, DeleteGroups, DescribeGroups, ListGroups, offset retention.
-  Both are pure: request and time in, replies and records out.
+  OffsetCommit/Fetch/Delete, DeleteGroups, offset retention. Both are pure: request and time
+  in, replies and records out. `descriptions`: what DescribeGroups, ListGroups and
+  ConsumerGroupDescribe tell of a group.
 - `coordinator`: the shards on the coordinator runtime (`coordinator.runtime`: leadership,
   loading by replay, batched acks=all appends, the timer), the outbox appended and replayed
   once committed, and the timers of members and offsets.

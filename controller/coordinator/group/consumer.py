@@ -22,9 +22,7 @@ import uuid
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
 from ferrolog.controller.coordinator.group.consumer_state import (
-    NO_TOPICS,
     ConsumerGroup,
-    ConsumerGroupState,
     ConsumerMember,
     MemberState,
     Partitions,
@@ -33,8 +31,6 @@ from ferrolog.controller.coordinator.group.consumer_state import (
 from ferrolog.controller.coordinator.group.shard import GroupShard
 from ferrolog.controller.coordinator.group.state import Group, GroupState
 from ferrolog.protocol.messages import (
-    ConsumerGroupDescribeResponseAssignment,
-    ConsumerGroupDescribeResponseDescribedGroup,
     ConsumerGroupHeartbeatRequest,
     ConsumerGroupHeartbeatResponse,
     ConsumerGroupHeartbeatResponseTopicPartitions,
@@ -442,77 +438,3 @@ def tick(shard: GroupShard, group: Group, now: int) -> None:
             removed.append(member.member_id)
     if removed:
         shard.write(shard.consumer_write(group, removed=removed))
-
-
-def describe(
-    group: Group | None, group_id: str, topics: Topics
-) -> ConsumerGroupDescribeResponseDescribedGroup:
-    if group is None or group.consumer is None:
-        return {
-            "error_code": errors.GroupIdNotFoundError.code,
-            "error_message": f"Group {group_id} not found."
-            if group is None
-            else f"Group {group_id} is not a consumer group.",
-            "group_id": group_id,
-            "group_state": "",
-            "group_epoch": 0,
-            "assignment_epoch": 0,
-            "assignor_name": "",
-            "members": [],
-            "authorized_operations": -2147483648,
-        }
-    cg = group.consumer
-
-    def assignment(partitions: Partitions) -> ConsumerGroupDescribeResponseAssignment:
-        return {
-            "topic_partitions": [
-                {"topic_id": found[0], "topic_name": t, "partitions": sorted(ps)}
-                for t, ps in sorted(partitions.items())
-                if ps and (found := topics.by_name(t)) is not None
-            ]
-        }
-
-    return {
-        "error_code": 0,
-        "error_message": None,
-        "group_id": group_id,
-        "group_state": cg.state().value,
-        "group_epoch": cg.group_epoch,
-        "assignment_epoch": cg.assignment_epoch,
-        "assignor_name": cg.assignor,
-        "members": [
-            {
-                "member_id": m.member_id,
-                "instance_id": m.instance_id,
-                "rack_id": m.rack_id,
-                "member_epoch": m.member_epoch,
-                "client_id": m.client_id,
-                "client_host": m.client_host,
-                "subscribed_topic_names": sorted(m.subscribed_topic_names),
-                # Kafka 4.1 reports "" for a member without a regex.
-                "subscribed_topic_regex": m.subscribed_topic_regex or "",
-                "assignment": assignment(m.assigned),
-                "target_assignment": assignment(cg.target.get(m.member_id, {})),
-            }
-            for m in cg.members.values()
-        ],
-        "authorized_operations": -2147483648,
-    }
-
-
-def describe_error(
-    group_id: str, code: int, message: str | None
-) -> ConsumerGroupDescribeResponseDescribedGroup:
-    """ConsumerGroupDescribe's answer for a group it could not look at."""
-    result = describe(None, group_id, NO_TOPICS)
-    result.update({"error_code": code, "error_message": message})
-    return result
-
-
-def state_name(group: Group) -> str:
-    """The state ListGroups and DescribeGroups report for the group."""
-    if group.consumer is not None:
-        if group.state == GroupState.DEAD:
-            return ConsumerGroupState.DEAD.value
-        return group.consumer.state().value
-    return group.state.value

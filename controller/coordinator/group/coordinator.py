@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, TypeVar
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS
-from ferrolog.controller.coordinator.group import consumer, membership, offsets, records
+from ferrolog.controller.coordinator.group import (
+    consumer,
+    descriptions,
+    membership,
+    offsets,
+    records,
+)
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
 from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
@@ -256,11 +262,13 @@ class GroupCoordinator:
         )
 
     def describe_group(self, group_id: str) -> DescribeGroupsResponseDescribedGroup:
-        return offsets.describe(self.shard_for(group_id).group(group_id), group_id)
+        return descriptions.describe(self.shard_for(group_id).group(group_id), group_id)
 
     def list_groups(self) -> tuple[list[ListGroupsResponseListedGroup], bool]:
         """Every group of the loaded partitions, and whether a partition is still loading."""
-        listed = [offsets.list_entry(g) for shard in self.shards() for g in shard.groups.values()]
+        listed = [
+            descriptions.list_entry(g) for shard in self.shards() for g in shard.groups.values()
+        ]
         return listed, self.runtime.loading()
 
     def validate_consumer_heartbeat(self, request: HeartbeatCall) -> tuple[int, str] | None:
@@ -284,7 +292,8 @@ class GroupCoordinator:
         return await self.run(request["group_id"], operation)
 
     def describe_consumer_group(self, group_id: str) -> ConsumerGroupDescribeResponseDescribedGroup:
-        return consumer.describe(self.shard_for(group_id).group(group_id), group_id, self.topics)
+        group = self.shard_for(group_id).group(group_id)
+        return descriptions.describe_consumer_group(group, group_id, self.topics)
 
     # Timers
 

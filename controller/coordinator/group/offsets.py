@@ -1,6 +1,6 @@
 """Committed offsets and group administration: OffsetCommit, OffsetFetch, OffsetDelete,
-DeleteGroups, DescribeGroups, ListGroups, and offset retention. Pure functions of the shard;
-every change is a record in the outbox, applied when replayed."""
+DeleteGroups, and offset retention. Pure functions of the shard; every change is a record in
+the outbox, applied when replayed."""
 
 from __future__ import annotations
 
@@ -19,9 +19,6 @@ from ferrolog.controller.coordinator.group.records import (
 from ferrolog.controller.coordinator.group.shard import GroupShard, Write
 from ferrolog.controller.coordinator.group.state import Group, GroupState
 from ferrolog.protocol.messages import (
-    DescribeGroupsResponseDescribedGroup,
-    DescribeGroupsResponseDescribedGroupMember,
-    ListGroupsResponseListedGroup,
     OffsetCommitRequest,
     OffsetCommitRequestTopic,
     OffsetCommitResponse,
@@ -413,69 +410,3 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
             records.append(GroupRecord(group.group_id, None))
             group.protocol_type = None
         shard.write(Write(records, replay=True))
-
-
-def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescribedGroup:
-    """A KIP-848 consumer group is described as one that does not exist (Dead), as Kafka 4.1
-    does (its clients use ConsumerGroupDescribe for those)."""
-    if group is None or group.consumer is not None:
-        return {
-            "error_code": NONE,
-            "group_id": group_id,
-            "group_state": GroupState.DEAD.value,
-            "protocol_type": "",
-            "protocol_data": "",
-            "members": [],
-            "authorized_operations": -2147483648,
-        }
-    stable = group.state == GroupState.STABLE
-    members: list[DescribeGroupsResponseDescribedGroupMember] = [
-        {
-            "member_id": m.member_id,
-            "group_instance_id": m.group_instance_id,
-            "client_id": m.client_id,
-            "client_host": m.client_host,
-            "member_metadata": m.metadata(group.protocol) if stable else b"",
-            "member_assignment": m.assignment if stable else b"",
-        }
-        for m in group.members.values()
-    ]
-    return {
-        "error_code": NONE,
-        "group_id": group_id,
-        "group_state": group.state.value,
-        "protocol_type": group.protocol_type or "",
-        "protocol_data": (group.protocol or "") if stable else "",
-        "members": members,
-        "authorized_operations": -2147483648,
-    }
-
-
-def describe_error(group_id: str, code: int) -> DescribeGroupsResponseDescribedGroup:
-    """DescribeGroups' answer for a group it could not look at."""
-    result = describe(None, group_id)
-    result.update({"error_code": code, "group_state": ""})
-    return result
-
-
-def list_entry(group: Group) -> ListGroupsResponseListedGroup:
-    """As Kafka: a KIP-848 group is of type "consumer" with protocol type "consumer"."""
-    if group.consumer is not None:
-        return {
-            "group_id": group.group_id,
-            "protocol_type": CONSUMER_PROTOCOL,
-            "group_state": consumer_state_name(group),
-            "group_type": "consumer",
-        }
-    return {
-        "group_id": group.group_id,
-        "protocol_type": group.protocol_type or "",
-        "group_state": group.state.value,
-        "group_type": "classic",
-    }
-
-
-def consumer_state_name(group: Group) -> str:
-    cg = group.consumer
-    assert cg is not None
-    return "Dead" if group.state == GroupState.DEAD else cg.state().value
