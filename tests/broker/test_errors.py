@@ -89,3 +89,12 @@ def test_native_kafka_errors_cross_as_one_exception_with_the_code() -> None:
     assert not_gzip.message == "decompression failed"
     with pytest.raises(ValueError, match=r"compression\.type"):
         native.validate_batch(bytes(batch), {**topic, "compression.type": "brotli"}, 0)
+
+
+def test_the_native_error_table_is_generated_from_this_one() -> None:
+    from ferrolog.protocol.generate_errors import DEFAULT_OUTPUT, REGENERATE, render
+
+    assert DEFAULT_OUTPUT.read_text(encoding="utf-8") == render(), (
+        f"{DEFAULT_OUTPUT.name} is stale or was edited by hand: run {REGENERATE}"
+    )
+    assert "    NotLeaderOrFollower = 6,\n" in render()
