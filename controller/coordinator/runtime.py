@@ -71,7 +71,7 @@ class _Write:
 @dataclass
 class _Owned(Generic[S]):
     shard: S
-    loaded: asyncio.Event = field(default_factory=asyncio.Event)
+    loaded: bool = False
     pending: list[_Write] = field(default_factory=list)
     writer: asyncio.Task[None] | None = None
 
@@ -125,9 +125,9 @@ class CoordinatorRuntime(Generic[S]):
     def _unload(self, owned: _Owned[S]) -> None:
         # Writes not appended yet fail; one in flight learns NOT_COORDINATOR when it returns
         # (whether it made it is for the next coordinator to read from the log).
-        self._fail(owned.pending, errors.NotCoordinatorError.code)
+        self._answer(owned.pending, errors.NotCoordinatorError.code)
         owned.pending = []
-        if owned.loaded.is_set():
+        if owned.loaded:
             self._on_unloaded(owned.shard)
 
     def led_partitions(self) -> list[int]:
@@ -164,7 +164,7 @@ class CoordinatorRuntime(Generic[S]):
         owned = self._owned.get(partition)
         if owned is None:
             raise errors.NotCoordinatorError()
-        if not owned.loaded.is_set():
+        if not owned.loaded:
             raise errors.CoordinatorLoadInProgressError()
         return owned.shard
 
@@ -175,7 +175,7 @@ class CoordinatorRuntime(Generic[S]):
 
     def shards(self) -> list[S]:
         """The loaded shards, by partition."""
-        return [o.shard for _, o in sorted(self._owned.items()) if o.loaded.is_set()]
+        return [o.shard for _, o in sorted(self._owned.items()) if o.loaded]
 
     def is_current(self, shard: S) -> bool:
         """Whether `shard` still serves its partition (not resigned or replaced)."""
@@ -183,7 +183,7 @@ class CoordinatorRuntime(Generic[S]):
         return owned is not None and owned.shard is shard
 
     def loading(self) -> bool:
-        return any(not o.loaded.is_set() for o in self._owned.values())
+        return any(not o.loaded for o in self._owned.values())
 
     # Appends
 
@@ -220,14 +220,14 @@ class CoordinatorRuntime(Generic[S]):
                     writes.append(w)
                     size += w.size
                 error = await self._append([p for w in writes for p in w.pairs], producer, owned)
-                if not error and self._owned.get(owned.shard.partition) is not owned:
+                if not error and not self.is_current(owned.shard):
                     error = errors.NotCoordinatorError.code  # resigned while appending
-                self._fail(writes, error)
+                self._answer(writes, error)
                 writes = []
         finally:
             # Cancelled mid-append (the runtime stopped): whether the batch made it is
             # unknown here, and the next coordinator reads the log to find out.
-            self._fail(writes, errors.NotCoordinatorError.code)
+            self._answer(writes, errors.NotCoordinatorError.code)
             owned.writer = None
 
     async def _append(self, pairs: list[Pair], producer: Producer, owned: _Owned[S]) -> int:
@@ -242,7 +242,7 @@ class CoordinatorRuntime(Generic[S]):
         return 0
 
     @staticmethod
-    def _fail(writes: list[_Write], error: int) -> None:
+    def _answer(writes: list[_Write], error: int) -> None:
         for w in writes:
             if not w.future.done():
                 w.future.set_result(error)
@@ -263,7 +263,7 @@ class CoordinatorRuntime(Generic[S]):
             return
         if self._owned.get(shard.partition) is not owned:
             return
-        owned.loaded.set()
+        owned.loaded = True
         log.info(
             "loaded %s-%d epoch=%d records=%d in %.3fs",
             self.topic, shard.partition, shard.epoch, count, time.monotonic() - started,

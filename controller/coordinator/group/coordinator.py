@@ -141,7 +141,7 @@ class GroupCoordinator:
 
     # Requests
 
-    def shard_for(self, group_id: str) -> GroupShard:
+    def _shard_for(self, group_id: str) -> GroupShard:
         """The shard of `group_id`'s partition; raises NotCoordinatorError or
         CoordinatorLoadInProgressError."""
         return self.runtime.shard(partition_for(group_id, self.runtime.partition_count))
@@ -149,15 +149,12 @@ class GroupCoordinator:
     def shards(self) -> list[GroupShard]:
         return self.runtime.shards()
 
-    def loading(self) -> bool:
-        return self.runtime.loading()
-
-    async def run(
+    async def _run(
         self, group_id: str, operation: Callable[[GroupShard, Callable[[T], None]], None]
     ) -> T:
         """Runs `operation(shard, reply)` on the group's shard, appends what it wrote, and
-        waits for the reply (which may come after a rebalance). Raises as `shard_for` does."""
-        shard = self.shard_for(group_id)
+        waits for the reply (which may come after a rebalance). Raises as `_shard_for` does."""
+        shard = self._shard_for(group_id)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
 
         def reply(value: T) -> None:
@@ -165,10 +162,10 @@ class GroupCoordinator:
                 future.set_result(value)
 
         operation(shard, reply)
-        self.flush(shard)
+        self._flush(shard)
         return await future
 
-    def flush(self, shard: GroupShard) -> None:
+    def _flush(self, shard: GroupShard) -> None:
         """Appends what `shard` wrote; each write is replayed (when it asks to be) once
         committed, in the order written, then told its outcome."""
         for write in shard.take_outbox():
@@ -184,14 +181,14 @@ class GroupCoordinator:
             for r in write.records:
                 shard.replay(r, now, producer)
         write.on_done(append_error(error) if error else 0)
-        self.flush(shard)
+        self._flush(shard)
 
     # The service: what the group APIs' handlers call (`GroupCoordinatorApi`). Each raises
-    # NotCoordinatorError or CoordinatorLoadInProgressError as `shard_for` does.
+    # NotCoordinatorError or CoordinatorLoadInProgressError as `_shard_for` does.
 
     async def join_group(self, request: JoinCall, client_host: str) -> JoinGroupResponse:
         topics = self.topics
-        return await self.run(
+        return await self._run(
             request["group_id"],
             lambda shard, reply: membership.join(
                 shard, request, now_ms(), reply, client_host, topics
@@ -199,13 +196,13 @@ class GroupCoordinator:
         )
 
     async def sync_group(self, request: SyncGroupRequest) -> SyncGroupResponse:
-        return await self.run(
+        return await self._run(
             request["group_id"],
             lambda shard, reply: membership.sync(shard, request, now_ms(), reply),
         )
 
     async def heartbeat(self, request: HeartbeatRequest) -> int:
-        return await self.run(
+        return await self._run(
             request["group_id"],
             lambda shard, reply: reply(membership.heartbeat(shard, request, now_ms())),
         )
@@ -213,7 +210,7 @@ class GroupCoordinator:
     async def leave_group(
         self, group_id: str, leaving: list[tuple[str, str | None]]
     ) -> tuple[int, list[int]]:
-        return await self.run(
+        return await self._run(
             group_id,
             lambda shard, reply: reply(membership.leave(shard, group_id, leaving, now_ms())),
         )
@@ -221,7 +218,7 @@ class GroupCoordinator:
     async def commit_offsets(
         self, request: OffsetCommitRequest, exists: PartitionExists, version: int
     ) -> OffsetCommitResponse:
-        return await self.run(
+        return await self._run(
             request["group_id"],
             lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists, version),
         )
@@ -229,7 +226,7 @@ class GroupCoordinator:
     async def commit_txn_offsets(
         self, request: TxnOffsetCommitRequest, exists: PartitionExists
     ) -> TxnOffsetCommitResponse:
-        return await self.run(
+        return await self._run(
             request["group_id"],
             lambda shard, reply: offsets.commit_txn(shard, request, now_ms(), reply, exists),
         )
@@ -242,7 +239,7 @@ class GroupCoordinator:
         member: tuple[str | None, int],
     ) -> tuple[int, list[OffsetFetchResponseTopics]]:
         """(error code, topics): the committed offsets of `topics` (None: all of them)."""
-        shard = self.shard_for(group_id)
+        shard = self._shard_for(group_id)
         code = offsets.validate_fetch(shard.group(group_id), member[1], member[0])
         if code:
             return code, []
@@ -251,18 +248,18 @@ class GroupCoordinator:
     async def delete_offsets(
         self, group_id: str, topics: list[OffsetDeleteRequestTopic]
     ) -> OffsetDeleteResponse:
-        return await self.run(
+        return await self._run(
             group_id,
             lambda shard, reply: offsets.offset_delete(shard, group_id, topics, now_ms(), reply),
         )
 
     async def delete_group(self, group_id: str) -> int:
-        return await self.run(
+        return await self._run(
             group_id, lambda shard, reply: offsets.delete_group(shard, group_id, now_ms(), reply)
         )
 
     def describe_group(self, group_id: str) -> DescribeGroupsResponseDescribedGroup:
-        return descriptions.describe(self.shard_for(group_id).group(group_id), group_id)
+        return descriptions.describe(self._shard_for(group_id).group(group_id), group_id)
 
     def list_groups(self) -> tuple[list[ListGroupsResponseListedGroup], bool]:
         """Every group of the loaded partitions, and whether a partition is still loading."""
@@ -289,10 +286,10 @@ class GroupCoordinator:
                 lambda error: reply(consumer.error_response(error) if error else response)
             )
 
-        return await self.run(request["group_id"], operation)
+        return await self._run(request["group_id"], operation)
 
     def describe_consumer_group(self, group_id: str) -> ConsumerGroupDescribeResponseDescribedGroup:
-        group = self.shard_for(group_id).group(group_id)
+        group = self._shard_for(group_id).group(group_id)
         return descriptions.describe_consumer_group(group, group_id, self.topics)
 
     # Timers
@@ -307,7 +304,7 @@ class GroupCoordinator:
                 consumer.tick(shard, group, now)
             if expire:
                 offsets.expire_offsets(shard, now)
-            self.flush(shard)
+            self._flush(shard)
 
 
 def _unloaded(shard: GroupShard) -> None:

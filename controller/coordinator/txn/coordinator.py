@@ -362,10 +362,12 @@ class TransactionCoordinator:
         prepared = [m for m in shard.txns.values() if m.state in PREPARED]
         for meta in prepared:
             self.runtime.spawn(self._complete(shard, meta))
-        log.info(
-            "loaded %s-%d transactional_ids=%d prepared=%d",
-            TRANSACTION_STATE, shard.partition, len(shard.txns), len(prepared),
-        )  # fmt: skip
+        if prepared:
+            # The runtime logs the load itself; this says what it left to finish.
+            log.info(
+                "finishing %d prepared transactions of %s-%d (transactional_ids=%d)",
+                len(prepared), TRANSACTION_STATE, shard.partition, len(shard.txns),
+            )  # fmt: skip
 
     # Timers
 
