@@ -193,7 +193,9 @@ def test_unknown_api_key_closes_the_connection() -> None:
 
 
 def test_unadvertised_version_closes_the_connection() -> None:
-    queue = run_dispatcher([request(1, CREATE_TOPICS, 1, {"topics": []})])
+    # CreateTopics v1 (Kafka 4.0 dropped v0-1): no topics, timeout, validate_only.
+    frame = struct.pack(">hhih", CREATE_TOPICS, 1, 1, 4) + b"test" + struct.pack(">iib", 0, 1, 0)
+    queue = run_dispatcher([FakeRequest(1, CREATE_TOPICS, 1, 1, frame)])
     assert queue.closed == {1}
 
 

@@ -149,16 +149,17 @@ def test_invalid_uuid_length() -> None:
 
 def test_data_schemas() -> None:
     key = {"group": "g", "topic": "t", "partition": 3}
-    encoded = encode_data("OffsetCommitKey", 1, key)
+    # Since Kafka 4.0 a coordinator key schema has only version 0 (the record type is apart).
+    encoded = encode_data("OffsetCommitKey", 0, key)
     assert encoded == b"\x00\x01g\x00\x01t\x00\x00\x00\x03"
-    assert decode_data("OffsetCommitKey", 1, encoded) == key
+    assert decode_data("OffsetCommitKey", 0, encoded) == key
     value = {"offset": 10, "leader_epoch": 2, "metadata": "", "commit_timestamp": 5}
     decoded = decode_data("OffsetCommitValue", 3, encode_data("OffsetCommitValue", 3, value))
     assert decoded == value
     with pytest.raises(ProtocolError):
-        decode_data("OffsetCommitKey", 1, encoded + b"\x00")  # trailing bytes
+        decode_data("OffsetCommitKey", 0, encoded + b"\x00")  # trailing bytes
     with pytest.raises(ProtocolError):
-        decode_data("OffsetCommitKey", 1, encoded[:-1])
+        decode_data("OffsetCommitKey", 0, encoded[:-1])
 
 
 def test_tagged_fields_that_give_only_tagged_versions() -> None:
@@ -186,8 +187,8 @@ def test_api_tables() -> None:
     assert API_NAMES[1] == "Fetch"
     assert API_NAMES[18] == "ApiVersions"
     assert API_NAMES[75] == "DescribeTopicPartitions"
-    assert SCHEMA_VERSIONS[18] == (0, 4)
-    assert SCHEMA_VERSIONS[0] == (0, 11)
+    assert SCHEMA_VERSIONS[18] == (0, 5)
+    assert SCHEMA_VERSIONS[0] == (3, 13)  # Kafka 4.0 dropped Produce v0-2 (KIP-896)
     assert set(API_NAMES) == set(SCHEMA_VERSIONS)
 
 

@@ -41,7 +41,7 @@ def test_generated_file_matches_its_recorded_digest(name: str) -> None:
 
 def test_digest_check_catches_an_edit() -> None:
     text = _committed(generate.TABLES_FILE)
-    edited = text.replace("'ProduceRequest', 0, (0, 11)", "'ProduceRequest', 0, (0, 12)", 1)
+    edited = text.replace("'ProduceRequest', 0, (3, 13)", "'ProduceRequest', 0, (3, 14)", 1)
     assert edited != text
     assert generate.recorded_digest(edited, generate.CONTENT_PREFIX) != generate.content_digest(
         edited

@@ -4,6 +4,7 @@ import pytest
 from ferrolog.protocol import (
     ProtocolError,
     RequestHeader,
+    UnknownSchemaError,
     decode_request,
     decode_request_header,
     decode_response,
@@ -52,12 +53,15 @@ def test_request_header_tagged_fields_are_skipped() -> None:
     assert decode_request(METADATA, 9, tagged, offset) == decode_request(METADATA, 9, frame, 13)
 
 
-def test_controlled_shutdown_v0_uses_header_v0() -> None:
-    frame = encode_request(CONTROLLED_SHUTDOWN, 0, 9, "ignored", {"broker_id": 3})
-    assert frame == b"\x00\x07\x00\x00\x00\x00\x00\x09\x00\x00\x00\x03"
+def test_a_retired_api_is_unknown() -> None:
+    # Kafka 4.0 retired ControlledShutdown (and the other ZooKeeper-era inter-broker APIs):
+    # its header reads as any unknown key's, far enough to close the connection, and the body
+    # is not decoded.
+    frame = b"\x00\x07\x00\x00\x00\x00\x00\x09\x00\x02id\x00\x00\x00\x03"
     header, offset = decode_request_header(frame)
-    assert header == RequestHeader(CONTROLLED_SHUTDOWN, 0, 9, None)
-    assert decode_request(CONTROLLED_SHUTDOWN, 0, frame, offset) == {"broker_id": 3}
+    assert header == RequestHeader(CONTROLLED_SHUTDOWN, 0, 9, "id")
+    with pytest.raises(UnknownSchemaError):
+        decode_request(CONTROLLED_SHUTDOWN, 0, frame, offset)
 
 
 def test_response_headers() -> None:

@@ -31,8 +31,7 @@ def test_request_round_trip(
     header, offset = decode_request_header(frame)
     assert (header.api_key, header.api_version) == (api_key, version)
     assert header.correlation_id == correlation_id
-    # ControlledShutdown v0 uses header v0, which has no client id at all.
-    assert header.client_id == (None if (api_key, version) == (7, 0) else client_id)
+    assert header.client_id == client_id
     decoded = decode_request(api_key, version, frame, offset)
     assert decoded == body
     assert encode_request(api_key, version, correlation_id, client_id, decoded) == frame

@@ -117,7 +117,7 @@ def test_offsets_and_markers_of_unknown_partitions(client: Client, bootstrap: st
         "group_id": group,
         "producer_id": pid,
         "producer_epoch": epoch,
-        "generation_id": -1,
+        "generation_id_or_member_epoch": -1,
         "member_id": "",
         "group_instance_id": None,
         "topics": [

@@ -44,7 +44,7 @@ from ferrolog.protocol.messages import (
     OffsetCommitResponse,
     OffsetDeleteRequestTopic,
     OffsetDeleteResponse,
-    OffsetFetchRequestTopics,
+    OffsetFetchRequestTopic,
     OffsetFetchResponseTopics,
     SyncGroupRequest,
     SyncGroupResponse,
@@ -234,7 +234,7 @@ class GroupCoordinator:
     def fetch_offsets(
         self,
         group_id: str,
-        topics: Sequence[OffsetFetchRequestTopics] | None,
+        topics: Sequence[OffsetFetchRequestTopic] | None,
         require_stable: bool,
         member: tuple[str | None, int],
     ) -> tuple[int, list[OffsetFetchResponseTopics]]:

@@ -28,7 +28,7 @@ from ferrolog.protocol.messages import (
     OffsetDeleteResponse,
     OffsetDeleteResponsePartition,
     OffsetDeleteResponseTopic,
-    OffsetFetchRequestTopics,
+    OffsetFetchRequestTopic,
     OffsetFetchResponsePartitions,
     OffsetFetchResponseTopics,
     TxnOffsetCommitRequest,
@@ -178,7 +178,7 @@ def commit_txn(
     group_id = req["group_id"]
     error = validate_txn_commit(
         shard.group(group_id),
-        req.get("generation_id", -1),
+        req.get("generation_id_or_member_epoch", -1),
         req.get("member_id") or "",
         req.get("group_instance_id"),
     )
@@ -245,7 +245,7 @@ def _commit(
 def fetch(
     shard: GroupShard,
     group_id: str,
-    topics: Sequence[OffsetFetchRequestTopics] | None,
+    topics: Sequence[OffsetFetchRequestTopic] | None,
     require_stable: bool = False,
 ) -> list[OffsetFetchResponseTopics]:
     """The committed offsets of `group_id` for `topics` (None: every committed partition), as

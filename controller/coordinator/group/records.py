@@ -1,7 +1,8 @@
 """The records of `__consumer_offsets`, in Kafka's own formats, so the partitions stay
-readable by Kafka's tools: a key is an int16 record type followed by the key struct (the key
-schema's version *is* the type), a value an int16 version followed by the value struct, and a
-null value is a tombstone.
+readable by Kafka's tools: a key is an int16 record type (the key schema's apiKey; offset
+commits are also read under the legacy type 0) followed by the key struct, which has only
+version 0; a value is an int16 version followed by the value struct, and a null value is a
+tombstone.
 
 Written: OffsetCommitKey (type 1) with OffsetCommitValue v3 (v1 when the commit carries an
 explicit expire timestamp, the only version with that field), GroupMetadataKey (type 2) with
@@ -26,6 +27,8 @@ OFFSET_COMMIT_KEY_WRITTEN = 1
 GROUP_METADATA_VALUE_WRITTEN = 3
 OFFSET_VALUE_WRITTEN = 3
 OFFSET_VALUE_WITH_EXPIRY = 1
+# Every coordinator key schema has one version; the record type takes the version's place.
+KEY_VERSION = 0
 
 
 @dataclass(frozen=True)
@@ -120,8 +123,9 @@ Record = OffsetRecord | GroupRecord | ConsumerGroupRecord
 def _offset_key(group: str, topic: str, partition: int) -> bytes:
     # The same partitions are committed over and over: their keys are encoded once.
     body = {"group": group, "topic": topic, "partition": partition}
-    version = OFFSET_COMMIT_KEY_WRITTEN
-    return struct.pack(">h", version) + encode_data("OffsetCommitKey", version, body)
+    return struct.pack(">h", OFFSET_COMMIT_KEY_WRITTEN) + encode_data(
+        "OffsetCommitKey", KEY_VERSION, body
+    )
 
 
 _OFFSET_V3_HEAD = struct.Struct(">hqih")
@@ -135,9 +139,9 @@ def encode_key(record: Record) -> bytes:
         if record.kind in MEMBER_KEYED:
             key["member_id"] = record.member_id
         name = CONSUMER_GROUP_SCHEMAS[record.kind] + "Key"
-        return struct.pack(">h", record.kind) + encode_data(name, record.kind, key)
+        return struct.pack(">h", record.kind) + encode_data(name, KEY_VERSION, key)
     return struct.pack(">h", GROUP_METADATA_KEY_TYPE) + encode_data(
-        "GroupMetadataKey", GROUP_METADATA_KEY_TYPE, {"group": record.group}
+        "GroupMetadataKey", KEY_VERSION, {"group": record.group}
     )
 
 
@@ -198,7 +202,7 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
     streams groups, KIP-848 regular expressions), which it skips."""
     (key_type,) = struct.unpack_from(">h", key)
     if key_type in OFFSET_COMMIT_KEY_TYPES:
-        k = decode_data("OffsetCommitKey", key_type, key[2:])
+        k = decode_data("OffsetCommitKey", KEY_VERSION, key[2:])
         offset_value = None
         if value is not None:
             (version,) = struct.unpack_from(">h", value)
@@ -212,7 +216,7 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
             )
         return OffsetRecord(k["group"], k["topic"], k["partition"], offset_value)
     if key_type == GROUP_METADATA_KEY_TYPE:
-        k = decode_data("GroupMetadataKey", key_type, key[2:])
+        k = decode_data("GroupMetadataKey", KEY_VERSION, key[2:])
         if value is None:
             return GroupRecord(k["group"], None)
         (version,) = struct.unpack_from(">h", value)
@@ -243,7 +247,7 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
         )
     if key_type in CONSUMER_GROUP_SCHEMAS:
         name = CONSUMER_GROUP_SCHEMAS[key_type]
-        k = decode_data(name + "Key", key_type, key[2:])
+        k = decode_data(name + "Key", KEY_VERSION, key[2:])
         body = None
         if value is not None:
             (version,) = struct.unpack_from(">h", value)

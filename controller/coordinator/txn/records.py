@@ -20,6 +20,7 @@ from ferrolog.controller.coordinator.txn.state import (
 from ferrolog.protocol import decode_data, encode_data
 
 KEY_TYPE = 0
+KEY_VERSION = 0  # a coordinator key schema's only version; the type is written before it
 VALUE_WRITTEN = 0
 
 _I16 = struct.Struct(">h")
@@ -27,7 +28,7 @@ _I16 = struct.Struct(">h")
 
 def encode_key(transactional_id: str) -> bytes:
     return _I16.pack(KEY_TYPE) + encode_data(
-        "TransactionLogKey", KEY_TYPE, {"transactional_id": transactional_id}
+        "TransactionLogKey", KEY_VERSION, {"transactional_id": transactional_id}
     )
 
 
@@ -58,7 +59,7 @@ def decode_key(key: bytes) -> str | None:
     (key_type,) = _I16.unpack_from(key)
     if key_type != KEY_TYPE:
         return None
-    return str(decode_data("TransactionLogKey", KEY_TYPE, key[2:])["transactional_id"])
+    return str(decode_data("TransactionLogKey", KEY_VERSION, key[2:])["transactional_id"])
 
 
 def decode_value(value: bytes | None) -> Transit | None:

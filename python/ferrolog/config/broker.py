@@ -61,10 +61,6 @@ class ConfigEntry:
     doc: str
     synonyms: list[ConfigSynonym] = field(default_factory=list)
 
-    @property
-    def is_default(self) -> bool:
-        return self.source == ConfigSource.DEFAULT_CONFIG
-
 
 # Kafka's authorizer class names (ZooKeeper mode's and KRaft's): either switches ferrolog's
 # authorizer on (`native/src/acl`), which decides as both do.

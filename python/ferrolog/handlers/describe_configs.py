@@ -63,7 +63,6 @@ def _row(
         "name": entry.name,
         "value": entry.value,
         "read_only": entry.read_only,
-        "is_default": entry.is_default,
         "config_source": int(entry.source),
         "is_sensitive": entry.sensitive,
         "synonyms": [

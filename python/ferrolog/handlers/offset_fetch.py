@@ -31,7 +31,7 @@ LEADER_EPOCH_VERSION = 5
 def _fetch(
     ctx: RequestContext,
     group_id: str,
-    topics: list[OffsetFetchRequestTopic] | list[OffsetFetchRequestTopics] | None,
+    topics: list[OffsetFetchRequestTopic] | None,
     stable: bool,
     member: tuple[str | None, int] = (None, -1),
 ) -> tuple[int, list[Any]]:
@@ -67,13 +67,20 @@ def _authorized_topics(ctx: RequestContext, fetched: list[Any], listed: bool) ->
     return out
 
 
+def _named(topics: list[OffsetFetchRequestTopics] | None) -> list[OffsetFetchRequestTopic] | None:
+    # The coordinator keeps offsets by topic name, which v8-9 always send.
+    if topics is None:
+        return None
+    return [{"name": t["name"], "partition_indexes": t["partition_indexes"]} for t in topics]
+
+
 async def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchResponse:
     stable = bool(request.get("require_stable"))
     if ctx.api_version >= GROUPS_VERSION:
         groups: list[OffsetFetchResponseGroup] = []
         for g in request.get("groups") or []:
             member = (g.get("member_id"), g.get("member_epoch", -1))
-            code, topics = _fetch(ctx, g["group_id"], g.get("topics"), stable, member)
+            code, topics = _fetch(ctx, g["group_id"], _named(g.get("topics")), stable, member)
             groups.append({"group_id": g["group_id"], "topics": topics, "error_code": code})
         return {"throttle_time_ms": 0, "groups": groups}
     code, topics = _fetch(ctx, request.get("group_id", ""), request.get("topics"), stable)

@@ -1,7 +1,7 @@
-"""WriteTxnMarkers (key 27), v0-1: a transaction coordinator (another broker's, or this
-one's) has this partition leader append COMMIT or ABORT markers. Each partition answers on
-its own: NOT_LEADER_OR_FOLLOWER where this broker does not lead it, INVALID_PRODUCER_EPOCH or
-TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does."""
+"""WriteTxnMarkers (key 27), v1 (Kafka 4.0 dropped v0, KIP-896): a transaction coordinator
+(another broker's, or this one's) has this partition leader append COMMIT or ABORT markers.
+Each partition answers on its own: NOT_LEADER_OR_FOLLOWER where this broker does not lead it,
+INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import WriteTxnMarkersRequest, WriteTxnMarkersResponse
 
 API_KEY = 27
-MIN_VERSION = 0
+MIN_VERSION = 1
 MAX_VERSION = 1
 
 

@@ -373,8 +373,6 @@ def _request_header_version(api_key: int, api_version: int) -> int:
         # Unknown key: versions 0 and 1 share the prefix up to the client id, which is all a
         # broker needs to answer or log before closing the connection.
         return 1
-    if api_key == 7 and api_version == 0:
-        return 0  # ControlledShutdown v0 predates the client id (RequestHeader.json)
     flex = schema[3]
     # The flexible range is open-ended, so versions newer than the tables still get the
     # right header: ApiVersions must parse any version's header to answer it as v0.

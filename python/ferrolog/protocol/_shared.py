@@ -22,5 +22,5 @@ class RequestHeader(NamedTuple):
     api_key: int
     api_version: int
     correlation_id: int
-    # None when the client sent a null id, and for the header v0 of ControlledShutdown v0.
+    # None when the client sent a null id.
     client_id: str | None

@@ -2,8 +2,9 @@
 the tables the codec runs on, and `messages.py`, the typed bodies (`generate_messages.py`).
 
 Run as `python -m ferrolog.protocol.generate [--schemas DIR] [--out-dir DIR]`. The schemas
-stay outside the repository (reference data in `../shared/kafka-protocol`); only what is
-derived from them is committed, so the codec needs no JSON at run time.
+stay outside the repository (reference data in `../shared/kafka-protocol-4.4`, Kafka 4.4.0's
+own); only what is derived from them is committed, so the codec needs no JSON at run time.
+APIs that Kafka retired (`validVersions` "none") are left out.
 
 Each generated file records two digests in its header: `schemas sha256`, of the schema files
 it came from, and `content sha256`, of its own text without that line. The hand-edit guard
@@ -48,7 +49,7 @@ from ferrolog.protocol._schemas_json import (
 from ferrolog.protocol.generate_messages import TypedStruct, render_structs, typed_structs
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_SCHEMAS = REPO_ROOT.parent / "shared" / "kafka-protocol"
+DEFAULT_SCHEMAS = REPO_ROOT.parent / "shared" / "kafka-protocol-4.4"
 DEFAULT_OUT_DIR = Path(__file__).resolve().parent
 TABLES_FILE = "schemas.py"
 MESSAGES_FILE = "messages.py"
@@ -159,6 +160,10 @@ def collect(schemas_dir: Path) -> Generated:
     for path in files:
         schema = load_schema(path)
         kind = schema["type"]
+        if schema["validVersions"] == "none":
+            # An API Kafka retired (its ZooKeeper-era inter-broker messages since 4.0): the
+            # schema keeps only its name, and no broker or client may send it.
+            continue
         message = convert(schema, path.name)
         if kind == "request":
             tables["REQUESTS"][schema["apiKey"]] = message
@@ -168,7 +173,10 @@ def collect(schemas_dir: Path) -> Generated:
             out.typed[(0, schema["apiKey"], 1)] = typed_structs(schema, path.name)
         elif kind == "header":
             tables["HEADERS"][schema["name"]] = message
-        elif kind == "data":
+        elif kind in ("data", "coordinator-key", "coordinator-value"):
+            # Since Kafka 4.0 the records of the internal topics are typed apart from data: a
+            # record's key carries its type (the schema's apiKey) where its version was, and
+            # the key's fields are version 0.
             if schema["name"] in tables["DATA"]:
                 raise SchemaError(f"{path.name}: duplicate data schema {schema['name']}")
             tables["DATA"][schema["name"]] = message

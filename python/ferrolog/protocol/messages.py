@@ -1,6 +1,6 @@
 # generated - do not edit; regenerate with `python -m ferrolog.protocol.generate`
-# content sha256: 02479ce4e321323888699c6b130ab8f756375b51bf1682098942ffd65fafff08
-# schemas sha256: 2f70d5502ce360991e40ed6e2e6ba11b24612f7c6ac8893f63b99a7bdb86e4ff
+# content sha256: 6eaf43ac3bd321256fd684de0deacb5a15cdaa1f6eeecd441d26574eae3f2596
+# schemas sha256: 8205adbf27f4395dce11e021b6ed8f1ea24903d1c739f08023b90988b5aaa6e1
 # from Kafka's message schemas (messages/*.json, internal/*/*.json).
 """Typed bodies of every request, response and data schema, for mypy: the dicts the
 codec takes and returns, one TypedDict per message (all its versions) and per nested
@@ -17,13 +17,14 @@ class ProduceRequestPartitionProduceData(TypedDict):
 
 
 class ProduceRequestTopicProduceData(TypedDict):
-    name: str
+    name: NotRequired[str]  # v0-12
+    topic_id: NotRequired[bytes]  # v13+
     partition_data: list[ProduceRequestPartitionProduceData]
 
 
-# api key 0, v0-11
+# api key 0, v3-13
 class ProduceRequest(TypedDict):
-    transactional_id: NotRequired[str | None]  # v3+
+    transactional_id: str | None
     acks: int
     timeout_ms: int
     topic_data: list[ProduceRequestTopicProduceData]
@@ -43,7 +44,7 @@ class ProduceResponsePartitionProduceResponse(TypedDict):
     index: int
     error_code: int
     base_offset: int
-    log_append_time_ms: NotRequired[int]  # v2+
+    log_append_time_ms: int
     log_start_offset: NotRequired[int]  # v5+
     record_errors: NotRequired[list[ProduceResponseBatchIndexAndErrorMessage]]  # v8+
     error_message: NotRequired[str | None]  # v8+
@@ -51,7 +52,8 @@ class ProduceResponsePartitionProduceResponse(TypedDict):
 
 
 class ProduceResponseTopicProduceResponse(TypedDict):
-    name: str
+    name: NotRequired[str]  # v0-12
+    topic_id: NotRequired[bytes]  # v13+
     partition_responses: list[ProduceResponsePartitionProduceResponse]
 
 
@@ -62,10 +64,10 @@ class ProduceResponseNodeEndpoint(TypedDict):
     rack: str | None
 
 
-# api key 0, v0-11
+# api key 0, v3-13
 class ProduceResponse(TypedDict):
     responses: list[ProduceResponseTopicProduceResponse]
-    throttle_time_ms: NotRequired[int]  # v1+
+    throttle_time_ms: int
     node_endpoints: NotRequired[list[ProduceResponseNodeEndpoint]]  # tagged, v10+
 
 
@@ -82,6 +84,7 @@ class FetchRequestFetchPartition(TypedDict):
     log_start_offset: NotRequired[int]  # v5+
     partition_max_bytes: int
     replica_directory_id: NotRequired[bytes]  # tagged, v17+
+    high_watermark: NotRequired[int]  # tagged, v18+
 
 
 class FetchRequestFetchTopic(TypedDict):
@@ -96,15 +99,15 @@ class FetchRequestForgottenTopic(TypedDict):
     partitions: list[int]
 
 
-# api key 1, v0-17
+# api key 1, v4-18
 class FetchRequest(TypedDict):
     cluster_id: NotRequired[str | None]  # tagged, v12+
     replica_id: NotRequired[int]  # v0-14
     replica_state: NotRequired[FetchRequestReplicaState]  # tagged, v15+
     max_wait_ms: int
     min_bytes: int
-    max_bytes: NotRequired[int]  # v3+
-    isolation_level: NotRequired[int]  # v4+
+    max_bytes: int
+    isolation_level: int
     session_id: NotRequired[int]  # v7+
     session_epoch: NotRequired[int]  # v7+
     topics: list[FetchRequestFetchTopic]
@@ -136,12 +139,12 @@ class FetchResponsePartitionData(TypedDict):
     partition_index: int
     error_code: int
     high_watermark: int
-    last_stable_offset: NotRequired[int]  # v4+
+    last_stable_offset: int
     log_start_offset: NotRequired[int]  # v5+
     diverging_epoch: NotRequired[FetchResponseEpochEndOffset]  # tagged, v12+
     current_leader: NotRequired[FetchResponseLeaderIdAndEpoch]  # tagged, v12+
     snapshot_id: NotRequired[FetchResponseSnapshotId]  # tagged, v12+
-    aborted_transactions: NotRequired[list[FetchResponseAbortedTransaction] | None]  # v4+
+    aborted_transactions: list[FetchResponseAbortedTransaction] | None
     preferred_read_replica: NotRequired[int]  # v11+
     records: bytes | None
 
@@ -159,9 +162,9 @@ class FetchResponseNodeEndpoint(TypedDict):
     rack: str | None
 
 
-# api key 1, v0-17
+# api key 1, v4-18
 class FetchResponse(TypedDict):
-    throttle_time_ms: NotRequired[int]  # v1+
+    throttle_time_ms: int
     error_code: NotRequired[int]  # v7+
     session_id: NotRequired[int]  # v7+
     responses: list[FetchResponseFetchableTopicResponse]
@@ -172,7 +175,6 @@ class ListOffsetsRequestListOffsetsPartition(TypedDict):
     partition_index: int
     current_leader_epoch: NotRequired[int]  # v4+
     timestamp: int
-    max_num_offsets: NotRequired[int]  # v0
 
 
 class ListOffsetsRequestListOffsetsTopic(TypedDict):
@@ -180,7 +182,7 @@ class ListOffsetsRequestListOffsetsTopic(TypedDict):
     partitions: list[ListOffsetsRequestListOffsetsPartition]
 
 
-# api key 2, v0-10
+# api key 2, v1-11
 class ListOffsetsRequest(TypedDict):
     replica_id: int
     isolation_level: NotRequired[int]  # v2+
@@ -191,9 +193,8 @@ class ListOffsetsRequest(TypedDict):
 class ListOffsetsResponseListOffsetsPartitionResponse(TypedDict):
     partition_index: int
     error_code: int
-    old_style_offsets: NotRequired[list[int]]  # v0
-    timestamp: NotRequired[int]  # v1+
-    offset: NotRequired[int]  # v1+
+    timestamp: int
+    offset: int
     leader_epoch: NotRequired[int]  # v4+
 
 
@@ -202,7 +203,7 @@ class ListOffsetsResponseListOffsetsTopicResponse(TypedDict):
     partitions: list[ListOffsetsResponseListOffsetsPartitionResponse]
 
 
-# api key 2, v0-10
+# api key 2, v1-11
 class ListOffsetsResponse(TypedDict):
     throttle_time_ms: NotRequired[int]  # v2+
     topics: list[ListOffsetsResponseListOffsetsTopicResponse]
@@ -213,7 +214,7 @@ class MetadataRequestTopic(TypedDict):
     name: str | None
 
 
-# api key 3, v0-12
+# api key 3, v0-13
 class MetadataRequest(TypedDict):
     topics: list[MetadataRequestTopic] | None
     allow_auto_topic_creation: NotRequired[bool]  # v4+
@@ -247,7 +248,7 @@ class MetadataResponseTopic(TypedDict):
     topic_authorized_operations: NotRequired[int]  # v8+
 
 
-# api key 3, v0-12
+# api key 3, v0-13
 class MetadataResponse(TypedDict):
     throttle_time_ms: NotRequired[int]  # v3+
     brokers: list[MetadataResponseBroker]
@@ -255,199 +256,27 @@ class MetadataResponse(TypedDict):
     controller_id: NotRequired[int]  # v1+
     topics: list[MetadataResponseTopic]
     cluster_authorized_operations: NotRequired[int]  # v8-10
-
-
-class LeaderAndIsrRequestLeaderAndIsrPartitionState(TypedDict):
-    topic_name: NotRequired[str]  # v0-1
-    partition_index: int
-    controller_epoch: int
-    leader: int
-    leader_epoch: int
-    isr: list[int]
-    partition_epoch: int
-    replicas: list[int]
-    adding_replicas: NotRequired[list[int]]  # v3+
-    removing_replicas: NotRequired[list[int]]  # v3+
-    is_new: NotRequired[bool]  # v1+
-    leader_recovery_state: NotRequired[int]  # v6+
-
-
-class LeaderAndIsrRequestLeaderAndIsrTopicState(TypedDict):
-    topic_name: str
-    topic_id: NotRequired[bytes]  # v5+
-    partition_states: list[LeaderAndIsrRequestLeaderAndIsrPartitionState]
-
-
-class LeaderAndIsrRequestLeaderAndIsrLiveLeader(TypedDict):
-    broker_id: int
-    host_name: str
-    port: int
-
-
-# api key 4, v0-7
-class LeaderAndIsrRequest(TypedDict):
-    controller_id: int
-    is_k_raft_controller: NotRequired[bool]  # v7+
-    controller_epoch: int
-    broker_epoch: NotRequired[int]  # v2+
-    type: NotRequired[int]  # v5+
-    ungrouped_partition_states: NotRequired[
-        list[LeaderAndIsrRequestLeaderAndIsrPartitionState]
-    ]  # v0-1
-    topic_states: NotRequired[list[LeaderAndIsrRequestLeaderAndIsrTopicState]]  # v2+
-    live_leaders: list[LeaderAndIsrRequestLeaderAndIsrLiveLeader]
-
-
-class LeaderAndIsrResponseLeaderAndIsrPartitionError(TypedDict):
-    topic_name: NotRequired[str]  # v0-4
-    partition_index: int
-    error_code: int
-
-
-class LeaderAndIsrResponseLeaderAndIsrTopicError(TypedDict):
-    topic_id: bytes
-    partition_errors: list[LeaderAndIsrResponseLeaderAndIsrPartitionError]
-
-
-# api key 4, v0-7
-class LeaderAndIsrResponse(TypedDict):
-    error_code: int
-    partition_errors: NotRequired[list[LeaderAndIsrResponseLeaderAndIsrPartitionError]]  # v0-4
-    topics: NotRequired[list[LeaderAndIsrResponseLeaderAndIsrTopicError]]  # v5+
-
-
-class StopReplicaRequestStopReplicaPartitionV0(TypedDict):
-    topic_name: str
-    partition_index: int
-
-
-class StopReplicaRequestStopReplicaTopicV1(TypedDict):
-    name: str
-    partition_indexes: list[int]
-
-
-class StopReplicaRequestStopReplicaPartitionState(TypedDict):
-    partition_index: int
-    leader_epoch: int
-    delete_partition: bool
-
-
-class StopReplicaRequestStopReplicaTopicState(TypedDict):
-    topic_name: str
-    partition_states: list[StopReplicaRequestStopReplicaPartitionState]
-
-
-# api key 5, v0-4
-class StopReplicaRequest(TypedDict):
-    controller_id: int
-    is_k_raft_controller: NotRequired[bool]  # v4+
-    controller_epoch: int
-    broker_epoch: NotRequired[int]  # v1+
-    delete_partitions: NotRequired[bool]  # v0-2
-    ungrouped_partitions: NotRequired[list[StopReplicaRequestStopReplicaPartitionV0]]  # v0
-    topics: NotRequired[list[StopReplicaRequestStopReplicaTopicV1]]  # v1-2
-    topic_states: NotRequired[list[StopReplicaRequestStopReplicaTopicState]]  # v3+
-
-
-class StopReplicaResponseStopReplicaPartitionError(TypedDict):
-    topic_name: str
-    partition_index: int
-    error_code: int
-
-
-# api key 5, v0-4
-class StopReplicaResponse(TypedDict):
-    error_code: int
-    partition_errors: list[StopReplicaResponseStopReplicaPartitionError]
-
-
-class UpdateMetadataRequestUpdateMetadataPartitionState(TypedDict):
-    topic_name: NotRequired[str]  # v0-4
-    partition_index: int
-    controller_epoch: int
-    leader: int
-    leader_epoch: int
-    isr: list[int]
-    zk_version: int
-    replicas: list[int]
-    offline_replicas: NotRequired[list[int]]  # v4+
-
-
-class UpdateMetadataRequestUpdateMetadataTopicState(TypedDict):
-    topic_name: str
-    topic_id: NotRequired[bytes]  # v7+
-    partition_states: list[UpdateMetadataRequestUpdateMetadataPartitionState]
-
-
-class UpdateMetadataRequestUpdateMetadataEndpoint(TypedDict):
-    port: int
-    host: str
-    listener: NotRequired[str]  # v3+
-    security_protocol: int
-
-
-class UpdateMetadataRequestUpdateMetadataBroker(TypedDict):
-    id: int
-    v0_host: NotRequired[str]  # v0
-    v0_port: NotRequired[int]  # v0
-    endpoints: NotRequired[list[UpdateMetadataRequestUpdateMetadataEndpoint]]  # v1+
-    rack: NotRequired[str | None]  # v2+
-
-
-# api key 6, v0-8
-class UpdateMetadataRequest(TypedDict):
-    controller_id: int
-    is_k_raft_controller: NotRequired[bool]  # v8+
-    type: NotRequired[int]  # tagged, v8+
-    controller_epoch: int
-    broker_epoch: NotRequired[int]  # v5+
-    ungrouped_partition_states: NotRequired[
-        list[UpdateMetadataRequestUpdateMetadataPartitionState]
-    ]  # v0-4
-    topic_states: NotRequired[list[UpdateMetadataRequestUpdateMetadataTopicState]]  # v5+
-    live_brokers: list[UpdateMetadataRequestUpdateMetadataBroker]
-
-
-# api key 6, v0-8
-class UpdateMetadataResponse(TypedDict):
-    error_code: int
-
-
-# api key 7, v0-3
-class ControlledShutdownRequest(TypedDict):
-    broker_id: int
-    broker_epoch: NotRequired[int]  # v2+
-
-
-class ControlledShutdownResponseRemainingPartition(TypedDict):
-    topic_name: str
-    partition_index: int
-
-
-# api key 7, v0-3
-class ControlledShutdownResponse(TypedDict):
-    error_code: int
-    remaining_partitions: list[ControlledShutdownResponseRemainingPartition]
+    error_code: NotRequired[int]  # v13+
 
 
 class OffsetCommitRequestPartition(TypedDict):
     partition_index: int
     committed_offset: int
     committed_leader_epoch: NotRequired[int]  # v6+
-    commit_timestamp: NotRequired[int]  # v1
     committed_metadata: str | None
 
 
 class OffsetCommitRequestTopic(TypedDict):
-    name: str
+    name: NotRequired[str]  # v0-9
+    topic_id: NotRequired[bytes]  # v10+
     partitions: list[OffsetCommitRequestPartition]
 
 
-# api key 8, v0-9
+# api key 8, v2-10
 class OffsetCommitRequest(TypedDict):
     group_id: str
-    generation_id_or_member_epoch: NotRequired[int]  # v1+
-    member_id: NotRequired[str]  # v1+
+    generation_id_or_member_epoch: int
+    member_id: str
     group_instance_id: NotRequired[str | None]  # v7+
     retention_time_ms: NotRequired[int]  # v2-4
     topics: list[OffsetCommitRequestTopic]
@@ -459,11 +288,12 @@ class OffsetCommitResponsePartition(TypedDict):
 
 
 class OffsetCommitResponseTopic(TypedDict):
-    name: str
+    name: NotRequired[str]  # v0-9
+    topic_id: NotRequired[bytes]  # v10+
     partitions: list[OffsetCommitResponsePartition]
 
 
-# api key 8, v0-9
+# api key 8, v2-10
 class OffsetCommitResponse(TypedDict):
     throttle_time_ms: NotRequired[int]  # v3+
     topics: list[OffsetCommitResponseTopic]
@@ -475,7 +305,8 @@ class OffsetFetchRequestTopic(TypedDict):
 
 
 class OffsetFetchRequestTopics(TypedDict):
-    name: str
+    name: NotRequired[str]  # v8-9
+    topic_id: NotRequired[bytes]  # v10+
     partition_indexes: list[int]
 
 
@@ -486,7 +317,7 @@ class OffsetFetchRequestGroup(TypedDict):
     topics: list[OffsetFetchRequestTopics] | None
 
 
-# api key 9, v0-9
+# api key 9, v1-10
 class OffsetFetchRequest(TypedDict):
     group_id: NotRequired[str]  # v0-7
     topics: NotRequired[list[OffsetFetchRequestTopic] | None]  # v0-7
@@ -516,7 +347,8 @@ class OffsetFetchResponsePartitions(TypedDict):
 
 
 class OffsetFetchResponseTopics(TypedDict):
-    name: str
+    name: NotRequired[str]  # v8-9
+    topic_id: NotRequired[bytes]  # v10+
     partitions: list[OffsetFetchResponsePartitions]
 
 
@@ -526,7 +358,7 @@ class OffsetFetchResponseGroup(TypedDict):
     error_code: int
 
 
-# api key 9, v0-9
+# api key 9, v1-10
 class OffsetFetchResponse(TypedDict):
     throttle_time_ms: NotRequired[int]  # v3+
     topics: NotRequired[list[OffsetFetchResponseTopic]]  # v0-7
@@ -662,7 +494,7 @@ class SyncGroupResponse(TypedDict):
     assignment: bytes
 
 
-# api key 15, v0-5
+# api key 15, v0-6
 class DescribeGroupsRequest(TypedDict):
     groups: list[str]
     include_authorized_operations: NotRequired[bool]  # v3+
@@ -679,6 +511,7 @@ class DescribeGroupsResponseDescribedGroupMember(TypedDict):
 
 class DescribeGroupsResponseDescribedGroup(TypedDict):
     error_code: int
+    error_message: NotRequired[str | None]  # v6+
     group_id: str
     group_state: str
     protocol_type: str
@@ -687,7 +520,7 @@ class DescribeGroupsResponseDescribedGroup(TypedDict):
     authorized_operations: NotRequired[int]  # v3+
 
 
-# api key 15, v0-5
+# api key 15, v0-6
 class DescribeGroupsResponse(TypedDict):
     throttle_time_ms: NotRequired[int]  # v1+
     groups: list[DescribeGroupsResponseDescribedGroup]
@@ -724,10 +557,12 @@ class SaslHandshakeResponse(TypedDict):
     mechanisms: list[str]
 
 
-# api key 18, v0-4
+# api key 18, v0-5
 class ApiVersionsRequest(TypedDict):
     client_software_name: NotRequired[str]  # v3+
     client_software_version: NotRequired[str]  # v3+
+    cluster_id: NotRequired[str | None]  # v5+
+    node_id: NotRequired[int]  # v5+
 
 
 class ApiVersionsResponseApiVersion(TypedDict):
@@ -748,7 +583,7 @@ class ApiVersionsResponseFinalizedFeatureKey(TypedDict):
     min_version_level: int
 
 
-# api key 18, v0-4
+# api key 18, v0-5
 class ApiVersionsResponse(TypedDict):
     error_code: int
     api_keys: list[ApiVersionsResponseApiVersion]
@@ -777,11 +612,11 @@ class CreateTopicsRequestCreatableTopic(TypedDict):
     configs: list[CreateTopicsRequestCreatableTopicConfig]
 
 
-# api key 19, v0-7
+# api key 19, v2-7
 class CreateTopicsRequest(TypedDict):
     topics: list[CreateTopicsRequestCreatableTopic]
     timeout_ms: int
-    validate_only: NotRequired[bool]  # v1+
+    validate_only: bool
 
 
 class CreateTopicsResponseCreatableTopicConfigs(TypedDict):
@@ -796,16 +631,16 @@ class CreateTopicsResponseCreatableTopicResult(TypedDict):
     name: str
     topic_id: NotRequired[bytes]  # v7+
     error_code: int
-    error_message: NotRequired[str | None]  # v1+
+    error_message: str | None
     topic_config_error_code: NotRequired[int]  # tagged, v5+
     num_partitions: NotRequired[int]  # v5+
     replication_factor: NotRequired[int]  # v5+
     configs: NotRequired[list[CreateTopicsResponseCreatableTopicConfigs] | None]  # v5+
 
 
-# api key 19, v0-7
+# api key 19, v2-7
 class CreateTopicsResponse(TypedDict):
-    throttle_time_ms: NotRequired[int]  # v2+
+    throttle_time_ms: int
     topics: list[CreateTopicsResponseCreatableTopicResult]
 
 
@@ -814,7 +649,7 @@ class DeleteTopicsRequestDeleteTopicState(TypedDict):
     topic_id: bytes
 
 
-# api key 20, v0-6
+# api key 20, v1-6
 class DeleteTopicsRequest(TypedDict):
     topics: NotRequired[list[DeleteTopicsRequestDeleteTopicState]]  # v6+
     topic_names: NotRequired[list[str]]  # v0-5
@@ -828,9 +663,9 @@ class DeleteTopicsResponseDeletableTopicResult(TypedDict):
     error_message: NotRequired[str | None]  # v5+
 
 
-# api key 20, v0-6
+# api key 20, v1-6
 class DeleteTopicsResponse(TypedDict):
-    throttle_time_ms: NotRequired[int]  # v1+
+    throttle_time_ms: int
     responses: list[DeleteTopicsResponseDeletableTopicResult]
 
 
@@ -867,25 +702,29 @@ class DeleteRecordsResponse(TypedDict):
     topics: list[DeleteRecordsResponseDeleteRecordsTopicResult]
 
 
-# api key 22, v0-5
+# api key 22, v0-6
 class InitProducerIdRequest(TypedDict):
     transactional_id: str | None
     transaction_timeout_ms: int
     producer_id: NotRequired[int]  # v3+
     producer_epoch: NotRequired[int]  # v3+
+    enable2_pc: NotRequired[bool]  # v6+
+    keep_prepared_txn: NotRequired[bool]  # v6+
 
 
-# api key 22, v0-5
+# api key 22, v0-6
 class InitProducerIdResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
     producer_id: int
     producer_epoch: int
+    ongoing_txn_producer_id: NotRequired[int]  # v6+
+    ongoing_txn_producer_epoch: NotRequired[int]  # v6+
 
 
 class OffsetForLeaderEpochRequestOffsetForLeaderPartition(TypedDict):
     partition: int
-    current_leader_epoch: NotRequired[int]  # v2+
+    current_leader_epoch: int
     leader_epoch: int
 
 
@@ -894,7 +733,7 @@ class OffsetForLeaderEpochRequestOffsetForLeaderTopic(TypedDict):
     partitions: list[OffsetForLeaderEpochRequestOffsetForLeaderPartition]
 
 
-# api key 23, v0-4
+# api key 23, v2-4
 class OffsetForLeaderEpochRequest(TypedDict):
     replica_id: NotRequired[int]  # v3+
     topics: list[OffsetForLeaderEpochRequestOffsetForLeaderTopic]
@@ -903,7 +742,7 @@ class OffsetForLeaderEpochRequest(TypedDict):
 class OffsetForLeaderEpochResponseEpochEndOffset(TypedDict):
     error_code: int
     partition: int
-    leader_epoch: NotRequired[int]  # v1+
+    leader_epoch: int
     end_offset: int
 
 
@@ -912,9 +751,9 @@ class OffsetForLeaderEpochResponseOffsetForLeaderTopicResult(TypedDict):
     partitions: list[OffsetForLeaderEpochResponseEpochEndOffset]
 
 
-# api key 23, v0-4
+# api key 23, v2-4
 class OffsetForLeaderEpochResponse(TypedDict):
-    throttle_time_ms: NotRequired[int]  # v2+
+    throttle_time_ms: int
     topics: list[OffsetForLeaderEpochResponseOffsetForLeaderTopicResult]
 
 
@@ -1008,9 +847,10 @@ class WriteTxnMarkersRequestWritableTxnMarker(TypedDict):
     transaction_result: bool
     topics: list[WriteTxnMarkersRequestWritableTxnMarkerTopic]
     coordinator_epoch: int
+    transaction_version: NotRequired[int]  # v2+
 
 
-# api key 27, v0-1
+# api key 27, v1-2
 class WriteTxnMarkersRequest(TypedDict):
     markers: list[WriteTxnMarkersRequestWritableTxnMarker]
 
@@ -1030,7 +870,7 @@ class WriteTxnMarkersResponseWritableTxnMarkerResult(TypedDict):
     topics: list[WriteTxnMarkersResponseWritableTxnMarkerTopicResult]
 
 
-# api key 27, v0-1
+# api key 27, v1-2
 class WriteTxnMarkersResponse(TypedDict):
     markers: list[WriteTxnMarkersResponseWritableTxnMarkerResult]
 
@@ -1043,17 +883,18 @@ class TxnOffsetCommitRequestPartition(TypedDict):
 
 
 class TxnOffsetCommitRequestTopic(TypedDict):
-    name: str
+    name: NotRequired[str]  # v0-5
+    topic_id: NotRequired[bytes]  # v6+
     partitions: list[TxnOffsetCommitRequestPartition]
 
 
-# api key 28, v0-4
+# api key 28, v0-6
 class TxnOffsetCommitRequest(TypedDict):
     transactional_id: str
     group_id: str
     producer_id: int
     producer_epoch: int
-    generation_id: NotRequired[int]  # v3+
+    generation_id_or_member_epoch: NotRequired[int]  # v3+
     member_id: NotRequired[str]  # v3+
     group_instance_id: NotRequired[str | None]  # v3+
     topics: list[TxnOffsetCommitRequestTopic]
@@ -1065,21 +906,22 @@ class TxnOffsetCommitResponsePartition(TypedDict):
 
 
 class TxnOffsetCommitResponseTopic(TypedDict):
-    name: str
+    name: NotRequired[str]  # v0-5
+    topic_id: NotRequired[bytes]  # v6+
     partitions: list[TxnOffsetCommitResponsePartition]
 
 
-# api key 28, v0-4
+# api key 28, v0-6
 class TxnOffsetCommitResponse(TypedDict):
     throttle_time_ms: int
     topics: list[TxnOffsetCommitResponseTopic]
 
 
-# api key 29, v0-3
+# api key 29, v1-3
 class DescribeAclsRequest(TypedDict):
     resource_type_filter: int
     resource_name_filter: str | None
-    pattern_type_filter: NotRequired[int]  # v1+
+    pattern_type_filter: int
     principal_filter: str | None
     host_filter: str | None
     operation: int
@@ -1096,11 +938,11 @@ class DescribeAclsResponseAclDescription(TypedDict):
 class DescribeAclsResponseDescribeAclsResource(TypedDict):
     resource_type: int
     resource_name: str
-    pattern_type: NotRequired[int]  # v1+
+    pattern_type: int
     acls: list[DescribeAclsResponseAclDescription]
 
 
-# api key 29, v0-3
+# api key 29, v1-3
 class DescribeAclsResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
@@ -1111,14 +953,14 @@ class DescribeAclsResponse(TypedDict):
 class CreateAclsRequestAclCreation(TypedDict):
     resource_type: int
     resource_name: str
-    resource_pattern_type: NotRequired[int]  # v1+
+    resource_pattern_type: int
     principal: str
     host: str
     operation: int
     permission_type: int
 
 
-# api key 30, v0-3
+# api key 30, v1-3
 class CreateAclsRequest(TypedDict):
     creations: list[CreateAclsRequestAclCreation]
 
@@ -1128,7 +970,7 @@ class CreateAclsResponseAclCreationResult(TypedDict):
     error_message: str | None
 
 
-# api key 30, v0-3
+# api key 30, v1-3
 class CreateAclsResponse(TypedDict):
     throttle_time_ms: int
     results: list[CreateAclsResponseAclCreationResult]
@@ -1137,14 +979,14 @@ class CreateAclsResponse(TypedDict):
 class DeleteAclsRequestDeleteAclsFilter(TypedDict):
     resource_type_filter: int
     resource_name_filter: str | None
-    pattern_type_filter: NotRequired[int]  # v1+
+    pattern_type_filter: int
     principal_filter: str | None
     host_filter: str | None
     operation: int
     permission_type: int
 
 
-# api key 31, v0-3
+# api key 31, v1-3
 class DeleteAclsRequest(TypedDict):
     filters: list[DeleteAclsRequestDeleteAclsFilter]
 
@@ -1154,7 +996,7 @@ class DeleteAclsResponseDeleteAclsMatchingAcl(TypedDict):
     error_message: str | None
     resource_type: int
     resource_name: str
-    pattern_type: NotRequired[int]  # v1+
+    pattern_type: int
     principal: str
     host: str
     operation: int
@@ -1167,7 +1009,7 @@ class DeleteAclsResponseDeleteAclsFilterResult(TypedDict):
     matching_acls: list[DeleteAclsResponseDeleteAclsMatchingAcl]
 
 
-# api key 31, v0-3
+# api key 31, v1-3
 class DeleteAclsResponse(TypedDict):
     throttle_time_ms: int
     filter_results: list[DeleteAclsResponseDeleteAclsFilterResult]
@@ -1179,10 +1021,10 @@ class DescribeConfigsRequestDescribeConfigsResource(TypedDict):
     configuration_keys: list[str] | None
 
 
-# api key 32, v0-4
+# api key 32, v1-4
 class DescribeConfigsRequest(TypedDict):
     resources: list[DescribeConfigsRequestDescribeConfigsResource]
-    include_synonyms: NotRequired[bool]  # v1+
+    include_synonyms: bool
     include_documentation: NotRequired[bool]  # v3+
 
 
@@ -1196,10 +1038,9 @@ class DescribeConfigsResponseDescribeConfigsResourceResult(TypedDict):
     name: str
     value: str | None
     read_only: bool
-    is_default: NotRequired[bool]  # v0
-    config_source: NotRequired[int]  # v1+
+    config_source: int
     is_sensitive: bool
-    synonyms: NotRequired[list[DescribeConfigsResponseDescribeConfigsSynonym]]  # v1+
+    synonyms: list[DescribeConfigsResponseDescribeConfigsSynonym]
     config_type: NotRequired[int]  # v3+
     documentation: NotRequired[str | None]  # v3+
 
@@ -1212,7 +1053,7 @@ class DescribeConfigsResponseDescribeConfigsResult(TypedDict):
     configs: list[DescribeConfigsResponseDescribeConfigsResourceResult]
 
 
-# api key 32, v0-4
+# api key 32, v1-4
 class DescribeConfigsResponse(TypedDict):
     throttle_time_ms: int
     results: list[DescribeConfigsResponseDescribeConfigsResult]
@@ -1258,7 +1099,7 @@ class AlterReplicaLogDirsRequestAlterReplicaLogDir(TypedDict):
     topics: list[AlterReplicaLogDirsRequestAlterReplicaLogDirTopic]
 
 
-# api key 34, v0-2
+# api key 34, v1-2
 class AlterReplicaLogDirsRequest(TypedDict):
     dirs: list[AlterReplicaLogDirsRequestAlterReplicaLogDir]
 
@@ -1273,7 +1114,7 @@ class AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResult(TypedDict):
     partitions: list[AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult]
 
 
-# api key 34, v0-2
+# api key 34, v1-2
 class AlterReplicaLogDirsResponse(TypedDict):
     throttle_time_ms: int
     results: list[AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResult]
@@ -1284,7 +1125,7 @@ class DescribeLogDirsRequestDescribableLogDirTopic(TypedDict):
     partitions: list[int]
 
 
-# api key 35, v0-4
+# api key 35, v1-5
 class DescribeLogDirsRequest(TypedDict):
     topics: list[DescribeLogDirsRequestDescribableLogDirTopic] | None
 
@@ -1307,9 +1148,10 @@ class DescribeLogDirsResponseDescribeLogDirsResult(TypedDict):
     topics: list[DescribeLogDirsResponseDescribeLogDirsTopic]
     total_bytes: NotRequired[int]  # v4+
     usable_bytes: NotRequired[int]  # v4+
+    is_cordoned: NotRequired[bool]  # v5+
 
 
-# api key 35, v0-4
+# api key 35, v1-5
 class DescribeLogDirsResponse(TypedDict):
     throttle_time_ms: int
     error_code: NotRequired[int]  # v3+
@@ -1363,7 +1205,7 @@ class CreateDelegationTokenRequestCreatableRenewers(TypedDict):
     principal_name: str
 
 
-# api key 38, v0-3
+# api key 38, v1-3
 class CreateDelegationTokenRequest(TypedDict):
     owner_principal_type: NotRequired[str | None]  # v3+
     owner_principal_name: NotRequired[str | None]  # v3+
@@ -1371,7 +1213,7 @@ class CreateDelegationTokenRequest(TypedDict):
     max_lifetime_ms: int
 
 
-# api key 38, v0-3
+# api key 38, v1-3
 class CreateDelegationTokenResponse(TypedDict):
     error_code: int
     principal_type: str
@@ -1386,26 +1228,26 @@ class CreateDelegationTokenResponse(TypedDict):
     throttle_time_ms: int
 
 
-# api key 39, v0-2
+# api key 39, v1-2
 class RenewDelegationTokenRequest(TypedDict):
     hmac: bytes
     renew_period_ms: int
 
 
-# api key 39, v0-2
+# api key 39, v1-2
 class RenewDelegationTokenResponse(TypedDict):
     error_code: int
     expiry_timestamp_ms: int
     throttle_time_ms: int
 
 
-# api key 40, v0-2
+# api key 40, v1-2
 class ExpireDelegationTokenRequest(TypedDict):
     hmac: bytes
     expiry_time_period_ms: int
 
 
-# api key 40, v0-2
+# api key 40, v1-2
 class ExpireDelegationTokenResponse(TypedDict):
     error_code: int
     expiry_timestamp_ms: int
@@ -1417,7 +1259,7 @@ class DescribeDelegationTokenRequestDescribeDelegationTokenOwner(TypedDict):
     principal_name: str
 
 
-# api key 41, v0-3
+# api key 41, v1-3
 class DescribeDelegationTokenRequest(TypedDict):
     owners: list[DescribeDelegationTokenRequestDescribeDelegationTokenOwner] | None
 
@@ -1440,14 +1282,14 @@ class DescribeDelegationTokenResponseDescribedDelegationToken(TypedDict):
     renewers: list[DescribeDelegationTokenResponseDescribedDelegationTokenRenewer]
 
 
-# api key 41, v0-3
+# api key 41, v1-3
 class DescribeDelegationTokenResponse(TypedDict):
     error_code: int
     tokens: list[DescribeDelegationTokenResponseDescribedDelegationToken]
     throttle_time_ms: int
 
 
-# api key 42, v0-2
+# api key 42, v0-3
 class DeleteGroupsRequest(TypedDict):
     groups_names: list[str]
 
@@ -1455,9 +1297,10 @@ class DeleteGroupsRequest(TypedDict):
 class DeleteGroupsResponseDeletableGroupResult(TypedDict):
     group_id: str
     error_code: int
+    error_message: NotRequired[str | None]  # v3+
 
 
-# api key 42, v0-2
+# api key 42, v0-3
 class DeleteGroupsResponse(TypedDict):
     throttle_time_ms: int
     results: list[DeleteGroupsResponseDeletableGroupResult]
@@ -1534,9 +1377,10 @@ class AlterPartitionReassignmentsRequestReassignableTopic(TypedDict):
     partitions: list[AlterPartitionReassignmentsRequestReassignablePartition]
 
 
-# api key 45, v0
+# api key 45, v0-1
 class AlterPartitionReassignmentsRequest(TypedDict):
     timeout_ms: int
+    allow_replication_factor_change: NotRequired[bool]  # v1+
     topics: list[AlterPartitionReassignmentsRequestReassignableTopic]
 
 
@@ -1551,9 +1395,10 @@ class AlterPartitionReassignmentsResponseReassignableTopicResponse(TypedDict):
     partitions: list[AlterPartitionReassignmentsResponseReassignablePartitionResponse]
 
 
-# api key 45, v0
+# api key 45, v0-1
 class AlterPartitionReassignmentsResponse(TypedDict):
     throttle_time_ms: int
+    allow_replication_factor_change: NotRequired[bool]  # v1+
     error_code: int
     error_message: str | None
     responses: list[AlterPartitionReassignmentsResponseReassignableTopicResponse]
@@ -1758,12 +1603,13 @@ class AlterUserScramCredentialsResponse(TypedDict):
 
 class VoteRequestPartitionData(TypedDict):
     partition_index: int
-    candidate_epoch: int
-    candidate_id: int
-    candidate_directory_id: NotRequired[bytes]  # v1+
+    replica_epoch: int
+    replica_id: int
+    replica_directory_id: NotRequired[bytes]  # v1+
     voter_directory_id: NotRequired[bytes]  # v1+
     last_offset_epoch: int
     last_offset: int
+    pre_vote: NotRequired[bool]  # v2+
 
 
 class VoteRequestTopicData(TypedDict):
@@ -1771,7 +1617,7 @@ class VoteRequestTopicData(TypedDict):
     partitions: list[VoteRequestPartitionData]
 
 
-# api key 52, v0-1
+# api key 52, v0-2
 class VoteRequest(TypedDict):
     cluster_id: str | None
     voter_id: NotRequired[int]  # v1+
@@ -1797,7 +1643,7 @@ class VoteResponseNodeEndpoint(TypedDict):
     port: int
 
 
-# api key 52, v0-1
+# api key 52, v0-2
 class VoteResponse(TypedDict):
     error_code: int
     topics: list[VoteResponseTopicData]
@@ -1978,17 +1824,16 @@ class AlterPartitionRequestPartitionData(TypedDict):
     leader_epoch: int
     new_isr: NotRequired[list[int]]  # v0-2
     new_isr_with_epochs: NotRequired[list[AlterPartitionRequestBrokerState]]  # v3+
-    leader_recovery_state: NotRequired[int]  # v1+
+    leader_recovery_state: int
     partition_epoch: int
 
 
 class AlterPartitionRequestTopicData(TypedDict):
-    topic_name: NotRequired[str]  # v0-1
-    topic_id: NotRequired[bytes]  # v2+
+    topic_id: bytes
     partitions: list[AlterPartitionRequestPartitionData]
 
 
-# api key 56, v0-3
+# api key 56, v2-3
 class AlterPartitionRequest(TypedDict):
     broker_id: int
     broker_epoch: int
@@ -2001,17 +1846,16 @@ class AlterPartitionResponsePartitionData(TypedDict):
     leader_id: int
     leader_epoch: int
     isr: list[int]
-    leader_recovery_state: NotRequired[int]  # v1+
+    leader_recovery_state: int
     partition_epoch: int
 
 
 class AlterPartitionResponseTopicData(TypedDict):
-    topic_name: NotRequired[str]  # v0-1
-    topic_id: NotRequired[bytes]  # v2+
+    topic_id: bytes
     partitions: list[AlterPartitionResponsePartitionData]
 
 
-# api key 56, v0-3
+# api key 56, v2-3
 class AlterPartitionResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
@@ -2124,10 +1968,11 @@ class FetchSnapshotResponse(TypedDict):
     node_endpoints: NotRequired[list[FetchSnapshotResponseNodeEndpoint]]  # tagged, v1+
 
 
-# api key 60, v0-1
+# api key 60, v0-2
 class DescribeClusterRequest(TypedDict):
     include_cluster_authorized_operations: bool
     endpoint_type: NotRequired[int]  # v1+
+    include_fenced_brokers: NotRequired[bool]  # v2+
 
 
 class DescribeClusterResponseDescribeClusterBroker(TypedDict):
@@ -2135,9 +1980,10 @@ class DescribeClusterResponseDescribeClusterBroker(TypedDict):
     host: str
     port: int
     rack: str | None
+    is_fenced: NotRequired[bool]  # v2+
 
 
-# api key 60, v0-1
+# api key 60, v0-2
 class DescribeClusterResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
@@ -2219,7 +2065,7 @@ class BrokerRegistrationResponse(TypedDict):
     broker_epoch: int
 
 
-# api key 63, v0-1
+# api key 63, v0-2
 class BrokerHeartbeatRequest(TypedDict):
     broker_id: int
     broker_epoch: int
@@ -2227,9 +2073,10 @@ class BrokerHeartbeatRequest(TypedDict):
     want_fence: bool
     want_shut_down: bool
     offline_log_dirs: NotRequired[list[bytes]]  # tagged, v1+
+    cordoned_log_dirs: NotRequired[list[bytes] | None]  # tagged, v2+
 
 
-# api key 63, v0-1
+# api key 63, v0-2
 class BrokerHeartbeatResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
@@ -2277,11 +2124,12 @@ class DescribeTransactionsResponse(TypedDict):
     transaction_states: list[DescribeTransactionsResponseTransactionState]
 
 
-# api key 66, v0-1
+# api key 66, v0-2
 class ListTransactionsRequest(TypedDict):
     state_filters: list[str]
     producer_id_filters: list[int]
     duration_filter: NotRequired[int]  # v1+
+    transactional_id_pattern: NotRequired[str | None]  # v2+
 
 
 class ListTransactionsResponseTransactionState(TypedDict):
@@ -2290,7 +2138,7 @@ class ListTransactionsResponseTransactionState(TypedDict):
     transaction_state: str
 
 
-# api key 66, v0-1
+# api key 66, v0-2
 class ListTransactionsResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
@@ -2351,7 +2199,7 @@ class ConsumerGroupHeartbeatResponse(TypedDict):
     assignment: ConsumerGroupHeartbeatResponseAssignment | None
 
 
-# api key 69, v0
+# api key 69, v0-1
 class ConsumerGroupDescribeRequest(TypedDict):
     group_ids: list[str]
     include_authorized_operations: bool
@@ -2378,6 +2226,7 @@ class ConsumerGroupDescribeResponseMember(TypedDict):
     subscribed_topic_regex: str | None
     assignment: ConsumerGroupDescribeResponseAssignment
     target_assignment: ConsumerGroupDescribeResponseAssignment
+    member_type: NotRequired[int]  # v1+
 
 
 class ConsumerGroupDescribeResponseDescribedGroup(TypedDict):
@@ -2392,7 +2241,7 @@ class ConsumerGroupDescribeResponseDescribedGroup(TypedDict):
     authorized_operations: int
 
 
-# api key 69, v0
+# api key 69, v0-1
 class ConsumerGroupDescribeResponse(TypedDict):
     throttle_time_ms: int
     groups: list[ConsumerGroupDescribeResponseDescribedGroup]
@@ -2503,20 +2352,21 @@ class AssignReplicasToDirsResponse(TypedDict):
     directories: list[AssignReplicasToDirsResponseDirectoryData]
 
 
-# api key 74, v0
-class ListClientMetricsResourcesRequest(TypedDict):
-    pass
+# api key 74, v0-1
+class ListConfigResourcesRequest(TypedDict):
+    resource_types: NotRequired[list[int]]  # v1+
 
 
-class ListClientMetricsResourcesResponseClientMetricsResource(TypedDict):
-    name: str
+class ListConfigResourcesResponseConfigResource(TypedDict):
+    resource_name: str
+    resource_type: NotRequired[int]  # v1+
 
 
-# api key 74, v0
-class ListClientMetricsResourcesResponse(TypedDict):
+# api key 74, v0-1
+class ListConfigResourcesResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
-    client_metrics_resources: list[ListClientMetricsResourcesResponseClientMetricsResource]
+    config_resources: list[ListConfigResourcesResponseConfigResource]
 
 
 class DescribeTopicPartitionsRequestTopicRequest(TypedDict):
@@ -2568,7 +2418,7 @@ class DescribeTopicPartitionsResponse(TypedDict):
     next_cursor: DescribeTopicPartitionsResponseCursor | None
 
 
-# api key 76, v0
+# api key 76, v1
 class ShareGroupHeartbeatRequest(TypedDict):
     group_id: str
     member_id: str
@@ -2586,7 +2436,7 @@ class ShareGroupHeartbeatResponseAssignment(TypedDict):
     topic_partitions: list[ShareGroupHeartbeatResponseTopicPartitions]
 
 
-# api key 76, v0
+# api key 76, v1
 class ShareGroupHeartbeatResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
@@ -2597,7 +2447,7 @@ class ShareGroupHeartbeatResponse(TypedDict):
     assignment: ShareGroupHeartbeatResponseAssignment | None
 
 
-# api key 77, v0
+# api key 77, v1
 class ShareGroupDescribeRequest(TypedDict):
     group_ids: list[str]
     include_authorized_operations: bool
@@ -2635,7 +2485,7 @@ class ShareGroupDescribeResponseDescribedGroup(TypedDict):
     authorized_operations: int
 
 
-# api key 77, v0
+# api key 77, v1
 class ShareGroupDescribeResponse(TypedDict):
     throttle_time_ms: int
     groups: list[ShareGroupDescribeResponseDescribedGroup]
@@ -2649,7 +2499,7 @@ class ShareFetchRequestAcknowledgementBatch(TypedDict):
 
 class ShareFetchRequestFetchPartition(TypedDict):
     partition_index: int
-    partition_max_bytes: int
+    partition_max_bytes: NotRequired[int]  # v0
     acknowledgement_batches: list[ShareFetchRequestAcknowledgementBatch]
 
 
@@ -2663,7 +2513,7 @@ class ShareFetchRequestForgottenTopic(TypedDict):
     partitions: list[int]
 
 
-# api key 78, v0
+# api key 78, v1-2
 class ShareFetchRequest(TypedDict):
     group_id: str | None
     member_id: str | None
@@ -2671,6 +2521,10 @@ class ShareFetchRequest(TypedDict):
     max_wait_ms: int
     min_bytes: int
     max_bytes: int
+    max_records: int
+    batch_size: int
+    share_acquire_mode: NotRequired[int]  # v2+
+    is_renew_ack: NotRequired[bool]  # v2+
     topics: list[ShareFetchRequestFetchTopic]
     forgotten_topics_data: list[ShareFetchRequestForgottenTopic]
 
@@ -2693,7 +2547,7 @@ class ShareFetchResponsePartitionData(TypedDict):
     acknowledge_error_code: int
     acknowledge_error_message: str | None
     current_leader: ShareFetchResponseLeaderIdAndEpoch
-    records: bytes | None
+    records: bytes
     acquired_records: list[ShareFetchResponseAcquiredRecords]
 
 
@@ -2709,11 +2563,12 @@ class ShareFetchResponseNodeEndpoint(TypedDict):
     rack: str | None
 
 
-# api key 78, v0
+# api key 78, v1-2
 class ShareFetchResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
     error_message: str | None
+    acquisition_lock_timeout_ms: int
     responses: list[ShareFetchResponseShareFetchableTopicResponse]
     node_endpoints: list[ShareFetchResponseNodeEndpoint]
 
@@ -2734,11 +2589,12 @@ class ShareAcknowledgeRequestAcknowledgeTopic(TypedDict):
     partitions: list[ShareAcknowledgeRequestAcknowledgePartition]
 
 
-# api key 79, v0
+# api key 79, v1-2
 class ShareAcknowledgeRequest(TypedDict):
     group_id: str | None
     member_id: str | None
     share_session_epoch: int
+    is_renew_ack: NotRequired[bool]  # v2+
     topics: list[ShareAcknowledgeRequestAcknowledgeTopic]
 
 
@@ -2766,11 +2622,12 @@ class ShareAcknowledgeResponseNodeEndpoint(TypedDict):
     rack: str | None
 
 
-# api key 79, v0
+# api key 79, v1-2
 class ShareAcknowledgeResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
     error_message: str | None
+    acquisition_lock_timeout_ms: NotRequired[int]  # v2+
     responses: list[ShareAcknowledgeResponseShareAcknowledgeTopicResponse]
     node_endpoints: list[ShareAcknowledgeResponseNodeEndpoint]
 
@@ -2781,16 +2638,17 @@ class AddRaftVoterRequestListener(TypedDict):
     port: int
 
 
-# api key 80, v0
+# api key 80, v0-1
 class AddRaftVoterRequest(TypedDict):
     cluster_id: str | None
     timeout_ms: int
     voter_id: int
     voter_directory_id: bytes
     listeners: list[AddRaftVoterRequestListener]
+    ack_when_committed: NotRequired[bool]  # v1+
 
 
-# api key 80, v0
+# api key 80, v0-1
 class AddRaftVoterResponse(TypedDict):
     throttle_time_ms: int
     error_code: int
@@ -2933,6 +2791,7 @@ class WriteShareGroupStateRequestPartitionData(TypedDict):
     state_epoch: int
     leader_epoch: int
     start_offset: int
+    delivery_complete_count: NotRequired[int]  # v1+
     state_batches: list[WriteShareGroupStateRequestStateBatch]
 
 
@@ -2941,7 +2800,7 @@ class WriteShareGroupStateRequestWriteStateData(TypedDict):
     partitions: list[WriteShareGroupStateRequestPartitionData]
 
 
-# api key 85, v0
+# api key 85, v0-1
 class WriteShareGroupStateRequest(TypedDict):
     group_id: str
     topics: list[WriteShareGroupStateRequestWriteStateData]
@@ -2958,7 +2817,7 @@ class WriteShareGroupStateResponseWriteStateResult(TypedDict):
     partitions: list[WriteShareGroupStateResponsePartitionResult]
 
 
-# api key 85, v0
+# api key 85, v0-1
 class WriteShareGroupStateResponse(TypedDict):
     results: list[WriteShareGroupStateResponseWriteStateResult]
 
@@ -3004,7 +2863,7 @@ class ReadShareGroupStateSummaryRequestReadStateSummaryData(TypedDict):
     partitions: list[ReadShareGroupStateSummaryRequestPartitionData]
 
 
-# api key 87, v0
+# api key 87, v0-1
 class ReadShareGroupStateSummaryRequest(TypedDict):
     group_id: str
     topics: list[ReadShareGroupStateSummaryRequestReadStateSummaryData]
@@ -3015,7 +2874,9 @@ class ReadShareGroupStateSummaryResponsePartitionResult(TypedDict):
     error_code: int
     error_message: str | None
     state_epoch: int
+    leader_epoch: int
     start_offset: int
+    delivery_complete_count: NotRequired[int]  # v1+
 
 
 class ReadShareGroupStateSummaryResponseReadStateSummaryResult(TypedDict):
@@ -3023,12 +2884,408 @@ class ReadShareGroupStateSummaryResponseReadStateSummaryResult(TypedDict):
     partitions: list[ReadShareGroupStateSummaryResponsePartitionResult]
 
 
-# api key 87, v0
+# api key 87, v0-1
 class ReadShareGroupStateSummaryResponse(TypedDict):
     results: list[ReadShareGroupStateSummaryResponseReadStateSummaryResult]
 
 
-# v8
+class StreamsGroupHeartbeatRequestKeyValue(TypedDict):
+    key: str
+    value: str
+
+
+class StreamsGroupHeartbeatRequestTopicInfo(TypedDict):
+    name: str
+    partitions: int
+    replication_factor: int
+    topic_configs: list[StreamsGroupHeartbeatRequestKeyValue]
+
+
+class StreamsGroupHeartbeatRequestCopartitionGroup(TypedDict):
+    source_topics: list[int]
+    source_topic_regex: list[int]
+    repartition_source_topics: list[int]
+
+
+class StreamsGroupHeartbeatRequestSubtopology(TypedDict):
+    subtopology_id: str
+    source_topics: list[str]
+    source_topic_regex: list[str]
+    state_changelog_topics: list[StreamsGroupHeartbeatRequestTopicInfo]
+    repartition_sink_topics: list[str]
+    repartition_source_topics: list[StreamsGroupHeartbeatRequestTopicInfo]
+    copartition_groups: list[StreamsGroupHeartbeatRequestCopartitionGroup]
+
+
+class StreamsGroupHeartbeatRequestTopology(TypedDict):
+    epoch: int
+    subtopologies: list[StreamsGroupHeartbeatRequestSubtopology]
+
+
+class StreamsGroupHeartbeatRequestTaskIds(TypedDict):
+    subtopology_id: str
+    partitions: list[int]
+
+
+class StreamsGroupHeartbeatRequestEndpoint(TypedDict):
+    host: str
+    port: int
+
+
+class StreamsGroupHeartbeatRequestTaskOffset(TypedDict):
+    subtopology_id: str
+    partition: int
+    offset: int
+
+
+# api key 88, v0-1
+class StreamsGroupHeartbeatRequest(TypedDict):
+    group_id: str
+    member_id: str
+    member_epoch: int
+    endpoint_information_epoch: int
+    instance_id: str | None
+    rack_id: str | None
+    rebalance_timeout_ms: int
+    topology: StreamsGroupHeartbeatRequestTopology | None
+    active_tasks: list[StreamsGroupHeartbeatRequestTaskIds] | None
+    standby_tasks: list[StreamsGroupHeartbeatRequestTaskIds] | None
+    warmup_tasks: list[StreamsGroupHeartbeatRequestTaskIds] | None
+    process_id: str | None
+    user_endpoint: StreamsGroupHeartbeatRequestEndpoint | None
+    client_tags: list[StreamsGroupHeartbeatRequestKeyValue] | None
+    task_offsets: list[StreamsGroupHeartbeatRequestTaskOffset] | None
+    task_end_offsets: list[StreamsGroupHeartbeatRequestTaskOffset] | None
+    shutdown_application: bool
+
+
+class StreamsGroupHeartbeatResponseStatus(TypedDict):
+    status_code: int
+    status_detail: str
+
+
+class StreamsGroupHeartbeatResponseTaskIds(TypedDict):
+    subtopology_id: str
+    partitions: list[int]
+
+
+class StreamsGroupHeartbeatResponseEndpoint(TypedDict):
+    host: str
+    port: int
+
+
+class StreamsGroupHeartbeatResponseTopicPartition(TypedDict):
+    topic: str
+    partitions: list[int]
+
+
+class StreamsGroupHeartbeatResponseEndpointToPartitions(TypedDict):
+    user_endpoint: StreamsGroupHeartbeatResponseEndpoint
+    active_partitions: list[StreamsGroupHeartbeatResponseTopicPartition]
+    standby_partitions: list[StreamsGroupHeartbeatResponseTopicPartition]
+
+
+# api key 88, v0-1
+class StreamsGroupHeartbeatResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    member_id: str
+    member_epoch: int
+    heartbeat_interval_ms: int
+    acceptable_recovery_lag_legacy: NotRequired[int]  # v0
+    task_offset_interval_ms: int
+    acceptable_recovery_lag: NotRequired[int]  # v1+
+    status: list[StreamsGroupHeartbeatResponseStatus] | None
+    active_tasks: list[StreamsGroupHeartbeatResponseTaskIds] | None
+    standby_tasks: list[StreamsGroupHeartbeatResponseTaskIds] | None
+    warmup_tasks: list[StreamsGroupHeartbeatResponseTaskIds] | None
+    topology_description_required: NotRequired[bool]  # v1+
+    endpoint_information_epoch: int
+    partitions_by_user_endpoint: list[StreamsGroupHeartbeatResponseEndpointToPartitions] | None
+
+
+# api key 89, v0-1
+class StreamsGroupDescribeRequest(TypedDict):
+    group_ids: list[str]
+    include_authorized_operations: bool
+    include_topology_description: NotRequired[bool]  # v1+
+
+
+class StreamsGroupDescribeResponseKeyValue(TypedDict):
+    key: str
+    value: str
+
+
+class StreamsGroupDescribeResponseTopicInfo(TypedDict):
+    name: str
+    partitions: int
+    replication_factor: int
+    topic_configs: list[StreamsGroupDescribeResponseKeyValue]
+
+
+class StreamsGroupDescribeResponseSubtopology(TypedDict):
+    subtopology_id: str
+    source_topics: list[str]
+    repartition_sink_topics: list[str]
+    state_changelog_topics: list[StreamsGroupDescribeResponseTopicInfo]
+    repartition_source_topics: list[StreamsGroupDescribeResponseTopicInfo]
+
+
+class StreamsGroupDescribeResponseTopology(TypedDict):
+    epoch: int
+    subtopologies: list[StreamsGroupDescribeResponseSubtopology] | None
+
+
+class StreamsGroupDescribeResponseEndpoint(TypedDict):
+    host: str
+    port: int
+
+
+class StreamsGroupDescribeResponseTaskOffset(TypedDict):
+    subtopology_id: str
+    partition: int
+    offset: int
+
+
+class StreamsGroupDescribeResponseTaskIds(TypedDict):
+    subtopology_id: str
+    partitions: list[int]
+
+
+class StreamsGroupDescribeResponseAssignment(TypedDict):
+    active_tasks: list[StreamsGroupDescribeResponseTaskIds]
+    standby_tasks: list[StreamsGroupDescribeResponseTaskIds]
+    warmup_tasks: list[StreamsGroupDescribeResponseTaskIds]
+
+
+class StreamsGroupDescribeResponseMember(TypedDict):
+    member_id: str
+    member_epoch: int
+    instance_id: str | None
+    rack_id: str | None
+    client_id: str
+    client_host: str
+    topology_epoch: int
+    process_id: str
+    user_endpoint: StreamsGroupDescribeResponseEndpoint | None
+    client_tags: list[StreamsGroupDescribeResponseKeyValue]
+    task_offsets: list[StreamsGroupDescribeResponseTaskOffset]
+    task_end_offsets: list[StreamsGroupDescribeResponseTaskOffset]
+    assignment: StreamsGroupDescribeResponseAssignment
+    target_assignment: StreamsGroupDescribeResponseAssignment
+    is_classic: bool
+
+
+class StreamsGroupDescribeResponseTopologyDescriptionNode(TypedDict):
+    name: str
+    node_type: int
+    source_topics: list[str]
+    sink_topic: str | None
+    stores: list[str]
+    successors: list[str]
+
+
+class StreamsGroupDescribeResponseTopologyDescriptionSubtopology(TypedDict):
+    subtopology_id: str
+    nodes: list[StreamsGroupDescribeResponseTopologyDescriptionNode]
+
+
+class StreamsGroupDescribeResponseTopologyDescriptionGlobalStore(TypedDict):
+    source: StreamsGroupDescribeResponseTopologyDescriptionNode
+    processor: StreamsGroupDescribeResponseTopologyDescriptionNode
+
+
+class StreamsGroupDescribeResponseTopologyDescription(TypedDict):
+    subtopologies: list[StreamsGroupDescribeResponseTopologyDescriptionSubtopology]
+    global_stores: list[StreamsGroupDescribeResponseTopologyDescriptionGlobalStore]
+
+
+class StreamsGroupDescribeResponseDescribedGroup(TypedDict):
+    error_code: int
+    error_message: str | None
+    group_id: str
+    group_state: str
+    group_epoch: int
+    assignment_epoch: int
+    topology: StreamsGroupDescribeResponseTopology | None
+    members: list[StreamsGroupDescribeResponseMember]
+    authorized_operations: int
+    topology_description: NotRequired[StreamsGroupDescribeResponseTopologyDescription | None]  # v1+
+    topology_description_status: NotRequired[int]  # v1+
+    assignor_name: NotRequired[str | None]  # v1+
+
+
+# api key 89, v0-1
+class StreamsGroupDescribeResponse(TypedDict):
+    throttle_time_ms: int
+    groups: list[StreamsGroupDescribeResponseDescribedGroup]
+
+
+class DescribeShareGroupOffsetsRequestTopic(TypedDict):
+    topic_name: str
+    partitions: list[int]
+
+
+class DescribeShareGroupOffsetsRequestGroup(TypedDict):
+    group_id: str
+    topics: list[DescribeShareGroupOffsetsRequestTopic] | None
+
+
+# api key 90, v0-1
+class DescribeShareGroupOffsetsRequest(TypedDict):
+    groups: list[DescribeShareGroupOffsetsRequestGroup]
+
+
+class DescribeShareGroupOffsetsResponsePartition(TypedDict):
+    partition_index: int
+    start_offset: int
+    leader_epoch: int
+    lag: NotRequired[int]  # v1+
+    error_code: int
+    error_message: str | None
+
+
+class DescribeShareGroupOffsetsResponseTopic(TypedDict):
+    topic_name: str
+    topic_id: bytes
+    partitions: list[DescribeShareGroupOffsetsResponsePartition]
+
+
+class DescribeShareGroupOffsetsResponseGroup(TypedDict):
+    group_id: str
+    topics: list[DescribeShareGroupOffsetsResponseTopic]
+    error_code: int
+    error_message: str | None
+
+
+# api key 90, v0-1
+class DescribeShareGroupOffsetsResponse(TypedDict):
+    throttle_time_ms: int
+    groups: list[DescribeShareGroupOffsetsResponseGroup]
+
+
+class AlterShareGroupOffsetsRequestPartition(TypedDict):
+    partition_index: int
+    start_offset: int
+
+
+class AlterShareGroupOffsetsRequestTopic(TypedDict):
+    topic_name: str
+    partitions: list[AlterShareGroupOffsetsRequestPartition]
+
+
+# api key 91, v0
+class AlterShareGroupOffsetsRequest(TypedDict):
+    group_id: str
+    topics: list[AlterShareGroupOffsetsRequestTopic]
+
+
+class AlterShareGroupOffsetsResponsePartition(TypedDict):
+    partition_index: int
+    error_code: int
+    error_message: str | None
+
+
+class AlterShareGroupOffsetsResponseTopic(TypedDict):
+    topic_name: str
+    topic_id: bytes
+    partitions: list[AlterShareGroupOffsetsResponsePartition]
+
+
+# api key 91, v0
+class AlterShareGroupOffsetsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    responses: list[AlterShareGroupOffsetsResponseTopic]
+
+
+class DeleteShareGroupOffsetsRequestTopic(TypedDict):
+    topic_name: str
+
+
+# api key 92, v0
+class DeleteShareGroupOffsetsRequest(TypedDict):
+    group_id: str
+    topics: list[DeleteShareGroupOffsetsRequestTopic]
+
+
+class DeleteShareGroupOffsetsResponseTopic(TypedDict):
+    topic_name: str
+    topic_id: bytes
+    error_code: int
+    error_message: str | None
+
+
+# api key 92, v0
+class DeleteShareGroupOffsetsResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    responses: list[DeleteShareGroupOffsetsResponseTopic]
+
+
+class StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode(TypedDict):
+    name: str
+    node_type: int
+    source_topics: list[str]
+    sink_topic: str | None
+    stores: list[str]
+    successors: list[str]
+
+
+class StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionSubtopology(TypedDict):
+    subtopology_id: str
+    nodes: list[StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode]
+
+
+class StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionGlobalStore(TypedDict):
+    source: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode
+    processor: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode
+
+
+class StreamsGroupTopologyDescriptionUpdateRequestTopologyDescription(TypedDict):
+    subtopologies: list[StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionSubtopology]
+    global_stores: list[StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionGlobalStore]
+
+
+# api key 93, v0
+class StreamsGroupTopologyDescriptionUpdateRequest(TypedDict):
+    group_id: str
+    member_id: str
+    topology_epoch: int
+    topology_description: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescription
+
+
+# api key 93, v0
+class StreamsGroupTopologyDescriptionUpdateResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+
+
+# api key 94, v0
+class UnregisterControllerRequest(TypedDict):
+    controller_id: int
+
+
+# api key 94, v0
+class UnregisterControllerResponse(TypedDict):
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+
+
+# v0
+class AbortedTxn(TypedDict):
+    producer_id: int
+    first_offset: int
+    last_offset: int
+    last_stable_offset: int
+
+
+# api key 8, v0
 class ConsumerGroupCurrentMemberAssignmentKey(TypedDict):
     group_id: str
     member_id: str
@@ -3037,9 +3294,10 @@ class ConsumerGroupCurrentMemberAssignmentKey(TypedDict):
 class ConsumerGroupCurrentMemberAssignmentValueTopicPartitions(TypedDict):
     topic_id: bytes
     partitions: list[int]
+    assignment_epochs: NotRequired[list[int] | None]  # tagged, v0+
 
 
-# v0
+# api key 8, v0
 class ConsumerGroupCurrentMemberAssignmentValue(TypedDict):
     member_epoch: int
     previous_member_epoch: int
@@ -3048,7 +3306,7 @@ class ConsumerGroupCurrentMemberAssignmentValue(TypedDict):
     partitions_pending_revocation: list[ConsumerGroupCurrentMemberAssignmentValueTopicPartitions]
 
 
-# v5
+# api key 5, v0
 class ConsumerGroupMemberMetadataKey(TypedDict):
     group_id: str
     member_id: str
@@ -3064,7 +3322,7 @@ class ConsumerGroupMemberMetadataValueClassicMemberMetadata(TypedDict):
     supported_protocols: list[ConsumerGroupMemberMetadataValueClassicProtocol]
 
 
-# v0
+# api key 5, v0
 class ConsumerGroupMemberMetadataValue(TypedDict):
     instance_id: str | None
     rack_id: str | None
@@ -3079,17 +3337,18 @@ class ConsumerGroupMemberMetadataValue(TypedDict):
     ]  # tagged, v0+
 
 
-# v3
+# api key 3, v0
 class ConsumerGroupMetadataKey(TypedDict):
     group_id: str
 
 
-# v0
+# api key 3, v0
 class ConsumerGroupMetadataValue(TypedDict):
     epoch: int
+    metadata_hash: NotRequired[int]  # tagged, v0+
 
 
-# v4
+# api key 4, v0
 class ConsumerGroupPartitionMetadataKey(TypedDict):
     group_id: str
 
@@ -3106,12 +3365,25 @@ class ConsumerGroupPartitionMetadataValueTopicMetadata(TypedDict):
     partition_metadata: list[ConsumerGroupPartitionMetadataValuePartitionMetadata]
 
 
-# v0
+# api key 4, v0
 class ConsumerGroupPartitionMetadataValue(TypedDict):
     topics: list[ConsumerGroupPartitionMetadataValueTopicMetadata]
 
 
-# v7
+# api key 16, v0
+class ConsumerGroupRegularExpressionKey(TypedDict):
+    group_id: str
+    regular_expression: str
+
+
+# api key 16, v0
+class ConsumerGroupRegularExpressionValue(TypedDict):
+    topics: list[str]
+    version: int
+    timestamp: int
+
+
+# api key 7, v0
 class ConsumerGroupTargetAssignmentMemberKey(TypedDict):
     group_id: str
     member_id: str
@@ -3122,19 +3394,20 @@ class ConsumerGroupTargetAssignmentMemberValueTopicPartition(TypedDict):
     partitions: list[int]
 
 
-# v0
+# api key 7, v0
 class ConsumerGroupTargetAssignmentMemberValue(TypedDict):
     topic_partitions: list[ConsumerGroupTargetAssignmentMemberValueTopicPartition]
 
 
-# v6
+# api key 6, v0
 class ConsumerGroupTargetAssignmentMetadataKey(TypedDict):
     group_id: str
 
 
-# v0
+# api key 6, v0
 class ConsumerGroupTargetAssignmentMetadataValue(TypedDict):
     assignment_epoch: int
+    assignment_timestamp: NotRequired[int]  # tagged, v0+
 
 
 class ConsumerProtocolAssignmentTopicPartition(TypedDict):
@@ -3163,13 +3436,23 @@ class ConsumerProtocolSubscription(TypedDict):
 
 
 # v0
+class ControlRecordTypeSchema(TypedDict):
+    type: int
+
+
+# v0
 class DefaultPrincipalData(TypedDict):
     type: str
     name: str
     token_authenticated: bool
 
 
-# v2
+# v0
+class EndTxnMarker(TypedDict):
+    coordinator_epoch: int
+
+
+# api key 2, v0
 class GroupMetadataKey(TypedDict):
     group: str
 
@@ -3185,7 +3468,7 @@ class GroupMetadataValueMemberMetadata(TypedDict):
     assignment: bytes
 
 
-# v0-4
+# api key 2, v0-4
 class GroupMetadataValue(TypedDict):
     protocol_type: str
     generation: int
@@ -3214,20 +3497,35 @@ class LeaderChangeMessage(TypedDict):
     granting_voters: list[LeaderChangeMessageVoter]
 
 
-# v0-1
+# api key 0, v0
+class LegacyOffsetCommitKey(TypedDict):
+    group: str
+    topic: str
+    partition: int
+
+
+# api key 0, v0
+class LegacyOffsetCommitValue(TypedDict):
+    offset: int
+    metadata: str
+    commit_timestamp: int
+
+
+# api key 1, v0
 class OffsetCommitKey(TypedDict):
     group: str
     topic: str
     partition: int
 
 
-# v0-4
+# api key 1, v0-4
 class OffsetCommitValue(TypedDict):
     offset: int
     leader_epoch: NotRequired[int]  # v3+
     metadata: str
     commit_timestamp: int
     expire_timestamp: NotRequired[int]  # v1
+    topic_id: NotRequired[bytes]  # tagged, v4+
 
 
 class ProducerSnapshotProducerEntry(TypedDict):
@@ -3247,7 +3545,7 @@ class ProducerSnapshot(TypedDict):
     producer_entries: list[ProducerSnapshotProducerEntry]
 
 
-# v14
+# api key 14, v0
 class ShareGroupCurrentMemberAssignmentKey(TypedDict):
     group_id: str
     member_id: str
@@ -3258,7 +3556,7 @@ class ShareGroupCurrentMemberAssignmentValueTopicPartitions(TypedDict):
     partitions: list[int]
 
 
-# v0
+# api key 14, v0
 class ShareGroupCurrentMemberAssignmentValue(TypedDict):
     member_epoch: int
     previous_member_epoch: int
@@ -3266,13 +3564,13 @@ class ShareGroupCurrentMemberAssignmentValue(TypedDict):
     assigned_partitions: list[ShareGroupCurrentMemberAssignmentValueTopicPartitions]
 
 
-# v10
+# api key 10, v0
 class ShareGroupMemberMetadataKey(TypedDict):
     group_id: str
     member_id: str
 
 
-# v0
+# api key 10, v0
 class ShareGroupMemberMetadataValue(TypedDict):
     rack_id: str | None
     client_id: str
@@ -3280,39 +3578,18 @@ class ShareGroupMemberMetadataValue(TypedDict):
     subscribed_topic_names: list[str]
 
 
-# v11
+# api key 11, v0
 class ShareGroupMetadataKey(TypedDict):
     group_id: str
 
 
-# v0
+# api key 11, v0
 class ShareGroupMetadataValue(TypedDict):
     epoch: int
+    metadata_hash: int
 
 
-# v9
-class ShareGroupPartitionMetadataKey(TypedDict):
-    group_id: str
-
-
-class ShareGroupPartitionMetadataValuePartitionMetadata(TypedDict):
-    partition: int
-    racks: list[str]
-
-
-class ShareGroupPartitionMetadataValueTopicMetadata(TypedDict):
-    topic_id: bytes
-    topic_name: str
-    num_partitions: int
-    partition_metadata: list[ShareGroupPartitionMetadataValuePartitionMetadata]
-
-
-# v0
-class ShareGroupPartitionMetadataValue(TypedDict):
-    topics: list[ShareGroupPartitionMetadataValueTopicMetadata]
-
-
-# v15
+# api key 15, v0
 class ShareGroupStatePartitionMetadataKey(TypedDict):
     group_id: str
 
@@ -3328,13 +3605,14 @@ class ShareGroupStatePartitionMetadataValueTopicInfo(TypedDict):
     topic_name: str
 
 
-# v0
+# api key 15, v0
 class ShareGroupStatePartitionMetadataValue(TypedDict):
+    initializing_topics: list[ShareGroupStatePartitionMetadataValueTopicPartitionsInfo]
     initialized_topics: list[ShareGroupStatePartitionMetadataValueTopicPartitionsInfo]
     deleting_topics: list[ShareGroupStatePartitionMetadataValueTopicInfo]
 
 
-# v13
+# api key 13, v0
 class ShareGroupTargetAssignmentMemberKey(TypedDict):
     group_id: str
     member_id: str
@@ -3345,22 +3623,23 @@ class ShareGroupTargetAssignmentMemberValueTopicPartition(TypedDict):
     partitions: list[int]
 
 
-# v0
+# api key 13, v0
 class ShareGroupTargetAssignmentMemberValue(TypedDict):
     topic_partitions: list[ShareGroupTargetAssignmentMemberValueTopicPartition]
 
 
-# v12
+# api key 12, v0
 class ShareGroupTargetAssignmentMetadataKey(TypedDict):
     group_id: str
 
 
-# v0
+# api key 12, v0
 class ShareGroupTargetAssignmentMetadataValue(TypedDict):
     assignment_epoch: int
+    assignment_timestamp: NotRequired[int]  # tagged, v0+
 
 
-# v0
+# api key 0, v0
 class ShareSnapshotKey(TypedDict):
     group_id: str
     topic_id: bytes
@@ -3374,16 +3653,19 @@ class ShareSnapshotValueStateBatch(TypedDict):
     delivery_count: int
 
 
-# v0
+# api key 0, v0
 class ShareSnapshotValue(TypedDict):
     snapshot_epoch: int
     state_epoch: int
     leader_epoch: int
     start_offset: int
+    delivery_complete_count: NotRequired[int]  # tagged, v0+
+    create_timestamp: int
+    write_timestamp: int
     state_batches: list[ShareSnapshotValueStateBatch]
 
 
-# v1
+# api key 1, v0
 class ShareUpdateKey(TypedDict):
     group_id: str
     topic_id: bytes
@@ -3397,11 +3679,12 @@ class ShareUpdateValueStateBatch(TypedDict):
     delivery_count: int
 
 
-# v0
+# api key 1, v0
 class ShareUpdateValue(TypedDict):
     snapshot_epoch: int
     leader_epoch: int
     start_offset: int
+    delivery_complete_count: NotRequired[int]  # tagged, v0+
     state_batches: list[ShareUpdateValueStateBatch]
 
 
@@ -3416,7 +3699,151 @@ class SnapshotHeaderRecord(TypedDict):
     last_contained_log_timestamp: int
 
 
-# v0
+# api key 22, v0
+class StreamsGroupCurrentMemberAssignmentKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class StreamsGroupCurrentMemberAssignmentValueTaskIds(TypedDict):
+    subtopology_id: str
+    partitions: list[int]
+    assignment_epochs: NotRequired[list[int] | None]  # tagged, v0+
+
+
+# api key 22, v0
+class StreamsGroupCurrentMemberAssignmentValue(TypedDict):
+    member_epoch: int
+    previous_member_epoch: int
+    state: int
+    active_tasks: list[StreamsGroupCurrentMemberAssignmentValueTaskIds]
+    standby_tasks: list[StreamsGroupCurrentMemberAssignmentValueTaskIds]
+    warmup_tasks: list[StreamsGroupCurrentMemberAssignmentValueTaskIds]
+    active_tasks_pending_revocation: list[StreamsGroupCurrentMemberAssignmentValueTaskIds]
+    standby_tasks_pending_revocation: list[StreamsGroupCurrentMemberAssignmentValueTaskIds]
+    warmup_tasks_pending_revocation: list[StreamsGroupCurrentMemberAssignmentValueTaskIds]
+
+
+# api key 19, v0
+class StreamsGroupMemberMetadataKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class StreamsGroupMemberMetadataValueEndpoint(TypedDict):
+    host: str
+    port: int
+
+
+class StreamsGroupMemberMetadataValueKeyValue(TypedDict):
+    key: str
+    value: str
+
+
+# api key 19, v0
+class StreamsGroupMemberMetadataValue(TypedDict):
+    instance_id: str | None
+    rack_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    topology_epoch: int
+    process_id: str
+    user_endpoint: StreamsGroupMemberMetadataValueEndpoint | None
+    client_tags: list[StreamsGroupMemberMetadataValueKeyValue]
+
+
+# api key 17, v0
+class StreamsGroupMetadataKey(TypedDict):
+    group_id: str
+
+
+class StreamsGroupMetadataValueLastAssignmentConfig(TypedDict):
+    key: str
+    value: str
+
+
+# api key 17, v0
+class StreamsGroupMetadataValue(TypedDict):
+    epoch: int
+    metadata_hash: int
+    validated_topology_epoch: NotRequired[int]  # tagged, v0+
+    last_assignment_configs: NotRequired[
+        list[StreamsGroupMetadataValueLastAssignmentConfig] | None
+    ]  # tagged, v0+
+    stored_description_topology_epoch: NotRequired[int]  # tagged, v0+
+    failed_description_topology_epoch: NotRequired[int]  # tagged, v0+
+
+
+# api key 21, v0
+class StreamsGroupTargetAssignmentMemberKey(TypedDict):
+    group_id: str
+    member_id: str
+
+
+class StreamsGroupTargetAssignmentMemberValueTaskIds(TypedDict):
+    subtopology_id: str
+    partitions: list[int]
+
+
+# api key 21, v0
+class StreamsGroupTargetAssignmentMemberValue(TypedDict):
+    active_tasks: list[StreamsGroupTargetAssignmentMemberValueTaskIds]
+    standby_tasks: list[StreamsGroupTargetAssignmentMemberValueTaskIds]
+    warmup_tasks: list[StreamsGroupTargetAssignmentMemberValueTaskIds]
+
+
+# api key 20, v0
+class StreamsGroupTargetAssignmentMetadataKey(TypedDict):
+    group_id: str
+
+
+# api key 20, v0
+class StreamsGroupTargetAssignmentMetadataValue(TypedDict):
+    assignment_epoch: int
+    assignment_timestamp: NotRequired[int]  # tagged, v0+
+
+
+# api key 23, v0
+class StreamsGroupTopologyKey(TypedDict):
+    group_id: str
+
+
+class StreamsGroupTopologyValueTopicConfig(TypedDict):
+    key: str
+    value: str
+
+
+class StreamsGroupTopologyValueTopicInfo(TypedDict):
+    name: str
+    partitions: int
+    replication_factor: int
+    topic_configs: list[StreamsGroupTopologyValueTopicConfig]
+
+
+class StreamsGroupTopologyValueCopartitionGroup(TypedDict):
+    source_topics: list[int]
+    source_topic_regex: list[int]
+    repartition_source_topics: list[int]
+
+
+class StreamsGroupTopologyValueSubtopology(TypedDict):
+    subtopology_id: str
+    source_topics: list[str]
+    source_topic_regex: list[str]
+    state_changelog_topics: list[StreamsGroupTopologyValueTopicInfo]
+    repartition_sink_topics: list[str]
+    repartition_source_topics: list[StreamsGroupTopologyValueTopicInfo]
+    copartition_groups: list[StreamsGroupTopologyValueCopartitionGroup]
+
+
+# api key 23, v0
+class StreamsGroupTopologyValue(TypedDict):
+    epoch: int
+    subtopologies: list[StreamsGroupTopologyValueSubtopology]
+
+
+# api key 0, v0
 class TransactionLogKey(TypedDict):
     transactional_id: str
 
@@ -3426,12 +3853,13 @@ class TransactionLogValuePartitionsSchema(TypedDict):
     partition_ids: list[int]
 
 
-# v0-1
+# api key 0, v0-1
 class TransactionLogValue(TypedDict):
     producer_id: int
     previous_producer_id: NotRequired[int]  # tagged, v1+
     next_producer_id: NotRequired[int]  # tagged, v1+
     producer_epoch: int
+    next_producer_epoch: NotRequired[int]  # tagged, v1+
     transaction_timeout_ms: int
     transaction_status: int
     transaction_partitions: list[TransactionLogValuePartitionsSchema] | None

@@ -1,6 +1,6 @@
 # generated - do not edit; regenerate with `python -m ferrolog.protocol.generate`
-# content sha256: 76a2712c9eab66a551899b112104b66c0cca296c3c5ba5f41caef8213a1dbbd0
-# schemas sha256: 2f70d5502ce360991e40ed6e2e6ba11b24612f7c6ac8893f63b99a7bdb86e4ff
+# content sha256: d14379c389083db2eada1bf358a24b71720c9fe9a98cf642129895d866a262c7
+# schemas sha256: 8205adbf27f4395dce11e021b6ed8f1ea24903d1c739f08023b90988b5aaa6e1
 # from Kafka's message schemas (messages/*.json, internal/*/*.json).
 # message = (name, api_key, valid_versions, flexible_versions, fields)
 # field = (name, type, versions, nullable_versions, tag, tagged_versions, default,
@@ -8,19 +8,20 @@
 from typing import Any
 
 REQUESTS: dict[int, Any] = {
-    0: ('ProduceRequest', 0, (0, 11), (9, 32767), (
+    0: ('ProduceRequest', 0, (3, 13), (9, 32767), (
         ('transactional_id', 'string', (3, 32767), (3, 32767), None, None, None, None, None),
         ('acks', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('topic_data', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('name', 'string', (0, 12), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (13, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partition_data', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('records', 'records', (0, 32767), (0, 32767), None, None, None, None, None),
             )),
         )),
     )),
-    1: ('FetchRequest', 1, (0, 17), (12, 32767), (
+    1: ('FetchRequest', 1, (4, 18), (12, 32767), (
         ('cluster_id', 'string', (12, 32767), (12, 32767), 0, (12, 32767), None, None, None),
         ('replica_id', 'int32', (0, 14), None, None, None, -1, None, None),
         ('replica_state', 'struct', (15, 32767), None, 1, (15, 32767), {}, None, (
@@ -44,6 +45,7 @@ REQUESTS: dict[int, Any] = {
                 ('log_start_offset', 'int64', (5, 32767), None, None, None, -1, None, None),
                 ('partition_max_bytes', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('replica_directory_id', 'uuid', (17, 32767), None, 0, (17, 32767), b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
+                ('high_watermark', 'int64', (18, 32767), None, 1, (18, 32767), 9223372036854775807, None, None),
             )),
         )),
         ('forgotten_topics_data', '[]struct', (7, 32767), None, None, None, (), None, (
@@ -53,7 +55,7 @@ REQUESTS: dict[int, Any] = {
         )),
         ('rack_id', 'string', (11, 32767), None, None, None, '', None, None),
     )),
-    2: ('ListOffsetsRequest', 2, (0, 10), (6, 32767), (
+    2: ('ListOffsetsRequest', 2, (1, 11), (6, 32767), (
         ('replica_id', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('isolation_level', 'int8', (2, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -62,12 +64,11 @@ REQUESTS: dict[int, Any] = {
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('current_leader_epoch', 'int32', (4, 32767), None, None, None, -1, None, None),
                 ('timestamp', 'int64', (0, 32767), None, None, None, 0, None, None),
-                ('max_num_offsets', 'int32', (0, 0), None, None, None, 1, None, None),
             )),
         )),
         ('timeout_ms', 'int32', (10, 32767), None, None, None, 0, None, None),
     )),
-    3: ('MetadataRequest', 3, (0, 12), (9, 32767), (
+    3: ('MetadataRequest', 3, (0, 13), (9, 32767), (
         ('topics', '[]struct', (0, 32767), (1, 32767), None, None, (), None, (
             ('topic_id', 'uuid', (10, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('name', 'string', (0, 32767), (10, 32767), None, None, '', None, None),
@@ -76,140 +77,24 @@ REQUESTS: dict[int, Any] = {
         ('include_cluster_authorized_operations', 'bool', (8, 10), None, None, None, False, None, None),
         ('include_topic_authorized_operations', 'bool', (8, 32767), None, None, None, False, None, None),
     )),
-    4: ('LeaderAndIsrRequest', 4, (0, 7), (4, 32767), (
-        ('controller_id', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('is_k_raft_controller', 'bool', (7, 32767), None, None, None, False, None, None),
-        ('controller_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('broker_epoch', 'int64', (2, 32767), None, None, None, -1, None, None),
-        ('type', 'int8', (5, 32767), None, None, None, 0, None, None),
-        ('ungrouped_partition_states', '[]struct', (0, 1), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 1), None, None, None, '', None, None),
-            ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('controller_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('leader', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('isr', '[]int32', (0, 32767), None, None, None, (), None, None),
-            ('partition_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('replicas', '[]int32', (0, 32767), None, None, None, (), None, None),
-            ('adding_replicas', '[]int32', (3, 32767), None, None, None, (), None, None),
-            ('removing_replicas', '[]int32', (3, 32767), None, None, None, (), None, None),
-            ('is_new', 'bool', (1, 32767), None, None, None, False, None, None),
-            ('leader_recovery_state', 'int8', (6, 32767), None, None, None, 0, None, None),
-        )),
-        ('topic_states', '[]struct', (2, 32767), None, None, None, (), None, (
-            ('topic_name', 'string', (2, 32767), None, None, None, '', None, None),
-            ('topic_id', 'uuid', (5, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
-            ('partition_states', '[]struct', (2, 32767), None, None, None, (), None, (
-                ('topic_name', 'string', (0, 1), None, None, None, '', None, None),
-                ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('controller_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('leader', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('isr', '[]int32', (0, 32767), None, None, None, (), None, None),
-                ('partition_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('replicas', '[]int32', (0, 32767), None, None, None, (), None, None),
-                ('adding_replicas', '[]int32', (3, 32767), None, None, None, (), None, None),
-                ('removing_replicas', '[]int32', (3, 32767), None, None, None, (), None, None),
-                ('is_new', 'bool', (1, 32767), None, None, None, False, None, None),
-                ('leader_recovery_state', 'int8', (6, 32767), None, None, None, 0, None, None),
-            )),
-        )),
-        ('live_leaders', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('broker_id', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('host_name', 'string', (0, 32767), None, None, None, '', None, None),
-            ('port', 'int32', (0, 32767), None, None, None, 0, None, None),
-        )),
-    )),
-    5: ('StopReplicaRequest', 5, (0, 4), (2, 32767), (
-        ('controller_id', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('is_k_raft_controller', 'bool', (4, 32767), None, None, None, False, None, None),
-        ('controller_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('broker_epoch', 'int64', (1, 32767), None, None, None, -1, None, None),
-        ('delete_partitions', 'bool', (0, 2), None, None, None, False, None, None),
-        ('ungrouped_partitions', '[]struct', (0, 0), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 0), None, None, None, '', None, None),
-            ('partition_index', 'int32', (0, 0), None, None, None, 0, None, None),
-        )),
-        ('topics', '[]struct', (1, 2), None, None, None, (), None, (
-            ('name', 'string', (1, 2), None, None, None, '', None, None),
-            ('partition_indexes', '[]int32', (1, 2), None, None, None, (), None, None),
-        )),
-        ('topic_states', '[]struct', (3, 32767), None, None, None, (), None, (
-            ('topic_name', 'string', (3, 32767), None, None, None, '', None, None),
-            ('partition_states', '[]struct', (3, 32767), None, None, None, (), None, (
-                ('partition_index', 'int32', (3, 32767), None, None, None, 0, None, None),
-                ('leader_epoch', 'int32', (3, 32767), None, None, None, -1, None, None),
-                ('delete_partition', 'bool', (3, 32767), None, None, None, False, None, None),
-            )),
-        )),
-    )),
-    6: ('UpdateMetadataRequest', 6, (0, 8), (6, 32767), (
-        ('controller_id', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('is_k_raft_controller', 'bool', (8, 32767), None, None, None, False, None, None),
-        ('type', 'int8', (8, 32767), None, 0, (8, 32767), 0, None, None),
-        ('controller_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('broker_epoch', 'int64', (5, 32767), None, None, None, -1, None, None),
-        ('ungrouped_partition_states', '[]struct', (0, 4), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 4), None, None, None, '', None, None),
-            ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('controller_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('leader', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('isr', '[]int32', (0, 32767), None, None, None, (), None, None),
-            ('zk_version', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('replicas', '[]int32', (0, 32767), None, None, None, (), None, None),
-            ('offline_replicas', '[]int32', (4, 32767), None, None, None, (), None, None),
-        )),
-        ('topic_states', '[]struct', (5, 32767), None, None, None, (), None, (
-            ('topic_name', 'string', (5, 32767), None, None, None, '', None, None),
-            ('topic_id', 'uuid', (7, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
-            ('partition_states', '[]struct', (5, 32767), None, None, None, (), None, (
-                ('topic_name', 'string', (0, 4), None, None, None, '', None, None),
-                ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('controller_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('leader', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('isr', '[]int32', (0, 32767), None, None, None, (), None, None),
-                ('zk_version', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('replicas', '[]int32', (0, 32767), None, None, None, (), None, None),
-                ('offline_replicas', '[]int32', (4, 32767), None, None, None, (), None, None),
-            )),
-        )),
-        ('live_brokers', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('id', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('v0_host', 'string', (0, 0), None, None, None, '', None, None),
-            ('v0_port', 'int32', (0, 0), None, None, None, 0, None, None),
-            ('endpoints', '[]struct', (1, 32767), None, None, None, (), None, (
-                ('port', 'int32', (1, 32767), None, None, None, 0, None, None),
-                ('host', 'string', (1, 32767), None, None, None, '', None, None),
-                ('listener', 'string', (3, 32767), None, None, None, '', None, None),
-                ('security_protocol', 'int16', (1, 32767), None, None, None, 0, None, None),
-            )),
-            ('rack', 'string', (2, 32767), (0, 32767), None, None, '', None, None),
-        )),
-    )),
-    7: ('ControlledShutdownRequest', 7, (0, 3), (3, 32767), (
-        ('broker_id', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('broker_epoch', 'int64', (2, 32767), None, None, None, -1, None, None),
-    )),
-    8: ('OffsetCommitRequest', 8, (0, 9), (8, 32767), (
+    8: ('OffsetCommitRequest', 8, (2, 10), (8, 32767), (
         ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('generation_id_or_member_epoch', 'int32', (1, 32767), None, None, None, -1, None, None),
         ('member_id', 'string', (1, 32767), None, None, None, '', None, None),
         ('group_instance_id', 'string', (7, 32767), (7, 32767), None, None, None, None, None),
         ('retention_time_ms', 'int64', (2, 4), None, None, None, -1, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('name', 'string', (0, 9), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (10, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('committed_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
                 ('committed_leader_epoch', 'int32', (6, 32767), None, None, None, -1, None, None),
-                ('commit_timestamp', 'int64', (1, 1), None, None, None, -1, None, None),
                 ('committed_metadata', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
             )),
         )),
     )),
-    9: ('OffsetFetchRequest', 9, (0, 9), (6, 32767), (
+    9: ('OffsetFetchRequest', 9, (1, 10), (6, 32767), (
         ('group_id', 'string', (0, 7), None, None, None, '', None, None),
         ('topics', '[]struct', (0, 7), (2, 7), None, None, (), None, (
             ('name', 'string', (0, 7), None, None, None, '', None, None),
@@ -220,7 +105,8 @@ REQUESTS: dict[int, Any] = {
             ('member_id', 'string', (9, 32767), (9, 32767), None, None, None, None, None),
             ('member_epoch', 'int32', (9, 32767), None, None, None, -1, None, None),
             ('topics', '[]struct', (8, 32767), (8, 32767), None, None, (), None, (
-                ('name', 'string', (8, 32767), None, None, None, '', None, None),
+                ('name', 'string', (8, 9), None, None, None, '', None, None),
+                ('topic_id', 'uuid', (10, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
                 ('partition_indexes', '[]int32', (8, 32767), None, None, None, (), None, None),
             )),
         )),
@@ -271,7 +157,7 @@ REQUESTS: dict[int, Any] = {
             ('assignment', 'bytes', (0, 32767), None, None, None, b'', None, None),
         )),
     )),
-    15: ('DescribeGroupsRequest', 15, (0, 5), (5, 32767), (
+    15: ('DescribeGroupsRequest', 15, (0, 6), (5, 32767), (
         ('groups', '[]string', (0, 32767), None, None, None, (), None, None),
         ('include_authorized_operations', 'bool', (3, 32767), None, None, None, False, None, None),
     )),
@@ -282,11 +168,13 @@ REQUESTS: dict[int, Any] = {
     17: ('SaslHandshakeRequest', 17, (0, 1), None, (
         ('mechanism', 'string', (0, 32767), None, None, None, '', None, None),
     )),
-    18: ('ApiVersionsRequest', 18, (0, 4), (3, 32767), (
+    18: ('ApiVersionsRequest', 18, (0, 5), (3, 32767), (
         ('client_software_name', 'string', (3, 32767), None, None, None, '', None, None),
         ('client_software_version', 'string', (3, 32767), None, None, None, '', None, None),
+        ('cluster_id', 'string', (5, 32767), (5, 32767), None, None, None, None, None),
+        ('node_id', 'int32', (5, 32767), None, None, None, -1, None, None),
     )),
-    19: ('CreateTopicsRequest', 19, (0, 7), (5, 32767), (
+    19: ('CreateTopicsRequest', 19, (2, 7), (5, 32767), (
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('name', 'string', (0, 32767), None, None, None, '', None, None),
             ('num_partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -303,7 +191,7 @@ REQUESTS: dict[int, Any] = {
         ('timeout_ms', 'int32', (0, 32767), None, None, None, 60000, None, None),
         ('validate_only', 'bool', (1, 32767), None, None, None, False, None, None),
     )),
-    20: ('DeleteTopicsRequest', 20, (0, 6), (4, 32767), (
+    20: ('DeleteTopicsRequest', 20, (1, 6), (4, 32767), (
         ('topics', '[]struct', (6, 32767), None, None, None, (), None, (
             ('name', 'string', (6, 32767), (6, 32767), None, None, None, None, None),
             ('topic_id', 'uuid', (6, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
@@ -321,13 +209,15 @@ REQUESTS: dict[int, Any] = {
         )),
         ('timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
     )),
-    22: ('InitProducerIdRequest', 22, (0, 5), (2, 32767), (
+    22: ('InitProducerIdRequest', 22, (0, 6), (2, 32767), (
         ('transactional_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('transaction_timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('producer_id', 'int64', (3, 32767), None, None, None, -1, None, None),
         ('producer_epoch', 'int16', (3, 32767), None, None, None, -1, None, None),
+        ('enable2_pc', 'bool', (6, 32767), None, None, None, False, None, None),
+        ('keep_prepared_txn', 'bool', (6, 32767), None, None, None, False, None, None),
     )),
-    23: ('OffsetForLeaderEpochRequest', 23, (0, 4), (4, 32767), (
+    23: ('OffsetForLeaderEpochRequest', 23, (2, 4), (4, 32767), (
         ('replica_id', 'int32', (3, 32767), None, None, None, -2, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic', 'string', (0, 32767), None, None, None, '', None, None),
@@ -369,7 +259,7 @@ REQUESTS: dict[int, Any] = {
         ('producer_epoch', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('committed', 'bool', (0, 32767), None, None, None, False, None, None),
     )),
-    27: ('WriteTxnMarkersRequest', 27, (0, 1), (1, 32767), (
+    27: ('WriteTxnMarkersRequest', 27, (1, 2), (1, 32767), (
         ('markers', '[]struct', (0, 32767), None, None, None, (), None, (
             ('producer_id', 'int64', (0, 32767), None, None, None, 0, None, None),
             ('producer_epoch', 'int16', (0, 32767), None, None, None, 0, None, None),
@@ -379,18 +269,20 @@ REQUESTS: dict[int, Any] = {
                 ('partition_indexes', '[]int32', (0, 32767), None, None, None, (), None, None),
             )),
             ('coordinator_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+            ('transaction_version', 'int8', (2, 32767), None, None, None, 0, None, None),
         )),
     )),
-    28: ('TxnOffsetCommitRequest', 28, (0, 4), (3, 32767), (
+    28: ('TxnOffsetCommitRequest', 28, (0, 6), (3, 32767), (
         ('transactional_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('producer_id', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('producer_epoch', 'int16', (0, 32767), None, None, None, 0, None, None),
-        ('generation_id', 'int32', (3, 32767), None, None, None, -1, None, None),
+        ('generation_id_or_member_epoch', 'int32', (3, 32767), None, None, None, -1, None, None),
         ('member_id', 'string', (3, 32767), None, None, None, '', None, None),
         ('group_instance_id', 'string', (3, 32767), (3, 32767), None, None, None, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('name', 'string', (0, 5), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (6, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('committed_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
@@ -399,7 +291,7 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    29: ('DescribeAclsRequest', 29, (0, 3), (2, 32767), (
+    29: ('DescribeAclsRequest', 29, (1, 3), (2, 32767), (
         ('resource_type_filter', 'int8', (0, 32767), None, None, None, 0, None, None),
         ('resource_name_filter', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('pattern_type_filter', 'int8', (1, 32767), None, None, None, 3, None, None),
@@ -408,7 +300,7 @@ REQUESTS: dict[int, Any] = {
         ('operation', 'int8', (0, 32767), None, None, None, 0, None, None),
         ('permission_type', 'int8', (0, 32767), None, None, None, 0, None, None),
     )),
-    30: ('CreateAclsRequest', 30, (0, 3), (2, 32767), (
+    30: ('CreateAclsRequest', 30, (1, 3), (2, 32767), (
         ('creations', '[]struct', (0, 32767), None, None, None, (), None, (
             ('resource_type', 'int8', (0, 32767), None, None, None, 0, None, None),
             ('resource_name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -419,7 +311,7 @@ REQUESTS: dict[int, Any] = {
             ('permission_type', 'int8', (0, 32767), None, None, None, 0, None, None),
         )),
     )),
-    31: ('DeleteAclsRequest', 31, (0, 3), (2, 32767), (
+    31: ('DeleteAclsRequest', 31, (1, 3), (2, 32767), (
         ('filters', '[]struct', (0, 32767), None, None, None, (), None, (
             ('resource_type_filter', 'int8', (0, 32767), None, None, None, 0, None, None),
             ('resource_name_filter', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
@@ -430,7 +322,7 @@ REQUESTS: dict[int, Any] = {
             ('permission_type', 'int8', (0, 32767), None, None, None, 0, None, None),
         )),
     )),
-    32: ('DescribeConfigsRequest', 32, (0, 4), (4, 32767), (
+    32: ('DescribeConfigsRequest', 32, (1, 4), (4, 32767), (
         ('resources', '[]struct', (0, 32767), None, None, None, (), None, (
             ('resource_type', 'int8', (0, 32767), None, None, None, 0, None, None),
             ('resource_name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -450,7 +342,7 @@ REQUESTS: dict[int, Any] = {
         )),
         ('validate_only', 'bool', (0, 32767), None, None, None, False, None, None),
     )),
-    34: ('AlterReplicaLogDirsRequest', 34, (0, 2), (2, 32767), (
+    34: ('AlterReplicaLogDirsRequest', 34, (1, 2), (2, 32767), (
         ('dirs', '[]struct', (0, 32767), None, None, None, (), None, (
             ('path', 'string', (0, 32767), None, None, None, '', None, None),
             ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -459,7 +351,7 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    35: ('DescribeLogDirsRequest', 35, (0, 4), (2, 32767), (
+    35: ('DescribeLogDirsRequest', 35, (1, 5), (2, 32767), (
         ('topics', '[]struct', (0, 32767), (0, 32767), None, None, (), None, (
             ('topic', 'string', (0, 32767), None, None, None, '', None, None),
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
@@ -479,7 +371,7 @@ REQUESTS: dict[int, Any] = {
         ('timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('validate_only', 'bool', (0, 32767), None, None, None, False, None, None),
     )),
-    38: ('CreateDelegationTokenRequest', 38, (0, 3), (2, 32767), (
+    38: ('CreateDelegationTokenRequest', 38, (1, 3), (2, 32767), (
         ('owner_principal_type', 'string', (3, 32767), (3, 32767), None, None, '', None, None),
         ('owner_principal_name', 'string', (3, 32767), (3, 32767), None, None, '', None, None),
         ('renewers', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -488,21 +380,21 @@ REQUESTS: dict[int, Any] = {
         )),
         ('max_lifetime_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
     )),
-    39: ('RenewDelegationTokenRequest', 39, (0, 2), (2, 32767), (
+    39: ('RenewDelegationTokenRequest', 39, (1, 2), (2, 32767), (
         ('hmac', 'bytes', (0, 32767), None, None, None, b'', None, None),
         ('renew_period_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
     )),
-    40: ('ExpireDelegationTokenRequest', 40, (0, 2), (2, 32767), (
+    40: ('ExpireDelegationTokenRequest', 40, (1, 2), (2, 32767), (
         ('hmac', 'bytes', (0, 32767), None, None, None, b'', None, None),
         ('expiry_time_period_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
     )),
-    41: ('DescribeDelegationTokenRequest', 41, (0, 3), (2, 32767), (
+    41: ('DescribeDelegationTokenRequest', 41, (1, 3), (2, 32767), (
         ('owners', '[]struct', (0, 32767), (0, 32767), None, None, (), None, (
             ('principal_type', 'string', (0, 32767), None, None, None, '', None, None),
             ('principal_name', 'string', (0, 32767), None, None, None, '', None, None),
         )),
     )),
-    42: ('DeleteGroupsRequest', 42, (0, 2), (2, 32767), (
+    42: ('DeleteGroupsRequest', 42, (0, 3), (2, 32767), (
         ('groups_names', '[]string', (0, 32767), None, None, None, (), None, None),
     )),
     43: ('ElectLeadersRequest', 43, (0, 2), (2, 32767), (
@@ -525,8 +417,9 @@ REQUESTS: dict[int, Any] = {
         )),
         ('validate_only', 'bool', (0, 32767), None, None, None, False, None, None),
     )),
-    45: ('AlterPartitionReassignmentsRequest', 45, (0, 0), (0, 32767), (
+    45: ('AlterPartitionReassignmentsRequest', 45, (0, 1), (0, 32767), (
         ('timeout_ms', 'int32', (0, 32767), None, None, None, 60000, None, None),
+        ('allow_replication_factor_change', 'bool', (1, 32767), None, None, None, True, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('name', 'string', (0, 32767), None, None, None, '', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -591,19 +484,20 @@ REQUESTS: dict[int, Any] = {
             ('salted_password', 'bytes', (0, 32767), None, None, None, b'', None, None),
         )),
     )),
-    52: ('VoteRequest', 52, (0, 1), (0, 32767), (
+    52: ('VoteRequest', 52, (0, 2), (0, 32767), (
         ('cluster_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
         ('voter_id', 'int32', (1, 32767), None, None, None, -1, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('candidate_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('candidate_id', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('candidate_directory_id', 'uuid', (1, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
+                ('replica_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('replica_id', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('replica_directory_id', 'uuid', (1, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
                 ('voter_directory_id', 'uuid', (1, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
                 ('last_offset_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('last_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+                ('pre_vote', 'bool', (2, 32767), None, None, None, False, None, None),
             )),
         )),
     )),
@@ -654,11 +548,10 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    56: ('AlterPartitionRequest', 56, (0, 3), (0, 32767), (
+    56: ('AlterPartitionRequest', 56, (2, 3), (0, 32767), (
         ('broker_id', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('broker_epoch', 'int64', (0, 32767), None, None, None, -1, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 1), None, None, None, '', None, None),
             ('topic_id', 'uuid', (2, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -706,9 +599,10 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    60: ('DescribeClusterRequest', 60, (0, 1), (0, 32767), (
+    60: ('DescribeClusterRequest', 60, (0, 2), (0, 32767), (
         ('include_cluster_authorized_operations', 'bool', (0, 32767), None, None, None, False, None, None),
         ('endpoint_type', 'int8', (1, 32767), None, None, None, 1, None, None),
+        ('include_fenced_brokers', 'bool', (2, 32767), None, None, None, False, None, None),
     )),
     61: ('DescribeProducersRequest', 61, (0, 0), (0, 32767), (
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -736,13 +630,14 @@ REQUESTS: dict[int, Any] = {
         ('log_dirs', '[]uuid', (2, 32767), None, None, None, (), None, None),
         ('previous_broker_epoch', 'int64', (3, 32767), None, None, None, -1, None, None),
     )),
-    63: ('BrokerHeartbeatRequest', 63, (0, 1), (0, 32767), (
+    63: ('BrokerHeartbeatRequest', 63, (0, 2), (0, 32767), (
         ('broker_id', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('broker_epoch', 'int64', (0, 32767), None, None, None, -1, None, None),
         ('current_metadata_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('want_fence', 'bool', (0, 32767), None, None, None, False, None, None),
         ('want_shut_down', 'bool', (0, 32767), None, None, None, False, None, None),
         ('offline_log_dirs', '[]uuid', (1, 32767), None, 0, (1, 32767), (), None, None),
+        ('cordoned_log_dirs', '[]uuid', (2, 32767), (2, 32767), 1, (2, 32767), None, None, None),
     )),
     64: ('UnregisterBrokerRequest', 64, (0, 0), (0, 32767), (
         ('broker_id', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -750,10 +645,11 @@ REQUESTS: dict[int, Any] = {
     65: ('DescribeTransactionsRequest', 65, (0, 0), (0, 32767), (
         ('transactional_ids', '[]string', (0, 32767), None, None, None, (), None, None),
     )),
-    66: ('ListTransactionsRequest', 66, (0, 1), (0, 32767), (
+    66: ('ListTransactionsRequest', 66, (0, 2), (0, 32767), (
         ('state_filters', '[]string', (0, 32767), None, None, None, (), None, None),
         ('producer_id_filters', '[]int64', (0, 32767), None, None, None, (), None, None),
         ('duration_filter', 'int64', (1, 32767), None, None, None, -1, None, None),
+        ('transactional_id_pattern', 'string', (2, 32767), (2, 32767), None, None, None, None, None),
     )),
     67: ('AllocateProducerIdsRequest', 67, (0, 0), (0, 32767), (
         ('broker_id', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -774,7 +670,7 @@ REQUESTS: dict[int, Any] = {
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
         )),
     )),
-    69: ('ConsumerGroupDescribeRequest', 69, (0, 0), (0, 32767), (
+    69: ('ConsumerGroupDescribeRequest', 69, (0, 1), (0, 32767), (
         ('group_ids', '[]string', (0, 32767), None, None, None, (), None, None),
         ('include_authorized_operations', 'bool', (0, 32767), None, None, None, False, None, None),
     )),
@@ -817,7 +713,8 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    74: ('ListClientMetricsResourcesRequest', 74, (0, 0), (0, 32767), (
+    74: ('ListConfigResourcesRequest', 74, (0, 1), (0, 32767), (
+        ('resource_types', '[]int8', (1, 32767), None, None, None, (), None, None),
     )),
     75: ('DescribeTopicPartitionsRequest', 75, (0, 0), (0, 32767), (
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -829,29 +726,33 @@ REQUESTS: dict[int, Any] = {
             ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
         )),
     )),
-    76: ('ShareGroupHeartbeatRequest', 76, (0, 0), (0, 32767), (
+    76: ('ShareGroupHeartbeatRequest', 76, (1, 1), (0, 32767), (
         ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('member_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('rack_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
         ('subscribed_topic_names', '[]string', (0, 32767), (0, 32767), None, None, None, None, None),
     )),
-    77: ('ShareGroupDescribeRequest', 77, (0, 0), (0, 32767), (
+    77: ('ShareGroupDescribeRequest', 77, (1, 1), (0, 32767), (
         ('group_ids', '[]string', (0, 32767), None, None, None, (), None, None),
         ('include_authorized_operations', 'bool', (0, 32767), None, None, None, False, None, None),
     )),
-    78: ('ShareFetchRequest', 78, (0, 0), (0, 32767), (
+    78: ('ShareFetchRequest', 78, (1, 2), (0, 32767), (
         ('group_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
         ('member_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('share_session_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('max_wait_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('min_bytes', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('max_bytes', 'int32', (0, 32767), None, None, None, 2147483647, None, None),
+        ('max_records', 'int32', (1, 32767), None, None, None, 0, None, None),
+        ('batch_size', 'int32', (1, 32767), None, None, None, 0, None, None),
+        ('share_acquire_mode', 'int8', (2, 32767), None, None, None, 0, None, None),
+        ('is_renew_ack', 'bool', (2, 32767), None, None, None, False, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('partition_max_bytes', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('partition_max_bytes', 'int32', (0, 0), None, None, None, 0, None, None),
                 ('acknowledgement_batches', '[]struct', (0, 32767), None, None, None, (), None, (
                     ('first_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
                     ('last_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
@@ -864,10 +765,11 @@ REQUESTS: dict[int, Any] = {
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
         )),
     )),
-    79: ('ShareAcknowledgeRequest', 79, (0, 0), (0, 32767), (
+    79: ('ShareAcknowledgeRequest', 79, (1, 2), (0, 32767), (
         ('group_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
         ('member_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('share_session_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('is_renew_ack', 'bool', (2, 32767), None, None, None, False, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -880,7 +782,7 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    80: ('AddRaftVoterRequest', 80, (0, 0), (0, 32767), (
+    80: ('AddRaftVoterRequest', 80, (0, 1), (0, 32767), (
         ('cluster_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('voter_id', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -890,6 +792,7 @@ REQUESTS: dict[int, Any] = {
             ('host', 'string', (0, 32767), None, None, None, '', None, None),
             ('port', 'uint16', (0, 32767), None, None, None, 0, None, None),
         )),
+        ('ack_when_committed', 'bool', (1, 32767), None, None, None, True, None, None),
     )),
     81: ('RemoveRaftVoterRequest', 81, (0, 0), (0, 32767), (
         ('cluster_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
@@ -932,7 +835,7 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    85: ('WriteShareGroupStateRequest', 85, (0, 0), (0, 32767), (
+    85: ('WriteShareGroupStateRequest', 85, (0, 1), (0, 32767), (
         ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
@@ -941,6 +844,7 @@ REQUESTS: dict[int, Any] = {
                 ('state_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('start_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+                ('delivery_complete_count', 'int32', (1, 32767), None, None, None, -1, None, None),
                 ('state_batches', '[]struct', (0, 32767), None, None, None, (), None, (
                     ('first_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
                     ('last_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
@@ -959,7 +863,7 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
-    87: ('ReadShareGroupStateSummaryRequest', 87, (0, 0), (0, 32767), (
+    87: ('ReadShareGroupStateSummaryRequest', 87, (0, 1), (0, 32767), (
         ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
@@ -969,12 +873,155 @@ REQUESTS: dict[int, Any] = {
             )),
         )),
     )),
+    88: ('StreamsGroupHeartbeatRequest', 88, (0, 1), (0, 32767), (
+        ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('endpoint_information_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('instance_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('rack_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('rebalance_timeout_ms', 'int32', (0, 32767), None, None, None, -1, None, None),
+        ('topology', 'struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+            ('subtopologies', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                ('source_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+                ('source_topic_regex', '[]string', (0, 32767), None, None, None, (), None, None),
+                ('state_changelog_topics', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
+                    ('replication_factor', 'int16', (0, 32767), None, None, None, 0, None, None),
+                    ('topic_configs', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('key', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('value', 'string', (0, 32767), None, None, None, '', None, None),
+                    )),
+                )),
+                ('repartition_sink_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+                ('repartition_source_topics', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
+                    ('replication_factor', 'int16', (0, 32767), None, None, None, 0, None, None),
+                    ('topic_configs', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('key', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('value', 'string', (0, 32767), None, None, None, '', None, None),
+                    )),
+                )),
+                ('copartition_groups', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('source_topics', '[]int16', (0, 32767), None, None, None, (), None, None),
+                    ('source_topic_regex', '[]int16', (0, 32767), None, None, None, (), None, None),
+                    ('repartition_source_topics', '[]int16', (0, 32767), None, None, None, (), None, None),
+                )),
+            )),
+        )),
+        ('active_tasks', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('standby_tasks', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('warmup_tasks', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('process_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('user_endpoint', 'struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('host', 'string', (0, 32767), None, None, None, '', None, None),
+            ('port', 'uint16', (0, 32767), None, None, None, 0, None, None),
+        )),
+        ('client_tags', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('key', 'string', (0, 32767), None, None, None, '', None, None),
+            ('value', 'string', (0, 32767), None, None, None, '', None, None),
+        )),
+        ('task_offsets', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partition', 'int32', (0, 32767), None, None, None, 0, None, None),
+            ('offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+        )),
+        ('task_end_offsets', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partition', 'int32', (0, 32767), None, None, None, 0, None, None),
+            ('offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+        )),
+        ('shutdown_application', 'bool', (0, 32767), None, None, None, False, None, None),
+    )),
+    89: ('StreamsGroupDescribeRequest', 89, (0, 1), (0, 32767), (
+        ('group_ids', '[]string', (0, 32767), None, None, None, (), None, None),
+        ('include_authorized_operations', 'bool', (0, 32767), None, None, None, False, None, None),
+        ('include_topology_description', 'bool', (1, 32767), None, None, None, False, None, None),
+    )),
+    90: ('DescribeShareGroupOffsetsRequest', 90, (0, 1), (0, 32767), (
+        ('groups', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('topics', '[]struct', (0, 32767), (0, 32767), None, None, (), None, (
+                ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
+                ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            )),
+        )),
+    )),
+    91: ('AlterShareGroupOffsetsRequest', 91, (0, 0), (0, 32767), (
+        ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('start_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+            )),
+        )),
+    )),
+    92: ('DeleteShareGroupOffsetsRequest', 92, (0, 0), (0, 32767), (
+        ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
+        )),
+    )),
+    93: ('StreamsGroupTopologyDescriptionUpdateRequest', 93, (0, 0), (0, 32767), (
+        ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('topology_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('topology_description', 'struct', (0, 32767), None, None, None, {}, None, (
+            ('subtopologies', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                ('nodes', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('node_type', 'int8', (0, 32767), None, None, None, 0, None, None),
+                    ('source_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('sink_topic', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+                    ('stores', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('successors', '[]string', (0, 32767), None, None, None, (), None, None),
+                )),
+            )),
+            ('global_stores', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('source', 'struct', (0, 32767), None, None, None, {}, None, (
+                    ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('node_type', 'int8', (0, 32767), None, None, None, 0, None, None),
+                    ('source_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('sink_topic', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+                    ('stores', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('successors', '[]string', (0, 32767), None, None, None, (), None, None),
+                )),
+                ('processor', 'struct', (0, 32767), None, None, None, {}, None, (
+                    ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('node_type', 'int8', (0, 32767), None, None, None, 0, None, None),
+                    ('source_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('sink_topic', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+                    ('stores', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('successors', '[]string', (0, 32767), None, None, None, (), None, None),
+                )),
+            )),
+        )),
+    )),
+    94: ('UnregisterControllerRequest', 94, (0, 0), (0, 32767), (
+        ('controller_id', 'int32', (0, 32767), None, None, None, 0, None, None),
+    )),
 }
 
 RESPONSES: dict[int, Any] = {
-    0: ('ProduceResponse', 0, (0, 11), (9, 32767), (
+    0: ('ProduceResponse', 0, (3, 13), (9, 32767), (
         ('responses', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('name', 'string', (0, 12), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (13, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partition_responses', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
@@ -1000,7 +1047,7 @@ RESPONSES: dict[int, Any] = {
             ('rack', 'string', (10, 32767), (10, 32767), None, None, None, None, None),
         )),
     )),
-    1: ('FetchResponse', 1, (0, 17), (12, 32767), (
+    1: ('FetchResponse', 1, (4, 18), (12, 32767), (
         ('throttle_time_ms', 'int32', (1, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (7, 32767), None, None, None, 0, None, None),
         ('session_id', 'int32', (7, 32767), None, None, None, 0, None, None),
@@ -1040,21 +1087,20 @@ RESPONSES: dict[int, Any] = {
             ('rack', 'string', (16, 32767), (16, 32767), None, None, None, None, None),
         )),
     )),
-    2: ('ListOffsetsResponse', 2, (0, 10), (6, 32767), (
+    2: ('ListOffsetsResponse', 2, (1, 11), (6, 32767), (
         ('throttle_time_ms', 'int32', (2, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('name', 'string', (0, 32767), None, None, None, '', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-                ('old_style_offsets', '[]int64', (0, 0), None, None, None, (), None, None),
                 ('timestamp', 'int64', (1, 32767), None, None, None, -1, None, None),
                 ('offset', 'int64', (1, 32767), None, None, None, -1, None, None),
                 ('leader_epoch', 'int32', (4, 32767), None, None, None, -1, None, None),
             )),
         )),
     )),
-    3: ('MetadataResponse', 3, (0, 12), (9, 32767), (
+    3: ('MetadataResponse', 3, (0, 13), (9, 32767), (
         ('throttle_time_ms', 'int32', (3, 32767), None, None, None, 0, None, None),
         ('brokers', '[]struct', (0, 32767), None, None, None, (), None, (
             ('node_id', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -1081,52 +1127,20 @@ RESPONSES: dict[int, Any] = {
             ('topic_authorized_operations', 'int32', (8, 32767), None, None, None, -2147483648, None, None),
         )),
         ('cluster_authorized_operations', 'int32', (8, 10), None, None, None, -2147483648, None, None),
+        ('error_code', 'int16', (13, 32767), None, None, None, 0, None, None),
     )),
-    4: ('LeaderAndIsrResponse', 4, (0, 7), (4, 32767), (
-        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-        ('partition_errors', '[]struct', (0, 4), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 4), None, None, None, '', None, None),
-            ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-        )),
-        ('topics', '[]struct', (5, 32767), None, None, None, (), None, (
-            ('topic_id', 'uuid', (5, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
-            ('partition_errors', '[]struct', (5, 32767), None, None, None, (), None, (
-                ('topic_name', 'string', (0, 4), None, None, None, '', None, None),
-                ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-            )),
-        )),
-    )),
-    5: ('StopReplicaResponse', 5, (0, 4), (2, 32767), (
-        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-        ('partition_errors', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
-            ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-        )),
-    )),
-    6: ('UpdateMetadataResponse', 6, (0, 8), (6, 32767), (
-        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-    )),
-    7: ('ControlledShutdownResponse', 7, (0, 3), (3, 32767), (
-        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-        ('remaining_partitions', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
-            ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
-        )),
-    )),
-    8: ('OffsetCommitResponse', 8, (0, 9), (8, 32767), (
+    8: ('OffsetCommitResponse', 8, (2, 10), (8, 32767), (
         ('throttle_time_ms', 'int32', (3, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('name', 'string', (0, 9), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (10, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
             )),
         )),
     )),
-    9: ('OffsetFetchResponse', 9, (0, 9), (6, 32767), (
+    9: ('OffsetFetchResponse', 9, (1, 10), (6, 32767), (
         ('throttle_time_ms', 'int32', (3, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 7), None, None, None, (), None, (
             ('name', 'string', (0, 7), None, None, None, '', None, None),
@@ -1142,7 +1156,8 @@ RESPONSES: dict[int, Any] = {
         ('groups', '[]struct', (8, 32767), None, None, None, (), None, (
             ('group_id', 'string', (8, 32767), None, None, None, '', None, None),
             ('topics', '[]struct', (8, 32767), None, None, None, (), None, (
-                ('name', 'string', (8, 32767), None, None, None, '', None, None),
+                ('name', 'string', (8, 9), None, None, None, '', None, None),
+                ('topic_id', 'uuid', (10, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
                 ('partitions', '[]struct', (8, 32767), None, None, None, (), None, (
                     ('partition_index', 'int32', (8, 32767), None, None, None, 0, None, None),
                     ('committed_offset', 'int64', (8, 32767), None, None, None, 0, None, None),
@@ -1205,10 +1220,11 @@ RESPONSES: dict[int, Any] = {
         ('protocol_name', 'string', (5, 32767), (5, 32767), None, None, None, None, None),
         ('assignment', 'bytes', (0, 32767), None, None, None, b'', None, None),
     )),
-    15: ('DescribeGroupsResponse', 15, (0, 5), (5, 32767), (
+    15: ('DescribeGroupsResponse', 15, (0, 6), (5, 32767), (
         ('throttle_time_ms', 'int32', (1, 32767), None, None, None, 0, None, None),
         ('groups', '[]struct', (0, 32767), None, None, None, (), None, (
             ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+            ('error_message', 'string', (6, 32767), (6, 32767), None, None, None, None, None),
             ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
             ('group_state', 'string', (0, 32767), None, None, None, '', None, None),
             ('protocol_type', 'string', (0, 32767), None, None, None, '', None, None),
@@ -1238,7 +1254,7 @@ RESPONSES: dict[int, Any] = {
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('mechanisms', '[]string', (0, 32767), None, None, None, (), None, None),
     )),
-    18: ('ApiVersionsResponse', 18, (0, 4), (3, 32767), (
+    18: ('ApiVersionsResponse', 18, (0, 5), (3, 32767), (
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('api_keys', '[]struct', (0, 32767), None, None, None, (), None, (
             ('api_key', 'int16', (0, 32767), None, None, None, 0, None, None),
@@ -1259,7 +1275,7 @@ RESPONSES: dict[int, Any] = {
         )),
         ('zk_migration_ready', 'bool', (3, 32767), None, 3, (3, 32767), False, None, None),
     )),
-    19: ('CreateTopicsResponse', 19, (0, 7), (5, 32767), (
+    19: ('CreateTopicsResponse', 19, (2, 7), (5, 32767), (
         ('throttle_time_ms', 'int32', (2, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -1278,7 +1294,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    20: ('DeleteTopicsResponse', 20, (0, 6), (4, 32767), (
+    20: ('DeleteTopicsResponse', 20, (1, 6), (4, 32767), (
         ('throttle_time_ms', 'int32', (1, 32767), None, None, None, 0, None, None),
         ('responses', '[]struct', (0, 32767), None, None, None, (), None, (
             ('name', 'string', (0, 32767), (6, 32767), None, None, '', None, None),
@@ -1298,13 +1314,15 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    22: ('InitProducerIdResponse', 22, (0, 5), (2, 32767), (
+    22: ('InitProducerIdResponse', 22, (0, 6), (2, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('producer_id', 'int64', (0, 32767), None, None, None, -1, None, None),
         ('producer_epoch', 'int16', (0, 32767), None, None, None, 0, None, None),
+        ('ongoing_txn_producer_id', 'int64', (6, 32767), None, None, None, -1, None, None),
+        ('ongoing_txn_producer_epoch', 'int16', (6, 32767), None, None, None, -1, None, None),
     )),
-    23: ('OffsetForLeaderEpochResponse', 23, (0, 4), (4, 32767), (
+    23: ('OffsetForLeaderEpochResponse', 23, (2, 4), (4, 32767), (
         ('throttle_time_ms', 'int32', (2, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic', 'string', (0, 32767), None, None, None, '', None, None),
@@ -1347,7 +1365,7 @@ RESPONSES: dict[int, Any] = {
         ('producer_id', 'int64', (5, 32767), None, None, None, -1, None, None),
         ('producer_epoch', 'int16', (5, 32767), None, None, None, -1, None, None),
     )),
-    27: ('WriteTxnMarkersResponse', 27, (0, 1), (1, 32767), (
+    27: ('WriteTxnMarkersResponse', 27, (1, 2), (1, 32767), (
         ('markers', '[]struct', (0, 32767), None, None, None, (), None, (
             ('producer_id', 'int64', (0, 32767), None, None, None, 0, None, None),
             ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -1359,17 +1377,18 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    28: ('TxnOffsetCommitResponse', 28, (0, 4), (3, 32767), (
+    28: ('TxnOffsetCommitResponse', 28, (0, 6), (3, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('name', 'string', (0, 5), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (6, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
             )),
         )),
     )),
-    29: ('DescribeAclsResponse', 29, (0, 3), (2, 32767), (
+    29: ('DescribeAclsResponse', 29, (1, 3), (2, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('error_message', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
@@ -1385,14 +1404,14 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    30: ('CreateAclsResponse', 30, (0, 3), (2, 32767), (
+    30: ('CreateAclsResponse', 30, (1, 3), (2, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('results', '[]struct', (0, 32767), None, None, None, (), None, (
             ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
             ('error_message', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         )),
     )),
-    31: ('DeleteAclsResponse', 31, (0, 3), (2, 32767), (
+    31: ('DeleteAclsResponse', 31, (1, 3), (2, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('filter_results', '[]struct', (0, 32767), None, None, None, (), None, (
             ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
@@ -1410,7 +1429,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    32: ('DescribeConfigsResponse', 32, (0, 4), (4, 32767), (
+    32: ('DescribeConfigsResponse', 32, (1, 4), (4, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('results', '[]struct', (0, 32767), None, None, None, (), None, (
             ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
@@ -1421,7 +1440,6 @@ RESPONSES: dict[int, Any] = {
                 ('name', 'string', (0, 32767), None, None, None, '', None, None),
                 ('value', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
                 ('read_only', 'bool', (0, 32767), None, None, None, False, None, None),
-                ('is_default', 'bool', (0, 0), None, None, None, False, None, None),
                 ('config_source', 'int8', (1, 32767), None, None, None, -1, None, None),
                 ('is_sensitive', 'bool', (0, 32767), None, None, None, False, None, None),
                 ('synonyms', '[]struct', (1, 32767), None, None, None, (), None, (
@@ -1443,7 +1461,7 @@ RESPONSES: dict[int, Any] = {
             ('resource_name', 'string', (0, 32767), None, None, None, '', None, None),
         )),
     )),
-    34: ('AlterReplicaLogDirsResponse', 34, (0, 2), (2, 32767), (
+    34: ('AlterReplicaLogDirsResponse', 34, (1, 2), (2, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('results', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -1453,7 +1471,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    35: ('DescribeLogDirsResponse', 35, (0, 4), (2, 32767), (
+    35: ('DescribeLogDirsResponse', 35, (1, 5), (2, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (3, 32767), None, None, None, 0, None, None),
         ('results', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -1470,6 +1488,7 @@ RESPONSES: dict[int, Any] = {
             )),
             ('total_bytes', 'int64', (4, 32767), None, None, None, -1, None, None),
             ('usable_bytes', 'int64', (4, 32767), None, None, None, -1, None, None),
+            ('is_cordoned', 'bool', (5, 32767), None, None, None, False, None, None),
         )),
     )),
     36: ('SaslAuthenticateResponse', 36, (0, 2), (2, 32767), (
@@ -1486,7 +1505,7 @@ RESPONSES: dict[int, Any] = {
             ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
         )),
     )),
-    38: ('CreateDelegationTokenResponse', 38, (0, 3), (2, 32767), (
+    38: ('CreateDelegationTokenResponse', 38, (1, 3), (2, 32767), (
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('principal_type', 'string', (0, 32767), None, None, None, '', None, None),
         ('principal_name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -1499,17 +1518,17 @@ RESPONSES: dict[int, Any] = {
         ('hmac', 'bytes', (0, 32767), None, None, None, b'', None, None),
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
     )),
-    39: ('RenewDelegationTokenResponse', 39, (0, 2), (2, 32767), (
+    39: ('RenewDelegationTokenResponse', 39, (1, 2), (2, 32767), (
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('expiry_timestamp_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
     )),
-    40: ('ExpireDelegationTokenResponse', 40, (0, 2), (2, 32767), (
+    40: ('ExpireDelegationTokenResponse', 40, (1, 2), (2, 32767), (
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('expiry_timestamp_ms', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
     )),
-    41: ('DescribeDelegationTokenResponse', 41, (0, 3), (2, 32767), (
+    41: ('DescribeDelegationTokenResponse', 41, (1, 3), (2, 32767), (
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('tokens', '[]struct', (0, 32767), None, None, None, (), None, (
             ('principal_type', 'string', (0, 32767), None, None, None, '', None, None),
@@ -1528,11 +1547,12 @@ RESPONSES: dict[int, Any] = {
         )),
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
     )),
-    42: ('DeleteGroupsResponse', 42, (0, 2), (2, 32767), (
+    42: ('DeleteGroupsResponse', 42, (0, 3), (2, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('results', '[]struct', (0, 32767), None, None, None, (), None, (
             ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
             ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+            ('error_message', 'string', (3, 32767), (3, 32767), None, None, None, None, None),
         )),
     )),
     43: ('ElectLeadersResponse', 43, (0, 2), (2, 32767), (
@@ -1556,8 +1576,9 @@ RESPONSES: dict[int, Any] = {
             ('resource_name', 'string', (0, 32767), None, None, None, '', None, None),
         )),
     )),
-    45: ('AlterPartitionReassignmentsResponse', 45, (0, 0), (0, 32767), (
+    45: ('AlterPartitionReassignmentsResponse', 45, (0, 1), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('allow_replication_factor_change', 'bool', (1, 32767), None, None, None, True, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('error_message', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('responses', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -1642,7 +1663,7 @@ RESPONSES: dict[int, Any] = {
             ('error_message', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         )),
     )),
-    52: ('VoteResponse', 52, (0, 1), (0, 32767), (
+    52: ('VoteResponse', 52, (0, 2), (0, 32767), (
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -1731,11 +1752,10 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    56: ('AlterPartitionResponse', 56, (0, 3), (0, 32767), (
+    56: ('AlterPartitionResponse', 56, (2, 3), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('topic_name', 'string', (0, 1), None, None, None, '', None, None),
             ('topic_id', 'uuid', (2, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
                 ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -1789,7 +1809,7 @@ RESPONSES: dict[int, Any] = {
             ('port', 'uint16', (1, 32767), None, None, None, 0, None, None),
         )),
     )),
-    60: ('DescribeClusterResponse', 60, (0, 1), (0, 32767), (
+    60: ('DescribeClusterResponse', 60, (0, 2), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
@@ -1801,6 +1821,7 @@ RESPONSES: dict[int, Any] = {
             ('host', 'string', (0, 32767), None, None, None, '', None, None),
             ('port', 'int32', (0, 32767), None, None, None, 0, None, None),
             ('rack', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+            ('is_fenced', 'bool', (2, 32767), None, None, None, False, None, None),
         )),
         ('cluster_authorized_operations', 'int32', (0, 32767), None, None, None, -2147483648, None, None),
     )),
@@ -1828,7 +1849,7 @@ RESPONSES: dict[int, Any] = {
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('broker_epoch', 'int64', (0, 32767), None, None, None, -1, None, None),
     )),
-    63: ('BrokerHeartbeatResponse', 63, (0, 1), (0, 32767), (
+    63: ('BrokerHeartbeatResponse', 63, (0, 2), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('is_caught_up', 'bool', (0, 32767), None, None, None, False, None, None),
@@ -1856,7 +1877,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    66: ('ListTransactionsResponse', 66, (0, 1), (0, 32767), (
+    66: ('ListTransactionsResponse', 66, (0, 2), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('unknown_state_filters', '[]string', (0, 32767), None, None, None, (), None, None),
@@ -1886,7 +1907,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    69: ('ConsumerGroupDescribeResponse', 69, (0, 0), (0, 32767), (
+    69: ('ConsumerGroupDescribeResponse', 69, (0, 1), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('groups', '[]struct', (0, 32767), None, None, None, (), None, (
             ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
@@ -1919,6 +1940,7 @@ RESPONSES: dict[int, Any] = {
                         ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
                     )),
                 )),
+                ('member_type', 'int8', (1, 32767), None, None, None, -1, None, None),
             )),
             ('authorized_operations', 'int32', (0, 32767), None, None, None, -2147483648, None, None),
         )),
@@ -1957,11 +1979,12 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    74: ('ListClientMetricsResourcesResponse', 74, (0, 0), (0, 32767), (
+    74: ('ListConfigResourcesResponse', 74, (0, 1), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
-        ('client_metrics_resources', '[]struct', (0, 32767), None, None, None, (), None, (
-            ('name', 'string', (0, 32767), None, None, None, '', None, None),
+        ('config_resources', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('resource_name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('resource_type', 'int8', (1, 32767), None, None, None, 16, None, None),
         )),
     )),
     75: ('DescribeTopicPartitionsResponse', 75, (0, 0), (0, 32767), (
@@ -1989,7 +2012,7 @@ RESPONSES: dict[int, Any] = {
             ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
         )),
     )),
-    76: ('ShareGroupHeartbeatResponse', 76, (0, 0), (0, 32767), (
+    76: ('ShareGroupHeartbeatResponse', 76, (1, 1), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
@@ -2003,7 +2026,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    77: ('ShareGroupDescribeResponse', 77, (0, 0), (0, 32767), (
+    77: ('ShareGroupDescribeResponse', 77, (1, 1), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('groups', '[]struct', (0, 32767), None, None, None, (), None, (
             ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
@@ -2031,10 +2054,11 @@ RESPONSES: dict[int, Any] = {
             ('authorized_operations', 'int32', (0, 32767), None, None, None, -2147483648, None, None),
         )),
     )),
-    78: ('ShareFetchResponse', 78, (0, 0), (0, 32767), (
+    78: ('ShareFetchResponse', 78, (1, 2), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('acquisition_lock_timeout_ms', 'int32', (1, 32767), None, None, None, 0, None, None),
         ('responses', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -2047,7 +2071,7 @@ RESPONSES: dict[int, Any] = {
                     ('leader_id', 'int32', (0, 32767), None, None, None, 0, None, None),
                     ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
                 )),
-                ('records', 'records', (0, 32767), (0, 32767), None, None, None, None, None),
+                ('records', 'records', (0, 32767), (0, 0), None, None, None, None, None),
                 ('acquired_records', '[]struct', (0, 32767), None, None, None, (), None, (
                     ('first_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
                     ('last_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
@@ -2062,10 +2086,11 @@ RESPONSES: dict[int, Any] = {
             ('rack', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
         )),
     )),
-    79: ('ShareAcknowledgeResponse', 79, (0, 0), (0, 32767), (
+    79: ('ShareAcknowledgeResponse', 79, (1, 2), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('acquisition_lock_timeout_ms', 'int32', (2, 32767), None, None, None, 0, None, None),
         ('responses', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -2085,7 +2110,7 @@ RESPONSES: dict[int, Any] = {
             ('rack', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
         )),
     )),
-    80: ('AddRaftVoterResponse', 80, (0, 0), (0, 32767), (
+    80: ('AddRaftVoterResponse', 80, (0, 1), (0, 32767), (
         ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('error_message', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
@@ -2133,7 +2158,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    85: ('WriteShareGroupStateResponse', 85, (0, 0), (0, 32767), (
+    85: ('WriteShareGroupStateResponse', 85, (0, 1), (0, 32767), (
         ('results', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -2153,7 +2178,7 @@ RESPONSES: dict[int, Any] = {
             )),
         )),
     )),
-    87: ('ReadShareGroupStateSummaryResponse', 87, (0, 0), (0, 32767), (
+    87: ('ReadShareGroupStateSummaryResponse', 87, (0, 1), (0, 32767), (
         ('results', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -2161,14 +2186,242 @@ RESPONSES: dict[int, Any] = {
                 ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
                 ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
                 ('state_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
                 ('start_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+                ('delivery_complete_count', 'int32', (1, 32767), None, None, None, -1, None, None),
             )),
         )),
+    )),
+    88: ('StreamsGroupHeartbeatResponse', 88, (0, 1), (0, 32767), (
+        ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+        ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('member_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('heartbeat_interval_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('acceptable_recovery_lag_legacy', 'int32', (0, 0), None, None, None, 0, None, None),
+        ('task_offset_interval_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('acceptable_recovery_lag', 'int64', (1, 32767), None, None, None, -1, None, None),
+        ('status', '[]struct', (0, 32767), (0, 32767), None, None, (), None, (
+            ('status_code', 'int8', (0, 32767), None, None, None, 0, None, None),
+            ('status_detail', 'string', (0, 32767), None, None, None, '', None, None),
+        )),
+        ('active_tasks', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('standby_tasks', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('warmup_tasks', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('topology_description_required', 'bool', (1, 32767), None, None, None, False, None, None),
+        ('endpoint_information_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('partitions_by_user_endpoint', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('user_endpoint', 'struct', (0, 32767), None, None, None, {}, None, (
+                ('host', 'string', (0, 32767), None, None, None, '', None, None),
+                ('port', 'uint16', (0, 32767), None, None, None, 0, None, None),
+            )),
+            ('active_partitions', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('topic', 'string', (0, 32767), None, None, None, '', None, None),
+                ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            )),
+            ('standby_partitions', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('topic', 'string', (0, 32767), None, None, None, '', None, None),
+                ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            )),
+        )),
+    )),
+    89: ('StreamsGroupDescribeResponse', 89, (0, 1), (0, 32767), (
+        ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('groups', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+            ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+            ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('group_state', 'string', (0, 32767), None, None, None, '', None, None),
+            ('group_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+            ('assignment_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+            ('topology', 'struct', (0, 32767), (0, 32767), None, None, None, None, (
+                ('epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('subtopologies', '[]struct', (0, 32767), (0, 32767), None, None, None, None, (
+                    ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('source_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('repartition_sink_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+                    ('state_changelog_topics', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
+                        ('replication_factor', 'int16', (0, 32767), None, None, None, 0, None, None),
+                        ('topic_configs', '[]struct', (0, 32767), None, None, None, (), None, (
+                            ('key', 'string', (0, 32767), None, None, None, '', None, None),
+                            ('value', 'string', (0, 32767), None, None, None, '', None, None),
+                        )),
+                    )),
+                    ('repartition_source_topics', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
+                        ('replication_factor', 'int16', (0, 32767), None, None, None, 0, None, None),
+                        ('topic_configs', '[]struct', (0, 32767), None, None, None, (), None, (
+                            ('key', 'string', (0, 32767), None, None, None, '', None, None),
+                            ('value', 'string', (0, 32767), None, None, None, '', None, None),
+                        )),
+                    )),
+                )),
+            )),
+            ('members', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('member_id', 'string', (0, 32767), None, None, None, '', None, None),
+                ('member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('instance_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+                ('rack_id', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+                ('client_id', 'string', (0, 32767), None, None, None, '', None, None),
+                ('client_host', 'string', (0, 32767), None, None, None, '', None, None),
+                ('topology_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('process_id', 'string', (0, 32767), None, None, None, '', None, None),
+                ('user_endpoint', 'struct', (0, 32767), (0, 32767), None, None, None, None, (
+                    ('host', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('port', 'uint16', (0, 32767), None, None, None, 0, None, None),
+                )),
+                ('client_tags', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('key', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('value', 'string', (0, 32767), None, None, None, '', None, None),
+                )),
+                ('task_offsets', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('partition', 'int32', (0, 32767), None, None, None, 0, None, None),
+                    ('offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+                )),
+                ('task_end_offsets', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('partition', 'int32', (0, 32767), None, None, None, 0, None, None),
+                    ('offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+                )),
+                ('assignment', 'struct', (0, 32767), None, None, None, {}, None, (
+                    ('active_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+                    )),
+                    ('standby_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+                    )),
+                    ('warmup_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+                    )),
+                )),
+                ('target_assignment', 'struct', (0, 32767), None, None, None, {}, None, (
+                    ('active_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+                    )),
+                    ('standby_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+                    )),
+                    ('warmup_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+                        ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+                        ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+                    )),
+                )),
+                ('is_classic', 'bool', (0, 32767), None, None, None, False, None, None),
+            )),
+            ('authorized_operations', 'int32', (0, 32767), None, None, None, -2147483648, None, None),
+            ('topology_description', 'struct', (1, 32767), (1, 32767), None, None, None, None, (
+                ('subtopologies', '[]struct', (1, 32767), None, None, None, (), None, (
+                    ('subtopology_id', 'string', (1, 32767), None, None, None, '', None, None),
+                    ('nodes', '[]struct', (1, 32767), None, None, None, (), None, (
+                        ('name', 'string', (1, 32767), None, None, None, '', None, None),
+                        ('node_type', 'int8', (1, 32767), None, None, None, 0, None, None),
+                        ('source_topics', '[]string', (1, 32767), None, None, None, (), None, None),
+                        ('sink_topic', 'string', (1, 32767), (1, 32767), None, None, None, None, None),
+                        ('stores', '[]string', (1, 32767), None, None, None, (), None, None),
+                        ('successors', '[]string', (1, 32767), None, None, None, (), None, None),
+                    )),
+                )),
+                ('global_stores', '[]struct', (1, 32767), None, None, None, (), None, (
+                    ('source', 'struct', (1, 32767), None, None, None, {}, None, (
+                        ('name', 'string', (1, 32767), None, None, None, '', None, None),
+                        ('node_type', 'int8', (1, 32767), None, None, None, 0, None, None),
+                        ('source_topics', '[]string', (1, 32767), None, None, None, (), None, None),
+                        ('sink_topic', 'string', (1, 32767), (1, 32767), None, None, None, None, None),
+                        ('stores', '[]string', (1, 32767), None, None, None, (), None, None),
+                        ('successors', '[]string', (1, 32767), None, None, None, (), None, None),
+                    )),
+                    ('processor', 'struct', (1, 32767), None, None, None, {}, None, (
+                        ('name', 'string', (1, 32767), None, None, None, '', None, None),
+                        ('node_type', 'int8', (1, 32767), None, None, None, 0, None, None),
+                        ('source_topics', '[]string', (1, 32767), None, None, None, (), None, None),
+                        ('sink_topic', 'string', (1, 32767), (1, 32767), None, None, None, None, None),
+                        ('stores', '[]string', (1, 32767), None, None, None, (), None, None),
+                        ('successors', '[]string', (1, 32767), None, None, None, (), None, None),
+                    )),
+                )),
+            )),
+            ('topology_description_status', 'int8', (1, 32767), None, None, None, 0, None, None),
+            ('assignor_name', 'string', (1, 32767), (1, 32767), None, None, None, None, None),
+        )),
+    )),
+    90: ('DescribeShareGroupOffsetsResponse', 90, (0, 1), (0, 32767), (
+        ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('groups', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('group_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
+                ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
+                ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
+                    ('start_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+                    ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+                    ('lag', 'int64', (1, 32767), None, None, None, -1, None, None),
+                    ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+                    ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+                )),
+            )),
+            ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+            ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        )),
+    )),
+    91: ('AlterShareGroupOffsetsResponse', 91, (0, 0), (0, 32767), (
+        ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+        ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('responses', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
+            ('partitions', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('partition_index', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+                ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+            )),
+        )),
+    )),
+    92: ('DeleteShareGroupOffsetsResponse', 92, (0, 0), (0, 32767), (
+        ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+        ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        ('responses', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
+            ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
+            ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+            ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+        )),
+    )),
+    93: ('StreamsGroupTopologyDescriptionUpdateResponse', 93, (0, 0), (0, 32767), (
+        ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+        ('error_message', 'string', (0, 32767), (0, 32767), None, None, None, None, None),
+    )),
+    94: ('UnregisterControllerResponse', 94, (0, 0), (0, 32767), (
+        ('throttle_time_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('error_code', 'int16', (0, 32767), None, None, None, 0, None, None),
+        ('error_message', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
     )),
 }
 
 HEADERS: dict[str, Any] = {
-    'RequestHeader': ('RequestHeader', None, (0, 2), (2, 32767), (
+    'RequestHeader': ('RequestHeader', None, (1, 2), (2, 32767), (
         ('request_api_key', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('request_api_version', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('correlation_id', 'int32', (0, 32767), None, None, None, 0, None, None),
@@ -2180,28 +2433,36 @@ HEADERS: dict[str, Any] = {
 }
 
 DATA: dict[str, Any] = {
-    'ConsumerGroupCurrentMemberAssignmentKey': ('ConsumerGroupCurrentMemberAssignmentKey', None, (8, 8), None, (
-        ('group_id', 'string', (8, 8), None, None, None, '', None, None),
-        ('member_id', 'string', (8, 8), None, None, None, '', None, None),
+    'AbortedTxn': ('AbortedTxn', None, (0, 0), None, (
+        ('producer_id', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('first_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('last_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('last_stable_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
     )),
-    'ConsumerGroupCurrentMemberAssignmentValue': ('ConsumerGroupCurrentMemberAssignmentValue', None, (0, 0), (0, 32767), (
+    'ConsumerGroupCurrentMemberAssignmentKey': ('ConsumerGroupCurrentMemberAssignmentKey', 8, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'ConsumerGroupCurrentMemberAssignmentValue': ('ConsumerGroupCurrentMemberAssignmentValue', 8, (0, 0), (0, 32767), (
         ('member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('previous_member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('state', 'int8', (0, 32767), None, None, None, 0, None, None),
         ('assigned_partitions', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
         )),
         ('partitions_pending_revocation', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
         )),
     )),
-    'ConsumerGroupMemberMetadataKey': ('ConsumerGroupMemberMetadataKey', None, (5, 5), None, (
-        ('group_id', 'string', (5, 5), None, None, None, '', None, None),
-        ('member_id', 'string', (5, 5), None, None, None, '', None, None),
+    'ConsumerGroupMemberMetadataKey': ('ConsumerGroupMemberMetadataKey', 5, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ConsumerGroupMemberMetadataValue': ('ConsumerGroupMemberMetadataValue', None, (0, 0), (0, 32767), (
+    'ConsumerGroupMemberMetadataValue': ('ConsumerGroupMemberMetadataValue', 5, (0, 0), (0, 32767), (
         ('instance_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('rack_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('client_id', 'string', (0, 32767), None, None, None, '', None, None),
@@ -2218,16 +2479,17 @@ DATA: dict[str, Any] = {
             )),
         )),
     )),
-    'ConsumerGroupMetadataKey': ('ConsumerGroupMetadataKey', None, (3, 3), None, (
-        ('group_id', 'string', (3, 3), None, None, None, '', None, None),
+    'ConsumerGroupMetadataKey': ('ConsumerGroupMetadataKey', 3, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ConsumerGroupMetadataValue': ('ConsumerGroupMetadataValue', None, (0, 0), (0, 32767), (
+    'ConsumerGroupMetadataValue': ('ConsumerGroupMetadataValue', 3, (0, 0), (0, 32767), (
         ('epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('metadata_hash', 'int64', (0, 32767), None, 0, (0, 32767), 0, None, None),
     )),
-    'ConsumerGroupPartitionMetadataKey': ('ConsumerGroupPartitionMetadataKey', None, (4, 4), None, (
-        ('group_id', 'string', (4, 4), None, None, None, '', None, None),
+    'ConsumerGroupPartitionMetadataKey': ('ConsumerGroupPartitionMetadataKey', 4, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ConsumerGroupPartitionMetadataValue': ('ConsumerGroupPartitionMetadataValue', None, (0, 0), (0, 32767), (
+    'ConsumerGroupPartitionMetadataValue': ('ConsumerGroupPartitionMetadataValue', 4, (0, 0), (0, 32767), (
         ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -2238,21 +2500,31 @@ DATA: dict[str, Any] = {
             )),
         )),
     )),
-    'ConsumerGroupTargetAssignmentMemberKey': ('ConsumerGroupTargetAssignmentMemberKey', None, (7, 7), None, (
-        ('group_id', 'string', (7, 7), None, None, None, '', None, None),
-        ('member_id', 'string', (7, 7), None, None, None, '', None, None),
+    'ConsumerGroupRegularExpressionKey': ('ConsumerGroupRegularExpressionKey', 16, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('regular_expression', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ConsumerGroupTargetAssignmentMemberValue': ('ConsumerGroupTargetAssignmentMemberValue', None, (0, 0), (0, 32767), (
+    'ConsumerGroupRegularExpressionValue': ('ConsumerGroupRegularExpressionValue', 16, (0, 0), (0, 32767), (
+        ('topics', '[]string', (0, 32767), None, None, None, (), None, None),
+        ('version', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('timestamp', 'int64', (0, 32767), None, None, None, 0, None, None),
+    )),
+    'ConsumerGroupTargetAssignmentMemberKey': ('ConsumerGroupTargetAssignmentMemberKey', 7, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'ConsumerGroupTargetAssignmentMemberValue': ('ConsumerGroupTargetAssignmentMemberValue', 7, (0, 0), (0, 32767), (
         ('topic_partitions', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
         )),
     )),
-    'ConsumerGroupTargetAssignmentMetadataKey': ('ConsumerGroupTargetAssignmentMetadataKey', None, (6, 6), None, (
-        ('group_id', 'string', (6, 6), None, None, None, '', None, None),
+    'ConsumerGroupTargetAssignmentMetadataKey': ('ConsumerGroupTargetAssignmentMetadataKey', 6, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ConsumerGroupTargetAssignmentMetadataValue': ('ConsumerGroupTargetAssignmentMetadataValue', None, (0, 0), (0, 32767), (
+    'ConsumerGroupTargetAssignmentMetadataValue': ('ConsumerGroupTargetAssignmentMetadataValue', 6, (0, 0), (0, 32767), (
         ('assignment_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('assignment_timestamp', 'int64', (0, 32767), None, 0, (0, 32767), 0, None, None),
     )),
     'ConsumerProtocolAssignment': ('ConsumerProtocolAssignment', None, (0, 3), None, (
         ('assigned_partitions', '[]struct', (0, 32767), None, None, None, (), None, (
@@ -2271,15 +2543,21 @@ DATA: dict[str, Any] = {
         ('generation_id', 'int32', (2, 32767), None, None, None, -1, None, None),
         ('rack_id', 'string', (3, 32767), (3, 32767), None, None, None, None, None),
     )),
+    'ControlRecordTypeSchema': ('ControlRecordTypeSchema', None, (0, 0), None, (
+        ('type', 'int16', (0, 32767), None, None, None, 0, None, None),
+    )),
     'DefaultPrincipalData': ('DefaultPrincipalData', None, (0, 0), (0, 32767), (
         ('type', 'string', (0, 32767), None, None, None, '', None, None),
         ('name', 'string', (0, 32767), None, None, None, '', None, None),
         ('token_authenticated', 'bool', (0, 32767), None, None, None, False, None, None),
     )),
-    'GroupMetadataKey': ('GroupMetadataKey', None, (2, 2), None, (
-        ('group', 'string', (2, 2), None, None, None, '', None, None),
+    'EndTxnMarker': ('EndTxnMarker', None, (0, 0), None, (
+        ('coordinator_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
     )),
-    'GroupMetadataValue': ('GroupMetadataValue', None, (0, 4), (4, 32767), (
+    'GroupMetadataKey': ('GroupMetadataKey', 2, (0, 0), None, (
+        ('group', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'GroupMetadataValue': ('GroupMetadataValue', 2, (0, 4), (4, 32767), (
         ('protocol_type', 'string', (0, 32767), None, None, None, '', None, None),
         ('generation', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('protocol', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
@@ -2312,17 +2590,28 @@ DATA: dict[str, Any] = {
             ('voter_directory_id', 'uuid', (1, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
         )),
     )),
-    'OffsetCommitKey': ('OffsetCommitKey', None, (0, 1), None, (
-        ('group', 'string', (0, 1), None, None, None, '', None, None),
-        ('topic', 'string', (0, 1), None, None, None, '', None, None),
-        ('partition', 'int32', (0, 1), None, None, None, 0, None, None),
+    'LegacyOffsetCommitKey': ('LegacyOffsetCommitKey', 0, (0, 0), None, (
+        ('group', 'string', (0, 0), None, None, None, '', None, None),
+        ('topic', 'string', (0, 0), None, None, None, '', None, None),
+        ('partition', 'int32', (0, 0), None, None, None, 0, None, None),
     )),
-    'OffsetCommitValue': ('OffsetCommitValue', None, (0, 4), (4, 32767), (
+    'LegacyOffsetCommitValue': ('LegacyOffsetCommitValue', 0, (0, 0), None, (
+        ('offset', 'int64', (0, 0), None, None, None, 0, None, None),
+        ('metadata', 'string', (0, 0), None, None, None, '', None, None),
+        ('commit_timestamp', 'int64', (0, 0), None, None, None, 0, None, None),
+    )),
+    'OffsetCommitKey': ('OffsetCommitKey', 1, (0, 0), None, (
+        ('group', 'string', (0, 0), None, None, None, '', None, None),
+        ('topic', 'string', (0, 0), None, None, None, '', None, None),
+        ('partition', 'int32', (0, 0), None, None, None, 0, None, None),
+    )),
+    'OffsetCommitValue': ('OffsetCommitValue', 1, (0, 4), (4, 32767), (
         ('offset', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('leader_epoch', 'int32', (3, 32767), None, None, None, -1, None, None),
         ('metadata', 'string', (0, 32767), None, None, None, '', None, None),
         ('commit_timestamp', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('expire_timestamp', 'int64', (1, 1), None, None, None, -1, None, None),
+        ('topic_id', 'uuid', (4, 32767), None, 0, (4, 32767), b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
     )),
     'ProducerSnapshot': ('ProducerSnapshot', None, (1, 1), None, (
         ('crc', 'uint32', (1, 1), None, None, None, 0, None, None),
@@ -2337,11 +2626,11 @@ DATA: dict[str, Any] = {
             ('current_txn_first_offset', 'int64', (1, 1), None, None, None, 0, None, None),
         )),
     )),
-    'ShareGroupCurrentMemberAssignmentKey': ('ShareGroupCurrentMemberAssignmentKey', None, (14, 14), None, (
-        ('group_id', 'string', (14, 14), None, None, None, '', None, None),
-        ('member_id', 'string', (14, 14), None, None, None, '', None, None),
+    'ShareGroupCurrentMemberAssignmentKey': ('ShareGroupCurrentMemberAssignmentKey', 14, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ShareGroupCurrentMemberAssignmentValue': ('ShareGroupCurrentMemberAssignmentValue', None, (0, 0), (0, 32767), (
+    'ShareGroupCurrentMemberAssignmentValue': ('ShareGroupCurrentMemberAssignmentValue', 14, (0, 0), (0, 32767), (
         ('member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('previous_member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('state', 'int8', (0, 32767), None, None, None, 0, None, None),
@@ -2350,40 +2639,32 @@ DATA: dict[str, Any] = {
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
         )),
     )),
-    'ShareGroupMemberMetadataKey': ('ShareGroupMemberMetadataKey', None, (10, 10), None, (
-        ('group_id', 'string', (10, 10), None, None, None, '', None, None),
-        ('member_id', 'string', (10, 10), None, None, None, '', None, None),
+    'ShareGroupMemberMetadataKey': ('ShareGroupMemberMetadataKey', 10, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ShareGroupMemberMetadataValue': ('ShareGroupMemberMetadataValue', None, (0, 0), (0, 32767), (
+    'ShareGroupMemberMetadataValue': ('ShareGroupMemberMetadataValue', 10, (0, 0), (0, 32767), (
         ('rack_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
         ('client_id', 'string', (0, 32767), None, None, None, '', None, None),
         ('client_host', 'string', (0, 32767), None, None, None, '', None, None),
         ('subscribed_topic_names', '[]string', (0, 32767), None, None, None, (), None, None),
     )),
-    'ShareGroupMetadataKey': ('ShareGroupMetadataKey', None, (11, 11), None, (
-        ('group_id', 'string', (11, 11), None, None, None, '', None, None),
+    'ShareGroupMetadataKey': ('ShareGroupMetadataKey', 11, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ShareGroupMetadataValue': ('ShareGroupMetadataValue', None, (0, 0), (0, 32767), (
+    'ShareGroupMetadataValue': ('ShareGroupMetadataValue', 11, (0, 0), (0, 32767), (
         ('epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('metadata_hash', 'int64', (0, 32767), None, None, None, 0, None, None),
     )),
-    'ShareGroupPartitionMetadataKey': ('ShareGroupPartitionMetadataKey', None, (9, 9), None, (
-        ('group_id', 'string', (9, 9), None, None, None, '', None, None),
+    'ShareGroupStatePartitionMetadataKey': ('ShareGroupStatePartitionMetadataKey', 15, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ShareGroupPartitionMetadataValue': ('ShareGroupPartitionMetadataValue', None, (0, 0), (0, 32767), (
-        ('topics', '[]struct', (0, 32767), None, None, None, (), None, (
+    'ShareGroupStatePartitionMetadataValue': ('ShareGroupStatePartitionMetadataValue', 15, (0, 0), (0, 32767), (
+        ('initializing_topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
-            ('num_partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
-            ('partition_metadata', '[]struct', (0, 32767), None, None, None, (), None, (
-                ('partition', 'int32', (0, 32767), None, None, None, 0, None, None),
-                ('racks', '[]string', (0, 32767), None, None, None, (), None, None),
-            )),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
         )),
-    )),
-    'ShareGroupStatePartitionMetadataKey': ('ShareGroupStatePartitionMetadataKey', None, (15, 15), None, (
-        ('group_id', 'string', (15, 15), None, None, None, '', None, None),
-    )),
-    'ShareGroupStatePartitionMetadataValue': ('ShareGroupStatePartitionMetadataValue', None, (0, 0), (0, 32767), (
         ('initialized_topics', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
@@ -2394,53 +2675,58 @@ DATA: dict[str, Any] = {
             ('topic_name', 'string', (0, 32767), None, None, None, '', None, None),
         )),
     )),
-    'ShareGroupTargetAssignmentMemberKey': ('ShareGroupTargetAssignmentMemberKey', None, (13, 13), None, (
-        ('group_id', 'string', (13, 13), None, None, None, '', None, None),
-        ('member_id', 'string', (13, 13), None, None, None, '', None, None),
+    'ShareGroupTargetAssignmentMemberKey': ('ShareGroupTargetAssignmentMemberKey', 13, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ShareGroupTargetAssignmentMemberValue': ('ShareGroupTargetAssignmentMemberValue', None, (0, 0), (0, 32767), (
+    'ShareGroupTargetAssignmentMemberValue': ('ShareGroupTargetAssignmentMemberValue', 13, (0, 0), (0, 32767), (
         ('topic_partitions', '[]struct', (0, 32767), None, None, None, (), None, (
             ('topic_id', 'uuid', (0, 32767), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
             ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
         )),
     )),
-    'ShareGroupTargetAssignmentMetadataKey': ('ShareGroupTargetAssignmentMetadataKey', None, (12, 12), None, (
-        ('group_id', 'string', (12, 12), None, None, None, '', None, None),
+    'ShareGroupTargetAssignmentMetadataKey': ('ShareGroupTargetAssignmentMetadataKey', 12, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'ShareGroupTargetAssignmentMetadataValue': ('ShareGroupTargetAssignmentMetadataValue', None, (0, 0), (0, 32767), (
+    'ShareGroupTargetAssignmentMetadataValue': ('ShareGroupTargetAssignmentMetadataValue', 12, (0, 0), (0, 32767), (
         ('assignment_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('assignment_timestamp', 'int64', (0, 32767), None, 0, (0, 32767), 0, None, None),
     )),
-    'ShareSnapshotKey': ('ShareSnapshotKey', None, (0, 0), None, (
+    'ShareSnapshotKey': ('ShareSnapshotKey', 0, (0, 0), None, (
         ('group_id', 'string', (0, 0), None, None, None, '', None, None),
         ('topic_id', 'uuid', (0, 0), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
         ('partition', 'int32', (0, 0), None, None, None, 0, None, None),
     )),
-    'ShareSnapshotValue': ('ShareSnapshotValue', None, (0, 0), (0, 32767), (
-        ('snapshot_epoch', 'uint16', (0, 0), None, None, None, 0, None, None),
+    'ShareSnapshotValue': ('ShareSnapshotValue', 0, (0, 0), (0, 32767), (
+        ('snapshot_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('state_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('start_offset', 'int64', (0, 0), None, None, None, 0, None, None),
-        ('state_batches', '[]struct', (0, 0), None, None, None, (), None, (
-            ('first_offset', 'int64', (0, 0), None, None, None, 0, None, None),
-            ('last_offset', 'int64', (0, 0), None, None, None, 0, None, None),
-            ('delivery_state', 'int8', (0, 0), None, None, None, 0, None, None),
-            ('delivery_count', 'int16', (0, 0), None, None, None, 0, None, None),
+        ('start_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('delivery_complete_count', 'int32', (0, 32767), None, 0, (0, 32767), -1, None, None),
+        ('create_timestamp', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('write_timestamp', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('state_batches', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('first_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+            ('last_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+            ('delivery_state', 'int8', (0, 32767), None, None, None, 0, None, None),
+            ('delivery_count', 'int16', (0, 32767), None, None, None, 0, None, None),
         )),
     )),
-    'ShareUpdateKey': ('ShareUpdateKey', None, (1, 1), None, (
-        ('group_id', 'string', (1, 1), None, None, None, '', None, None),
-        ('topic_id', 'uuid', (1, 1), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
-        ('partition', 'int32', (1, 1), None, None, None, 0, None, None),
+    'ShareUpdateKey': ('ShareUpdateKey', 1, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('topic_id', 'uuid', (0, 0), None, None, None, b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00', None, None),
+        ('partition', 'int32', (0, 0), None, None, None, 0, None, None),
     )),
-    'ShareUpdateValue': ('ShareUpdateValue', None, (0, 0), (0, 32767), (
-        ('snapshot_epoch', 'uint16', (0, 0), None, None, None, 0, None, None),
+    'ShareUpdateValue': ('ShareUpdateValue', 1, (0, 0), (0, 32767), (
+        ('snapshot_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('leader_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
-        ('start_offset', 'int64', (0, 0), None, None, None, 0, None, None),
-        ('state_batches', '[]struct', (0, 0), None, None, None, (), None, (
-            ('first_offset', 'int64', (0, 0), None, None, None, 0, None, None),
-            ('last_offset', 'int64', (0, 0), None, None, None, 0, None, None),
-            ('delivery_state', 'int8', (0, 0), None, None, None, 0, None, None),
-            ('delivery_count', 'int16', (0, 0), None, None, None, 0, None, None),
+        ('start_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('delivery_complete_count', 'int32', (0, 32767), None, 0, (0, 32767), -1, None, None),
+        ('state_batches', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('first_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+            ('last_offset', 'int64', (0, 32767), None, None, None, 0, None, None),
+            ('delivery_state', 'int8', (0, 32767), None, None, None, 0, None, None),
+            ('delivery_count', 'int16', (0, 32767), None, None, None, 0, None, None),
         )),
     )),
     'SnapshotFooterRecord': ('SnapshotFooterRecord', None, (0, 0), (0, 32767), (
@@ -2450,14 +2736,149 @@ DATA: dict[str, Any] = {
         ('version', 'int16', (0, 32767), None, None, None, 0, None, None),
         ('last_contained_log_timestamp', 'int64', (0, 32767), None, None, None, 0, None, None),
     )),
-    'TransactionLogKey': ('TransactionLogKey', None, (0, 0), None, (
+    'StreamsGroupCurrentMemberAssignmentKey': ('StreamsGroupCurrentMemberAssignmentKey', 22, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'StreamsGroupCurrentMemberAssignmentValue': ('StreamsGroupCurrentMemberAssignmentValue', 22, (0, 0), (0, 32767), (
+        ('member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('previous_member_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('state', 'int8', (0, 32767), None, None, None, 0, None, None),
+        ('active_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
+        )),
+        ('standby_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
+        )),
+        ('warmup_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
+        )),
+        ('active_tasks_pending_revocation', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
+        )),
+        ('standby_tasks_pending_revocation', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
+        )),
+        ('warmup_tasks_pending_revocation', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+            ('assignment_epochs', '[]int32', (0, 32767), (0, 32767), 0, (0, 32767), (), None, None),
+        )),
+    )),
+    'StreamsGroupMemberMetadataKey': ('StreamsGroupMemberMetadataKey', 19, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'StreamsGroupMemberMetadataValue': ('StreamsGroupMemberMetadataValue', 19, (0, 0), (0, 32767), (
+        ('instance_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
+        ('rack_id', 'string', (0, 32767), (0, 32767), None, None, '', None, None),
+        ('client_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('client_host', 'string', (0, 32767), None, None, None, '', None, None),
+        ('rebalance_timeout_ms', 'int32', (0, 32767), None, None, None, -1, None, None),
+        ('topology_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('process_id', 'string', (0, 32767), None, None, None, '', None, None),
+        ('user_endpoint', 'struct', (0, 32767), (0, 32767), None, None, None, None, (
+            ('host', 'string', (0, 32767), None, None, None, '', None, None),
+            ('port', 'uint16', (0, 32767), None, None, None, 0, None, None),
+        )),
+        ('client_tags', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('key', 'string', (0, 32767), None, None, None, '', None, None),
+            ('value', 'string', (0, 32767), None, None, None, '', None, None),
+        )),
+    )),
+    'StreamsGroupMetadataKey': ('StreamsGroupMetadataKey', 17, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'StreamsGroupMetadataValue': ('StreamsGroupMetadataValue', 17, (0, 0), (0, 32767), (
+        ('epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('metadata_hash', 'int64', (0, 32767), None, None, None, 0, None, None),
+        ('validated_topology_epoch', 'int32', (0, 32767), None, 0, (0, 32767), -1, None, None),
+        ('last_assignment_configs', '[]struct', (0, 32767), (0, 32767), 1, (0, 32767), (), None, (
+            ('key', 'string', (0, 32767), None, None, None, '', None, None),
+            ('value', 'string', (0, 32767), None, None, None, '', None, None),
+        )),
+        ('stored_description_topology_epoch', 'int32', (0, 32767), None, 2, (0, 32767), -1, None, None),
+        ('failed_description_topology_epoch', 'int32', (0, 32767), None, 3, (0, 32767), -1, None, None),
+    )),
+    'StreamsGroupTargetAssignmentMemberKey': ('StreamsGroupTargetAssignmentMemberKey', 21, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+        ('member_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'StreamsGroupTargetAssignmentMemberValue': ('StreamsGroupTargetAssignmentMemberValue', 21, (0, 0), (0, 32767), (
+        ('active_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('standby_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+        ('warmup_tasks', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('partitions', '[]int32', (0, 32767), None, None, None, (), None, None),
+        )),
+    )),
+    'StreamsGroupTargetAssignmentMetadataKey': ('StreamsGroupTargetAssignmentMetadataKey', 20, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'StreamsGroupTargetAssignmentMetadataValue': ('StreamsGroupTargetAssignmentMetadataValue', 20, (0, 0), (0, 32767), (
+        ('assignment_epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('assignment_timestamp', 'int64', (0, 32767), None, 0, (0, 32767), 0, None, None),
+    )),
+    'StreamsGroupTopologyKey': ('StreamsGroupTopologyKey', 23, (0, 0), None, (
+        ('group_id', 'string', (0, 0), None, None, None, '', None, None),
+    )),
+    'StreamsGroupTopologyValue': ('StreamsGroupTopologyValue', 23, (0, 0), (0, 32767), (
+        ('epoch', 'int32', (0, 32767), None, None, None, 0, None, None),
+        ('subtopologies', '[]struct', (0, 32767), None, None, None, (), None, (
+            ('subtopology_id', 'string', (0, 32767), None, None, None, '', None, None),
+            ('source_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+            ('source_topic_regex', '[]string', (0, 32767), None, None, None, (), None, None),
+            ('state_changelog_topics', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                ('partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('replication_factor', 'int16', (0, 32767), None, None, None, 0, None, None),
+                ('topic_configs', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('key', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('value', 'string', (0, 32767), None, None, None, '', None, None),
+                )),
+            )),
+            ('repartition_sink_topics', '[]string', (0, 32767), None, None, None, (), None, None),
+            ('repartition_source_topics', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('name', 'string', (0, 32767), None, None, None, '', None, None),
+                ('partitions', 'int32', (0, 32767), None, None, None, 0, None, None),
+                ('replication_factor', 'int16', (0, 32767), None, None, None, 0, None, None),
+                ('topic_configs', '[]struct', (0, 32767), None, None, None, (), None, (
+                    ('key', 'string', (0, 32767), None, None, None, '', None, None),
+                    ('value', 'string', (0, 32767), None, None, None, '', None, None),
+                )),
+            )),
+            ('copartition_groups', '[]struct', (0, 32767), None, None, None, (), None, (
+                ('source_topics', '[]int16', (0, 32767), None, None, None, (), None, None),
+                ('source_topic_regex', '[]int16', (0, 32767), None, None, None, (), None, None),
+                ('repartition_source_topics', '[]int16', (0, 32767), None, None, None, (), None, None),
+            )),
+        )),
+    )),
+    'TransactionLogKey': ('TransactionLogKey', 0, (0, 0), None, (
         ('transactional_id', 'string', (0, 0), None, None, None, '', None, None),
     )),
-    'TransactionLogValue': ('TransactionLogValue', None, (0, 1), (1, 32767), (
+    'TransactionLogValue': ('TransactionLogValue', 0, (0, 1), (1, 32767), (
         ('producer_id', 'int64', (0, 32767), None, None, None, 0, None, None),
         ('previous_producer_id', 'int64', (1, 32767), None, 0, (1, 32767), -1, None, None),
         ('next_producer_id', 'int64', (1, 32767), None, 1, (1, 32767), -1, None, None),
         ('producer_epoch', 'int16', (0, 32767), None, None, None, 0, None, None),
+        ('next_producer_epoch', 'int16', (1, 32767), None, 3, (1, 32767), -1, None, None),
         ('transaction_timeout_ms', 'int32', (0, 32767), None, None, None, 0, None, None),
         ('transaction_status', 'int8', (0, 32767), None, None, None, 0, None, None),
         ('transaction_partitions', '[]struct', (0, 32767), (0, 32767), None, None, (), None, (
