@@ -211,12 +211,20 @@ def kraft_settings(node_id: int, voters: str, bootstrap: str, controller_port: i
     }
 
 
+# Kafka 4.4 has share groups on by default, and its share coordinator's state topic wants 3
+# replicas and 2 in sync: a single node must say 1 or the share coordinator never loads.
+SINGLE_NODE_SHARE_STATE = {
+    "share.coordinator.state.topic.replication.factor": "1",
+    "share.coordinator.state.topic.min.isr": "1",
+}
+
+
 class KafkaKRaft(_Kafka):
     def prepare(self) -> None:
         start = time.monotonic()
         controller_port = free_port()
         _props(self.workdir / "server.properties", {
-            **COMMON, **self.overrides,
+            **COMMON, **SINGLE_NODE_SHARE_STATE, **self.overrides,
             **kraft_settings(1, f"1@127.0.0.1:{controller_port}", self.bootstrap,
                              controller_port, self.data_dir)})
         cluster_id = new_cluster_id()

@@ -14,8 +14,11 @@ from pathlib import Path
 
 CACHE = Path(__file__).resolve().parent.parent / "cache"
 
-KAFKA4 = "4.1.1"
+KAFKA4 = "4.4.0"
 KAFKA3 = "3.9.1"
+
+# kafka-configs' main class in KAFKA4 (it was `kafka.admin.ConfigCommand` up to 4.1).
+CONFIG_COMMAND = "org.apache.kafka.tools.ConfigCommand"
 
 # Kafka 4 logs through log4j2, Kafka 3.9 through reload4j; the broker jar does not pull a
 # backend in itself (the tarball ships one), so each version names the one it shipped with.

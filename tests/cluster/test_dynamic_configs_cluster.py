@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from confluent_kafka import Producer
 
+from bench.harness import kafka_dist
 from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
 from tests.handlers.features_tools import request
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
 
-CONFIGS = "kafka.admin.ConfigCommand"
+CONFIGS = kafka_dist.CONFIG_COMMAND
 
 
 def kafka_configs(bootstrap: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 from kafka.admin import KafkaAdminClient, ScramMechanism, UserScramCredentialUpsertion
 
+from bench.harness import kafka_dist
 from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
 
-CONFIGS = "kafka.admin.ConfigCommand"
+CONFIGS = kafka_dist.CONFIG_COMMAND
 # Kafka's ScramCredentialUtils.credentialToString.
 CREDENTIAL = re.compile(
     r"salt=(?P<salt>[A-Za-z0-9+/=]+),stored_key=(?P<stored_key>[A-Za-z0-9+/=]+),"

@@ -15,6 +15,7 @@ from typing import Any
 from confluent_kafka import Consumer
 from ferrolog.embedded import EmbeddedBroker
 
+from bench.harness import kafka_dist
 from tests.cluster.harness import java_command
 from tests.handlers.features_tools import UPGRADE, request, update
 
@@ -69,9 +70,9 @@ def join(bootstrap: str, group: str, topic: str, **fields: Any) -> dict[str, Any
 
 
 def describe_consumer(bootstrap: str, group: str) -> dict[str, Any]:
-    """ConsumerGroupDescribe v0's answer for `group`."""
+    """ConsumerGroupDescribe v1's answer for `group`."""
     body = {"group_ids": [group], "include_authorized_operations": False}
-    described: dict[str, Any] = request(bootstrap, CONSUMER_GROUP_DESCRIBE, 0, body)["groups"][0]
+    described: dict[str, Any] = request(bootstrap, CONSUMER_GROUP_DESCRIBE, 1, body)["groups"][0]
     return described
 
 
@@ -157,7 +158,7 @@ def kafka_configs(bootstrap: str, *args: str) -> subprocess.CompletedProcess[str
     """Kafka 4.1's kafka-configs `--entity-type groups <args>`."""
     return subprocess.run(
         java_command(
-            "kafka.admin.ConfigCommand", "--bootstrap-server", bootstrap, "--entity-type",
+            kafka_dist.CONFIG_COMMAND, "--bootstrap-server", bootstrap, "--entity-type",
             "groups", *args,
         ),
         capture_output=True,

@@ -32,6 +32,7 @@ from kafka.admin import (
     UserScramCredentialUpsertion,
 )
 
+from bench.harness import kafka_dist
 from tests.cluster.harness import java_command, needs_kafka_jars
 
 pytestmark = pytest.mark.native
@@ -45,7 +46,7 @@ UNSUPPORTED_SASL_MECHANISM, RESOURCE_NOT_FOUND, DUPLICATE_RESOURCE, UNACCEPTABLE
     93,
 )
 TWICE = "A user credential cannot be altered twice in the same request"
-CONFIG_COMMAND = "kafka.admin.ConfigCommand"
+CONFIG_COMMAND = kafka_dist.CONFIG_COMMAND
 
 
 class ScramClient:

@@ -10,13 +10,14 @@ from collections.abc import Callable
 import pytest
 from ferrolog.embedded import EmbeddedBroker
 
+from bench.harness import kafka_dist
 from tests.cluster.harness import java_command, needs_kafka_jars
 from tests.quotas.conftest import QuotaClient, RunningBroker
 
 pytestmark = pytest.mark.native
 
 INVALID_REQUEST, UNSUPPORTED_VERSION = 42, 35
-CONFIG_COMMAND = "kafka.admin.ConfigCommand"
+CONFIG_COMMAND = kafka_dist.CONFIG_COMMAND
 
 
 def kafka_configs(bootstrap: str, *args: str) -> subprocess.CompletedProcess[str]:
