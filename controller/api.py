@@ -227,10 +227,13 @@ class ControllerApi(Protocol):
         every partition, and then the answer leaves out those that need no election."""
 
     async def alter_partition_reassignments(
-        self, targets: Mapping[TopicPartition, list[int] | None]
+        self,
+        targets: Mapping[TopicPartition, list[int] | None],
+        allow_replication_factor_change: bool = True,
     ) -> PartitionResults:
-        """Starts moving partitions to new replica lists (None cancels a pending move). Answers
-        once the move is accepted, not finished."""
+        """Starts moving partitions to new replica lists (None cancels a pending move), each
+        keeping its number of replicas unless `allow_replication_factor_change`. Answers once
+        the move is accepted, not finished."""
 
     def list_partition_reassignments(
         self, partitions: Collection[TopicPartition] | None

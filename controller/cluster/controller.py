@@ -532,11 +532,19 @@ class Controller(MetadataCache):
         return results
 
     async def alter_partition_reassignments(
-        self, targets: Mapping[TopicPartition, list[int] | None]
+        self,
+        targets: Mapping[TopicPartition, list[int] | None],
+        allow_replication_factor_change: bool = True,
     ) -> PartitionResults:
         """AlterPartitionReassignments: targets checked by `reassignment.check`; the moves
         that pass are started (`_start_moves`), not awaited."""
-        checked = reassignment.check(targets, self._topics, self.reassignments(), self._brokers)
+        checked = reassignment.check(
+            targets,
+            self._topics,
+            self.reassignments(),
+            self._brokers,
+            allow_replication_factor_change,
+        )
         results: PartitionResults = {}
         accepted: dict[TopicPartition, list[int] | None] = {}
         for tp, outcome in checked.items():

@@ -12,6 +12,7 @@ from ferrolog.controller.cluster.election import NO_LEADER
 from ferrolog.controller.store.base import PartitionState, TopicRecord
 from ferrolog.controller.store.view import TopicPartition
 from ferrolog.errors import (
+    InvalidReplicationFactorError,
     KafkaError,
     NoReassignmentInProgressError,
     UnknownTopicOrPartitionError,
@@ -21,13 +22,16 @@ from ferrolog.errors import (
 def check(
     targets: Mapping[TopicPartition, Sequence[int] | None],
     topics: Mapping[str, TopicRecord],
-    pending: Collection[TopicPartition],
+    pending: Mapping[TopicPartition, Sequence[int]],
     brokers: Collection[int],
+    allow_replication_factor_change: bool = True,
 ) -> dict[TopicPartition, KafkaError | list[int] | None]:
     """Each requested target, checked as Kafka's controller checks it: the partition exists;
     None (cancel) needs a pending move (NO_REASSIGNMENT_IN_PROGRESS); replicas are non-empty,
-    without repeats and on registered brokers (INVALID_REPLICA_ASSIGNMENT). Returns per
-    partition the error, or the accepted target (None: cancel)."""
+    without repeats and on registered brokers (INVALID_REPLICA_ASSIGNMENT); unless allowed
+    (AlterPartitionReassignments v1, KIP-1092), as many as the partition has, or as the pending
+    move's target has (INVALID_REPLICATION_FACTOR). Returns per partition the error, or the
+    accepted target (None: cancel)."""
     out: dict[TopicPartition, KafkaError | list[int] | None] = {}
     for (name, partition), target in targets.items():
         topic = topics.get(name)
@@ -43,6 +47,11 @@ def check(
                 continue
             replicas = [int(b) for b in target]
             validate_assignment({partition: replicas}, sorted(brokers), start_partition=partition)
+            current = pending.get((name, partition), topic.assignment[partition])
+            if not allow_replication_factor_change and len(replicas) != len(current):
+                raise InvalidReplicationFactorError(
+                    f"The replication factor is changed from {len(current)} to {len(replicas)}"
+                )
         except KafkaError as exc:
             out[(name, partition)] = exc
             continue

@@ -518,3 +518,33 @@ class VoterNotFoundError(KafkaError, code=127, name="VOTER_NOT_FOUND"): ...
 
 
 class InvalidRegularExpressionError(KafkaError, code=128, name="INVALID_REGULAR_EXPRESSION"): ...
+
+
+class RebootstrapRequiredError(KafkaError, code=129, name="REBOOTSTRAP_REQUIRED"): ...
+
+
+class StreamsInvalidTopologyError(KafkaError, code=130, name="STREAMS_INVALID_TOPOLOGY"): ...
+
+
+class StreamsInvalidTopologyEpochError(
+    KafkaError, code=131, name="STREAMS_INVALID_TOPOLOGY_EPOCH"
+): ...
+
+
+class StreamsTopologyFencedError(KafkaError, code=132, name="STREAMS_TOPOLOGY_FENCED"): ...
+
+
+class ShareSessionLimitReachedError(
+    KafkaError, code=133, name="SHARE_SESSION_LIMIT_REACHED", retriable=True
+): ...
+
+
+class GroupDeletionFailedError(KafkaError, code=134, name="GROUP_DELETION_FAILED"): ...
+
+
+class StreamsTopologyDescriptionUpdateFailedError(
+    KafkaError, code=135, name="STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED"
+): ...
+
+
+class ControllerIdNotRegisteredError(KafkaError, code=136, name="CONTROLLER_ID_NOT_REGISTERED"): ...

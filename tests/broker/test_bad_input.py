@@ -262,3 +262,23 @@ def test_truncated_frames_and_random_bytes(bootstrap: str, topic: str) -> None:
     assert_healthy(bootstrap)
     # Nothing partial was appended: whatever landed is whole batches of 3 records.
     assert latest_offset(bootstrap, topic) % 3 == 0
+
+
+def test_api_versions_v5_answers_only_the_node_it_names(bootstrap: str) -> None:
+    """KIP-1242: a client may name the cluster and node it means to reach; another node (or
+    cluster) says REBOOTSTRAP_REQUIRED and lists no APIs; naming only one is INVALID_REQUEST."""
+    meta = call(bootstrap, METADATA, 12, {"topics": [], "allow_auto_topic_creation": False})
+    cluster, node = meta["cluster_id"], meta["brokers"][0]["node_id"]
+    software = {"client_software_name": "t", "client_software_version": "1"}
+
+    def ask(**target: object) -> tuple[int, int]:
+        answer = call(bootstrap, API_VERSIONS, 5, {**software, **target})
+        return answer["error_code"], len(answer["api_keys"])
+
+    listed = ask()[1]
+    assert listed > 40
+    assert ask(cluster_id=cluster, node_id=node) == (0, listed)
+    assert ask(cluster_id="x" * 22, node_id=node) == (129, 0)
+    assert ask(cluster_id=cluster, node_id=node + 1) == (129, 0)
+    assert ask(cluster_id=cluster) == (42, 0)
+    assert ask(node_id=node) == (42, 0)

@@ -100,3 +100,12 @@ def test_kafka_reassign_partitions_moves_and_verifies(
     listed = tool(REASSIGN, "--bootstrap-server", cluster.bootstrap, "--list")
     assert listed.returncode == 0, listed.stdout + listed.stderr
     assert "No partition reassignments found." in listed.stdout
+    if not throttle:
+        # AlterPartitionReassignments v1 (KIP-1092): a move that would change the replication
+        # factor is refused when the tool is told to keep it.
+        grown = [{"topic": "mv", "partition": 0, "replicas": [3, 2, 1]}]
+        plan.write_text(json.dumps({"version": 1, "partitions": grown}))
+        kept = tool(REASSIGN, *common, "--execute", "--disallow-replication-factor-change")
+        assert kept.returncode != 0, kept.stdout
+        assert "The replication factor is changed from 2 to 3" in kept.stdout + kept.stderr
+        assert cluster.partition("mv").replicas == [3, 2]

@@ -11,6 +11,7 @@ from ferrolog.errors import (
     ElectionNotNeededError,
     EligibleLeadersNotAvailableError,
     InvalidReplicaAssignmentError,
+    InvalidReplicationFactorError,
     KafkaError,
     NoReassignmentInProgressError,
     PreferredLeaderNotAvailableError,
@@ -151,6 +152,7 @@ TOPICS = {"t": TopicRecord("t", b"\x01" * 16, {0: [1, 2, 3], 1: [2, 3, 4]})}
     ("tp", "target", "expected"),
     [
         (("t", 0), [4, 2, 3], [4, 2, 3]),
+        (("t", 0), [4, 2], [4, 2]),  # fewer replicas: allowed unless the request says not
         (("t", 0), [1, 2, 3], [1, 2, 3]),  # the replicas it has: accepted, nothing to move
         (("t", 1), None, None),  # cancels the pending move
         (("t", 0), None, NoReassignmentInProgressError),
@@ -166,11 +168,39 @@ def test_reassignment_check(
     target: list[int] | None,
     expected: list[int] | type[KafkaError] | None,
 ) -> None:
-    checked = reassignment.check({tp: target}, TOPICS, {("t", 1)}, {1, 2, 3, 4})
+    checked = reassignment.check({tp: target}, TOPICS, PENDING, {1, 2, 3, 4})
     if isinstance(expected, type):
         assert type(checked[tp]) is expected
     else:
         assert checked == {tp: expected}
+
+
+PENDING = {("t", 1): [1, 2]}  # t-1 (replicas 2, 3, 4) is being moved to two replicas
+
+
+@pytest.mark.parametrize(
+    ("tp", "target", "kept"),
+    [
+        (("t", 0), [4, 2, 3], True),
+        (("t", 0), [4, 2], False),
+        (("t", 0), [4, 2, 3, 1], False),
+        (("t", 1), [3, 4], True),  # as many as the pending move's target
+        (("t", 1), [2, 3, 4], False),
+    ],
+)
+def test_reassignment_that_must_keep_the_replication_factor(
+    tp: tuple[str, int], target: list[int], kept: bool
+) -> None:
+    checked = reassignment.check({tp: target}, TOPICS, PENDING, {1, 2, 3, 4}, False)
+    if kept:
+        assert checked == {tp: target}
+    else:
+        error = checked[tp]
+        assert isinstance(error, InvalidReplicationFactorError)
+        current = len(PENDING.get(tp, TOPICS["t"].assignment[tp[1]]))
+        assert error.message == (
+            f"The replication factor is changed from {current} to {len(target)}"
+        )
 
 
 def test_reassignment_progress() -> None:

@@ -1,12 +1,9 @@
-"""The same KIP-848 scenarios against ferrolog and against Apache Kafka 4.1.1 (a KRaft broker
+"""The same KIP-848 scenarios against ferrolog and against Apache Kafka 4.4.0 (a KRaft broker
 from bench/cache's jars, with the same group timeouts), each test asserting the same answers on
 both: what the clients get, what ListGroups, DescribeGroups and ConsumerGroupDescribe answer,
-and what Kafka 4.1's own kafka-consumer-groups and kafka-configs print.
+and what Kafka's own kafka-consumer-groups and kafka-configs print.
 
 Where ferrolog still answers differently, the test leaves that answer out and says so:
-- `kafka-consumer-groups --describe --members --verbose` prints Kafka's UPGRADED column only
-  with ConsumerGroupDescribe v1 (KIP-1099's MemberType); ferrolog has v0 (its vendored schemas
-  predate v1), so the tool leaves the column out.
 - `kafka-configs --entity-type groups --describe` of a group that has configs but no members
   asks ListConfigResources (API 74), which ferrolog does not have: the tool fails with
   UnsupportedVersionException where Kafka prints the configs (or "The group '<g>' doesn't
@@ -98,6 +95,13 @@ def describe_classic(bootstrap: str, group: str) -> tuple[int, str, str, str, in
             len(g["members"]))  # fmt: skip
 
 
+def why_not_classic(bootstrap: str, group: str) -> tuple[int, str, str | None]:
+    """DescribeGroups v6's (error, state, error message): v6 says why a group is Dead."""
+    body = {"groups": [group], "include_authorized_operations": False}
+    g = request(bootstrap, DESCRIBE_GROUPS, 6, body)["groups"][0]
+    return g["error_code"], g["group_state"], g["error_message"]
+
+
 def test_consumers_split_rebalance_commit_and_resume(bootstrap: str) -> None:
     topic = create_topic(bootstrap, partitions=PARTITIONS)
     produce(bootstrap, topic, per_partition=5, partitions=PARTITIONS)
@@ -114,21 +118,29 @@ def test_consumers_split_rebalance_commit_and_resume(bootstrap: str) -> None:
 
         assert wait_for(split, [one, two], 30), (one.assignment(), two.assignment())
         assert list_group(bootstrap, group) == ("consumer", "consumer", "Stable")
-        # The classic API sees no classic group by that name.
+        # The classic API sees no classic group by that name; from v6 on it says so.
         assert describe_classic(bootstrap, group) == (0, "Dead", "", "", 0)
+        assert why_not_classic(bootstrap, group) == (
+            69,
+            "Dead",
+            f"Group {group} is not a classic group.",
+        )
+        assert why_not_classic(bootstrap, "nobody") == (69, "Dead", "Group nobody not found.")
         described = describe_consumer(bootstrap, group)
         assert (described["error_code"], described["group_state"]) == (0, "Stable")
         assert (described["assignor_name"], described["group_epoch"]) == ("uniform", 2)
         assert [m["member_epoch"] for m in described["members"]] == [2, 2]
         # kafka-consumer-groups shows both members with their three partitions each.
         verbose = consumer_groups(bootstrap, group, "--members", "--verbose")
-        # (UPGRADED, Kafka's last column, needs ConsumerGroupDescribe v1: see the docstring.)
-        assert verbose[0][:9] == [
+        # UPGRADED: the member speaks the consumer protocol (ConsumerGroupDescribe v1).
+        assert verbose[0] == [
             "GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "CURRENT-EPOCH",
-            "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT",
+            "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT", "UPGRADED",
         ]  # fmt: skip
         rows = verbose[1:]
-        assert [(r[3], r[4], r[5], r[7]) for r in rows] == [("rdkafka", "3", "2", "2")] * 2
+        assert [(r[3], r[4], r[5], r[7], r[9]) for r in rows] == [
+            ("rdkafka", "3", "2", "2", "true")
+        ] * 2
         shown = sorted(int(p) for r in rows for p in r[6].split(":")[1].split(","))
         assert shown == list(range(PARTITIONS)), verbose
         assert all(r[6] == r[8] and r[6].startswith(f"{topic}:") for r in rows), verbose
@@ -237,6 +249,8 @@ def test_a_classic_group_migrates_online_and_back(bootstrap: str) -> None:
         described = describe_consumer(bootstrap, group)
         assert (described["group_state"], described["group_epoch"]) == ("Stable", 2)
         assert [m["member_epoch"] for m in described["members"]] == [2, 2]
+        # One member of each protocol: classic (0) and consumer (1).
+        assert sorted(m["member_type"] for m in described["members"]) == [0, 1]
         members = consumer_groups(bootstrap, group, "--members")
         assert members[0] == ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
         assert [(r[3], r[4]) for r in members[1:]] == [("rdkafka", "3")] * 2

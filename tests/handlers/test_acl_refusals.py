@@ -487,7 +487,7 @@ def _txn_offset_commit(w: World) -> dict[str, Any]:
     committed = commit_body(w.group, w.topic, 1)
     return w.txn_body(
         group_id=w.group,
-        generation_id=-1,
+        generation_id_or_member_epoch=-1,
         member_id="",
         group_instance_id=None,
         topics=committed["topics"],
@@ -1180,3 +1180,19 @@ def test_authorized_operations_of_a_topic_that_does_not_exist(secured: AclBroker
         missing: (errors.UnknownTopicOrPartitionError.code, bits(Op.WRITE, Op.DESCRIBE)),
         hidden: (TOPIC_REFUSED, NOT_REQUESTED),
     }
+
+
+def test_share_coordinators_are_found_by_brokers_only(secured: AclBroker) -> None:
+    """FindCoordinator v6's key type 2 (share coordinators, KIP-932) needs CLUSTER_ACTION, else
+    every key is refused; with it, each key is answered INVALID_REQUEST, as a Kafka broker
+    without a share coordinator did."""
+    who = f"peer-{uuid.uuid4().hex[:8]}"
+    body = {"key_type": 2, "coordinator_keys": ["g:AAAAAAAAAAAAAAAAAAAAAA:0", "h:x:1"]}
+
+    def codes() -> list[int]:
+        answer = send(secured, who, FIND_COORDINATOR, 6, body)
+        return [c["error_code"] for c in answer["coordinators"]]
+
+    assert codes() == [CLUSTER_REFUSED] * 2
+    secured.allow(who, CLUSTER, CLUSTER_NAME, Op.CLUSTER_ACTION)
+    assert codes() == [errors.InvalidRequestError.code] * 2

@@ -27,20 +27,22 @@ def broker(admin_broker: Callable[..., Broker]) -> Broker:
     return admin_broker()
 
 
-@pytest.mark.parametrize("version", [0, 1])
-def test_describe_cluster(admin_broker: Callable[..., Broker], version: int) -> None:
+@pytest.mark.parametrize(("version", "fenced_too"), [(0, False), (1, False), (2, False), (2, True)])
+def test_describe_cluster(
+    admin_broker: Callable[..., Broker], version: int, fenced_too: bool
+) -> None:
     broker = admin_broker(others=(BrokerRegistration(2, "other", 9093, rack="r1"),))
-    response = call(
-        broker, describe_cluster, version, {"include_cluster_authorized_operations": False}
-    )
+    body = {"include_cluster_authorized_operations": False, "include_fenced_brokers": fenced_too}
+    response = call(broker, describe_cluster, version, body)
     assert response["error_code"] == 0
     assert response["cluster_id"] == broker.run(broker.store.cluster_id())
     assert len(response["cluster_id"]) == 22
     assert response["controller_id"] == 0
     assert response["endpoint_type"] == 1
+    # Registered brokers only, none of them fenced (said from v2 on).
     assert response["brokers"] == [
-        {"broker_id": 0, "host": "localhost", "port": 9092, "rack": None},
-        {"broker_id": 2, "host": "other", "port": 9093, "rack": "r1"},
+        {"broker_id": 0, "host": "localhost", "port": 9092, "rack": None, "is_fenced": False},
+        {"broker_id": 2, "host": "other", "port": 9093, "rack": "r1", "is_fenced": False},
     ]
     assert response["cluster_authorized_operations"] == -(2**31)
 
@@ -179,7 +181,7 @@ def test_delete_records_to_high_watermark(broker: Broker, tmp_path: Path) -> Non
     assert (part["error_code"], part["low_watermark"]) == (0, 7)
 
 
-@pytest.mark.parametrize("version", range(1, 5))
+@pytest.mark.parametrize("version", range(1, 6))
 def test_describe_log_dirs(
     admin_broker: Callable[..., Broker], tmp_path: Path, version: int
 ) -> None:
@@ -203,6 +205,7 @@ def test_describe_log_dirs(
     ]
     assert results[str(second)]["topics"] == []
     assert first_dir["total_bytes"] >= first_dir["usable_bytes"] > 0
+    assert not any(r["is_cordoned"] for r in results.values())
 
 
 def test_describe_log_dirs_groups_partition_directories_by_log_dir(

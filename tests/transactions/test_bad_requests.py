@@ -12,6 +12,7 @@ from ferrolog import errors
 from tests.transactions.conftest import create_topic
 from tests.transactions.raw import (
     ADD_OFFSETS,
+    ADD_PARTITIONS,
     FIND_COORDINATOR,
     TXN_OFFSET_COMMIT,
     WRITE_TXN_MARKERS,
@@ -23,6 +24,8 @@ from tests.transactions.raw import (
     until_answered,
 )
 from tests.waiting import wait_until
+
+LIST_TRANSACTIONS = 66
 
 
 @pytest.fixture
@@ -58,6 +61,11 @@ def test_bad_timeouts_and_ids(client: Client) -> None:
     # Kafka 4.1 finds a coordinator even for the empty id; InitProducerId refuses it.
     r = client.request(FIND_COORDINATOR, 3, {"key": "", "key_type": 1})
     assert r["error_code"] == 0
+    # ListTransactions v2 with a pattern that does not compile.
+    listing = {"state_filters": [], "producer_id_filters": [], "transactional_id_pattern": "(x"}
+    r = client.request(LIST_TRANSACTIONS, 2, listing)
+    assert r["error_code"] == errors.InvalidRegularExpressionError.code
+    assert r["transaction_states"] == []
 
 
 def test_requests_of_unknown_ids_wrong_epochs_and_wrong_states(
@@ -165,7 +173,7 @@ def test_transactional_batches_outside_a_transaction_are_refused(
     """KIP-890: a batch of a partition never added to the transaction is refused, not
     appended (so it cannot open a transaction nobody ends), as Kafka 4.1 answers: Produce
     v9 INVALID_TXN_STATE, v11 TRANSACTION_ABORTABLE; TxnOffsetCommit without AddOffsetsToTxn
-    INVALID_TXN_STATE."""
+    v3 INVALID_TXN_STATE, v4 TRANSACTION_ABORTABLE."""
     topic = create_topic(bootstrap)
     txn_id = f"tx-{uuid.uuid4().hex[:8]}"
     _, producer = ready(client, txn_id)
@@ -195,6 +203,8 @@ def test_transactional_batches_outside_a_transaction_are_refused(
         "the group coordinator",
     )
     assert code["error_code"] == errors.InvalidTxnStateError.code
+    answer = client.request(TXN_OFFSET_COMMIT, 4, commit)["topics"][0]["partitions"][0]
+    assert answer["error_code"] == errors.TransactionAbortableError.code
     # Added, the same batch goes in; ended, a late one is refused again.
     assert client.add(txn_id, producer, topic, 0) == {0: 0}
     assert produce_raw(client, txn_id, topic, producer, 9) == 0
@@ -212,3 +222,33 @@ def test_transactional_batches_outside_a_transaction_are_refused(
     # Even a retry of the batch that went in: verification comes first, as in Kafka 4.1.
     assert produce_raw(client, txn_id, topic, producer, 9) == errors.InvalidTxnStateError.code
     assert end_offset(client, topic) == 2  # the batch and its COMMIT marker
+
+
+@pytest.mark.parametrize(("version", "not_in_it"), [(4, 48), (5, 120)])
+def test_verify_only_tells_which_partitions_are_in_the_transaction(
+    client: Client, bootstrap: str, version: int, not_in_it: int
+) -> None:
+    """AddPartitionsToTxn from a broker (v4+) that only asks (KIP-890): a partition outside
+    the ongoing transaction is INVALID_TXN_STATE to v4, TRANSACTION_ABORTABLE to v5."""
+    topic = create_topic(bootstrap, partitions=2)
+    txn_id = f"tx-{uuid.uuid4().hex[:8]}"
+    code, producer = ready(client, txn_id)
+    assert code == 0
+    assert client.add(txn_id, producer, topic, 0) == {0: 0}
+    body = {
+        "transactions": [
+            {
+                "transactional_id": txn_id,
+                "producer_id": producer[0],
+                "producer_epoch": producer[1],
+                "verify_only": True,
+                "topics": [{"name": topic, "partitions": [0, 1]}],
+            }
+        ]
+    }
+    answer = client.request(ADD_PARTITIONS, version, body)
+    (txn,) = answer["results_by_transaction"]
+    (result,) = txn["topic_results"]
+    partitions = result["results_by_partition"]
+    codes = {p["partition_index"]: p["partition_error_code"] for p in partitions}
+    assert codes == {0: 0, 1: not_in_it}

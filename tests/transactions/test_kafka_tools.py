@@ -63,6 +63,11 @@ def test_list_describe_and_describe_producers(bootstrap: str, txn_id: str) -> No
     mine = [r for r in listed if r["TransactionalId"] == txn_id]
     assert [r["TransactionState"] for r in mine] == ["Ongoing"]
     producer_id = mine[0]["ProducerId"]
+    # ListTransactions v2: the whole id must match the pattern (a prefix alone does not).
+    matching = rows(transactions_tool(bootstrap, "list", "--transactional-id-pattern", "tx-.*"))
+    assert txn_id in {r["TransactionalId"] for r in matching}
+    prefix = rows(transactions_tool(bootstrap, "list", "--transactional-id-pattern", "tx-"))
+    assert txn_id not in {r["TransactionalId"] for r in prefix}
 
     (described,) = rows(transactions_tool(bootstrap, "describe", "--transactional-id", txn_id))
     assert described["TransactionState"] == "Ongoing"

@@ -18,18 +18,13 @@ from ferrolog.protocol.messages import (
 
 
 def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescribedGroup:
-    """A KIP-848 consumer group is described as one that does not exist (Dead), as Kafka 4.1
-    does (its clients use ConsumerGroupDescribe for those)."""
-    if group is None or group.consumer is not None:
-        return {
-            "error_code": NONE,
-            "group_id": group_id,
-            "group_state": GroupState.DEAD.value,
-            "protocol_type": "",
-            "protocol_data": "",
-            "members": [],
-            "authorized_operations": -2147483648,
-        }
+    """Raises GroupIdNotFoundError, with Kafka's message, for a group that does not exist or is
+    a KIP-848 consumer group (its clients use ConsumerGroupDescribe for those); DescribeGroups
+    before v6 answers either as a Dead group without an error."""
+    if group is None:
+        raise errors.GroupIdNotFoundError(f"Group {group_id} not found.")
+    if group.consumer is not None:
+        raise errors.GroupIdNotFoundError(f"Group {group_id} is not a classic group.")
     stable = group.state == GroupState.STABLE
     members: list[DescribeGroupsResponseDescribedGroupMember] = [
         {
@@ -44,6 +39,7 @@ def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescri
     ]
     return {
         "error_code": NONE,
+        "error_message": None,
         "group_id": group_id,
         "group_state": group.state.value,
         "protocol_type": group.protocol_type or "",
@@ -53,11 +49,20 @@ def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescri
     }
 
 
-def describe_error(group_id: str, code: int) -> DescribeGroupsResponseDescribedGroup:
-    """DescribeGroups' answer for a group it could not look at."""
-    result = describe(None, group_id)
-    result.update({"error_code": code, "group_state": ""})
-    return result
+def describe_error(
+    group_id: str, code: int, message: str | None = None, state: str = ""
+) -> DescribeGroupsResponseDescribedGroup:
+    """DescribeGroups' answer for a group it could not describe."""
+    return {
+        "error_code": code,
+        "error_message": message,
+        "group_id": group_id,
+        "group_state": state,
+        "protocol_type": "",
+        "protocol_data": "",
+        "members": [],
+        "authorized_operations": -2147483648,
+    }
 
 
 def list_entry(group: Group) -> ListGroupsResponseListedGroup:
@@ -81,6 +86,9 @@ def consumer_state_name(group: Group) -> str:
     cg = group.consumer
     assert cg is not None
     return "Dead" if group.state == GroupState.DEAD else cg.state().value
+
+
+CLASSIC_MEMBER, CONSUMER_MEMBER = 0, 1
 
 
 def describe_consumer_group(
@@ -132,6 +140,9 @@ def describe_consumer_group(
                 "subscribed_topic_regex": m.subscribed_topic_regex or "",
                 "assignment": assignment(m.assigned),
                 "target_assignment": assignment(cg.target.get(m.member_id, {})),
+                # v1 (KIP-1099): 0 for a member that speaks the classic protocol, 1 for one
+                # that speaks the consumer protocol.
+                "member_type": CLASSIC_MEMBER if m.classic is not None else CONSUMER_MEMBER,
             }
             for m in cg.members.values()
         ],

@@ -56,3 +56,12 @@ def for_version(code: int, version: int, fenced_since: int) -> int:
     if code == errors.ProducerFencedError.code and version < fenced_since:
         return errors.InvalidProducerEpochError.code
     return code
+
+
+def not_in_transaction(code: int, version: int, abortable_since: int) -> int:
+    """A partition found outside the producer's transaction (KIP-890's verification), as a
+    client of `version` hears it: TRANSACTION_ABORTABLE from `abortable_since` on (the
+    producer aborts and goes on), INVALID_TXN_STATE before, as Kafka answers them."""
+    if code == errors.InvalidTxnStateError.code and version >= abortable_since:
+        return errors.TransactionAbortableError.code
+    return code

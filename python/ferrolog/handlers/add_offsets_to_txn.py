@@ -1,6 +1,7 @@
-"""AddOffsetsToTxn (key 25), v0-3: adds the group's `__consumer_offsets` partition to the
+"""AddOffsetsToTxn (key 25), v0-4: adds the group's `__consumer_offsets` partition to the
 producer's transaction, so that the TxnOffsetCommit that follows is ended by the
-transaction's marker (send_offsets_to_transaction)."""
+transaction's marker (send_offsets_to_transaction). v4 only tells that the client knows
+TRANSACTION_ABORTABLE, which this API does not answer."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ferrolog.protocol.messages import AddOffsetsToTxnRequest, AddOffsetsToTxnRe
 
 API_KEY = 25
 MIN_VERSION = 0
-MAX_VERSION = 3
+MAX_VERSION = 4
 
 FENCED_VERSION = 2
 

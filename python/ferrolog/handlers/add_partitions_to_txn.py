@@ -1,7 +1,9 @@
-"""AddPartitionsToTxn (key 24), v0-4: a producer adds partitions to its ongoing transaction
-before it writes to them. v0-3 (clients) carry one transaction; v4 (brokers) batches several
+"""AddPartitionsToTxn (key 24), v0-5: a producer adds partitions to its ongoing transaction
+before it writes to them. v0-3 (clients) carry one transaction; v4-5 (brokers) batch several
 and may ask only whether partitions are in their transaction (VerifyOnly, KIP-890), which a
-partition leader does before appending the first batch of a transaction.
+partition leader does before appending the first batch of a transaction. A partition that is
+not in it is INVALID_TXN_STATE to a v4 asker and TRANSACTION_ABORTABLE to a v5 one, which
+passes that on to producers that know it (Produce v11+) as Kafka's brokers do.
 
 As Kafka: when any partition does not exist, those get UNKNOWN_TOPIC_OR_PARTITION and the
 others OPERATION_NOT_ATTEMPTED, and nothing is added."""
@@ -10,7 +12,14 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
-from ferrolog.handlers._txn import TopicPartition, coordinator, for_version, grouped, may_write
+from ferrolog.handlers._txn import (
+    TopicPartition,
+    coordinator,
+    for_version,
+    grouped,
+    may_write,
+    not_in_transaction,
+)
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     AddPartitionsToTxnRequest,
@@ -22,9 +31,10 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 24
 MIN_VERSION = 0
-MAX_VERSION = 4
+MAX_VERSION = 5
 
 BATCHED_VERSION = 4
+ABORTABLE_VERSION = 5
 FENCED_VERSION = 2
 # The peer of the verifications this broker's native core asks before appending a
 # transaction's first batch (`NATIVE_PEER` in native/src/server/api/txn_verify.rs): only
@@ -81,6 +91,8 @@ async def _transaction(
     elif verify_only:
         forward = ctx.peer == NATIVE_PEER
         codes = await txn.verify(transactional_id, *producer, partitions, forward)
+        version = ctx.api_version
+        codes = {tp: not_in_transaction(c, version, ABORTABLE_VERSION) for tp, c in codes.items()}
     elif unknown := _unknown(ctx, partitions):
         codes = {
             tp: errors.UnknownTopicOrPartitionError.code

@@ -1,4 +1,5 @@
-"""AlterPartitionReassignments (key 45), v0: moves partitions to new replica sets.
+"""AlterPartitionReassignments (key 45), v0-1: moves partitions to new replica sets (v1: each
+keeping its replication factor if the request says so, KIP-1092).
 
 The controller checks each target and starts the moves (`ControllerApi.
 alter_partition_reassignments`; in a cluster the active controller carries them out step by
@@ -19,13 +20,14 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 45
 MIN_VERSION = 0
-MAX_VERSION = 0
+MAX_VERSION = 1
 
 
 async def handle(
     ctx: RequestContext, request: AlterPartitionReassignmentsRequest
 ) -> AlterPartitionReassignmentsResponse:
     topics = request.get("topics") or []
+    allow_rf_change = request.get("allow_replication_factor_change", True)
     if not ctx.authorize_cluster(AclOperation.ALTER):
         # As Kafka's error response: every partition asked for carries the error too.
         refused = ClusterAuthorizationFailedError()
@@ -33,6 +35,7 @@ async def handle(
             "throttle_time_ms": 0,
             "error_code": refused.code,
             "error_message": refused.message,
+            "allow_replication_factor_change": allow_rf_change,
             "responses": [
                 {
                     "name": topic["name"],
@@ -53,7 +56,7 @@ async def handle(
         for topic in topics
         for entry in topic.get("partitions") or []
     }
-    results = await ctx.broker.controller.alter_partition_reassignments(targets)
+    results = await ctx.broker.controller.alter_partition_reassignments(targets, allow_rf_change)
     responses: list[AlterPartitionReassignmentsResponseReassignableTopicResponse] = []
     for topic in topics:
         rows: list[AlterPartitionReassignmentsResponseReassignablePartitionResponse] = []
@@ -68,4 +71,10 @@ async def handle(
                 }
             )
         responses.append({"name": topic["name"], "partitions": rows})
-    return {"throttle_time_ms": 0, "error_code": 0, "error_message": None, "responses": responses}
+    return {
+        "throttle_time_ms": 0,
+        "error_code": 0,
+        "error_message": None,
+        "allow_replication_factor_change": allow_rf_change,
+        "responses": responses,
+    }

@@ -1,8 +1,12 @@
-"""ApiVersions (key 18), v0-4: the advertised API table (`ferrolog.api_versions`) and, from v3,
+"""ApiVersions (key 18), v0-5: the advertised API table (`ferrolog.api_versions`) and, from v3,
 the features (KIP-584): those this broker supports (`ferrolog.features`, where the table says
 why each level is or is not supported) and those finalized cluster-wide, with their epoch, as
 the controller last read them from the metadata store. A change of the finalized features
 shows in the next answer, without a restart.
+
+v5 (KIP-1242) lets a client say which cluster and node it means to reach: both or neither
+(INVALID_REQUEST otherwise), and a broker that is not that node of that cluster answers
+REBOOTSTRAP_REQUIRED with no APIs, so the client looks for its cluster again.
 
 Features are reported as Kafka 4.1 reports them: a finalized feature with its level as both
 its minimum and maximum, and in v3 no supported feature whose minimum is 0 (KAFKA-17011). A
@@ -15,13 +19,14 @@ import re
 from ferrolog import features
 from ferrolog.api_versions import advertised
 from ferrolog.controller.api import FinalizedFeatures
-from ferrolog.errors import InvalidRequestError
+from ferrolog.errors import InvalidRequestError, RebootstrapRequiredError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import ApiVersionsRequest, ApiVersionsResponse
 
 API_KEY = 18
 MIN_VERSION = 0
-MAX_VERSION = 4
+MAX_VERSION = 5
+TARGET_VERSION = 5
 
 # KIP-511: client software name and version are checked as Kafka does, so a client sending
 # garbage learns it rather than having it show up in metrics.
@@ -62,5 +67,13 @@ async def handle(ctx: RequestContext, request: ApiVersionsRequest) -> ApiVersion
         for value in (request.get("client_software_name"), request.get("client_software_version")):
             if not _SOFTWARE.fullmatch(value or ""):
                 return body({}, InvalidRequestError.code)
+    if ctx.api_version >= TARGET_VERSION:
+        cluster_id, node_id = request.get("cluster_id"), request.get("node_id", -1)
+        if (cluster_id is None) != (node_id == -1):
+            return body({}, InvalidRequestError.code)
+        if cluster_id is not None and (
+            cluster_id != ctx.broker.cluster_id or node_id != ctx.broker.node_id
+        ):
+            return body({}, RebootstrapRequiredError.code)
     finalized = ctx.broker.controller.finalized_features()
     return body(advertised(), api_version=ctx.api_version, finalized=finalized)

@@ -1,7 +1,7 @@
-"""ConsumerGroupDescribe (key 69), v0: KIP-848 consumer groups with their epochs, assignor
-and members (their current and target assignments). A group that does not exist or is a
-classic group answers GROUP_ID_NOT_FOUND, as Kafka does. (v1, Kafka 4.1's member type, is not
-in the schemas ferrolog's codec is generated from.)"""
+"""ConsumerGroupDescribe (key 69), v0-1: KIP-848 consumer groups with their epochs, assignor
+and members (their current and target assignments; v1 whether each speaks the classic or the
+consumer protocol). A group that does not exist or is a classic group answers
+GROUP_ID_NOT_FOUND, as Kafka does."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 69
 MIN_VERSION = 0
-MAX_VERSION = 0
+MAX_VERSION = 1
 
 
 def _describe(ctx: RequestContext, group_id: str) -> ConsumerGroupDescribeResponseDescribedGroup:

@@ -1,5 +1,7 @@
-"""DeleteGroups (key 42), v0-2: removes empty groups and their committed offsets
-(tombstones in `__consumer_offsets`); a group with members gets NON_EMPTY_GROUP."""
+"""DeleteGroups (key 42), v0-3: removes empty groups and their committed offsets
+(tombstones in `__consumer_offsets`); a group with members gets NON_EMPTY_GROUP. v3's error
+message is only for streams groups' topology plugin (KIP-1071), which ferrolog does not
+have: it stays null."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 42
 MIN_VERSION = 0
-MAX_VERSION = 2
+MAX_VERSION = 3
 
 
 async def _delete(ctx: RequestContext, group_id: str) -> int:
@@ -29,7 +31,7 @@ async def _delete(ctx: RequestContext, group_id: str) -> int:
 
 async def handle(ctx: RequestContext, request: DeleteGroupsRequest) -> DeleteGroupsResponse:
     results: list[DeleteGroupsResponseDeletableGroupResult] = [
-        {"group_id": group_id, "error_code": await _delete(ctx, group_id)}
+        {"group_id": group_id, "error_code": await _delete(ctx, group_id), "error_message": None}
         for group_id in request.get("groups_names") or []
     ]
     return {"throttle_time_ms": 0, "results": results}

@@ -1,7 +1,10 @@
-"""DescribeCluster (key 60), v0-1: the brokers, the controller and the cluster id.
+"""DescribeCluster (key 60), v0-2: the brokers, the controller and the cluster id.
 
 Only brokers answer here: a v1 request that asks for the controller endpoints gets
-MISMATCHED_ENDPOINT_TYPE, as a Kafka broker's listener would give."""
+MISMATCHED_ENDPOINT_TYPE, as a Kafka broker's listener would give. v2's
+`include_fenced_brokers` asks for fenced brokers too (KIP-1073); under ZooKeeper a broker is
+listed once it has registered and gone once its session ends, so none is ever fenced and the
+list is the same either way (`is_fenced` false)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 60
 MIN_VERSION = 0
-MAX_VERSION = 1
+MAX_VERSION = 2
 
 ENDPOINT_BROKER = 1
 ENDPOINT_CONTROLLER = 2
@@ -49,7 +52,7 @@ async def handle(ctx: RequestContext, request: DescribeClusterRequest) -> Descri
     registered = ctx.broker.controller.brokers()
     # Each broker's endpoint on the client's listener, as Metadata gives them.
     brokers: list[DescribeClusterResponseDescribeClusterBroker] = [
-        {"broker_id": b.node_id, "host": e.host, "port": e.port, "rack": b.rack}
+        {"broker_id": b.node_id, "host": e.host, "port": e.port, "rack": b.rack, "is_fenced": False}
         for b in sorted(registered.values(), key=lambda b: b.node_id)
         if (e := b.endpoint(ctx.listener_name)) is not None
     ]
@@ -61,6 +64,7 @@ async def handle(ctx: RequestContext, request: DescribeClusterRequest) -> Descri
                 "host": ctx.broker.advertised_host,
                 "port": ctx.broker.advertised_port,
                 "rack": None,
+                "is_fenced": False,
             }
         )
         brokers.sort(key=lambda b: int(b["broker_id"]))

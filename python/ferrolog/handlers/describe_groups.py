@@ -1,6 +1,6 @@
-"""DescribeGroups (key 15), v0-5: each group's state, protocol and members (with their
-subscription and assignment once stable). An unknown group is reported as Dead, as Kafka
-does before v6."""
+"""DescribeGroups (key 15), v0-6: each group's state, protocol and members (with their
+subscription and assignment once stable). A group that does not exist or is not a classic
+group is Dead; v6 says why as well, with GROUP_ID_NOT_FOUND and Kafka's message (KIP-1043)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,19 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 15
 MIN_VERSION = 0
-MAX_VERSION = 5
+MAX_VERSION = 6
+GROUP_NOT_FOUND_VERSION = 6
+NONE, DEAD = 0, "Dead"
 
 
 def _describe(ctx: RequestContext, group_id: str) -> DescribeGroupsResponseDescribedGroup:
     try:
         require_group(ctx, AclOperation.DESCRIBE, group_id)
         return coordinator(ctx).describe_group(group_id)
+    except errors.GroupIdNotFoundError as exc:
+        if ctx.api_version < GROUP_NOT_FOUND_VERSION:
+            return describe_error(group_id, NONE, state=DEAD)
+        return describe_error(group_id, exc.code, exc.message, state=DEAD)
     except errors.KafkaError as exc:
         return describe_error(group_id, exc.code)
 

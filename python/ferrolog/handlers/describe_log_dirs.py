@@ -1,4 +1,5 @@
-"""DescribeLogDirs (key 35), v1-4: this broker's log directories and the partitions in them.
+"""DescribeLogDirs (key 35), v1-5: this broker's log directories and the partitions in them.
+v5's `is_cordoned` (KIP-1066) is false for every directory: ferrolog does not cordon any.
 
 Sizes and offsets come from one native snapshot (`Server.partition_states`); v4's total and
 usable bytes from the file system. Both touch the disk, so they run in a worker thread."""
@@ -23,7 +24,7 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 35
 MIN_VERSION = 1
-MAX_VERSION = 4
+MAX_VERSION = 5
 
 
 def _disk(path: str) -> tuple[int, int] | None:
@@ -91,6 +92,7 @@ def _describe(
                     "topics": [],
                     "total_bytes": -1,
                     "usable_bytes": -1,
+                    "is_cordoned": False,
                 }
             )
             continue
@@ -104,6 +106,7 @@ def _describe(
                 ],
                 "total_bytes": disk[0] if disk is not None else -1,
                 "usable_bytes": disk[1] if disk is not None else -1,
+                "is_cordoned": False,
             }
         )
     return results

@@ -1,7 +1,10 @@
-"""FindCoordinator (key 10), v0-4: the broker leading the key's partition of its internal
+"""FindCoordinator (key 10), v0-6: the broker leading the key's partition of its internal
 topic (key type 0, a group: `__consumer_offsets`; key type 1, a transactional id:
 `__transaction_state`), creating that topic on first use as Kafka does. v4 batches several
-keys."""
+keys; v5 only tells that the client knows TRANSACTION_ABORTABLE, which this API never answers.
+v6's key type 2 asks brokers for a share coordinator (`group:topicId:partition`, KIP-932):
+as Kafka, only with CLUSTER_ACTION (CLUSTER_AUTHORIZATION_FAILED for every key otherwise),
+and, as a Kafka broker without a share coordinator did, INVALID_REQUEST for each key."""
 
 from __future__ import annotations
 
@@ -22,24 +25,32 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 10
 MIN_VERSION = 0
-MAX_VERSION = 4
+MAX_VERSION = 6
 
 GROUP_KEY = 0
 TRANSACTION_KEY = 1
+SHARE_KEY = 2
+SHARE_KEY_VERSION = 6
 TOPICS = {GROUP_KEY: CONSUMER_OFFSETS, TRANSACTION_KEY: TRANSACTION_STATE}
+
+
+def _error(key: str, exc: errors.KafkaError) -> FindCoordinatorResponseCoordinator:
+    return {
+        "key": key,
+        "node_id": -1,
+        "host": "",
+        "port": -1,
+        "error_code": exc.code,
+        "error_message": exc.message,
+    }
 
 
 async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinatorResponseCoordinator:
     def error(exc: errors.KafkaError) -> FindCoordinatorResponseCoordinator:
-        return {
-            "key": key,
-            "node_id": -1,
-            "host": "",
-            "port": -1,
-            "error_code": exc.code,
-            "error_message": exc.message,
-        }
+        return _error(key, exc)
 
+    if key_type == SHARE_KEY and ctx.api_version >= SHARE_KEY_VERSION:
+        return error(errors.InvalidRequestError("this broker has no share coordinator"))
     name = TOPICS.get(key_type)
     if name is None:
         return error(errors.InvalidRequestError(f"unknown coordinator key type {key_type}"))
@@ -81,7 +92,12 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinator
 async def handle(ctx: RequestContext, request: FindCoordinatorRequest) -> FindCoordinatorResponse:
     key_type = request.get("key_type", GROUP_KEY)
     if ctx.api_version >= 4:
-        found = [await _find(ctx, key, key_type) for key in request.get("coordinator_keys") or []]
+        keys = request.get("coordinator_keys") or []
+        if key_type == SHARE_KEY and not ctx.authorize_cluster(AclOperation.CLUSTER_ACTION):
+            # Brokers ask for share coordinators: the whole request is refused.
+            found = [_error(key, errors.ClusterAuthorizationFailedError()) for key in keys]
+        else:
+            found = [await _find(ctx, key, key_type) for key in keys]
         return {"throttle_time_ms": 0, "coordinators": found}
     answer = await _find(ctx, request.get("key") or "", key_type)
     # v0-3 answer for the one key asked about in the body itself, which names no key.

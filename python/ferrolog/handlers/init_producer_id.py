@@ -1,5 +1,6 @@
-"""InitProducerId (key 22), v0-4: a producer id and epoch for an idempotent or transactional
-producer.
+"""InitProducerId (key 22), v0-5: a producer id and epoch for an idempotent or transactional
+producer (v5 tells that the client knows TRANSACTION_ABORTABLE; v6, KIP-939's two-phase
+commit, is unstable in Kafka 4.4, which does not advertise it).
 
 Without a transactional id Kafka hands out a fresh producer id at epoch 0 every time, whatever
 id and epoch a v3+ client sends back (KIP-360's bump applies to transactional producers; an
@@ -23,7 +24,7 @@ from ferrolog.protocol.messages import InitProducerIdRequest, InitProducerIdResp
 
 API_KEY = 22
 MIN_VERSION = 0
-MAX_VERSION = 4
+MAX_VERSION = 5
 
 FENCED_VERSION = 4
 

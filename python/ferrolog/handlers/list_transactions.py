@@ -1,9 +1,14 @@
-"""ListTransactions (key 66), v0-1: the transactional ids this broker coordinates, filtered by
-state (Kafka's names: "Ongoing", "PrepareCommit", ...), producer id and, v1, how long the
+"""ListTransactions (key 66), v0-2: the transactional ids this broker coordinates, filtered by
+state (Kafka's names: "Ongoing", "PrepareCommit", ...), producer id, v1 how long the
 transaction has been running (`kafka-transactions list`, and `find-hanging`'s check of what
-the coordinator knows). Filters Kafka does not know come back in `unknown_state_filters`."""
+the coordinator knows) and v2 a regular expression the whole id must match (KIP-1152; Python's
+`re`, which reads the patterns people write for ids as Java's does; null or empty: no filter,
+and one that does not compile answers INVALID_REGULAR_EXPRESSION). Filters Kafka does not know
+come back in `unknown_state_filters`."""
 
 from __future__ import annotations
+
+import re
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
@@ -19,7 +24,7 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 66
 MIN_VERSION = 0
-MAX_VERSION = 1
+MAX_VERSION = 2
 
 
 async def handle(ctx: RequestContext, request: ListTransactionsRequest) -> ListTransactionsResponse:
@@ -40,6 +45,10 @@ async def handle(ctx: RequestContext, request: ListTransactionsRequest) -> ListT
     }
     if txn.loading():
         return {**response, "error_code": errors.CoordinatorLoadInProgressError.code}
+    try:
+        pattern = re.compile(request.get("transactional_id_pattern") or "")
+    except re.error:
+        return {**response, "error_code": errors.InvalidRegularExpressionError.code}
     if unknown and not wanted:
         # Only unknown states asked for: nothing can match.
         return response
@@ -55,6 +64,8 @@ async def handle(ctx: RequestContext, request: ListTransactionsRequest) -> ListT
         if producer_ids and meta.producer_id not in producer_ids:
             continue
         if min_duration >= 0 and now - meta.start_ms < min_duration:
+            continue
+        if pattern.pattern and not pattern.fullmatch(meta.transactional_id):
             continue
         listed.append(
             {

@@ -1,4 +1,4 @@
-"""Metadata (key 3), v0-12: brokers, cluster id, controller id and topics with their
+"""Metadata (key 3), v0-13: brokers, cluster id, controller id and topics with their
 partitions' leader, leader epoch, replicas, ISR and offline replicas.
 
 An unknown topic named in the request is auto-created when `auto.create.topics.enable` is on
@@ -40,7 +40,7 @@ from ferrolog.protocol.messages import (
 
 API_KEY = 3
 MIN_VERSION = 0
-MAX_VERSION = 12
+MAX_VERSION = 13
 
 ZERO_UUID = bytes(16)
 NOT_REQUESTED = -(2**31)  # authorized-operations fields when the client did not ask
@@ -89,6 +89,8 @@ async def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataRespo
 
     return {
         "throttle_time_ms": 0,
+        # v13's (KIP-1102): a broker answers every error per topic; proxies may say more.
+        "error_code": 0,
         "brokers": listener_brokers(ctx),
         "cluster_id": broker.cluster_id,
         "controller_id": controller.controller_id,
@@ -151,6 +153,7 @@ def _invalid(requested: list[MetadataRequestTopic]) -> MetadataResponse:
     and no brokers."""
     return {
         "throttle_time_ms": 0,
+        "error_code": 0,
         "brokers": [],
         "cluster_id": None,
         "controller_id": -1,

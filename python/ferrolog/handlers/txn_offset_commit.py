@@ -1,4 +1,4 @@
-"""TxnOffsetCommit (key 28), v0-3: a transactional producer commits a group's offsets as part
+"""TxnOffsetCommit (key 28), v0-4: a transactional producer commits a group's offsets as part
 of its transaction (send_offsets_to_transaction, after AddOffsetsToTxn). The group
 coordinator appends them as a transactional batch of the producer and holds them pending:
 the transaction's COMMIT marker makes them the group's committed offsets, ABORT drops them.
@@ -6,7 +6,8 @@ v3 carries the consumer's member id and generation (KIP-447), checked like Offse
 
 With `transaction.partition.verification.enable` (KIP-890), the transaction coordinator
 first confirms that AddOffsetsToTxn put the group's partition in the transaction; offsets of
-a producer that skipped it get INVALID_TXN_STATE, as Kafka 4 answers."""
+a producer that skipped it get INVALID_TXN_STATE, or TRANSACTION_ABORTABLE from v4 on, as
+Kafka 4 answers."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from ferrolog.protocol.messages import TxnOffsetCommitRequest, TxnOffsetCommitRe
 
 API_KEY = 28
 MIN_VERSION = 0
-MAX_VERSION = 3
+MAX_VERSION = 4
+ABORTABLE_VERSION = 4
 
 
 async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int:
@@ -36,7 +38,7 @@ async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int
         [group_partition],
         forward=True,
     )
-    return codes[group_partition]
+    return _txn.not_in_transaction(codes[group_partition], ctx.api_version, ABORTABLE_VERSION)
 
 
 async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
