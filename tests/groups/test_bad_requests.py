@@ -20,6 +20,7 @@ ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, INCONSISTENT_GROUP_PROTOCOL = 22, 25, 23
 INVALID_SESSION_TIMEOUT, OFFSET_METADATA_TOO_LARGE = 26, 12
 MEMBER_ID_REQUIRED, REBALANCE_IN_PROGRESS, UNKNOWN_TOPIC_OR_PARTITION = 79, 27, 3
 COORDINATOR_LOAD_IN_PROGRESS, NOT_COORDINATOR = 14, 16
+OFFSET_FETCH, UNKNOWN_TOPIC_ID = 9, 100
 
 
 class Client:
@@ -229,4 +230,54 @@ def test_a_join_waiting_at_shutdown_is_answered_not_coordinator(
         assert response["error_code"] == NOT_COORDINATOR
     finally:
         observer.close()
+        client.close()
+
+
+def test_offsets_by_topic_id(bootstrap: str, group_id: str) -> None:
+    """OffsetCommit and OffsetFetch v10 name topics by id (KIP-516): what is committed by id is
+    read by name and by id alike, and an id no topic has is UNKNOWN_TOPIC_ID."""
+    topic = create_topic(bootstrap, partitions=2)
+    client = Client(bootstrap)
+    try:
+        meta = client.call(3, 12, {"topics": [{"name": topic}], "allow_auto_topic_creation": False})
+        topic_id = bytes(meta["topics"][0]["topic_id"])
+        nobody = b"\x07" * 16
+        commit = {
+            "group_id": group_id,
+            "generation_id_or_member_epoch": -1,
+            "member_id": "",
+            "group_instance_id": None,
+            "topics": [
+                {"topic_id": tid, "partitions": [{"partition_index": 1, "committed_offset": 5}]}
+                for tid in (topic_id, nobody)
+            ],
+        }
+
+        def commit_once() -> dict[str, Any] | None:
+            answer = client.call(COMMIT, 10, commit)
+            codes = {p["error_code"] for t in answer["topics"] for p in t["partitions"]}
+            return None if COORDINATOR_LOAD_IN_PROGRESS in codes else answer
+
+        answer = wait_until(commit_once, 30, what="the coordinator to have loaded")
+        by_id = {bytes(t["topic_id"]): t["partitions"][0]["error_code"] for t in answer["topics"]}
+        assert by_id == {topic_id: 0, nobody: UNKNOWN_TOPIC_ID}
+
+        def fetch(version: int, topics: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+            body = {"groups": [{"group_id": group_id, "topics": topics}], "require_stable": False}
+            (group,) = client.call(OFFSET_FETCH, version, body)["groups"]
+            assert group["error_code"] == 0
+            return list(group["topics"])
+
+        (named,) = fetch(9, [{"name": topic, "partition_indexes": [1]}])
+        assert named["partitions"][0]["committed_offset"] == 5
+        asked = [{"topic_id": tid, "partition_indexes": [1]} for tid in (topic_id, nobody)]
+        fetched = {
+            bytes(t["topic_id"]): (p["committed_offset"], p["error_code"])
+            for t in fetch(10, asked)
+            for p in t["partitions"]
+        }
+        assert fetched == {topic_id: (5, 0), nobody: (-1, UNKNOWN_TOPIC_ID)}
+        (everything,) = fetch(10, None)
+        assert bytes(everything["topic_id"]) == topic_id
+    finally:
         client.close()

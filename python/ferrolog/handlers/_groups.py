@@ -35,3 +35,16 @@ def readable_topics(ctx: RequestContext, names: list[str]) -> set[str]:
 def client_host(ctx: RequestContext) -> str:
     host = ctx.peer.rsplit(":", 1)[0].strip("[]")
     return f"/{host}"
+
+
+def topic_name(ctx: RequestContext, topic_id: bytes) -> str | None:
+    """The name of the topic with `topic_id` (OffsetCommit and OffsetFetch v10 name topics by
+    id, KIP-516); None for an id no topic has."""
+    record = ctx.broker.controller.topic_by_id(bytes(topic_id))
+    return record.name if record is not None else None
+
+
+def topic_id(ctx: RequestContext, name: str) -> bytes | None:
+    """The id of topic `name`; None for a topic that no longer exists."""
+    record = ctx.broker.controller.topic(name)
+    return record.topic_id if record is not None else None

@@ -1,9 +1,11 @@
-"""OffsetCommit (key 8), v2-9: commits offsets to `__consumer_offsets` (acks=all) for group
+"""OffsetCommit (key 8), v2-10: commits offsets to `__consumer_offsets` (acks=all) for group
 members and for standalone consumers that only `assign` (generation -1, no member id). v9's
 KIP-848 member epoch is the generation for classic groups, as in Kafka; a member of a KIP-848
 consumer group commits with v9+ and its current member epoch (STALE_MEMBER_EPOCH for another
 epoch, UNKNOWN_MEMBER_ID for an unknown member, as Kafka). Offsets of partitions
-that do not exist are refused (UNKNOWN_TOPIC_OR_PARTITION), as Kafka does."""
+that do not exist are refused (UNKNOWN_TOPIC_OR_PARTITION), as Kafka does. v10 names topics by
+id (KIP-516): an id no topic has is UNKNOWN_TOPIC_ID for each of its partitions, checked
+first, and the answer names topics by id."""
 
 from __future__ import annotations
 
@@ -11,13 +13,19 @@ from collections.abc import Callable
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
-from ferrolog.handlers._groups import coordinator, readable_topics, require_group
+from ferrolog.handlers._groups import coordinator, readable_topics, require_group, topic_name
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import OffsetCommitRequest, OffsetCommitResponse
+from ferrolog.protocol.messages import (
+    OffsetCommitRequest,
+    OffsetCommitRequestTopic,
+    OffsetCommitResponse,
+)
 
 API_KEY = 8
 MIN_VERSION = 2
-MAX_VERSION = 9
+MAX_VERSION = 10
+TOPIC_ID_VERSION = 10
+ZERO_UUID = bytes(16)
 
 
 def all_failed(request: OffsetCommitRequest, code: int) -> OffsetCommitResponse:
@@ -25,7 +33,8 @@ def all_failed(request: OffsetCommitRequest, code: int) -> OffsetCommitResponse:
         "throttle_time_ms": 0,
         "topics": [
             {
-                "name": t["name"],
+                "name": t.get("name", ""),
+                "topic_id": t.get("topic_id", ZERO_UUID),
                 "partitions": [
                     {"partition_index": p["partition_index"], "error_code": code}
                     for p in t["partitions"]
@@ -48,6 +57,23 @@ def partition_exists(ctx: RequestContext) -> Callable[[str, int], bool]:
 
 
 async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
+    if ctx.api_version < TOPIC_ID_VERSION:
+        return await _commit(ctx, request)
+    named: list[OffsetCommitRequestTopic] = []
+    unknown: list[OffsetCommitRequestTopic] = []
+    for t in request.get("topics") or []:
+        name = topic_name(ctx, t["topic_id"])
+        (unknown if name is None else named).append({**t, "name": name or ""})
+    response = await _commit(ctx, {**request, "topics": named})
+    ids = {t["name"]: t["topic_id"] for t in named}
+    for topic in response["topics"]:
+        topic.setdefault("topic_id", ids.get(topic.get("name", ""), ZERO_UUID))
+    failed = all_failed({**request, "topics": unknown}, errors.UnknownTopicIdError.code)
+    response["topics"].extend(failed["topics"])
+    return response
+
+
+async def _commit(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
     exists = partition_exists(ctx)
     topics = request.get("topics") or []
     try:
