@@ -25,8 +25,8 @@ pub const OFFSET_FOR_LEADER_EPOCH: i16 = 23;
 /// `(api_key, min, max)`. ApiVersions (answered by Python) advertises exactly these.
 pub const NATIVE_API_VERSIONS: &[(i16, i16, i16)] = &[
     (PRODUCE, 3, 11),
-    (FETCH, 4, 15),
-    (LIST_OFFSETS, 1, 7),
+    (FETCH, 4, 18),
+    (LIST_OFFSETS, 1, 10),
     (OFFSET_FOR_LEADER_EPOCH, 2, 4),
 ];
 
@@ -169,8 +169,9 @@ mod tests {
         assert_eq!(route(PRODUCE, 3), Route::Native);
         assert_eq!(route(PRODUCE, 11), Route::Native);
         assert_eq!(route(PRODUCE, 2), Route::Unsupported);
-        assert_eq!(route(FETCH, 15), Route::Native);
-        assert_eq!(route(FETCH, 16), Route::Unsupported);
+        assert_eq!(route(PRODUCE, 12), Route::Unsupported);
+        assert_eq!(route(FETCH, 18), Route::Native);
+        assert_eq!(route(FETCH, 19), Route::Unsupported);
         assert_eq!(route(18, 3), Route::Control);
         assert_eq!(route(-5, 0), Route::Control);
     }

@@ -67,10 +67,15 @@ fn list_offsets(v: i16) -> Vec<F> {
         .flatten()
         .collect();
     let topic = vec![Str, Array(partition)];
-    [Some(Fixed(4)), when(v >= 2, Fixed(1)), Some(Array(topic))]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        Some(Fixed(4)),
+        when(v >= 2, Fixed(1)),
+        Some(Array(topic)),
+        when(v >= 10, Fixed(4)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn offset_for_leader_epoch(v: i16) -> Vec<F> {

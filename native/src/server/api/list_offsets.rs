@@ -1,7 +1,11 @@
-//! ListOffsets (v1-7): earliest, latest (HW, or LSO for read_committed), max timestamp (v7)
+//! ListOffsets (v1-10): earliest, latest (HW, or LSO for read_committed), max timestamp (v7)
 //! and by timestamp, only ever answering offsets consumers may read. Only the leader answers
 //! (NOT_LEADER_OR_FOLLOWER elsewhere), except to Kafka's debugging consumer (replica id -2),
-//! which any replica answers from its own log.
+//! which any replica answers from its own log. The tiered-storage timestamps are answered as
+//! a Kafka broker without remote storage answers them: earliest-local (v8) is the earliest,
+//! latest-tiered (v9) is no offset (-1) without an error; v10's timeout only bounds remote
+//! lookups, which there are none of. A special timestamp older than its version, or a
+//! negative one Kafka does not know, is UNSUPPORTED_VERSION.
 
 use std::sync::Arc;
 
@@ -21,6 +25,21 @@ use crate::server::Broker;
 const LATEST: i64 = -1;
 const EARLIEST: i64 = -2;
 const MAX_TIMESTAMP: i64 = -3;
+const EARLIEST_LOCAL: i64 = -4;
+const LATEST_TIERED: i64 = -5;
+
+/// The first version that may ask for each special timestamp (Kafka's
+/// `timestampMinSupportedVersion`); None for a negative timestamp Kafka does not know.
+fn first_version(timestamp: i64) -> Option<i16> {
+    match timestamp {
+        LATEST | EARLIEST => Some(0),
+        MAX_TIMESTAMP => Some(7),
+        EARLIEST_LOCAL => Some(8),
+        LATEST_TIERED => Some(9),
+        t if t >= 0 => Some(0),
+        _ => None,
+    }
+}
 
 /// `(offset, timestamp, leader_epoch)` for one partition.
 fn lookup(
@@ -31,6 +50,9 @@ fn lookup(
     current_leader_epoch: i32,
     timestamp: i64,
 ) -> Result<(i64, i64, i32), ErrorCode> {
+    if first_version(timestamp).is_none_or(|first| version < first) {
+        return Err(ErrorCode::UnsupportedVersion);
+    }
     let requested = if version >= 4 {
         current_leader_epoch
     } else {
@@ -55,11 +77,13 @@ fn lookup(
     };
     Ok(match timestamp {
         LATEST => (fetchable, -1, epoch),
-        EARLIEST => (
+        // Without remote storage the local log is the whole log.
+        EARLIEST | EARLIEST_LOCAL => (
             log.log_start_offset(),
             -1,
             epoch_of(&log, log.log_start_offset()),
         ),
+        LATEST_TIERED => (-1, -1, -1),
         MAX_TIMESTAMP => committed(log.max_timestamp()),
         ts => committed(log.offset_for_timestamp(ts)),
     })

@@ -78,6 +78,27 @@ fn list_offsets_earliest_latest_and_by_time() {
 }
 
 #[test]
+fn list_offsets_tiered_timestamps_without_remote_storage() {
+    let broker = TestBroker::start(&[]);
+    let mut client = broker.connect();
+    produce(&mut client, batch(3, 1_700_000_000_000));
+    let earliest = list_offsets(&mut client, 10, TOPIC, -2, -1);
+    // Earliest-local (v8) is the earliest; latest-tiered (v9) is no offset, without an error.
+    assert_eq!(list_offsets(&mut client, 8, TOPIC, -4, -1), earliest);
+    assert_eq!(
+        list_offsets(&mut client, 10, TOPIC, -5, -1),
+        (0, -1, -1, -1)
+    );
+    let unsupported = ErrorCode::UnsupportedVersion.code();
+    // A special timestamp older than its version, or one Kafka does not know.
+    assert_eq!(list_offsets(&mut client, 6, TOPIC, -3, -1).0, unsupported);
+    assert_eq!(list_offsets(&mut client, 7, TOPIC, -4, -1).0, unsupported);
+    assert_eq!(list_offsets(&mut client, 8, TOPIC, -5, -1).0, unsupported);
+    assert_eq!(list_offsets(&mut client, 10, TOPIC, -6, -1).0, unsupported);
+    assert_eq!(list_offsets(&mut client, 10, TOPIC, -7, -1).0, unsupported);
+}
+
+#[test]
 fn offset_for_leader_epoch_answers_from_the_epoch_cache() {
     let broker = TestBroker::start(&[]);
     let mut client = broker.connect();
