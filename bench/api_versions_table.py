@@ -2,7 +2,7 @@
 14): one fresh broker of each, an ApiVersions v4 request to both, and a table of the ranges
 side by side, with the supported and finalized features of both.
 
-    python -m bench.api_versions_table [--out bench/results/api-versions-latest.md]
+    python -m bench.api_versions_table [--out bench/results/api-versions-latest.md] [--kafka 4.4.0]
 
 Kafka runs in KRaft mode, so its table holds the APIs a KRaft broker serves to clients (the
 controller-only APIs are not listed by a broker); ferrolog's is what a client of its only
@@ -114,12 +114,13 @@ def show(r: tuple[int, int] | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("bench/results/api-versions-latest.md"))
+    parser.add_argument("--kafka", default="4.4.0", help="the Apache Kafka release to compare")
     args = parser.parse_args()
-    kafka_dist.fetch(kafka_dist.KAFKA4)
+    kafka_dist.fetch(args.kafka)
     answers: dict[str, dict[str, Any]] = {}
     for broker in (
         brokers.Ferrolog("ferrolog", "ferrolog", "native"),
-        brokers.KafkaKRaft("kafka4", "kraft", kafka_dist.KAFKA4),
+        brokers.KafkaKRaft("kafka4", "kraft", args.kafka),
     ):
         try:
             broker.prepare()
@@ -141,7 +142,7 @@ def main() -> None:
     }
     text = "\n".join(
         [
-            f"# ApiVersions: ferrolog vs Apache Kafka {kafka_dist.KAFKA4} (KRaft)",
+            f"# ApiVersions: ferrolog vs Apache Kafka {args.kafka} (KRaft)",
             "",
             f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC;"
             " `python -m bench.api_versions_table`; ApiVersions v4 to a fresh broker of each.",

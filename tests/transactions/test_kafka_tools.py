@@ -1,4 +1,4 @@
-"""Kafka 4.1's `kafka-transactions` tool (TransactionsCommand) against ferrolog: list,
+"""Kafka's `kafka-transactions` tool (TransactionsCommand, of KAFKA4) against ferrolog: list,
 describe and describe-producers of an open transaction, and find-hanging and abort of a
 transaction that no coordinator will ever end (written on a broker with KIP-890 verification
 off, the only way such a transaction can start). Skipped where Java or the Kafka jars are
@@ -155,6 +155,6 @@ def test_kafkas_formatter_reads_the_transaction_log(bootstrap: str, txn_id: str)
         if record["key"]["data"]["transactionalId"] == txn_id:
             states.append(record["value"]["data"]["transactionStatus"])
             partitions = record["value"]["data"]["transactionPartitions"]
-    # Empty, Ongoing, PrepareCommit, CompleteCommit.
+    # Empty, Ongoing, PrepareCommit, CompleteCommit (Kafka 4.4's formatter prints the names).
     assert states == [0, 1, 2, 4]
     assert partitions == []
