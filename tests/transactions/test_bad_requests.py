@@ -84,8 +84,9 @@ def test_requests_of_unknown_ids_wrong_epochs_and_wrong_states(
     assert client.end(txn_id, (pid, epoch + 1), True, version=1) == (
         errors.InvalidProducerEpochError.code
     )
-    # Nothing added: there is no transaction to end.
+    # Nothing added: there is no transaction to end (v4 answers as v3).
     assert client.end(txn_id, (pid, epoch), True) == errors.InvalidTxnStateError.code
+    assert client.end(txn_id, (pid, epoch), True, version=4) == errors.InvalidTxnStateError.code
     # A partition of an unknown topic: nothing is added, the others are not attempted.
     assert client.add(txn_id, (pid, epoch), "no-such-topic", 0) == {
         0: errors.UnknownTopicOrPartitionError.code

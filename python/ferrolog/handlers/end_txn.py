@@ -1,6 +1,8 @@
-"""EndTxn (key 26), v0-3: commits or aborts the producer's transaction. Answered once the
+"""EndTxn (key 26), v0-4: commits or aborts the producer's transaction. Answered once the
 PrepareCommit/PrepareAbort state is durable in `__transaction_state`; the coordinator then
-writes the markers to every partition of the transaction and records its completion."""
+writes the markers to every partition of the transaction and records its completion. v4 only
+tells that the client knows TRANSACTION_ABORTABLE, which this API does not answer; v5 is
+transaction version 2 (the epoch bumped by every end), not served yet."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from ferrolog.protocol.messages import EndTxnRequest, EndTxnResponse
 
 API_KEY = 26
 MIN_VERSION = 0
-MAX_VERSION = 3
+MAX_VERSION = 4
 
 FENCED_VERSION = 2
 
