@@ -308,8 +308,8 @@ def test_live_api_versions_99(ferrolog_broker: EmbeddedBroker) -> None:
     correlation, body = decode_response(API_VERSIONS, 0, response)
     assert (correlation, body["error_code"]) == (42, 35)
     keys = {k["api_key"]: (k["min_version"], k["max_version"]) for k in body["api_keys"]}
-    assert keys[API_VERSIONS] == (0, 4)
-    assert keys[METADATA] == (0, 12)
+    assert keys[API_VERSIONS] == (0, 5)
+    assert keys[METADATA] == (0, 13)
     assert 0 in keys
     assert 1 in keys
 
@@ -349,8 +349,8 @@ def test_kafka_python_gets_api_versions(ferrolog_broker: EmbeddedBroker) -> None
     admin = KafkaAdminClient(bootstrap_servers=ferrolog_broker.bootstrap_servers)
     try:
         versions = {int(key): value for key, value in admin.api_versions().items()}
-        assert tuple(versions[METADATA]) == (0, 12)
-        assert tuple(versions[API_VERSIONS]) == (0, 4)
+        assert tuple(versions[METADATA]) == (0, 13)
+        assert tuple(versions[API_VERSIONS]) == (0, 5)
         assert admin.describe_cluster()["controller_id"] == 0
     finally:
         admin.close()
