@@ -161,7 +161,7 @@ def test_java_consumer_reads_1000_partitions_in_a_fetch_session(wide: Wide) -> N
         seen[(int(fields["Partition"]), int(fields["Offset"]))] = line.split("\t")[2].encode()
     assert seen == wide.records
     fetches = wide.fetches("java-wide")
-    assert {f.version for f in fetches} == {15}, "topic ids, at the highest version served"
+    assert {f.version for f in fetches} == {18}, "topic ids, at the highest version served"
     _check_session_use(fetches, late_partition)
 
 
