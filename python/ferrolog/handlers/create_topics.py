@@ -13,6 +13,7 @@ from ferrolog.config.values import null_topic_configs
 from ferrolog.controller.api import AclOperation, ResourceType, TopicRecord, TopicSpec
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
+from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     CreateTopicsRequest,
     CreateTopicsRequestCreatableTopic,
@@ -24,7 +25,6 @@ API_KEY = 19
 MIN_VERSION = 2
 MAX_VERSION = 7
 
-ZERO_UUID = bytes(16)
 
 
 def _failure(name: str, exc: errors.KafkaError) -> CreateTopicsResponseCreatableTopicResult:

@@ -8,6 +8,7 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
+from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     DeleteTopicsRequest,
     DeleteTopicsResponse,
@@ -18,7 +19,6 @@ API_KEY = 20
 MIN_VERSION = 1
 MAX_VERSION = 6
 
-ZERO_UUID = bytes(16)
 
 
 def _result(

@@ -29,6 +29,7 @@ from ferrolog.errors import (
 )
 from ferrolog.handlers._acls import TOPIC_OPERATIONS, authorized_operations, cluster_operations
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     MetadataRequest,
     MetadataRequestTopic,
@@ -42,7 +43,6 @@ API_KEY = 3
 MIN_VERSION = 0
 MAX_VERSION = 13
 
-ZERO_UUID = bytes(16)
 NOT_REQUESTED = -(2**31)  # authorized-operations fields when the client did not ask
 
 log = logging.getLogger(__name__)

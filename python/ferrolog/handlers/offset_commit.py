@@ -15,6 +15,7 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._groups import coordinator, readable_topics, require_group, topic_name
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     OffsetCommitRequest,
     OffsetCommitRequestTopic,
@@ -25,7 +26,6 @@ API_KEY = 8
 MIN_VERSION = 2
 MAX_VERSION = 10
 TOPIC_ID_VERSION = 10
-ZERO_UUID = bytes(16)
 
 
 def all_failed(request: OffsetCommitRequest, code: int) -> OffsetCommitResponse:

@@ -14,6 +14,7 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers._groups import coordinator, require_group, topic_id, topic_name
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     OffsetFetchRequest,
     OffsetFetchRequestTopic,
@@ -27,7 +28,6 @@ MIN_VERSION = 1
 MAX_VERSION = 10
 GROUPS_VERSION = 8
 TOPIC_ID_VERSION = 10
-ZERO_UUID = bytes(16)
 LEADER_EPOCH_VERSION = 5
 
 

@@ -13,7 +13,7 @@ import os
 from typing import Any, cast
 
 from ferrolog.protocol import _codec as _impl
-from ferrolog.protocol._shared import ProtocolError, RequestHeader, UnknownSchemaError
+from ferrolog.protocol._shared import ZERO_UUID, ProtocolError, RequestHeader, UnknownSchemaError
 
 if os.environ.get("FERROLOG_PURE_PYTHON", "") in ("", "0"):
     # Imported by name so that type checkers keep the pure twin's signatures for both.
@@ -36,6 +36,7 @@ __all__ = [
     "API_NAMES",
     "IMPLEMENTATION",
     "SCHEMA_VERSIONS",
+    "ZERO_UUID",
     "ProtocolError",
     "RequestHeader",
     "UnknownSchemaError",

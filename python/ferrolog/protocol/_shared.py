@@ -7,6 +7,10 @@ raised.
 
 from typing import NamedTuple
 
+# A uuid field's "none" (Kafka's Uuid.ZERO_UUID): a request that names a topic by name only
+# carries it as the topic id, and an answer without a topic id sends it.
+ZERO_UUID = bytes(16)
+
 
 class ProtocolError(ValueError):
     """Bytes that are not a valid encoding (truncated, malformed), or a value that cannot be
