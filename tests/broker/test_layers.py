@@ -88,6 +88,17 @@ CONTRACTS = [
         )
         for name in COORDINATORS
     ],
+    # The classic and the consumer protocol do not reach into each other: `protocols` chooses
+    # one for each request and `migration` builds on both (no import cycle among the three).
+    *[
+        (
+            f"the group coordinator's {name} protocol leaves the choice of protocol alone",
+            f"ferrolog.controller.coordinator.group.{name}",
+            [f"ferrolog.controller.coordinator.group.{m}" for m in ("migration", "protocols")],
+            [],
+        )
+        for name in ("membership", "consumer")
+    ],
     (
         "the coordinator runtime knows no coordinator",
         "ferrolog.controller.coordinator.runtime",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from ferrolog.controller.coordinator.group import consumer, migration, records
+from ferrolog.controller.coordinator.group import migration, protocols, records
 from ferrolog.controller.coordinator.group.consumer_state import Topics
 from ferrolog.controller.coordinator.group.records import GroupValue, MemberValue, OffsetValue
 from ferrolog.controller.coordinator.group.shard import GroupShard
@@ -62,7 +62,7 @@ def beat(s: GroupShard, member: str, epoch: int, **fields: Any) -> dict[str, Any
         "client_id": "c",
         **fields,
     }
-    response: dict[str, Any] = dict(consumer.heartbeat(s, req, 0, TOPICS, "/h"))
+    response: dict[str, Any] = dict(protocols.consumer_heartbeat(s, req, 0, TOPICS, "/h"))
     return response
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from ferrolog import errors
-from ferrolog.controller.coordinator.group import membership, offsets, records
+from ferrolog.controller.coordinator.group import offsets, protocols, records
 from ferrolog.controller.coordinator.group.shard import GroupShard
 from ferrolog.controller.coordinator.group.state import GroupSettings, GroupState
 
@@ -66,7 +66,7 @@ def join(shard: GroupShard, now: int, member_id: str = "", version: int = 3, **k
         "version": version,
         "client_id": "c",
     }
-    membership.join(shard, req, now, box, "/127.0.0.1")
+    protocols.join(shard, req, now, box, "/127.0.0.1")
     apply_outbox(shard, now)
     return box
 
@@ -81,14 +81,14 @@ def sync(
         "member_id": member_id,
         "assignments": [{"member_id": m, "assignment": a} for m, a in assignments],
     }
-    membership.sync(shard, req, now, box)
+    protocols.sync(shard, req, now, box)
     apply_outbox(shard, now)
     return box
 
 
 def tick(shard: GroupShard, now: int) -> None:
     for group in list(shard.groups.values()):
-        membership.tick(shard, group, now)
+        protocols.tick(shard, group, now)
     apply_outbox(shard, now)
 
 
@@ -151,9 +151,9 @@ def test_v4_join_requires_a_member_id_and_stale_generations_are_fenced() -> None
     assert joined.last["generation_id"] == 1
     assert sync(shard, 2, member, 1, [(member, b"A")]).last["assignment"] == b"A"
     stale = {"group_id": GROUP, "generation_id": 0, "member_id": member}
-    assert membership.heartbeat(shard, stale, 3) == errors.IllegalGenerationError.code
+    assert protocols.heartbeat(shard, stale, 3) == errors.IllegalGenerationError.code
     unknown = {"group_id": GROUP, "generation_id": 1, "member_id": "nobody"}
-    assert membership.heartbeat(shard, unknown, 3) == errors.UnknownMemberIdError.code
+    assert protocols.heartbeat(shard, unknown, 3) == errors.UnknownMemberIdError.code
     assert commit(shard, 3, generation=0, member_id=member) == errors.IllegalGenerationError.code
     assert commit(shard, 3, generation=1, member_id="nobody") == errors.UnknownMemberIdError.code
     assert commit(shard, 3, generation=1, member_id=member, metadata="x" * 5000) == (
@@ -220,7 +220,7 @@ def test_static_member_restart_keeps_its_assignment_without_rebalance() -> None:
     assert shard.groups[GROUP].state == GroupState.STABLE
     assert sync(shard, 4, new_b, 2).last["assignment"] == b"B"
     old = {"group_id": GROUP, "generation_id": 2, "member_id": b_id, "group_instance_id": "i-b"}
-    assert membership.heartbeat(shard, old, 5) == errors.FencedInstanceIdError.code
+    assert protocols.heartbeat(shard, old, 5) == errors.FencedInstanceIdError.code
 
 
 def test_offsets_of_empty_groups_expire_and_loading_rebuilds_the_rest() -> None:
@@ -262,7 +262,7 @@ def test_delete_groups_refuses_live_groups() -> None:
     codes = Box()
     offsets.delete_group(shard, GROUP, 1, codes)
     assert codes.last == errors.NonEmptyGroupError.code
-    left = membership.leave(shard, GROUP, [(a.last["member_id"], None)], 2)
+    left = protocols.leave(shard, GROUP, [(a.last["member_id"], None)], 2)
     assert left == (0, [0])
     apply_outbox(shard, 2)
     assert shard.groups[GROUP].state == GroupState.EMPTY
@@ -292,7 +292,7 @@ def test_a_failed_append_answers_with_its_error_and_changes_nothing() -> None:
     a = join(shard, 1)
     a_id = a.last["member_id"]
     waiting = Box()
-    membership.sync(
+    protocols.sync(
         shard,
         {"group_id": GROUP, "generation_id": 1, "member_id": a_id, "assignments": []},
         2,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import uuid
+from collections.abc import Callable
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
@@ -118,28 +119,21 @@ def validate(req: HeartbeatCall, assignors: list[str]) -> tuple[int, str] | None
     return None
 
 
+# Takes a member out of its consumer group (shard, group, member id, now); True when the
+# group became a classic group instead (its records written then). `protocols` gives the one
+# that knows about migration.
+Fence = Callable[[GroupShard, Group, str, int], bool]
+
+
 def heartbeat(
-    shard: GroupShard, req: HeartbeatCall, now: int, topics: Topics, host: str
+    shard: GroupShard, req: HeartbeatCall, now: int, topics: Topics, host: str, fence: Fence
 ) -> ConsumerGroupHeartbeatResponse:
+    """A ConsumerGroupHeartbeat that passed `validate`, to a consumer group or to none yet
+    (`protocols.consumer_heartbeat` upgraded a classic group first)."""
     settings = shard.settings
-    invalid = validate(req, list(settings.consumer_assignors))
-    if invalid is not None:
-        return error_response(invalid[0], invalid[1])
     group_id = req["group_id"]
     epoch = req["member_epoch"]
     group = shard.group(group_id)
-    if group is not None and group.consumer is None and not group.is_empty():
-        # A classic group with members: a joining member upgrades it in place when the
-        # migration policy allows (Kafka's getOrMaybeCreateConsumerGroup).
-        from ferrolog.controller.coordinator.group import migration
-
-        why = (
-            migration.upgrade(shard, group, now, topics)
-            if epoch == 0
-            else f"Group {group_id} is not a consumer group."
-        )
-        if why is not None:
-            return error_response(errors.GroupIdNotFoundError.code, why)
     if group is None or group.consumer is None:
         if epoch != 0:
             return error_response(
@@ -170,7 +164,7 @@ def heartbeat(
             member.previous_member_epoch = member.member_epoch
             member.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH
             member.session_deadline = now + settings.consumer_session_timeout(group_id)
-        elif not _fence(shard, group, member.member_id, now):
+        elif not fence(shard, group, member.member_id, now):
             shard.write(shard.consumer_write(group, removed=[member.member_id]))
         return error_response(0, None, member_id, epoch)
 
@@ -408,21 +402,14 @@ def _with_ids(
     return out
 
 
-def _fence(shard: GroupShard, group: Group, member_id: str, now: int) -> bool:
-    """Removes the member (Kafka's consumerGroupFenceMember); True when its leaving turned the
-    group back into a classic group instead (the records are written then)."""
-    from ferrolog.controller.coordinator.group import migration
-
-    if migration.maybe_downgrade(shard, group, member_id, now):
-        return True
+def remove_member(group: Group, member_id: str, now: int) -> None:
     cg = group.consumer
     assert cg is not None
     cg.remove(member_id)
     after_membership_change(group, now)
-    return False
 
 
-def tick(shard: GroupShard, group: Group, now: int) -> None:
+def tick(shard: GroupShard, group: Group, now: int, fence: Fence) -> None:
     """Session expiry, and the fencing of members that did not revoke within their rebalance
     timeout: both leave the group, whose epoch moves on."""
     cg = group.consumer
@@ -433,7 +420,7 @@ def tick(shard: GroupShard, group: Group, now: int) -> None:
         expired = member.session_deadline <= now
         late = member.revocation_deadline is not None and member.revocation_deadline <= now
         if expired or late:
-            if _fence(shard, group, member.member_id, now):
+            if fence(shard, group, member.member_id, now):
                 return
             removed.append(member.member_id)
     if removed:

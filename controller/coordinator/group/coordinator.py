@@ -23,6 +23,7 @@ from ferrolog.controller.coordinator.group import (
     descriptions,
     membership,
     offsets,
+    protocols,
     records,
 )
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
@@ -190,7 +191,7 @@ class GroupCoordinator:
         topics = self.topics
         return await self._run(
             request["group_id"],
-            lambda shard, reply: membership.join(
+            lambda shard, reply: protocols.join(
                 shard, request, now_ms(), reply, client_host, topics
             ),
         )
@@ -198,13 +199,13 @@ class GroupCoordinator:
     async def sync_group(self, request: SyncGroupRequest) -> SyncGroupResponse:
         return await self._run(
             request["group_id"],
-            lambda shard, reply: membership.sync(shard, request, now_ms(), reply),
+            lambda shard, reply: protocols.sync(shard, request, now_ms(), reply),
         )
 
     async def heartbeat(self, request: HeartbeatRequest) -> int:
         return await self._run(
             request["group_id"],
-            lambda shard, reply: reply(membership.heartbeat(shard, request, now_ms())),
+            lambda shard, reply: reply(protocols.heartbeat(shard, request, now_ms())),
         )
 
     async def leave_group(
@@ -212,7 +213,7 @@ class GroupCoordinator:
     ) -> tuple[int, list[int]]:
         return await self._run(
             group_id,
-            lambda shard, reply: reply(membership.leave(shard, group_id, leaving, now_ms())),
+            lambda shard, reply: reply(protocols.leave(shard, group_id, leaving, now_ms())),
         )
 
     async def commit_offsets(
@@ -281,7 +282,7 @@ class GroupCoordinator:
             shard: GroupShard, reply: Callable[[ConsumerGroupHeartbeatResponse], None]
         ) -> None:
             # The answer goes once what the heartbeat changed is in the log.
-            response = consumer.heartbeat(shard, request, now_ms(), topics, client_host)
+            response = protocols.consumer_heartbeat(shard, request, now_ms(), topics, client_host)
             shard.when_written(
                 lambda error: reply(consumer.error_response(error) if error else response)
             )
@@ -300,8 +301,7 @@ class GroupCoordinator:
             self._last_expiry = now
         for shard in self.shards():
             for group in list(shard.groups.values()):
-                membership.tick(shard, group, now)
-                consumer.tick(shard, group, now)
+                protocols.tick(shard, group, now)
             if expire:
                 offsets.expire_offsets(shard, now)
             self._flush(shard)

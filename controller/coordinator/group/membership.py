@@ -9,7 +9,6 @@ later."""
 from __future__ import annotations
 
 import uuid
-from types import ModuleType
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.group import consumer_records
@@ -53,29 +52,20 @@ def join(
     host: str,
     topics: Topics = NO_TOPICS,
 ) -> None:
-    settings = shard.settings
+    """JoinGroup to a classic group, or to an empty consumer group, which becomes classic
+    (Kafka's classicGroupJoinToClassicGroup); `protocols.join` checked the group id and the
+    session timeout and chose this protocol."""
     group_id: str = req["group_id"]
     member_id: str = req.get("member_id") or ""
     instance_id: str | None = req.get("group_instance_id")
     session_timeout = req["session_timeout_ms"]
     version = req["version"]
-    if not group_id:
-        reply(join_response(errors.InvalidGroupIdError.code, member_id))
-        return
-    if not settings.min_session_timeout_ms <= session_timeout <= settings.max_session_timeout_ms:
-        reply(join_response(errors.InvalidSessionTimeoutError.code, member_id))
-        return
     group = shard.group(group_id)
     if group is None and member_id:
         reply(join_response(errors.UnknownMemberIdError.code, member_id))
         return
     if group is not None and group.consumer is not None:
-        if group.consumer.members:
-            # A consumer group with members: the classic member joins it (Kafka's
-            # classicGroupJoinToConsumerGroup).
-            _migration().join(shard, group, req, now, reply, host, topics)
-            return
-        # Empty: it becomes a classic group, as in Kafka (its records deleted).
+        # An empty consumer group becomes a classic group, as in Kafka (its records deleted).
         write = Write(list(consumer_records.tombstones(group_id, group.consumer)), replay=False)
         group.consumer = None
         shard.write(write)
@@ -343,9 +333,6 @@ def sync(shard: GroupShard, req: SyncGroupRequest, now: int, reply: SyncReply) -
     if group is None or group.is_empty():
         reply(sync_response(errors.UnknownMemberIdError.code))
         return
-    if group.consumer is not None:
-        _migration().sync(shard, group, req, now, reply)
-        return
     error: int = group.member_error(member_id, req.get("group_instance_id"))
     if error:
         reply(sync_response(error))
@@ -405,9 +392,6 @@ def heartbeat(shard: GroupShard, req: HeartbeatRequest, now: int) -> int:
     group = shard.group(req["group_id"])
     if group is None:
         return errors.UnknownMemberIdError.code
-    if group.consumer is not None:
-        code: int = _migration().heartbeat(group, req, now)
-        return code
     member_id: str = req["member_id"]
     error: int = group.member_error(member_id, req.get("group_instance_id"))
     if error:
@@ -434,9 +418,6 @@ def leave(
     group = shard.group(group_id)
     if group is None:
         return errors.UnknownMemberIdError.code, [errors.UnknownMemberIdError.code] * len(leaving)
-    if group.consumer is not None:
-        outcome: tuple[int, list[int]] = _migration().leave(shard, group, leaving, now)
-        return outcome
     results = []
     for member_id, instance_id in leaving:
         if instance_id is not None and not member_id:
@@ -456,13 +437,6 @@ def leave(
         remove_and_rebalance(shard, group, group.members[member_id], now)
         results.append(NONE)
     return NONE, results
-
-
-def _migration() -> ModuleType:
-    """The classic protocol in consumer groups (imported late: it builds on this module)."""
-    from ferrolog.controller.coordinator.group import migration
-
-    return migration
 
 
 # Timers

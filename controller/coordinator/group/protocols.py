@@ -1,0 +1,122 @@
+"""Which protocol answers a group request. A classic group's members are `membership`'s, a
+consumer group's are `consumer`'s, and a member of the other protocol is `migration`'s: a
+classic member joining a consumer group, a consumer-protocol member joining a classic group
+(which upgrades it), the last consumer-protocol member leaving (which downgrades it). This is
+the one place that chooses (Kafka's GroupMetadataManager does it on entry), so none of the
+three needs another's way in.
+
+The coordinator calls these; the checks Kafka makes before choosing (its
+GroupCoordinatorService's) come first."""
+
+from __future__ import annotations
+
+from ferrolog import errors
+from ferrolog.controller.coordinator.group import consumer, membership, migration
+from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
+from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
+from ferrolog.controller.coordinator.group.membership import JoinCall
+from ferrolog.controller.coordinator.group.responses import join_response
+from ferrolog.controller.coordinator.group.shard import GroupShard
+from ferrolog.controller.coordinator.group.state import Group, JoinReply, SyncReply
+from ferrolog.protocol.messages import (
+    ConsumerGroupHeartbeatResponse,
+    HeartbeatRequest,
+    SyncGroupRequest,
+)
+
+
+def _has_consumer_group(group: Group | None) -> bool:
+    return group is not None and group.consumer is not None
+
+
+# The classic protocol's requests
+
+
+def join(
+    shard: GroupShard,
+    req: JoinCall,
+    now: int,
+    reply: JoinReply,
+    host: str,
+    topics: Topics = NO_TOPICS,
+) -> None:
+    settings = shard.settings
+    group_id: str = req["group_id"]
+    if not group_id:
+        reply(join_response(errors.InvalidGroupIdError.code, req.get("member_id") or ""))
+        return
+    timeout = req["session_timeout_ms"]
+    if not settings.min_session_timeout_ms <= timeout <= settings.max_session_timeout_ms:
+        reply(join_response(errors.InvalidSessionTimeoutError.code, req.get("member_id") or ""))
+        return
+    group = shard.group(group_id)
+    if group is not None and group.consumer is not None and group.consumer.members:
+        migration.join(shard, group, req, now, reply, host, topics)
+    else:
+        membership.join(shard, req, now, reply, host, topics)
+
+
+def sync(shard: GroupShard, req: SyncGroupRequest, now: int, reply: SyncReply) -> None:
+    group = shard.group(req["group_id"])
+    if group is not None and _has_consumer_group(group) and not group.is_empty():
+        migration.sync(shard, group, req, now, reply)
+    else:
+        membership.sync(shard, req, now, reply)
+
+
+def heartbeat(shard: GroupShard, req: HeartbeatRequest, now: int) -> int:
+    group = shard.group(req["group_id"])
+    if group is not None and _has_consumer_group(group):
+        return migration.heartbeat(group, req, now)
+    return membership.heartbeat(shard, req, now)
+
+
+def leave(
+    shard: GroupShard, group_id: str, leaving: list[tuple[str, str | None]], now: int
+) -> tuple[int, list[int]]:
+    group = shard.group(group_id)
+    if group is not None and _has_consumer_group(group):
+        return migration.leave(shard, group, leaving, now)
+    return membership.leave(shard, group_id, leaving, now)
+
+
+# The consumer protocol's
+
+
+def consumer_heartbeat(
+    shard: GroupShard, req: HeartbeatCall, now: int, topics: Topics, host: str
+) -> ConsumerGroupHeartbeatResponse:
+    invalid = consumer.validate(req, list(shard.settings.consumer_assignors))
+    if invalid is not None:
+        return consumer.error_response(invalid[0], invalid[1])
+    group_id = req["group_id"]
+    group = shard.group(group_id)
+    if group is not None and group.consumer is None and not group.is_empty():
+        # A classic group with members: a joining member upgrades it in place when the
+        # migration policy allows (Kafka's getOrMaybeCreateConsumerGroup).
+        why = (
+            migration.upgrade(shard, group, now, topics)
+            if req["member_epoch"] == 0
+            else f"Group {group_id} is not a consumer group."
+        )
+        if why is not None:
+            return consumer.error_response(errors.GroupIdNotFoundError.code, why)
+    return consumer.heartbeat(shard, req, now, topics, host, _fence)
+
+
+def _fence(shard: GroupShard, group: Group, member_id: str, now: int) -> bool:
+    """Takes a member out of a consumer group (Kafka's consumerGroupFenceMember): the group
+    turns classic again instead when that member was the last of the consumer protocol
+    (`migration.maybe_downgrade`). True when it did."""
+    if migration.maybe_downgrade(shard, group, member_id, now):
+        return True
+    consumer.remove_member(group, member_id, now)
+    return False
+
+
+# Timers
+
+
+def tick(shard: GroupShard, group: Group, now: int) -> None:
+    membership.tick(shard, group, now)
+    consumer.tick(shard, group, now, _fence)
