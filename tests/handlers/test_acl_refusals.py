@@ -65,6 +65,7 @@ OFFSET_DELETE, DESCRIBE_CLIENT_QUOTAS, ALTER_CLIENT_QUOTAS = 47, 48, 49
 DESCRIBE_SCRAM, ALTER_SCRAM = 50, 51
 MISSING = -1  # an error code for an entry the answer should have had and did not
 DESCRIBE_CLUSTER, DESCRIBE_PRODUCERS, DESCRIBE_TRANSACTIONS, LIST_TRANSACTIONS = 60, 61, 65, 66
+LIST_CONFIG_RESOURCES = 74
 
 TOPIC_REFUSED = errors.TopicAuthorizationFailedError.code
 GROUP_REFUSED = errors.GroupAuthorizationFailedError.code
@@ -555,6 +556,16 @@ CASES = [
         lambda r: [x["error_code"] for x in r["responses"]],
         CLUSTER_REFUSED,
         state=lambda w: w.configs(CONFIG_BROKER, ""),
+    ),
+    Case(
+        # Needs DESCRIBE_CONFIGS on the cluster; the super user sees the brokers listed.
+        "ListConfigResources-v1",
+        LIST_CONFIG_RESOURCES,
+        1,
+        lambda w: {"resource_types": []},
+        lambda r: [r["error_code"]],
+        CLUSTER_REFUSED,
+        shown=lambda r: [c for c in r["config_resources"] if c["resource_type"] == CONFIG_BROKER],
     ),
     Case(
         "IncrementalAlterConfigs-v1-topic",
