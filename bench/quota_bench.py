@@ -143,7 +143,7 @@ def perf_args(bootstrap: str, topic: str, records: int) -> list[str]:
     """Kafka's ProducerPerformance at full speed, as client id `flood`."""
     return [
         "--topic", topic, "--num-records", str(records), "--record-size", "100",
-        "--throughput", "-1", "--producer-props", f"bootstrap.servers={bootstrap}", "acks=1",
+        "--throughput", "-1", "--command-property", f"bootstrap.servers={bootstrap}", "acks=1",
         f"client.id={FLOOD}",
     ]  # fmt: skip
 
@@ -355,7 +355,7 @@ def java_consumer_held(broker: brokers.Broker, topic: str) -> dict[str, float]:
             "ProducerPerformance", "--topic", topic,
             "--num-records", str(DRAINED_BYTES // DRAIN_RECORD),
             "--record-size", str(DRAIN_RECORD), "--throughput", "-1",
-            "--producer-props", f"bootstrap.servers={broker.bootstrap}", "acks=1",
+            "--command-property", f"bootstrap.servers={broker.bootstrap}", "acks=1",
             "client.id=fill",
         )
     )  # fmt: skip
@@ -389,7 +389,7 @@ def java_consumer_held(broker: brokers.Broker, topic: str) -> dict[str, float]:
         config.flush()
         cmd = workloads._java(
             "ConsumerPerformance", "--bootstrap-server", broker.bootstrap, "--topic", topic,
-            "--messages", str(records), "--timeout", "60000", "--consumer.config", config.name,
+            "--num-records", str(records), "--timeout", "60000", "--command-config", config.name,
             "--print-metrics",
         )  # fmt: skip
         try:

@@ -37,7 +37,7 @@ def perf(bootstrap: str, records: int, size: int) -> float:
         "--topic", topic, "--num-records", str(records), "--record-size", str(size),
         "--throughput", "-1", "--transactional-id", f"perf-{uuid.uuid4().hex[:6]}",
         "--transaction-duration-ms", "100",
-        "--producer-props", f"bootstrap.servers={bootstrap}",
+        "--command-property", f"bootstrap.servers={bootstrap}",
     ]  # fmt: skip
     out = _run(_java("ProducerPerformance", *args))
     res = workloads.parse_producer_performance(out)

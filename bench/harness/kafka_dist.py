@@ -14,14 +14,11 @@ from pathlib import Path
 
 CACHE = Path(__file__).resolve().parent.parent / "cache"
 
-# The move to 4.4.0 (issue 30) waits for the tests that compare ferrolog with it side by side:
-# Kafka 4.4 answers some group scenarios differently from 4.1 (a group epoch, kafka-configs'
-# synonyms), and ferrolog must follow 4.4 there first.
-KAFKA4 = "4.1.1"
+KAFKA4 = "4.4.0"
 KAFKA3 = "3.9.1"
 
-# kafka-configs' main class in KAFKA4 (Kafka 4.4 has it as org.apache.kafka.tools.ConfigCommand).
-CONFIG_COMMAND = "kafka.admin.ConfigCommand"
+# kafka-configs' main class in KAFKA4 (Kafka 4.4 moved it from `kafka.admin` to the tools jar).
+CONFIG_COMMAND = "org.apache.kafka.tools.ConfigCommand"
 
 # Kafka 4 logs through log4j2, Kafka 3.9 through reload4j; the broker jar does not pull a
 # backend in itself (the tarball ships one), so each version names the one it shipped with.

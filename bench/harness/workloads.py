@@ -113,7 +113,7 @@ def java_produce(w: Workload, bootstrap: str, topic: str, rate: float | None,
 
     def args(count: int) -> list[str]:
         return ["--topic", topic, "--num-records", str(count), "--record-size", str(w.size),
-                "--throughput", str(int(rate or -1)), "--producer-props", *props]
+                "--throughput", str(int(rate or -1)), "--command-property", *props]
 
     if rate is None:
         out = _run(_java("ProducerPerformance", *args(w.count)))
@@ -139,7 +139,7 @@ def parse_producer_performance(out: str) -> dict[str, Any]:
 
 def java_consume(w: Workload, bootstrap: str, topic: str, count: int) -> dict[str, Any]:
     out = _run(_java("ConsumerPerformance", "--bootstrap-server", bootstrap, "--topic", topic,
-                     "--messages", str(count), "--timeout", "60000"))
+                     "--num-records", str(count), "--timeout", "60000"))
     res = parse_consumer_performance(out)
     if res["records"] < count:
         raise RuntimeError(f"ConsumerPerformance read {res['records']} of {count} records")

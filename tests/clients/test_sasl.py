@@ -196,7 +196,7 @@ def test_java_console_tools(
     produced = subprocess.run(
         java_command(
             "org.apache.kafka.tools.ConsoleProducer", "--bootstrap-server", bootstrap,
-            "--topic", topic, "--producer.config", str(properties),
+            "--topic", topic, "--command-config", str(properties),
         ),
         input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -205,7 +205,7 @@ def test_java_console_tools(
         java_command(
             "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", bootstrap,
             "--topic", topic, "--from-beginning", "--max-messages", "5", "--timeout-ms",
-            "60000", "--consumer.config", str(properties),
+            "60000", "--command-config", str(properties),
         ),
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -180,7 +180,7 @@ def test_java_console_tools(listeners: Listeners, with_cert: bool, tmp_path: Pat
     produced = subprocess.run(
         java_command(
             "org.apache.kafka.tools.ConsoleProducer", "--bootstrap-server", bootstrap,
-            "--topic", topic, "--producer.config", str(properties),
+            "--topic", topic, "--command-config", str(properties),
         ),
         input="\n".join(VALUES) + "\n", capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -189,7 +189,7 @@ def test_java_console_tools(listeners: Listeners, with_cert: bool, tmp_path: Pat
         java_command(
             "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", bootstrap,
             "--topic", topic, "--from-beginning", "--max-messages", str(COUNT),
-            "--timeout-ms", "60000", "--consumer.config", str(properties),
+            "--timeout-ms", "60000", "--command-config", str(properties),
         ),
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -17,6 +17,7 @@ from tests.handlers.features_tools import (
     NOT_CONTROLLER,
     SAFE_DOWNGRADE,
     UPGRADE,
+    described,
     finalized,
     kafka_features,
     update,
@@ -55,11 +56,11 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
     for broker in cluster.brokers.values():
         run = kafka_features(broker.bootstrap, "describe")
         assert run.returncode == 0, run.stdout + run.stderr
-        assert run.stdout.strip().splitlines() == [
-            "Feature: group.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\t"
-            "FinalizedVersionLevel: 0\tEpoch: 0",
-            f"Feature: {TXN}\tSupportedMinVersion: 0\tSupportedMaxVersion: 1\t"
-            "FinalizedVersionLevel: 0\tEpoch: 0",
+        assert described(run.stdout) == [
+            "Feature: group.version SupportedMinVersion: 0 SupportedMaxVersion: 1 "
+            "FinalizedVersionLevel: 0 Epoch: 0",
+            f"Feature: {TXN} SupportedMinVersion: 0 SupportedMaxVersion: 1 "
+            "FinalizedVersionLevel: 0 Epoch: 0",
         ]
 
     controller = cluster.controller()
@@ -77,7 +78,7 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
     everywhere(cluster, (1, {TXN: (1, 1)}))
     for broker in cluster.brokers.values():
         run = kafka_features(broker.bootstrap, "describe")
-        assert "FinalizedVersionLevel: 1\tEpoch: 1" in run.stdout, run.stdout + run.stderr
+        assert "FinalizedVersionLevel: 1 Epoch: 1" in " ".join(described(run.stdout)), run.stdout
 
     run = kafka_features(other.bootstrap, "upgrade", "--feature", f"{TXN}=2")
     assert run.returncode == 1

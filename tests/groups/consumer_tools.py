@@ -155,7 +155,7 @@ def consumer_groups(bootstrap: str, group: str, *args: str) -> list[list[str]]:
 
 
 def kafka_configs(bootstrap: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Kafka 4.1's kafka-configs `--entity-type groups <args>`."""
+    """Kafka 4.4's kafka-configs `--entity-type groups <args>`."""
     return subprocess.run(
         java_command(
             kafka_dist.CONFIG_COMMAND, "--bootstrap-server", bootstrap, "--entity-type",

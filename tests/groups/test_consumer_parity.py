@@ -1,16 +1,14 @@
-"""The same KIP-848 scenarios against ferrolog and against Apache Kafka 4.1.1 (a KRaft broker
+"""The same KIP-848 scenarios against ferrolog and against Apache Kafka 4.4.0 (a KRaft broker
 from bench/cache's jars, with the same group timeouts), each test asserting the same answers on
 both: what the clients get, what ListGroups, DescribeGroups and ConsumerGroupDescribe answer,
 and what Kafka's own kafka-consumer-groups and kafka-configs print.
 
 Where ferrolog still answers differently, the test leaves that answer out and says so:
-- `kafka-configs --entity-type groups --describe` of a group that has configs but no members
-  asks ListConfigResources (API 74), which ferrolog does not have: the tool fails with
-  UnsupportedVersionException where Kafka prints the configs (or "The group '<g>' doesn't
-  exist and doesn't have dynamic config.").
-- Kafka 4.1 takes and lists the share.* and streams.* group configs (share and streams groups);
-  ferrolog has neither kind of group and refuses their configs ("Unknown group config
-  name: ...")."""
+- Kafka 4.4 takes and lists the share.* and streams.* group configs (share and streams groups)
+  and the streams dead-letter queue's errors.deadletterqueue.*; ferrolog has neither kind of
+  group and refuses their configs ("Unknown group config name: ..."). Nor does it take
+  consumer.assignment.interval.ms (4.4 computes a consumer group's next target assignment at
+  most that often; ferrolog computes it at each group epoch)."""
 
 from __future__ import annotations
 
@@ -48,6 +46,10 @@ from tests.handlers.features_tools import UPGRADE, request, update
 from tests.waiting import wait_until
 
 LIST_GROUPS, DESCRIBE_GROUPS = 16, 15
+# kafka-configs' lines for the group configs only Kafka has (see the docstring).
+KAFKA_ONLY_GROUP_CONFIGS = (
+    "  share.", "  streams.", "  errors.deadletterqueue.", "  consumer.assignment.interval.ms=",
+)  # fmt: skip
 PARTITIONS = 6
 # Kafka's own bounds are 45 s and 5 s; both brokers take lower ones the same way.
 SETTINGS = {
@@ -128,8 +130,9 @@ def test_consumers_split_rebalance_commit_and_resume(bootstrap: str) -> None:
         assert why_not_classic(bootstrap, "nobody") == (69, "Dead", "Group nobody not found.")
         described = describe_consumer(bootstrap, group)
         assert (described["error_code"], described["group_state"]) == (0, "Stable")
-        assert (described["assignor_name"], described["group_epoch"]) == ("uniform", 2)
-        assert [m["member_epoch"] for m in described["members"]] == [2, 2]
+        # Kafka 4.4 starts a group at epoch 1: each join bumps it once.
+        assert (described["assignor_name"], described["group_epoch"]) == ("uniform", 3)
+        assert [m["member_epoch"] for m in described["members"]] == [3, 3]
         # kafka-consumer-groups shows both members with their three partitions each.
         verbose = consumer_groups(bootstrap, group, "--members", "--verbose")
         assert verbose[0] == [
@@ -137,7 +140,7 @@ def test_consumers_split_rebalance_commit_and_resume(bootstrap: str) -> None:
             "CURRENT-ASSIGNMENT", "TARGET-EPOCH", "TARGET-ASSIGNMENT",
         ]  # fmt: skip
         rows = verbose[1:]
-        assert [(r[3], r[4], r[5], r[7]) for r in rows] == [("rdkafka", "3", "2", "2")] * 2
+        assert [(r[3], r[4], r[5], r[7]) for r in rows] == [("rdkafka", "3", "3", "3")] * 2
         shown = sorted(int(p) for r in rows for p in r[6].split(":")[1].split(","))
         assert shown == list(range(PARTITIONS)), verbose
         assert all(r[6] == r[8] and r[6].startswith(f"{topic}:") for r in rows), verbose
@@ -152,8 +155,8 @@ def test_consumers_split_rebalance_commit_and_resume(bootstrap: str) -> None:
         two.close()
         assert wait_for(lambda: len(one.assignment()) == PARTITIONS, [one], 30), one.assignment()
         described = describe_consumer(bootstrap, group)
-        assert (described["group_epoch"], len(described["members"])) == (3, 1)
-        assert described["members"][0]["member_epoch"] == 3
+        assert (described["group_epoch"], len(described["members"])) == (4, 1)
+        assert described["members"][0]["member_epoch"] == 4
     finally:
         one.close()
     assert list_group(bootstrap, group) == ("consumer", "consumer", "Empty")
@@ -298,13 +301,16 @@ def test_kafka_configs_for_a_group(bootstrap: str) -> None:
     assert configs("--describe") == (0, [
         "Dynamic configs for group <g> are:",
         "  consumer.heartbeat.interval.ms=1000 sensitive=false "
-        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.heartbeat.interval.ms=1000}",
+        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.heartbeat.interval.ms=1000, "
+        "STATIC_BROKER_CONFIG:group.consumer.heartbeat.interval.ms=200, "
+        "DEFAULT_CONFIG:group.consumer.heartbeat.interval.ms=5000}",
         "  consumer.session.timeout.ms=20000 sensitive=false "
-        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000}",
+        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000, "
+        "STATIC_BROKER_CONFIG:group.consumer.session.timeout.ms=3000, "
+        "DEFAULT_CONFIG:group.consumer.session.timeout.ms=45000}",
     ])  # fmt: skip
     invalid = "org.apache.kafka.common.errors.InvalidConfigurationException"
-    low = "consumer.session.timeout.ms must be greater than or equal to " \
-        "group.consumer.min.session.timeout.ms"  # fmt: skip
+    low = "consumer.session.timeout.ms must be in the range 1000 to 60000 inclusive."
     assert configs("--alter", "--add-config", "consumer.session.timeout.ms=500") == (1, [
         f"java.util.concurrent.ExecutionException: {invalid}: {low}",
         f"Caused by: {invalid}: {low}",
@@ -319,16 +325,46 @@ def test_kafka_configs_for_a_group(bootstrap: str) -> None:
         ["Completed updating config for group <g>."],
     )
     code, every = configs("--describe", "--all")
-    # Kafka lists share.* and streams.* too (see the docstring).
-    assert (code, [line for line in every if not line.startswith(("  share.", "  streams."))]) == (
+    # Kafka lists the configs of the groups ferrolog does not have too (see the docstring).
+    assert (code, [line for line in every if not line.startswith(KAFKA_ONLY_GROUP_CONFIGS)]) == (
         0, [
             "All configs for group <g> are:",
             "  consumer.heartbeat.interval.ms=200 sensitive=false "
-            "synonyms={DEFAULT_CONFIG:consumer.heartbeat.interval.ms=200}",
+            "synonyms={STATIC_BROKER_CONFIG:group.consumer.heartbeat.interval.ms=200, "
+            "DEFAULT_CONFIG:group.consumer.heartbeat.interval.ms=5000}",
             "  consumer.session.timeout.ms=20000 sensitive=false "
-            "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000}",
+            "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000, "
+            "STATIC_BROKER_CONFIG:group.consumer.session.timeout.ms=3000, "
+            "DEFAULT_CONFIG:group.consumer.session.timeout.ms=45000}",
         ],
     )  # fmt: skip
+
+    # A group with configs and no members: kafka-configs finds it through ListConfigResources
+    # (API 74), which lists every group that has configs.
+    lonely = f"g-{uuid.uuid4().hex[:8]}"
+
+    def configs_of(*args: str) -> tuple[int, list[str]]:
+        return tool_answer(kafka_configs(bootstrap, "--entity-name", lonely, *args), lonely)
+
+    assert configs_of("--describe") == (
+        0, ["The group '<g>' doesn't exist and doesn't have dynamic config."],
+    )  # fmt: skip
+    assert configs_of("--alter", "--add-config", "consumer.session.timeout.ms=20000") == (
+        0, ["Completed updating config for group <g>."],
+    )  # fmt: skip
+    assert configs_of("--describe") == (0, [
+        "Dynamic configs for group <g> are:",
+        "  consumer.session.timeout.ms=20000 sensitive=false "
+        "synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=20000, "
+        "STATIC_BROKER_CONFIG:group.consumer.session.timeout.ms=3000, "
+        "DEFAULT_CONFIG:group.consumer.session.timeout.ms=45000}",
+    ])  # fmt: skip
+    # Without a name: every group that has configs (other tests' too).
+    code, every = tool_answer(kafka_configs(bootstrap, "--describe"), lonely)
+    assert code == 0, every
+    assert {"Dynamic configs for group <g> are:", f"Dynamic configs for group {group} are:"} <= (
+        set(every)
+    ), every
 
 
 @pytest.fixture(params=["ferrolog", "kafka4"])
@@ -407,7 +443,7 @@ def test_members_keep_their_epochs_and_partitions_through_a_broker_restart(
 
 
 class JavaConsumer:
-    """Kafka 4.1's console consumer (the Java client) in group `group` with
+    """Kafka 4.4's console consumer (the Java client) in group `group` with
     `group.protocol=consumer`, auto-committing every 200 ms and at exit; each record's value
     goes to a file of its own, read back with `values`."""
 
@@ -416,9 +452,9 @@ class JavaConsumer:
         command = java_command(
             "org.apache.kafka.tools.consumer.ConsoleConsumer",
             "--bootstrap-server", bootstrap, "--topic", topic, "--group", group,
-            "--consumer-property", "group.protocol=consumer",
-            "--consumer-property", "auto.offset.reset=earliest",
-            "--consumer-property", "auto.commit.interval.ms=200",
+            "--command-property", "group.protocol=consumer",
+            "--command-property", "auto.offset.reset=earliest",
+            "--command-property", "auto.commit.interval.ms=200",
         )  # fmt: skip
         with out.open("w") as sink:
             self.proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.DEVNULL)

@@ -2,7 +2,7 @@
 consumers, and the heartbeat's rules asked directly (ConsumerGroupHeartbeat v0/v1,
 ConsumerGroupDescribe, OffsetCommit v9 with member epochs).
 
-The answers expected are Kafka 4.1.1's (a KRaft broker from bench/cache's jars asked the same:
+The answers expected are Kafka 4.4.0's (a KRaft broker from bench/cache's jars asked the same:
 ListGroups reports type and protocol type "consumer", DescribeGroups a consumer group as Dead,
 ConsumerGroupDescribe "Group <id> not found." for an unknown group, UNKNOWN_MEMBER_ID for a
 commit of an unknown member), with ferrolog's feature default: group.version is finalized by
@@ -99,26 +99,26 @@ def test_heartbeat_rules(bootstrap: str) -> None:
     assert v0["error_code"] == 0, v0
     assert v0["member_id"], v0
 
-    # A joins alone and gets everything at epoch 1.
+    # A joins alone and gets everything at epoch 2 (Kafka 4.4 starts a group at 1).
     a_id = str(uuid.uuid4())
     a = join(bootstrap, group, topic, member_id=a_id)
-    assert (a["error_code"], a["member_epoch"], a["member_id"]) == (0, 1, a_id)
+    assert (a["error_code"], a["member_epoch"], a["member_id"]) == (0, 2, a_id)
     assert partitions(a) == [0, 1, 2, 3, 4, 5]
     assert a["heartbeat_interval_ms"] == 200
     topic_id = a["assignment"]["topic_partitions"][0]["topic_id"]
-    # B joins: the group epoch moves to 2, but B gets nothing A still owns.
+    # B joins: the group epoch moves to 3, but B gets nothing A still owns.
     b_id = str(uuid.uuid4())
     b = join(bootstrap, group, topic, member_id=b_id)
-    assert (b["error_code"], b["member_epoch"], partitions(b)) == (0, 2, [])
+    assert (b["error_code"], b["member_epoch"], partitions(b)) == (0, 3, [])
     # A is told to give up three partitions, keeping its epoch until it has.
-    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=1)
-    assert (a["member_epoch"], len(partitions(a))) == (1, 3), a
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
+    assert (a["member_epoch"], len(partitions(a))) == (2, 3), a
     kept = partitions(a)
     # B still waits while A has not revoked.
-    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
-    assert (b["member_epoch"], b["assignment"]) == (2, None)
+    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=3)
+    assert (b["member_epoch"], b["assignment"]) == (3, None)
     # An epoch ahead of the coordinator's is fenced.
-    ahead = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=5)
+    ahead = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=6)
     assert ahead["error_code"] == FENCED_MEMBER_EPOCH
     # A commits with its epoch; a stale epoch or an old OffsetCommit version is refused.
     commit = {
@@ -147,21 +147,21 @@ def test_heartbeat_rules(bootstrap: str) -> None:
         return code
 
     assert commit_error(9, 0) == STALE_MEMBER_EPOCH
-    assert commit_error(9, 2) == STALE_MEMBER_EPOCH  # ahead too, as Kafka 4.1 answers
-    assert commit_error(8, 1) == UNSUPPORTED_VERSION
-    assert commit_error(9, 1) == 0
+    assert commit_error(9, 3) == STALE_MEMBER_EPOCH  # ahead too, as Kafka answers
+    assert commit_error(8, 2) == UNSUPPORTED_VERSION
+    assert commit_error(9, 2) == 0
     # Not from outside the group while it has members.
     assert commit_error(9, -1, member="") == UNKNOWN_MEMBER_ID
-    # A revokes: it moves to epoch 2, then B gets the other three.
+    # A revokes: it moves to epoch 3, then B gets the other three.
     a = heartbeat(
         bootstrap,
         group_id=group,
         member_id=a_id,
-        member_epoch=1,
+        member_epoch=2,
         topic_partitions=owned(topic_id, kept),
     )
-    assert (a["error_code"], a["member_epoch"]) == (0, 2)
-    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
+    assert (a["error_code"], a["member_epoch"]) == (0, 3)
+    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=3)
     assert sorted(partitions(b) + kept) == [0, 1, 2, 3, 4, 5]
     described = request(
         bootstrap,
@@ -169,22 +169,22 @@ def test_heartbeat_rules(bootstrap: str) -> None:
         0,
         {"group_ids": [group, "nope"], "include_authorized_operations": False},
     )["groups"]
-    assert (described[0]["group_state"], described[0]["group_epoch"]) == ("Stable", 2)
+    assert (described[0]["group_state"], described[0]["group_epoch"]) == ("Stable", 3)
     assert described[0]["assignor_name"] == "uniform"
     assert {m["member_id"]: m["member_epoch"] for m in described[0]["members"]} == {
-        a_id: 2,
-        b_id: 2,
+        a_id: 3,
+        b_id: 3,
     }
     assert (described[1]["error_code"], described[1]["error_message"]) == (
         GROUP_ID_NOT_FOUND,
         "Group nope not found.",
     )
-    # B leaves: A takes everything back at epoch 3.
+    # B leaves: A takes everything back at epoch 4.
     left = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=-1)
     assert (left["error_code"], left["member_epoch"]) == (0, -1)
-    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
-    assert (a["member_epoch"], partitions(a)) == (3, [0, 1, 2, 3, 4, 5])
-    gone = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=3)
+    assert (a["member_epoch"], partitions(a)) == (4, [0, 1, 2, 3, 4, 5])
+    gone = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=3)
     assert gone["error_code"] == UNKNOWN_MEMBER_ID
 
 
@@ -216,7 +216,7 @@ def test_range_assignor(bootstrap: str) -> None:
     assert partitions(first) == [0, 1, 2, 3, 4]
     # The member that sorts first takes the first, larger, range once the other revokes it.
     join(bootstrap, group, topic, member_id=ids[0], server_assignor="range")
-    second = heartbeat(bootstrap, group_id=group, member_id=ids[1], member_epoch=1)
+    second = heartbeat(bootstrap, group_id=group, member_id=ids[1], member_epoch=2)
     assert partitions(second) == [3, 4]
 
 
@@ -228,17 +228,17 @@ def test_uniform_assignor_balances_different_subscriptions(bootstrap: str) -> No
     assert len(partitions(a)) == 4
     # B can only take `both`: A gives both of its partitions up and keeps `one`'s.
     join(bootstrap, group, both, member_id=b_id)
-    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=1)
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
     names = {tp["topic_id"] for tp in a["assignment"]["topic_partitions"]}
     assert (len(names), partitions(a)) == (1, [0, 1])
     heartbeat(
         bootstrap,
         group_id=group,
         member_id=a_id,
-        member_epoch=1,
+        member_epoch=2,
         topic_partitions=a["assignment"]["topic_partitions"],
     )
-    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
+    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=3)
     assert partitions(b) == [0, 1]
     assert b["assignment"]["topic_partitions"][0]["topic_id"] not in names
 
@@ -273,17 +273,17 @@ def test_static_member_restarts_and_a_silent_member_expires(bootstrap: str) -> N
     a = join(bootstrap, group, topic, member_id=a_id)
     b = join(bootstrap, group, topic, member_id=b_id, instance_id="b")
     # A revokes two; B then gets them.
-    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=1)
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
     topic_id = a["assignment"]["topic_partitions"][0]["topic_id"]
     kept = partitions(a)
     heartbeat(
         bootstrap,
         group_id=group,
         member_id=a_id,
-        member_epoch=1,
+        member_epoch=2,
         topic_partitions=owned(topic_id, kept),
     )
-    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=2)
+    b = heartbeat(bootstrap, group_id=group, member_id=b_id, member_epoch=3)
     b_parts = partitions(b)
     assert sorted(kept + b_parts) == [0, 1, 2, 3]
     # B leaves as a static member (-2) and comes back under a new member id: same
@@ -292,19 +292,19 @@ def test_static_member_restarts_and_a_silent_member_expires(bootstrap: str) -> N
     assert (left["error_code"], left["member_epoch"]) == (0, -2)
     other = join(bootstrap, group, topic, member_id=str(uuid.uuid4()), instance_id="b")
     # -2 released the instance id for its next incarnation, which takes B's place and
-    # partitions at a new group epoch (Kafka 4.1 answers so too).
-    assert (other["error_code"], other["member_epoch"], partitions(other)) == (0, 3, b_parts)
+    # partitions at a new group epoch (Kafka 4.4 answers so too).
+    assert (other["error_code"], other["member_epoch"], partitions(other)) == (0, 4, b_parts)
     b2 = join(bootstrap, group, topic, member_id=b2_id, instance_id="b")
     assert b2["error_code"] == UNRELEASED_INSTANCE_ID
     # A moves to the new epoch without giving anything up.
-    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=2)
-    assert (a["member_epoch"], a["assignment"]) == (3, None)
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=3)
+    assert (a["member_epoch"], a["assignment"]) == (4, None)
     # The member stops heartbeating: after the session timeout (3 s here) A has everything.
     time.sleep(1.5)
-    heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=3)
+    heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=4)
     time.sleep(2)
-    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=3)
-    assert (a["member_epoch"], partitions(a)) == (4, [0, 1, 2, 3])
+    a = heartbeat(bootstrap, group_id=group, member_id=a_id, member_epoch=4)
+    assert (a["member_epoch"], partitions(a)) == (5, [0, 1, 2, 3])
 
 
 def test_librdkafka_consumers_share_rebalance_and_resume(bootstrap: str) -> None:

@@ -93,20 +93,21 @@ def state(s: GroupShard) -> dict[str, Any]:
 def test_consumer_group_records_replay_to_the_same_group() -> None:
     s = shard()
     log: list[records.Record] = []
-    assert beat(s, "a", 0)["member_epoch"] == 1
-    assert beat(s, "b", 0)["member_epoch"] == 2
+    # A new group is at epoch 1 (as in Kafka 4.4): each join moves it on.
+    assert beat(s, "a", 0)["member_epoch"] == 2
+    assert beat(s, "b", 0)["member_epoch"] == 3
     # a must give up two partitions before b gets them.
-    a = beat(s, "a", 1, topic_partitions=[{"topic_id": TOPIC_ID, "partitions": [0, 1, 2, 3]}])
+    a = beat(s, "a", 2, topic_partitions=[{"topic_id": TOPIC_ID, "partitions": [0, 1, 2, 3]}])
     log += written(s)
     assert state(replayed(log)) == state(s)
     kinds = {r.kind for r in log if isinstance(r, records.ConsumerGroupRecord)}
     assert kinds == set(records.CONSUMER_GROUP_SCHEMAS)
     owned = a["assignment"]["topic_partitions"] if a["assignment"] else []
-    beat(s, "a", 1, topic_partitions=owned)
-    beat(s, "b", 2)
+    beat(s, "a", 2, topic_partitions=owned)
+    beat(s, "b", 3)
     log += written(s)
     # A heartbeat that changes nothing writes nothing.
-    beat(s, "b", 2)
+    beat(s, "b", 3)
     assert written(s) == []
     # b leaves: its records are deleted and the group epoch moves on.
     beat(s, "b", -1)

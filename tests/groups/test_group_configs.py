@@ -1,13 +1,13 @@
-"""Group configs (KIP-848, resource type GROUP) through Kafka 4.1's own `kafka-configs
+"""Group configs (KIP-848, resource type GROUP) through Kafka 4.4's own `kafka-configs
 --entity-type groups`: set, described with their sources, refused outside the broker's bounds
 with Kafka's messages, kept in the metadata store, and applied by the coordinator to the
 group's members without a restart (a member that stops heartbeating is expelled after the
 group's session timeout, not the broker's).
 
-The answers expected are Kafka 4.1.1's: its ConfigCommand lists only a group's own configs
-without `--all`, and its controller refuses a value out of bounds with INVALID_CONFIG,
-"consumer.session.timeout.ms must be greater than or equal to
-group.consumer.min.session.timeout.ms"."""
+The answers expected are Kafka 4.4.0's: its ConfigCommand lists only a group's own configs
+without `--all`, each with the broker property it defaults to as synonyms, and its controller
+refuses a value out of bounds with INVALID_CONFIG, "consumer.session.timeout.ms must be in the
+range 1000 to 60000 inclusive." (the broker's bounds)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from tests.groups.consumer_tools import (
 from tests.handlers.features_tools import UPGRADE, request, update
 
 DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 32, 44
-GROUP, GROUP_CONFIG, DEFAULT_CONFIG = 32, 8, 5
+GROUP, GROUP_CONFIG, STATIC_BROKER_CONFIG, DEFAULT_CONFIG = 32, 8, 4, 5
 INVALID_REQUEST, INVALID_CONFIG = 42, 40
 # The broker's defaults are long, so only a group's own timeout can expel a member quickly.
 SETTINGS = {
@@ -87,12 +87,14 @@ def test_values_are_checked_against_the_brokers_bounds() -> None:
         "consumer.session.timeout.ms": "6000"
     }
     refusals = {
-        "consumer.session.timeout.ms=999": "consumer.session.timeout.ms must be greater than "
-        "or equal to group.consumer.min.session.timeout.ms",
-        "consumer.session.timeout.ms=60001": "consumer.session.timeout.ms must be less than "
-        "or equal to group.consumer.max.session.timeout.ms",
-        "consumer.heartbeat.interval.ms=15001": "consumer.heartbeat.interval.ms must be less "
-        "than or equal to group.consumer.max.heartbeat.interval.ms",
+        # The bounds are the broker's group.consumer.{min,max}.session.timeout.ms and
+        # group.consumer.{min,max}.heartbeat.interval.ms.
+        "consumer.session.timeout.ms=999": "consumer.session.timeout.ms must be in the range "
+        "1000 to 60000 inclusive.",
+        "consumer.session.timeout.ms=60001": "consumer.session.timeout.ms must be in the range "
+        "1000 to 60000 inclusive.",
+        "consumer.heartbeat.interval.ms=15001": "consumer.heartbeat.interval.ms must be in the "
+        "range 100 to 15000 inclusive.",
         # Against the broker's heartbeat interval (5000) when the group has none of its own.
         "consumer.session.timeout.ms=5000": "consumer.session.timeout.ms must be greater than "
         "consumer.heartbeat.interval.ms",
@@ -118,20 +120,25 @@ def test_describe_and_alter_through_the_protocol(broker: EmbeddedBroker) -> None
     rows = describe(bootstrap, group)
     assert sorted(rows) == ["consumer.heartbeat.interval.ms", "consumer.session.timeout.ms"]
     session = rows["consumer.session.timeout.ms"]
-    # The broker's value is the group config's default; Kafka names no broker synonym.
+    # The broker's value is the group config's default: its synonyms are the broker
+    # property's values, from the one in effect (set in server.properties) to its default.
+    broker_property = "group.consumer.session.timeout.ms"
     assert (session["value"], session["config_source"], session["read_only"]) == (
         "60000",
-        DEFAULT_CONFIG,
+        STATIC_BROKER_CONFIG,
         False,
     )
     assert [(s["name"], s["value"], s["source"]) for s in session["synonyms"]] == [
-        ("consumer.session.timeout.ms", "60000", DEFAULT_CONFIG),
+        (broker_property, "60000", STATIC_BROKER_CONFIG),
+        (broker_property, "45000", DEFAULT_CONFIG),
     ]
     assert alter(bootstrap, group, ("consumer.session.timeout.ms", 0, "6000"))["error_code"] == 0
     session = describe(bootstrap, group)["consumer.session.timeout.ms"]
     assert (session["value"], session["config_source"]) == ("6000", GROUP_CONFIG)
     assert session["synonyms"] == [
-        {"name": "consumer.session.timeout.ms", "value": "6000", "source": GROUP_CONFIG}
+        {"name": "consumer.session.timeout.ms", "value": "6000", "source": GROUP_CONFIG},
+        {"name": broker_property, "value": "60000", "source": STATIC_BROKER_CONFIG},
+        {"name": broker_property, "value": "45000", "source": DEFAULT_CONFIG},
     ]
     # Refusals, as Kafka answers them; nothing changes.
     refused = alter(bootstrap, group, ("consumer.heartbeat.interval.ms", 0, None))
@@ -199,8 +206,8 @@ def test_the_coordinator_applies_a_groups_session_timeout(broker: EmbeddedBroker
 def test_kafka_configs_sets_and_describes_a_groups_configs(broker: EmbeddedBroker) -> None:
     bootstrap = broker.bootstrap_servers
     group = f"g-{uuid.uuid4().hex[:8]}"
-    # Kafka 4.1's `--describe` looks the group up in ListGroups first, and only when it is not
-    # there asks ListConfigResources (API 74), which ferrolog does not have yet.
+    # Kafka 4.4's `--describe` looks the group up in ListGroups first (and only when it is not
+    # there asks ListConfigResources: see test_consumer_parity).
     assert join(bootstrap, group, create_topic(bootstrap))["error_code"] == 0
     done = kafka_configs(
         bootstrap, "--entity-name", group, "--alter", "--add-config",
@@ -212,7 +219,9 @@ def test_kafka_configs_sets_and_describes_a_groups_configs(broker: EmbeddedBroke
     assert shown.returncode == 0, shown.stdout + shown.stderr
     assert f"Dynamic configs for group {group} are:" in shown.stdout
     assert "consumer.session.timeout.ms=20000 sensitive=false synonyms={DYNAMIC_GROUP_CONFIG:" \
-        "consumer.session.timeout.ms=20000}" in shown.stdout  # fmt: skip
+        "consumer.session.timeout.ms=20000, STATIC_BROKER_CONFIG:group.consumer.session." \
+        "timeout.ms=60000, DEFAULT_CONFIG:group.consumer.session.timeout.ms=45000}" \
+        in shown.stdout  # fmt: skip
     assert "consumer.heartbeat.interval.ms=1000" in shown.stdout
     refused = kafka_configs(
         bootstrap, "--entity-name", group, "--alter", "--add-config",
@@ -220,8 +229,8 @@ def test_kafka_configs_sets_and_describes_a_groups_configs(broker: EmbeddedBroke
     )  # fmt: skip
     assert refused.returncode != 0
     assert (
-        "consumer.session.timeout.ms must be greater than or equal to "
-        "group.consumer.min.session.timeout.ms" in refused.stdout + refused.stderr
+        "consumer.session.timeout.ms must be in the range 1000 to 60000 inclusive."
+        in refused.stdout + refused.stderr
     )
     unknown = kafka_configs(
         bootstrap,
@@ -240,8 +249,9 @@ def test_kafka_configs_sets_and_describes_a_groups_configs(broker: EmbeddedBroke
     shown = kafka_configs(bootstrap, "--entity-name", group, "--describe")
     assert "consumer.heartbeat.interval.ms" not in shown.stdout
     everything = kafka_configs(bootstrap, "--entity-name", group, "--describe", "--all")
-    assert "consumer.heartbeat.interval.ms=5000 sensitive=false synonyms={DEFAULT_CONFIG:" \
-        "consumer.heartbeat.interval.ms=5000}" in everything.stdout  # fmt: skip
+    assert "consumer.heartbeat.interval.ms=5000 sensitive=false synonyms={STATIC_BROKER_CONFIG:" \
+        "group.consumer.heartbeat.interval.ms=5000, DEFAULT_CONFIG:group.consumer.heartbeat." \
+        "interval.ms=5000}" in everything.stdout  # fmt: skip
 
 
 def test_a_groups_configs_survive_a_restart(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The Java client's classic consumer group (Kafka 4.1's console consumer: JoinGroup v9,
+"""The Java client's classic consumer group (Kafka 4.4's console consumer: JoinGroup v9,
 OffsetCommit and OffsetFetch v9 with their KIP-848 fields) shares and resumes a group on
 ferrolog. Skipped where Java or the Kafka jars (fetched by the bench harness) are absent."""
 
@@ -37,9 +37,9 @@ def console_consumer(
         str(count),
         "--timeout-ms",
         "30000",
-        "--consumer-property",
+        "--command-property",
         "auto.offset.reset=earliest",
-        "--consumer-property",
+        "--command-property",
         f"group.protocol={protocol}",
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)

@@ -81,3 +81,9 @@ def update(
     if version >= 1:
         body["validate_only"] = validate_only
     return request(bootstrap, UPDATE_FEATURES, version, body)
+
+
+def described(stdout: str) -> list[str]:
+    """`kafka-features describe`'s lines, each run of blanks as one space (Kafka 4.4 pads
+    its columns, 4.1 separated them by tabs)."""
+    return [" ".join(row.split()) for row in stdout.strip().splitlines()]

@@ -135,10 +135,11 @@ def test_java_consumer_reads_1000_partitions_in_a_fetch_session(wide: Wide) -> N
         "java", "-Xmx256M", "-cp", kafka_dist.classpath(kafka_dist.KAFKA4),
         "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", wide.bootstrap,
         "--topic", TOPIC, "--group", "java-wide", "--max-messages", str(total),
-        "--timeout-ms", "60000", "--property", "print.partition=true",
-        "--property", "print.offset=true", "--consumer-property", "auto.offset.reset=earliest",
-        "--consumer-property", "group.protocol=classic",
-        "--consumer-property", "client.id=java-wide",
+        "--timeout-ms", "60000", "--formatter-property", "print.partition=true",
+        "--formatter-property", "print.offset=true",
+        "--command-property", "auto.offset.reset=earliest",
+        "--command-property", "group.protocol=classic",
+        "--command-property", "client.id=java-wide",
     ]  # fmt: skip
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -155,6 +155,6 @@ def test_kafkas_formatter_reads_the_transaction_log(bootstrap: str, txn_id: str)
         if record["key"]["data"]["transactionalId"] == txn_id:
             states.append(record["value"]["data"]["transactionStatus"])
             partitions = record["value"]["data"]["transactionPartitions"]
-    # Empty, Ongoing, PrepareCommit, CompleteCommit (Kafka 4.4's formatter prints the names).
-    assert states == [0, 1, 2, 4]
+    # States 0, 1, 2 and 4 on disk; Kafka 4.4's formatter prints their names.
+    assert states == ["Empty", "Ongoing", "PrepareCommit", "CompleteCommit"]
     assert partitions == []

@@ -124,7 +124,9 @@ class ConsumerMember:
 
 @dataclass
 class ConsumerGroup:
-    group_epoch: int = 0
+    # Kafka 4.4 starts a new group at epoch 1 (4.1 started at 0), so its first member gets
+    # epoch 2; a client or a dashboard comparing epochs sees the same numbers on both.
+    group_epoch: int = 1
     assignment_epoch: int = 0
     members: dict[str, ConsumerMember] = field(default_factory=dict)
     static_members: dict[str, str] = field(default_factory=dict)  # instance id -> member id

@@ -503,21 +503,19 @@ class BrokerConfig:
         return entries
 
     def describe_group(self, configs: Mapping[str, str]) -> list[ConfigEntry]:
-        """DescribeConfigs rows for a group (resource type GROUP), as Kafka 4.1 lists them:
-        each group config with the group's own value (GROUP_CONFIG) or else, as the group
-        config's default (DEFAULT_CONFIG), its broker property's (`group.<name>`) value in
-        effect; the one synonym is the row itself under the group config's name (Kafka does
-        not name the broker property)."""
+        """DescribeConfigs rows for a group (resource type GROUP), as Kafka 4.4 lists them:
+        each group config with the group's own value (GROUP_CONFIG) or else its broker
+        property's (`group.<name>`) value in effect; the synonyms are the group's own value
+        and then the broker property's, by layer, down to its default. The first synonym is
+        the row's value and source."""
         entries = []
         for name, definition in GROUP_CONFIGS.items():
-            value: str | None
+            synonyms = self.synonyms(s.name for s in definition.synonyms)
             if name in configs:
-                value, source = configs[name], ConfigSource.GROUP_CONFIG
-            else:
-                broker_property = definition.synonyms[0].name
-                value, source = self.get(broker_property), ConfigSource.DEFAULT_CONFIG
-            synonyms = [ConfigSynonym(name, value, source)]
-            entries.append(_entry(definition, value, source, False, synonyms))
+                synonyms.insert(0, ConfigSynonym(name, configs[name], ConfigSource.GROUP_CONFIG))
+            entries.append(
+                _entry(definition, synonyms[0].value, synonyms[0].source, False, synonyms)
+            )
         return entries
 
     def describe_broker(self) -> list[ConfigEntry]:

@@ -26,7 +26,6 @@ MIN_VERSION = 2
 MAX_VERSION = 7
 
 
-
 def _failure(name: str, exc: errors.KafkaError) -> CreateTopicsResponseCreatableTopicResult:
     return {
         "name": name,

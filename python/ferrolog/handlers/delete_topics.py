@@ -20,7 +20,6 @@ MIN_VERSION = 1
 MAX_VERSION = 6
 
 
-
 def _result(
     name: str | None, topic_id: bytes, exc: errors.KafkaError | None = None
 ) -> DeleteTopicsResponseDeletableTopicResult:
