@@ -310,6 +310,19 @@ class Server:
         """Appends transaction markers, each ``(topic, partition, producer_id, producer_epoch,
         coordinator_epoch, commit)``, and waits until they are committed; returns each
         marker's offset or its error, in order."""
+    def start_append(self, topic: str, partition: int, records: bytes, token: int) -> None:
+        """``append`` without waiting here: it appends now, and its outcome (a list of one:
+        the offset or the ``KafkaNativeError``) comes from ``take_completions`` under
+        ``token``."""
+    def start_write_markers(
+        self, markers: list[tuple[str, int, int, int, int, bool]], token: int
+    ) -> None:
+        """``write_markers`` without waiting here: its outcomes come from
+        ``take_completions`` under ``token``."""
+    def completions_fd(self) -> int:
+        """An eventfd, readable while outcomes of ``start_*`` commands wait to be taken."""
+    def take_completions(self) -> list[tuple[int, list[int | KafkaNativeError]]]:
+        """``(token, outcomes)`` of each ``start_*`` command finished since the last call."""
     def describe_producers(
         self, topic: str, partition: int
     ) -> list[tuple[int, int, int, int, int, int]]:

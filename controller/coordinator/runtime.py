@@ -31,6 +31,7 @@ from ferrolog.controller.coordinator import batches
 
 if TYPE_CHECKING:
     import ferrolog_native
+    from ferrolog.controller.native_waits import NativeWaits
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,7 @@ class CoordinatorRuntime(Generic[S]):
     def __init__(
         self,
         native: ferrolog_native.Server,
+        waits: NativeWaits,
         topic: str,
         partition_count: int,
         new_shard: Callable[[int, int], S],
@@ -90,6 +92,7 @@ class CoordinatorRuntime(Generic[S]):
         on_unloaded: Callable[[S], None] = lambda shard: None,
     ) -> None:
         self._native = native
+        self._waits = waits
         self.topic = topic
         # The partitions of the internal topic (the controller's count once it leads one).
         self.partition_count = partition_count
@@ -234,7 +237,7 @@ class CoordinatorRuntime(Generic[S]):
         partition = owned.shard.partition
         batch = batches.build_batch(pairs, now_ms(), producer)
         try:
-            await asyncio.to_thread(self._native.append, self.topic, partition, batch)
+            await self._waits.append(self.topic, partition, batch)
         except Exception as exc:
             log.warning("append to %s-%d failed: %s", self.topic, partition, exc)
             code: int = errors.from_native(exc).code

@@ -25,6 +25,7 @@ from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.coordinator.txn import assembly
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
 from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
+from ferrolog.controller.native_waits import NativeWaits
 from ferrolog.controller.security.sasl import SaslAuthenticator
 from ferrolog.controller.store.base import BrokerRegistration, Endpoint, MetadataStore
 from ferrolog.controller.store.local import LocalStore
@@ -47,6 +48,7 @@ class Broker:
         self.store: MetadataStore | None = None
         self.controller: Controller | None = None
         self.group_coordinator: GroupCoordinator | None = None
+        self._waits: NativeWaits | None = None
         self.txn_coordinator: TransactionCoordinator | None = None
         self.txn_markers: LocalMarkerWriter | None = None
         self.services: BrokerServices | None = None
@@ -113,10 +115,11 @@ class Broker:
                 endpoints=tuple(self.endpoints),
             )
             replicas = ReplicaManager(native, config, config.node_id)
-            self.group_coordinator = GroupCoordinator(native, config)
+            self._waits = NativeWaits(native)
+            self.group_coordinator = GroupCoordinator(native, config, self._waits)
             self.group_coordinator.topics = topics_of(self._cluster)
             self.txn_coordinator, self.txn_markers = assembly.build(
-                native, config, self._cluster, self._on_marker
+                native, self._waits, config, self._cluster, self._on_marker
             )
             store: MetadataStore
             if config.zookeeper_connect:
@@ -310,6 +313,10 @@ class Broker:
         if self.metrics is not None:
             await self.metrics.stop()
             self.metrics = None
+        if self._waits is not None:
+            # The native runtime stops with the native core: what still waits would never end.
+            self._waits.stop()
+            self._waits = None
         if self.native is not None and not self._native_stopped:
             await asyncio.to_thread(self.native.shutdown)
             self._native_stopped = True  # `native` stays readable; its shutdown runs once

@@ -32,7 +32,7 @@ class MemoryLog:
         self.appends: list[list[tuple[bytes | None, bytes | None]]] = []
         self.fail_with: Exception | None = None
 
-    def append(self, topic: str, partition: int, batch: bytes) -> None:
+    def append_now(self, topic: str, partition: int, batch: bytes) -> None:
         self.hold.wait(10)
         if self.fail_with is not None:
             raise self.fail_with
@@ -42,6 +42,11 @@ class MemoryLog:
         self.appends.append(list(parsed.key_values()))
         self.batches.append(bytes(data))
         self.end = parsed.last_offset + 1
+
+    async def append(self, topic: str, partition: int, batch: bytes) -> None:
+        """`NativeWaits.append`'s stand-in (the log is the runtime's native core and its
+        waits both): the append in a thread, where `hold` may keep it."""
+        await asyncio.to_thread(self.append_now, topic, partition, batch)
 
     def partition_state(self, topic: str, partition: int) -> SimpleNamespace:
         return SimpleNamespace(log_start_offset=0, high_watermark=self.end, log_end_offset=self.end)
@@ -68,6 +73,7 @@ def runtime_on(log: MemoryLog) -> tuple[CoordinatorRuntime[Shard], list[Shard], 
     loaded: list[Shard] = []
     unloaded: list[Shard] = []
     runtime: CoordinatorRuntime[Shard] = CoordinatorRuntime(
+        log,  # type: ignore[arg-type]
         log,  # type: ignore[arg-type]
         TOPIC,
         1,

@@ -58,6 +58,7 @@ __all__ = ["GroupCoordinator", "append_error", "partition_for", "settings_from"]
 if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
+    from ferrolog.controller.native_waits import NativeWaits
 
 T = TypeVar("T")
 # Whether a topic's partition exists (commits to one that does not are refused).
@@ -95,7 +96,9 @@ def _assignors(value: str) -> tuple[str, ...]:
 
 
 class GroupCoordinator:
-    def __init__(self, native: ferrolog_native.Server, config: BrokerConfig) -> None:
+    def __init__(
+        self, native: ferrolog_native.Server, config: BrokerConfig, waits: NativeWaits
+    ) -> None:
         self.settings = settings_from(config)
         self._retention_check_ms = config.get_int("offsets.retention.check.interval.ms")
         self.rebalances = RebalanceCounts()
@@ -106,6 +109,7 @@ class GroupCoordinator:
         # The controller's leadership listener for `__consumer_offsets`.
         self.runtime: CoordinatorRuntime[GroupShard] = CoordinatorRuntime(
             native,
+            waits,
             CONSUMER_OFFSETS,
             config.get_int("offsets.topic.num.partitions"),
             self._new_shard,

@@ -18,6 +18,7 @@ from ferrolog.controller.coordinator.txn.markers import GONE, MarkerSender
 if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
+    from ferrolog.controller.native_waits import NativeWaits
 
 
 class Cluster(Protocol):
@@ -34,6 +35,7 @@ class Cluster(Protocol):
 
 def build(
     native: ferrolog_native.Server,
+    waits: NativeWaits,
     config: BrokerConfig,
     cluster: Callable[[], Cluster],
     on_written: OnWritten,
@@ -61,8 +63,8 @@ def build(
     async def allocate() -> int:
         return await cluster().allocate_producer_id()
 
-    local = LocalMarkerWriter(native, on_written)
+    local = LocalMarkerWriter(waits, on_written)
     channel = BrokerChannel(config.node_id, address_of, lambda: inter_broker_client(config))
     sender = MarkerSender(config.node_id, leader_of, local.write, channel)
     forward = VerifyForwarder(channel, leader_of)
-    return TransactionCoordinator(native, config, allocate, sender, forward), local
+    return TransactionCoordinator(native, waits, config, allocate, sender, forward), local

@@ -46,6 +46,7 @@ from ferrolog.controller.coordinator.txn.state import (
 if TYPE_CHECKING:
     import ferrolog_native
     from ferrolog.config import BrokerConfig
+    from ferrolog.controller.native_waits import NativeWaits
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,7 @@ class TransactionCoordinator:
     def __init__(
         self,
         native: ferrolog_native.Server,
+        waits: NativeWaits,
         config: BrokerConfig,
         allocate_producer_id: Callable[[], Awaitable[int]],
         markers: MarkerSender,
@@ -128,6 +130,7 @@ class TransactionCoordinator:
         # The controller's leadership listener for `__transaction_state`.
         self.runtime: CoordinatorRuntime[TxnShard] = CoordinatorRuntime(
             native,
+            waits,
             TRANSACTION_STATE,
             config.get_int("transaction.state.log.num.partitions"),
             TxnShard,

@@ -1,7 +1,7 @@
 """Writing transaction markers into this broker's own partitions: the coordinator's markers
 for partitions this broker leads, and those of a WriteTxnMarkers request from another
 broker's coordinator. One native command appends a whole request's markers and waits until
-they are committed (acks=all), in a worker thread.
+they are committed (acks=all), on the native runtime (`NativeWaits`).
 
 A marker that lands in `__consumer_offsets` ends the producer's pending transactional offset
 commits there; `on_written` tells whoever holds them (the broker wires it to the group
@@ -9,7 +9,6 @@ coordinator, which this package does not import)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -17,15 +16,15 @@ from ferrolog import errors
 from ferrolog.controller.coordinator.txn.markers import Marker, TopicPartition
 
 if TYPE_CHECKING:
-    import ferrolog_native
+    from ferrolog.controller.native_waits import NativeWaits
 
 # (topic, partition, producer id, commit) of a marker now committed in this broker's log.
 OnWritten = Callable[[str, int, int, bool], None]
 
 
 class LocalMarkerWriter:
-    def __init__(self, native: ferrolog_native.Server, on_written: OnWritten) -> None:
-        self._native = native
+    def __init__(self, waits: NativeWaits, on_written: OnWritten) -> None:
+        self._waits = waits
         self._on_written = on_written
 
     async def write(self, markers: list[Marker]) -> list[dict[TopicPartition, int]]:
@@ -35,7 +34,7 @@ class LocalMarkerWriter:
             for m in markers
             for topic, partition in m.partitions
         ]
-        outcomes = iter(await asyncio.to_thread(self._native.write_markers, flat))
+        outcomes = iter(await self._waits.write_markers(flat))
         results: list[dict[TopicPartition, int]] = []
         for m in markers:
             codes: dict[TopicPartition, int] = {}

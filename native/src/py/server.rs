@@ -21,6 +21,39 @@ use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Serve
 /// coordinator epoch, current transaction start offset).
 type ProducerRow = (i64, i16, i32, i64, i32, i64);
 
+/// One marker of `write_markers`: (topic, partition, producer id, producer epoch, coordinator
+/// epoch, commit).
+type MarkerRow = (String, i32, i64, i16, i32, bool);
+
+fn marker_requests(markers: Vec<MarkerRow>) -> Vec<MarkerRequest> {
+    markers
+        .into_iter()
+        .map(
+            |(topic, partition, producer_id, producer_epoch, coordinator_epoch, commit)| {
+                MarkerRequest {
+                    topic,
+                    partition,
+                    producer_id,
+                    producer_epoch,
+                    coordinator_epoch,
+                    commit,
+                }
+            },
+        )
+        .collect()
+}
+
+/// Each result as Python sees it: the offset, or the exception the command raises for it.
+fn outcomes(py: Python<'_>, results: Vec<Result<i64, CommandError>>) -> Vec<Py<PyAny>> {
+    results
+        .into_iter()
+        .map(|outcome| match outcome {
+            Ok(offset) => offset.into_pyobject(py).expect("int").into_any().unbind(),
+            Err(e) => PyErr::from(e).into_value(py).into_any(),
+        })
+        .collect()
+}
+
 #[pyclass(frozen, subclass, name = "Server", module = "ferrolog_native")]
 pub struct PyServer {
     inner: Server,
@@ -487,36 +520,50 @@ impl PyServer {
         without_gil(py, || self.inner.append(topic, partition, records)).map_err(PyErr::from)
     }
 
+    /// `append` without a thread waiting: the outcome comes from `take_completions` under
+    /// `token`, once `completions_fd` is readable.
+    fn start_append(
+        &self,
+        py: Python<'_>,
+        topic: &str,
+        partition: i32,
+        records: &[u8],
+        token: u64,
+    ) {
+        without_gil(py, || {
+            self.inner.start_append(topic, partition, records, token)
+        });
+    }
+
+    /// `write_markers` without a thread waiting (see `start_append`).
+    fn start_write_markers(&self, py: Python<'_>, markers: Vec<MarkerRow>, token: u64) {
+        let requests = marker_requests(markers);
+        without_gil(py, || self.inner.start_write_markers(&requests, token));
+    }
+
+    /// The eventfd that is readable while outcomes wait in `take_completions`.
+    fn completions_fd(&self) -> i32 {
+        self.inner.broker().completions.wakeup_fd()
+    }
+
+    /// `(token, outcomes)` of every command started since the last call: each outcome an
+    /// offset or the exception the blocking form would have raised.
+    fn take_completions(&self, py: Python<'_>) -> Vec<(u64, Vec<Py<PyAny>>)> {
+        self.inner
+            .broker()
+            .completions
+            .take()
+            .into_iter()
+            .map(|(token, outcome)| (token, outcomes(py, outcome)))
+            .collect()
+    }
+
     /// Appends transaction markers and waits until they are committed. Each entry of
     /// `markers` is `(topic, partition, producer_id, producer_epoch, coordinator_epoch,
     /// commit)`. Returns, in order, each marker's offset or its exception.
-    fn write_markers(
-        &self,
-        py: Python<'_>,
-        markers: Vec<(String, i32, i64, i16, i32, bool)>,
-    ) -> Vec<Py<PyAny>> {
-        let requests: Vec<MarkerRequest> = markers
-            .into_iter()
-            .map(
-                |(topic, partition, producer_id, producer_epoch, coordinator_epoch, commit)| {
-                    MarkerRequest {
-                        topic,
-                        partition,
-                        producer_id,
-                        producer_epoch,
-                        coordinator_epoch,
-                        commit,
-                    }
-                },
-            )
-            .collect();
-        without_gil(py, || self.inner.write_markers(&requests))
-            .into_iter()
-            .map(|outcome| match outcome {
-                Ok(offset) => offset.into_pyobject(py).expect("int").into_any().unbind(),
-                Err(e) => PyErr::from(e).into_value(py).into_any(),
-            })
-            .collect()
+    fn write_markers(&self, py: Python<'_>, markers: Vec<MarkerRow>) -> Vec<Py<PyAny>> {
+        let requests = marker_requests(markers);
+        outcomes(py, without_gil(py, || self.inner.write_markers(&requests)))
     }
 
     /// The producers with state in a partition this broker leads: `(producer_id, epoch,

@@ -1,7 +1,9 @@
 //! The control plane's partition commands: coarse, rare, called from a Python thread (with the
-//! GIL released) and never from a tokio worker.
+//! GIL released) and never from a tokio worker. The two that wait for acks=all also come as
+//! `start_*`, which append at once and finish on the runtime (see `completions`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::BytesMut;
@@ -108,12 +110,39 @@ pub struct ActiveProducer {
 /// How long `append` waits for its batches to be committed.
 const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// A marker appended to its partition (at this offset), or why it was not.
+type Appended = Result<(Arc<Partition>, i64), CommandError>;
+
+/// Waits until `p` has committed through `last`; `first` then, else why not.
+async fn committed(p: Arc<Partition>, first: i64, last: i64) -> Result<i64, CommandError> {
+    let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
+    p.wait_committed(last, deadline).await?;
+    Ok(first)
+}
+
+/// Each appended marker's offset once committed, else why not; one wait covers them all.
+async fn markers_committed(appended: Vec<Appended>) -> Vec<Result<i64, CommandError>> {
+    let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
+    let mut out = Vec::with_capacity(appended.len());
+    for outcome in appended {
+        out.push(match outcome {
+            Ok((p, offset)) => p
+                .wait_committed(offset, deadline)
+                .await
+                .map(|()| offset)
+                .map_err(CommandError::from),
+            Err(e) => Err(e),
+        });
+    }
+    out
+}
+
 impl Server {
     pub(super) fn partition(
         &self,
         topic: &str,
         partition: i32,
-    ) -> Result<std::sync::Arc<Partition>, CommandError> {
+    ) -> Result<Arc<Partition>, CommandError> {
         self.ensure_running()?;
         self.broker()
             .partitions
@@ -267,6 +296,30 @@ impl Server {
     /// and transactional offset commits, not checked for sequence), waits until all are
     /// committed, and returns the base offset of the first.
     pub fn append(&self, topic: &str, partition: i32, records: &[u8]) -> Result<i64, CommandError> {
+        let (p, first, last) = self.append_as_coordinator(topic, partition, records)?;
+        self.block_on(committed(p, first, last))
+    }
+
+    /// `append` without waiting here: it appends now and leaves its outcome (one result) in
+    /// `completions` under `token` once committed, failed or timed out.
+    pub fn start_append(&self, topic: &str, partition: i32, records: &[u8], token: u64) {
+        let completions = Arc::clone(&self.broker().completions);
+        match self.append_as_coordinator(topic, partition, records) {
+            Err(e) => completions.complete(token, vec![Err(e)]),
+            Ok((p, first, last)) => {
+                self.handle.spawn(async move {
+                    completions.complete(token, vec![committed(p, first, last).await]);
+                });
+            }
+        }
+    }
+
+    fn append_as_coordinator(
+        &self,
+        topic: &str,
+        partition: i32,
+        records: &[u8],
+    ) -> Result<(Arc<Partition>, i64, i64), CommandError> {
         let p = self.partition(topic, partition)?;
         let mut first = None;
         let mut last = -1;
@@ -279,9 +332,7 @@ impl Server {
         let first = first.ok_or_else(|| {
             CommandError::Kafka(ErrorCode::InvalidRecord, "no record batch".into())
         })?;
-        let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
-        self.block_on(p.wait_committed(last, deadline))?;
-        Ok(first)
+        Ok((p, first, last))
     }
 
     /// Appends a transaction marker (WriteTxnMarkers from the transaction coordinator) and
@@ -295,7 +346,21 @@ impl Server {
     /// and waits until all are committed; returns each one's offset or error, in order.
     /// Appending them all before waiting lets one wait cover a whole request.
     pub fn write_markers(&self, markers: &[MarkerRequest]) -> Vec<Result<i64, CommandError>> {
-        let appended: Vec<_> = markers
+        self.block_on(markers_committed(self.append_markers(markers)))
+    }
+
+    /// `write_markers` without waiting here: its outcome (one result per marker) goes to
+    /// `completions` under `token`.
+    pub fn start_write_markers(&self, markers: &[MarkerRequest], token: u64) {
+        let completions = Arc::clone(&self.broker().completions);
+        let appended = self.append_markers(markers);
+        self.handle.spawn(async move {
+            completions.complete(token, markers_committed(appended).await);
+        });
+    }
+
+    fn append_markers(&self, markers: &[MarkerRequest]) -> Vec<Appended> {
+        markers
             .iter()
             .map(|m| {
                 let p = self.partition(&m.topic, m.partition)?;
@@ -308,22 +373,7 @@ impl Server {
                 )?;
                 Ok((p, appended.base_offset))
             })
-            .collect();
-        let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
-        self.block_on(async {
-            let mut out = Vec::with_capacity(appended.len());
-            for outcome in appended {
-                out.push(match outcome {
-                    Ok((p, offset)) => p
-                        .wait_committed(offset, deadline)
-                        .await
-                        .map(|()| offset)
-                        .map_err(CommandError::from),
-                    Err(e) => Err(e),
-                });
-            }
-            out
-        })
+            .collect()
     }
 
     /// The producers with state in a partition this broker leads (DescribeProducers, which

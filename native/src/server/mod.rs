@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod commands;
+pub mod completions;
 pub mod config;
 mod connection;
 pub mod fetch_session;
@@ -35,6 +36,7 @@ use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
 use crate::server::request_log::RequestLog;
+use completions::Completions;
 
 pub use commands::{CommandError, MarkerRequest, OpenRequest, PartitionState, RoleRequest};
 pub use config::{ListenerConfig, ServerConfig};
@@ -51,6 +53,8 @@ pub struct Broker {
     /// The fetch sessions of consumers and followers fetching from here (KIP-227).
     pub fetch_sessions: Mutex<FetchSessionCache>,
     pub control: Arc<ControlBridge>,
+    /// The outcomes of the control plane's commands that finish on the runtime.
+    pub completions: Arc<Completions>,
     /// Requests, latency and errors per API, for `/metrics`.
     pub requests: RequestMetrics,
     /// Refused and failed requests, rate-limited, for the broker's log.
@@ -139,6 +143,7 @@ impl Server {
             fetchers,
             fetch_sessions,
             control,
+            completions: Arc::new(Completions::new()?),
             requests: RequestMetrics::default(),
             request_log: RequestLog::default(),
             connections: AtomicUsize::new(0),
