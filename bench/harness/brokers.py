@@ -11,6 +11,7 @@ JVM flags its start script ships with (`kafka-server-start.sh`: -Xmx1G -Xms1G, G
 from __future__ import annotations
 
 import base64
+import importlib.util
 import os
 import shutil
 import signal
@@ -22,6 +23,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 from ferrolog.ports import free_port
 
@@ -156,6 +158,16 @@ class Broker:
 
 
 class Ferrolog(Broker):
+    def prepare(self) -> None:
+        """Byte-compiles the package, as `pip install` of the wheel does: an editable install
+        leaves that to the first import, which writes nothing where PYTHONDONTWRITEBYTECODE
+        is set (this machine sets it), and then every start compiles ~200 modules again
+        (0.9 s to the first acknowledged produce instead of about 0.25)."""
+        import ferrolog
+
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *_package_sources(ferrolog)],
+                       check=True, stdout=subprocess.DEVNULL)
+
     def command(self) -> list[str]:
         props = {**COMMON, **self.overrides, "listeners": f"PLAINTEXT://{self.bootstrap}",
                  "log.dirs": str(self.data_dir)}
@@ -163,6 +175,17 @@ class Ferrolog(Broker):
         for k, v in props.items():
             cmd += ["--override", f"{k}={v}"]
         return cmd
+
+
+def _package_sources(package: ModuleType) -> list[str]:
+    """The folders the package's modules come from (an editable install maps subpackages,
+    `ferrolog.controller` and `ferrolog.spark`, to folders of their own)."""
+    folders = {str(Path(p)) for p in package.__path__}
+    for name in ("controller", "spark"):
+        sub = importlib.util.find_spec(f"{package.__name__}.{name}")
+        if sub is not None and sub.submodule_search_locations:
+            folders.update(sub.submodule_search_locations)
+    return sorted(folders)
 
 
 class _Kafka(Broker):
