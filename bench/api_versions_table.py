@@ -36,7 +36,6 @@ KAFKA_ONLY_REASONS: dict[int, str] = {
     41: _ISSUE_30,
     55: _KRAFT,  # DescribeQuorum
     64: _KRAFT,  # UnregisterBroker
-    75: _ISSUE_30,  # DescribeTopicPartitions
     76: _SHARE,
     77: _SHARE,
     78: _SHARE,

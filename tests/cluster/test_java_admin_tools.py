@@ -1,4 +1,5 @@
-"""Kafka 4.1's own admin tools against a ferrolog cluster: `kafka-leader-election`
+"""Kafka 4.4's own admin tools against a ferrolog cluster: `kafka-topics --describe` (through
+DescribeTopicPartitions, paged), `kafka-leader-election`
 (LeaderElectionCommand) restores preferred leaders after a controlled shutdown moved them, and
 `kafka-reassign-partitions` (ReassignPartitionsCommand) moves a partition, verifies the move
 (clearing replication throttles as it does) and lists nothing pending afterwards. Skipped
@@ -18,12 +19,39 @@ from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
 
+TOPICS = "org.apache.kafka.tools.TopicCommand"
 LEADER_ELECTION = "org.apache.kafka.tools.LeaderElectionCommand"
 REASSIGN = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand"
 
 
 def tool(main: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(java_command(main, *args), capture_output=True, text=True, timeout=120)
+
+
+def test_kafka_topics_describes_partitions_page_by_page(cluster: Cluster) -> None:
+    cluster.create_topic("described", 3, 3)
+    for p in range(3):
+        cluster.wait_for_isr("described", p, [1, 2, 3])
+    expected = []
+    for p in range(3):
+        replicas = ",".join(str(b) for b in cluster.partition("described", p).replicas)
+        leader = cluster.leader("described", p)
+        # Isr: the replicas' order, as the controller holds it; Elr: ferrolog keeps none.
+        isr = ",".join(str(b) for b in cluster.partition("described", p).isrs)
+        expected.append(
+            f"\tTopic: described\tPartition: {p}\tLeader: {leader}\tReplicas: {replicas}"
+            f"\tIsr: {isr}\tElr: \tLastKnownElr: "
+        )
+    for limit in ("2000", "1"):  # one answer, then one partition per DescribeTopicPartitions
+        run = tool(
+            TOPICS, "--bootstrap-server", cluster.bootstrap, "--describe", "--topic", "described",
+            "--partition-size-limit-per-response", limit,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stdout + run.stderr
+        lines = run.stdout.splitlines()
+        assert lines[0].startswith("Topic: described\tTopicId: "), lines
+        assert "\tPartitionCount: 3\tReplicationFactor: 3\t" in lines[0]
+        assert lines[1:] == expected
 
 
 def test_kafka_leader_election_restores_preferred_leaders(cluster: Cluster) -> None:

@@ -27,6 +27,8 @@ Bounds = tuple[ConfigType, float | None, float | None, tuple[str, ...]]
 # Kafka 4.1.1: (type, minimum, maximum, allowed values) of each property ferrolog has.
 KAFKA_BROKER: dict[str, Bounds] = {
     "node.id": (INT, 0, None, ()),
+    # Kafka 4.4.0's ServerConfigs (DescribeTopicPartitions, KIP-966).
+    "max.request.partition.size.limit": (INT, 1, None, ()),
     "broker.id": (INT, None, None, ()),
     "broker.rack": (S, None, None, ()),
     "listeners": (S, None, None, ()),

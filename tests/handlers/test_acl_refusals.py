@@ -65,7 +65,7 @@ OFFSET_DELETE, DESCRIBE_CLIENT_QUOTAS, ALTER_CLIENT_QUOTAS = 47, 48, 49
 DESCRIBE_SCRAM, ALTER_SCRAM = 50, 51
 MISSING = -1  # an error code for an entry the answer should have had and did not
 DESCRIBE_CLUSTER, DESCRIBE_PRODUCERS, DESCRIBE_TRANSACTIONS, LIST_TRANSACTIONS = 60, 61, 65, 66
-LIST_CONFIG_RESOURCES = 74
+LIST_CONFIG_RESOURCES, DESCRIBE_TOPIC_PARTITIONS = 74, 75
 
 TOPIC_REFUSED = errors.TopicAuthorizationFailedError.code
 GROUP_REFUSED = errors.GroupAuthorizationFailedError.code
@@ -556,6 +556,16 @@ CASES = [
         lambda r: [x["error_code"] for x in r["responses"]],
         CLUSTER_REFUSED,
         state=lambda w: w.configs(CONFIG_BROKER, ""),
+    ),
+    Case(
+        # A named topic it may not DESCRIBE: refused, its partitions not told.
+        "DescribeTopicPartitions-v0",
+        DESCRIBE_TOPIC_PARTITIONS,
+        0,
+        lambda w: {"topics": [{"name": w.topic}], "response_partition_limit": 2000, "cursor": None},
+        lambda r: [t["error_code"] for t in r["topics"]],
+        TOPIC_REFUSED,
+        shown=lambda r: [p for t in r["topics"] for p in t["partitions"]],
     ),
     Case(
         # Needs DESCRIBE_CONFIGS on the cluster; the super user sees the brokers listed.

@@ -240,6 +240,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("queued.max.requests", _I, "500", "Requests queued for the Python control plane "
            "(every request the native core does not serve itself) before connections wait.",
            minimum=1, native=True),
+        _b("max.request.partition.size.limit", _I, "2000", "The most partitions one "
+           "DescribeTopicPartitions answer holds (a client asks again from its cursor).",
+           minimum=1),
         _b("max.incremental.fetch.session.cache.slots", _I, "1000", "Fetch sessions (KIP-227) "
            "kept for consumers and followers; 0 turns incremental fetches off.", minimum=0,
            native=True),
