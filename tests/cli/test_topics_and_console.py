@@ -61,6 +61,8 @@ def test_usage_errors_exit_2(cli: click.Group) -> None:
     assert run(cli, "consume", "t", "--offset", "-5").exit_code == 2
     assert run(cli, "consume", "t", "--offset", "x").exit_code == 2
     assert run(cli, "consume", "t", "--from-beginning", "--offset", "3").exit_code == 2
+    assert run(cli, "consume", "t", "--group", "g", "--partition", "0").exit_code == 2
+    assert run(cli, "consume", "t", "--group", "g", "--offset", "3").exit_code == 2
     assert run(cli, "topics", "create", "t", "-c", "novalue").exit_code == 2
     assert run(cli, "topics", "create", "t", "--replica-assignment", "1:x").exit_code == 2
     assert run(cli, "topics", "create", "t", "-p", "2", "--replica-assignment", "0").exit_code == 2
@@ -207,3 +209,24 @@ def test_produce_then_consume(cli: click.Group, bootstrap: str) -> None:
     no_partition = run(cli, "consume", name, "-b", bootstrap, "--partition", "7", "--timeout", "1")
     assert no_partition.exit_code == 1
     assert "no partition 7" in no_partition.output
+
+
+def test_consume_with_a_group_commits_what_it_printed(cli: click.Group, bootstrap: str) -> None:
+    name = f"cli-{uuid.uuid4().hex[:8]}"
+    group = f"cli-group-{uuid.uuid4().hex[:8]}"
+    assert run(cli, "topics", "create", name, "-b", bootstrap, "-p", "2").exit_code == 0
+    lines = [f"value {i}" for i in range(6)]
+    assert run(cli, "produce", name, "-b", bootstrap, input="\n".join(lines) + "\n").exit_code == 0
+
+    def consume(*args: str) -> list[str]:
+        done = run(cli, "consume", name, "-b", bootstrap, "--group", group, *args)
+        assert done.exit_code == 0, done.output
+        return [line for line in done.output.splitlines() if line.startswith("value")]
+
+    first = consume("--from-beginning", "--max-messages", "4", "--timeout", "20")
+    assert len(first) == 4
+    # The next member of the group resumes from the commits: only what was not printed
+    # (--from-beginning counts only where the group has no commit). The idle timeout covers
+    # the group's first rebalance, delayed 3 s on an empty group by default.
+    rest = consume("--from-beginning", "--max-messages", "2", "--timeout", "10")
+    assert sorted(first + rest) == lines

@@ -1,7 +1,10 @@
 """`ferrolog produce` and `ferrolog consume`: console producer and consumer.
 
-The consumer assigns partitions itself and never joins a group or commits offsets, so running
-it leaves no trace in the cluster (like `kafka-console-consumer --partition`)."""
+Without `--group` the consumer assigns partitions itself and never joins a group or commits
+offsets, so running it leaves no trace in the cluster (like `kafka-console-consumer
+--partition`). With `--group` it joins that group, as `kafka-console-consumer --group` does:
+the group assigns the partitions, it resumes from the group's committed offsets (else from
+the end, or the beginning with `--from-beginning`), and commits what it printed."""
 
 from __future__ import annotations
 
@@ -211,6 +214,11 @@ def _format(
     multiple=True,
     help="Read only this partition (repeatable). Default: all.",
 )
+@click.option(
+    "--group",
+    help="Join this consumer group: resume from its committed offsets and commit what is "
+    "printed. Not with --partition or --offset.",
+)
 @click.option("--max-messages", type=click.IntRange(min=1), help="Stop after this many.")
 @click.option(
     "--timeout",
@@ -235,6 +243,7 @@ def consume(
     from_beginning: bool,
     offset: str | None,
     partitions: tuple[int, ...],
+    group: str | None,
     max_messages: int | None,
     timeout: float | None,
     isolation_level: str,
@@ -249,12 +258,25 @@ def consume(
 ) -> None:
     """Print the messages of TOPIC, one per line."""
     start = _start_offset(from_beginning, offset)
+    if group is not None and (partitions or offset is not None):
+        raise click.UsageError(
+            "--group cannot go with --partition or --offset: the group assigns the partitions "
+            "and resumes from its commits"
+        )
     config = _client_config(bootstrap_server, properties)
-    # The Python binding insists on a group id even for assign(); the consumer never joins
-    # it and never commits, so a private name keeps it from touching anyone's offsets.
-    config.setdefault("group.id", f"ferrolog-console-{os.getpid()}-{time.monotonic_ns()}")
-    config.setdefault("enable.auto.commit", False)
-    config.setdefault("enable.auto.offset.store", False)
+    if group is not None:
+        config["group.id"] = group
+        # Each printed message's offset is stored as it is handed over, and the stored ones
+        # are committed as the consumer goes and when it closes: what was printed, no more.
+        config.setdefault("enable.auto.commit", True)
+        config.setdefault("enable.auto.offset.store", True)
+        config.setdefault("auto.offset.reset", "earliest" if from_beginning else "latest")
+    else:
+        # The Python binding insists on a group id even for assign(); the consumer never joins
+        # it and never commits, so a private name keeps it from touching anyone's offsets.
+        config.setdefault("group.id", f"ferrolog-console-{os.getpid()}-{time.monotonic_ns()}")
+        config.setdefault("enable.auto.commit", False)
+        config.setdefault("enable.auto.offset.store", False)
     config.setdefault("isolation.level", isolation_level)
     consumer = Consumer(config)
     try:
@@ -271,7 +293,10 @@ def consume(
                 f"topic {topic} has no partition {', '.join(map(str, unknown))} "
                 f"(it has {len(available)})"
             )
-        consumer.assign([TopicPartition(topic, p, start) for p in chosen])
+        if group is not None:
+            consumer.subscribe([topic])
+        else:
+            consumer.assign([TopicPartition(topic, p, start) for p in chosen])
         count = _consume_loop(
             consumer,
             max_messages,
