@@ -53,6 +53,12 @@ def _commit(consumer: Consumer) -> list[tuple[int, int, object]]:
     return [(tp.partition, tp.offset, tp.error) for tp in acknowledged]
 
 
+def _assert_committed(acknowledged: list[tuple[int, int, object]], offset: int) -> None:
+    assert all(o in (offset, NOTHING_NEW) and error is None for _, o, error in acknowledged), (
+        acknowledged
+    )
+
+
 def produce(bootstrap: str, topic: str, per_partition: int) -> None:
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
     for i in range(per_partition * PARTITIONS):
@@ -120,7 +126,8 @@ def resumes_after(bootstrap: str, disrupt: Callable[[str], str], replication: in
     read = _read(consumers, PER_PARTITION * PARTITIONS)
     assert read == dict.fromkeys(range(PARTITIONS), PER_PARTITION), read
     for c in consumers:
-        _commit(c)
+        # Acknowledged, or a later failure could be a refused commit rather than a lost one.
+        _assert_committed(_commit(c), PER_PARTITION)
     consumers[2].close()
     remaining = consumers[:2]
     wait_until(lambda: balanced(remaining, [3, 3]), 60, what="a 3/3 split")
@@ -128,10 +135,7 @@ def resumes_after(bootstrap: str, disrupt: Callable[[str], str], replication: in
     _read(remaining, PER_PARTITION * PARTITIONS)
     second = 2 * PER_PARTITION
     for c in remaining:
-        acknowledged = _commit(c)
-        assert all(
-            offset in (second, NOTHING_NEW) and error is None for _, offset, error in acknowledged
-        ), acknowledged
+        _assert_committed(_commit(c), second)
     for c in remaining:
         c.close()
     committed = _committed(bootstrap, group, topic)
