@@ -21,14 +21,11 @@ from ferrolog.errors import (
     SecurityDisabledError,
     TopicAuthorizationFailedError,
 )
+from ferrolog.handlers._resources import ConfigResourceType
 from ferrolog.handlers.context import RequestContext
 
 E = TypeVar("E", bound=enum.IntEnum)
 
-# ConfigResource.Type codes of the resources checked on the cluster.
-CONFIG_BROKER = 4
-CONFIG_BROKER_LOGGER = 8
-CONFIG_GROUP = 32
 
 # The operations that apply to a topic and to the cluster (Kafka's `AclEntry.supportedOperations`):
 # the authorized-operations bit fields are made of these, each bit an AclOperation code.
@@ -68,15 +65,16 @@ def require_config_access(
     IncrementalAlterConfigs: ALTER_CONFIGS): on the topic for a topic (else
     TOPIC_AUTHORIZATION_FAILED), on the group for a group (else GROUP_AUTHORIZATION_FAILED),
     on the cluster for a broker or broker logger (else CLUSTER_AUTHORIZATION_FAILED)."""
-    if resource_type == ResourceType.TOPIC:
+    if resource_type == ConfigResourceType.TOPIC:
         if not ctx.authorize(operation, ResourceType.TOPIC, name):
             raise TopicAuthorizationFailedError()
-    elif resource_type == CONFIG_GROUP:
+    elif resource_type == ConfigResourceType.GROUP:
         if not ctx.authorize(operation, ResourceType.GROUP, name):
             raise GroupAuthorizationFailedError()
-    elif resource_type in (CONFIG_BROKER, CONFIG_BROKER_LOGGER) and not ctx.authorize_cluster(
-        operation
-    ):
+    elif resource_type in (
+        ConfigResourceType.BROKER,
+        ConfigResourceType.BROKER_LOGGER,
+    ) and not ctx.authorize_cluster(operation):
         raise ClusterAuthorizationFailedError()
 
 

@@ -14,10 +14,9 @@ from ferrolog import errors
 from ferrolog.config.values import null_topic_configs
 from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._acls import require_config_access
+from ferrolog.handlers._resources import ConfigResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import (
-    RESOURCE_BROKER,
-    RESOURCE_TOPIC,
     check_broker_name,
     check_topic_name,
 )
@@ -72,14 +71,14 @@ async def _alter(
     resource_type, name = resource["resource_type"], resource["resource_name"]
     configs = resource.get("configs") or []
     check_config_names(configs)
-    if resource_type == RESOURCE_BROKER:
+    if resource_type == ConfigResourceType.BROKER:
         broker = check_broker_name(ctx, name)
         values = {c["name"]: c["value"] for c in configs if c["value"] is not None}
         await ctx.broker.controller.broker_configs.alter(
             broker, lambda _current: values, validate_only
         )
         return
-    if resource_type != RESOURCE_TOPIC:
+    if resource_type != ConfigResourceType.TOPIC:
         raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
     check_topic_name(name)
 

@@ -15,6 +15,7 @@ from ferrolog import errors
 from ferrolog.config import ConfigEntry
 from ferrolog.controller.api import AclOperation, validate_topic_name
 from ferrolog.handlers._acls import require_config_access
+from ferrolog.handlers._resources import ConfigResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeConfigsRequest,
@@ -26,12 +27,6 @@ from ferrolog.protocol.messages import (
 API_KEY = 32
 MIN_VERSION = 1
 MAX_VERSION = 4
-
-# ConfigResource.Type codes on the wire.
-RESOURCE_TOPIC = 2
-RESOURCE_BROKER = 4
-RESOURCE_BROKER_LOGGER = 8
-RESOURCE_GROUP = 32
 
 
 def check_topic_name(name: str) -> None:
@@ -83,17 +78,17 @@ def check_group_name(name: str) -> None:
 
 
 async def _entries(ctx: RequestContext, resource_type: int, name: str) -> Iterable[ConfigEntry]:
-    if resource_type == RESOURCE_TOPIC:
+    if resource_type == ConfigResourceType.TOPIC:
         check_topic_name(name)
         record = ctx.broker.controller.topic(name)
         if record is None:
             raise errors.UnknownTopicOrPartitionError(f"topic {name} does not exist")
         return ctx.broker.config.describe_topic(record.configs)
-    if resource_type == RESOURCE_BROKER:
+    if resource_type == ConfigResourceType.BROKER:
         if check_broker_name(ctx, name) is None:
             return ctx.broker.config.describe_default()
         return ctx.broker.config.describe_broker()
-    if resource_type == RESOURCE_GROUP:
+    if resource_type == ConfigResourceType.GROUP:
         if not name:
             raise errors.InvalidRequestError("Group name must not be empty")
         return ctx.broker.config.describe_group(ctx.broker.controller.group_configs.current(name))

@@ -15,12 +15,10 @@ from ferrolog import errors
 from ferrolog.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigType
 from ferrolog.config.table import GROUP_CONFIGS, ConfigDef
 from ferrolog.config.values import null_topic_configs, unknown_topic_config
+from ferrolog.handlers._resources import ConfigResourceType
 from ferrolog.handlers.alter_configs import alter_each, check_config_names
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import (
-    RESOURCE_BROKER,
-    RESOURCE_GROUP,
-    RESOURCE_TOPIC,
     check_broker_name,
     check_group_name,
     check_topic_name,
@@ -85,7 +83,7 @@ async def _alter(
     resource_type, name = resource["resource_type"], resource["resource_name"]
     configs = resource.get("configs") or []
     check_config_names(configs)
-    if resource_type == RESOURCE_BROKER:
+    if resource_type == ConfigResourceType.BROKER:
         broker = check_broker_name(ctx, name)
 
         def table_default(config: str) -> str | None:
@@ -98,7 +96,7 @@ async def _alter(
             validate_only,
         )
         return
-    if resource_type == RESOURCE_GROUP:
+    if resource_type == ConfigResourceType.GROUP:
         check_group_name(name)
         # Kafka names every null value at once, before anything else.
         nulls = [
@@ -115,7 +113,7 @@ async def _alter(
             validate_only,
         )
         return
-    if resource_type != RESOURCE_TOPIC:
+    if resource_type != ConfigResourceType.TOPIC:
         raise errors.InvalidRequestError(f"altering resource type {resource_type} is not supported")
     check_topic_name(name)
     # The controller applies the operations to the overrides it holds, atomically with other

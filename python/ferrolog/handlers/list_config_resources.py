@@ -14,13 +14,8 @@ from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
+from ferrolog.handlers._resources import ConfigResourceType
 from ferrolog.handlers.context import RequestContext
-from ferrolog.handlers.describe_configs import (
-    RESOURCE_BROKER,
-    RESOURCE_BROKER_LOGGER,
-    RESOURCE_GROUP,
-    RESOURCE_TOPIC,
-)
 from ferrolog.protocol.messages import (
     ListConfigResourcesRequest,
     ListConfigResourcesResponse,
@@ -31,12 +26,8 @@ API_KEY = 74
 MIN_VERSION = 0
 MAX_VERSION = 1
 
-RESOURCE_CLIENT_METRICS = 16
-_SUPPORTED = {
-    0: (RESOURCE_CLIENT_METRICS,),
-    1: (RESOURCE_TOPIC, RESOURCE_BROKER, RESOURCE_BROKER_LOGGER, RESOURCE_CLIENT_METRICS,
-        RESOURCE_GROUP),
-}  # fmt: skip
+# The types each version lists (v0: client metrics only).
+_SUPPORTED = {0: (ConfigResourceType.CLIENT_METRICS,), 1: tuple(ConfigResourceType)}
 
 
 def _answer(
@@ -60,11 +51,11 @@ async def handle(
         | {ctx.broker.node_id}
     )
     names: list[tuple[int, list[str]]] = [
-        (RESOURCE_GROUP, sorted(controller.group_configs.all())),
-        (RESOURCE_CLIENT_METRICS, []),
-        (RESOURCE_BROKER_LOGGER, [str(b) for b in brokers]),
-        (RESOURCE_BROKER, [str(b) for b in brokers]),
-        (RESOURCE_TOPIC, sorted(controller.topics())),
+        (ConfigResourceType.GROUP, sorted(controller.group_configs.all())),
+        (ConfigResourceType.CLIENT_METRICS, []),
+        (ConfigResourceType.BROKER_LOGGER, [str(b) for b in brokers]),
+        (ConfigResourceType.BROKER, [str(b) for b in brokers]),
+        (ConfigResourceType.TOPIC, sorted(controller.topics())),
     ]
     listed: list[ListConfigResourcesResponseConfigResource] = [
         {"resource_name": name, "resource_type": kind}
