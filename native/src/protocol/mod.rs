@@ -26,7 +26,7 @@ pub const OFFSET_FOR_LEADER_EPOCH: i16 = 23;
 pub const NATIVE_API_VERSIONS: &[(i16, i16, i16)] = &[
     (PRODUCE, 3, 11),
     (FETCH, 4, 18),
-    (LIST_OFFSETS, 1, 10),
+    (LIST_OFFSETS, 1, 11),
     (OFFSET_FOR_LEADER_EPOCH, 2, 4),
 ];
 
@@ -83,6 +83,22 @@ impl std::error::Error for DecodeError {}
 
 /// Decodes the header and the body of a natively served request. `frame` is the whole request
 /// without its size prefix; record data in the body stays a zero-copy slice of it.
+/// Versions whose fields are those of an older version, only what a value means having
+/// changed: `(api_key, version, layout)`. The generated codec stops at the older one, so the
+/// body is decoded and encoded as `layout`, the header as the version itself.
+const SAME_LAYOUT: &[(i16, i16, i16)] = &[
+    // ListOffsets 11 (KIP-1023) only adds the timestamp -6 (earliest pending upload).
+    (LIST_OFFSETS, 11, 10),
+];
+
+/// The version whose layout `api_version` of `api_key` has on the wire.
+pub fn layout_version(api_key: i16, api_version: i16) -> i16 {
+    SAME_LAYOUT
+        .iter()
+        .find(|(key, version, _)| *key == api_key && *version == api_version)
+        .map_or(api_version, |(_, _, layout)| *layout)
+}
+
 pub fn decode_request<R: Decodable + HeaderVersion>(
     mut frame: Bytes,
 ) -> Result<(RequestHeader, R), DecodeError> {
@@ -94,8 +110,8 @@ pub fn decode_request<R: Decodable + HeaderVersion>(
     if !skim::body_is_sound(peek.api_key, peek.api_version, header_version >= 2, &frame) {
         return Err(DecodeError("body does not match its schema".into()));
     }
-    let body =
-        R::decode(&mut frame, peek.api_version).map_err(|e| DecodeError(format!("body: {e}")))?;
+    let layout = layout_version(peek.api_key, peek.api_version);
+    let body = R::decode(&mut frame, layout).map_err(|e| DecodeError(format!("body: {e}")))?;
     Ok((header, body))
 }
 
@@ -125,7 +141,7 @@ pub fn encode_response<M: Encodable + HeaderVersion>(
     let mut buf = BytesMut::with_capacity(64);
     buf.put_i32(0);
     put_response_header(&mut buf, correlation_id, header_version);
-    body.encode(&mut buf, api_version)
+    body.encode(&mut buf, layout_version(api_key, api_version))
         .map_err(|e| DecodeError(format!("encode: {e}")))?;
     let size = (buf.len() - 4) as i32;
     buf[..4].copy_from_slice(&size.to_be_bytes());

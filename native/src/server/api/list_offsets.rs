@@ -1,10 +1,10 @@
-//! ListOffsets (v1-10): earliest, latest (HW, or LSO for read_committed), max timestamp (v7)
+//! ListOffsets (v1-11): earliest, latest (HW, or LSO for read_committed), max timestamp (v7)
 //! and by timestamp, only ever answering offsets consumers may read. Only the leader answers
 //! (NOT_LEADER_OR_FOLLOWER elsewhere), except to Kafka's debugging consumer (replica id -2),
 //! which any replica answers from its own log. The tiered-storage timestamps are answered as
 //! a Kafka broker without remote storage answers them: earliest-local (v8) is the earliest,
-//! latest-tiered (v9) is no offset (-1) without an error; v10's timeout only bounds remote
-//! lookups, which there are none of. A special timestamp older than its version, or a
+//! latest-tiered (v9) and earliest-pending-upload (v11) are no offset (-1) without an error;
+//! v10's timeout only bounds remote lookups, which there are none of. A special timestamp older than its version, or a
 //! negative one Kafka does not know, is UNSUPPORTED_VERSION.
 
 use std::sync::Arc;
@@ -27,6 +27,7 @@ const EARLIEST: i64 = -2;
 const MAX_TIMESTAMP: i64 = -3;
 const EARLIEST_LOCAL: i64 = -4;
 const LATEST_TIERED: i64 = -5;
+const EARLIEST_PENDING_UPLOAD: i64 = -6;
 
 /// The first version that may ask for each special timestamp (Kafka's
 /// `timestampMinSupportedVersion`); None for a negative timestamp Kafka does not know.
@@ -36,6 +37,7 @@ fn first_version(timestamp: i64) -> Option<i16> {
         MAX_TIMESTAMP => Some(7),
         EARLIEST_LOCAL => Some(8),
         LATEST_TIERED => Some(9),
+        EARLIEST_PENDING_UPLOAD => Some(11),
         t if t >= 0 => Some(0),
         _ => None,
     }
@@ -83,7 +85,7 @@ fn lookup(
             -1,
             epoch_of(&log, log.log_start_offset()),
         ),
-        LATEST_TIERED => (-1, -1, -1),
+        LATEST_TIERED | EARLIEST_PENDING_UPLOAD => (-1, -1, -1),
         MAX_TIMESTAMP => committed(log.max_timestamp()),
         ts => committed(log.offset_for_timestamp(ts)),
     })

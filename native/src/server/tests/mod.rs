@@ -119,7 +119,8 @@ impl Client {
         header
             .encode(&mut buf, R::header_version(version))
             .expect("header");
-        body.encode(&mut buf, version).expect("body");
+        let layout = crate::protocol::layout_version(key as i16, version);
+        body.encode(&mut buf, layout).expect("body");
         let size = (buf.len() - 4) as i32;
         buf[..4].copy_from_slice(&size.to_be_bytes());
         self.send_raw(&buf);
@@ -162,7 +163,7 @@ impl Client {
         body: &R,
     ) -> M {
         let id = self.send(key, version, body);
-        self.receive(version, id)
+        self.receive(crate::protocol::layout_version(key as i16, version), id)
     }
 
     /// True when the server has closed the connection.

@@ -95,6 +95,13 @@ fn list_offsets_tiered_timestamps_without_remote_storage() {
     assert_eq!(list_offsets(&mut client, 7, TOPIC, -4, -1).0, unsupported);
     assert_eq!(list_offsets(&mut client, 8, TOPIC, -5, -1).0, unsupported);
     assert_eq!(list_offsets(&mut client, 10, TOPIC, -6, -1).0, unsupported);
+    // Earliest-pending-upload (v11, the layout of v10): no offset, as latest-tiered.
+    assert_eq!(
+        list_offsets(&mut client, 11, TOPIC, -6, -1),
+        (0, -1, -1, -1)
+    );
+    assert_eq!(list_offsets(&mut client, 11, TOPIC, -2, -1), earliest);
+    assert_eq!(list_offsets(&mut client, 11, TOPIC, -7, -1).0, unsupported);
     assert_eq!(list_offsets(&mut client, 10, TOPIC, -7, -1).0, unsupported);
 }
 
