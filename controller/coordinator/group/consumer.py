@@ -1,10 +1,11 @@
 """KIP-848 consumer groups: ConsumerGroupHeartbeat, ConsumerGroupDescribe and their timers,
 following Kafka's GroupMetadataManager and CurrentAssignmentBuilder.
 
-A heartbeat (1) validates the request as Kafka does, (2) joins, updates or removes the member
-(a change of membership, subscription or of the subscribed topics' partition counts bumps the
-group epoch), (3) computes the target assignment when the group epoch moved past it, with the
-group's server-side assignor, and (4) moves the member towards its target:
+A heartbeat (1) is validated as Kafka does (`validate`, which `protocols` calls first), (2)
+joins, updates or removes the member (a change of membership, subscription or of the
+subscribed topics' partition counts bumps the group epoch), (3) computes the target
+assignment when the group epoch moved past it, with the group's server-side assignor, and (4)
+moves the member towards its target:
 - partitions it owns that its target lacks are revoked first; it keeps its epoch (state
   UNREVOKED_PARTITIONS) until a heartbeat shows it no longer owns them;
 - then it gets the target's epoch and the target's partitions that nobody else holds; those
