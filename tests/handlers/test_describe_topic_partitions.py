@@ -70,8 +70,8 @@ def test_named_topics_unknown_invalid_and_a_cursor_that_does_not_fit(
     broker = admin_broker()
     broker.create("t", partitions=2)
     unknown, invalid = errors.UnknownTopicOrPartitionError.code, errors.InvalidTopicError.code
-    assert pages(describe(broker, ["zz", "t", "bad name", "t"])) == (
-        [("bad name", invalid, []), ("t", 0, [0, 1]), ("zz", unknown, [])],
+    assert pages(describe(broker, ["zz", "t", "bad name", "t", ""])) == (
+        [("", invalid, []), ("bad name", invalid, []), ("t", 0, [0, 1]), ("zz", unknown, [])],
         None,
     )
     # From the cursor's topic on: names before it are left out.

@@ -108,11 +108,10 @@ async def handle(
             next_cursor = {"topic_name": name, "partition_index": following}
             break
         limit -= len(partitions)
-    ops = authorized_operations(
-        ctx, ResourceType.TOPIC, [t["name"] for t in topics if t["name"]], TOPIC_OPERATIONS
-    )
-    for t in topics:
-        t["topic_authorized_operations"] = ops[t["name"] or ""]
+    names = [t["name"] or "" for t in topics]  # the empty name too: an invalid one
+    ops = authorized_operations(ctx, ResourceType.TOPIC, names, TOPIC_OPERATIONS)
+    for t, name in zip(topics, names, strict=True):
+        t["topic_authorized_operations"] = ops[name]
     if not every:
         refused = TopicAuthorizationFailedError.code
         topics += [_topic(n, refused) for n in candidates if n not in visible]
