@@ -25,8 +25,11 @@ from ferrolog.protocol.messages import (
 )
 
 
-def _has_consumer_group(group: Group | None) -> bool:
-    return group is not None and group.consumer is not None
+def _migrated(shard: GroupShard, group_id: str) -> Group | None:
+    """The group if it has consumer-protocol state (its classic requests go through the
+    migration path), else None."""
+    group = shard.group(group_id)
+    return group if group is not None and group.consumer is not None else None
 
 
 # The classic protocol's requests
@@ -57,16 +60,16 @@ def join(
 
 
 def sync(shard: GroupShard, req: SyncGroupRequest, now: int, reply: SyncReply) -> None:
-    group = shard.group(req["group_id"])
-    if group is not None and _has_consumer_group(group) and not group.is_empty():
+    group = _migrated(shard, req["group_id"])
+    if group is not None and not group.is_empty():
         migration.sync(shard, group, req, now, reply)
     else:
         membership.sync(shard, req, now, reply)
 
 
 def heartbeat(shard: GroupShard, req: HeartbeatRequest, now: int) -> int:
-    group = shard.group(req["group_id"])
-    if group is not None and _has_consumer_group(group):
+    group = _migrated(shard, req["group_id"])
+    if group is not None:
         return migration.heartbeat(group, req, now)
     return membership.heartbeat(shard, req, now)
 
@@ -74,8 +77,8 @@ def heartbeat(shard: GroupShard, req: HeartbeatRequest, now: int) -> int:
 def leave(
     shard: GroupShard, group_id: str, leaving: list[tuple[str, str | None]], now: int
 ) -> tuple[int, list[int]]:
-    group = shard.group(group_id)
-    if group is not None and _has_consumer_group(group):
+    group = _migrated(shard, group_id)
+    if group is not None:
         return migration.leave(shard, group, leaving, now)
     return membership.leave(shard, group_id, leaving, now)
 

@@ -108,6 +108,10 @@ def binding_filter(
     )
 
 
+# An authorized-operations field the client did not ask for (the schemas' default).
+NOT_REQUESTED = -(2**31)
+
+
 def authorized_operations(
     ctx: RequestContext,
     resource_type: ResourceType,

@@ -9,7 +9,7 @@ list is the same either way (`is_fenced` false)."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.handlers._acls import cluster_operations
+from ferrolog.handlers._acls import NOT_REQUESTED, cluster_operations
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     DescribeClusterRequest,
@@ -23,7 +23,6 @@ MAX_VERSION = 2
 
 ENDPOINT_BROKER = 1
 ENDPOINT_CONTROLLER = 2
-NOT_REQUESTED = -(2**31)  # the schema's "authorized operations not asked for"
 
 
 def _error(exc: errors.KafkaError) -> DescribeClusterResponse:

@@ -30,8 +30,9 @@ from ferrolog.errors import (
     TopicAuthorizationFailedError,
     UnknownTopicOrPartitionError,
 )
-from ferrolog.handlers._acls import TOPIC_OPERATIONS, authorized_operations
+from ferrolog.handlers._acls import NOT_REQUESTED, TOPIC_OPERATIONS, authorized_operations
 from ferrolog.handlers.context import RequestContext
+from ferrolog.handlers.metadata import partition_placement
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     DescribeTopicPartitionsRequest,
@@ -45,7 +46,6 @@ API_KEY = 75
 MIN_VERSION = 0
 MAX_VERSION = 0
 
-NOT_REQUESTED = -(2**31)  # the schema's default: no operations given
 Topic = DescribeTopicPartitionsResponseTopic
 Partition = DescribeTopicPartitionsResponsePartition
 
@@ -141,20 +141,9 @@ def _partitions(
         replicas = record.assignment.get(index)
         if replicas is None:
             continue
-        state = states.get(index)
-        leader = state.leader if state is not None else -1
-        offline = controller.offline_replicas((record.name, index))
+        placement = partition_placement(ctx, record.name, index, replicas, states.get(index), live)
+        # No eligible leader replicas: the controller keeps none (KIP-966 is not built).
         out.append(
-            {
-                "error_code": 0,
-                "partition_index": index,
-                "leader_id": leader if leader in live else -1,
-                "leader_epoch": state.leader_epoch if state is not None else -1,
-                "replica_nodes": list(replicas),
-                "isr_nodes": list(state.isr) if state is not None else [],
-                "eligible_leader_replicas": [],
-                "last_known_elr": [],
-                "offline_replicas": [b for b in replicas if b not in live or b in offline],
-            }
+            {**placement, "error_code": 0, "eligible_leader_replicas": [], "last_known_elr": []}
         )
     return out, (end if end < count else None)

@@ -9,9 +9,13 @@ topic with its leaders. Internal topics are created with their own settings."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import TypedDict
 
 from ferrolog.controller.api import (
     AclOperation,
+    BrokerRegistration,
+    PartitionState,
     ResourceType,
     TopicRecord,
     is_internal,
@@ -27,7 +31,12 @@ from ferrolog.errors import (
     UnknownTopicIdError,
     UnknownTopicOrPartitionError,
 )
-from ferrolog.handlers._acls import TOPIC_OPERATIONS, authorized_operations, cluster_operations
+from ferrolog.handlers._acls import (
+    NOT_REQUESTED,
+    TOPIC_OPERATIONS,
+    authorized_operations,
+    cluster_operations,
+)
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
@@ -43,7 +52,6 @@ API_KEY = 3
 MIN_VERSION = 0
 MAX_VERSION = 13
 
-NOT_REQUESTED = -(2**31)  # authorized-operations fields when the client did not ask
 
 log = logging.getLogger(__name__)
 
@@ -188,30 +196,18 @@ def _describe(ctx: RequestContext, record: TopicRecord) -> MetadataResponseTopic
     states = controller.partition_states(record.name)
     partitions: list[MetadataResponsePartition] = []
     for index, replicas in sorted(record.assignment.items()):
-        state = states.get(index)
-        leader = state.leader if state is not None else -1
-        offline = controller.offline_replicas((record.name, index))
-        error = 0
-        if leader < 0 or leader not in live:
+        placement = partition_placement(ctx, record.name, index, replicas, states.get(index), live)
+        leader, error = placement["leader_id"], 0
+        if leader < 0:
             # As Kafka: a leader that is not among the live brokers this answer lists is no
             # leader (a client given a leader it has no endpoint for cannot follow it).
-            leader, error = -1, LeaderNotAvailableError.code
+            error = LeaderNotAvailableError.code
         elif live[leader].endpoint(ctx.listener_name) is None:
             leader = -1
             error = (
                 ListenerNotFoundError.code if ctx.api_version >= 6 else LeaderNotAvailableError.code
             )
-        partitions.append(
-            {
-                "error_code": error,
-                "partition_index": index,
-                "leader_id": leader,
-                "leader_epoch": state.leader_epoch if state is not None else -1,
-                "replica_nodes": list(replicas),
-                "isr_nodes": list(state.isr) if state is not None else [],
-                "offline_replicas": [b for b in replicas if b not in live or b in offline],
-            }
-        )
+        partitions.append({**placement, "error_code": error, "leader_id": leader})
     return {
         "error_code": 0,
         "name": record.name,
@@ -219,6 +215,39 @@ def _describe(ctx: RequestContext, record: TopicRecord) -> MetadataResponseTopic
         "is_internal": is_internal(record.name),
         "partitions": partitions,
         "topic_authorized_operations": NOT_REQUESTED,
+    }
+
+
+class Placement(TypedDict):
+    """A partition as the controller holds it, in the fields Metadata and
+    DescribeTopicPartitions share."""
+
+    partition_index: int
+    leader_id: int
+    leader_epoch: int
+    replica_nodes: list[int]
+    isr_nodes: list[int]
+    offline_replicas: list[int]
+
+
+def partition_placement(
+    ctx: RequestContext,
+    topic: str,
+    index: int,
+    replicas: list[int],
+    state: PartitionState | None,
+    live: Mapping[int, BrokerRegistration],
+) -> Placement:
+    """Partition `index` of `topic`: its leader is -1 when that is not a live broker."""
+    leader = state.leader if state is not None else -1
+    offline = ctx.broker.controller.offline_replicas((topic, index))
+    return {
+        "partition_index": index,
+        "leader_id": leader if leader in live else -1,
+        "leader_epoch": state.leader_epoch if state is not None else -1,
+        "replica_nodes": list(replicas),
+        "isr_nodes": list(state.isr) if state is not None else [],
+        "offline_replicas": [b for b in replicas if b not in live or b in offline],
     }
 
 
