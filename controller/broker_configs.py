@@ -62,6 +62,9 @@ def validate_broker_configs(configs: Mapping[str, str]) -> dict[str, str]:
             result[name] = value if definition is None else validate_value(definition, value)
         except InvalidConfigError as exc:
             raise InvalidRequestError(exc.message) from None
+        refusal = definition.refusal(result[name]) if definition is not None else None
+        if refusal is not None:
+            raise InvalidRequestError(refusal)
     return result
 
 

@@ -93,7 +93,7 @@ class BrokerConfig:
                 # Kafka's habit: a server.properties from a Kafka install keeps working.
                 log.warning("ignoring unknown broker config name=%s", name)
                 continue
-            self._settings[name] = validate_value(definition, value)
+            self._settings[name] = _served(definition, validate_value(definition, value))
         node, broker = self._settings.get("node.id"), self._settings.get("broker.id")
         if node is not None and broker is not None and node != broker:
             raise InvalidConfigError(f"node.id {node} and broker.id {broker} disagree")
@@ -103,6 +103,7 @@ class BrokerConfig:
             parse_listeners(self.get("advertised.listeners") or "")
         self._check_listeners()
         self._check_consumer_group_timeouts()
+        self._check_kraft_roles()
         authorizer = self._settings.get("authorizer.class.name", "").strip()
         if authorizer and authorizer not in AUTHORIZER_CLASSES:
             # Kafka would load the class; ferrolog has its own authorizer behind Kafka's names.
@@ -253,6 +254,28 @@ class BrokerConfig:
         # single node with only SSL listeners is served, and a cluster is refused in
         # `_check_listeners`.
         return names[0]
+
+    def _check_kraft_roles(self) -> None:
+        """A Kafka 4 `server.properties` names KRaft's roles. Its single node (broker and
+        controller in one process, a quorum of itself) is what ferrolog is without ZooKeeper;
+        anything else needs a quorum ferrolog does not have."""
+        roles = self._settings.get("process.roles")
+        if roles is None:
+            return
+        quorums = [
+            [v for v in (self._settings.get(name) or "").split(",") if v]
+            for name in ("controller.quorum.voters", "controller.quorum.bootstrap.servers")
+        ]
+        if (
+            set(roles.split(",")) != {"broker", "controller"}
+            or self.is_set("zookeeper.connect")
+            or any(len(quorum) > 1 for quorum in quorums)
+        ):
+            raise InvalidConfigError(
+                f"process.roles={roles}: ferrolog serves KRaft's combined single node "
+                "(process.roles=broker,controller, a quorum of itself); a cluster's controller "
+                "runs on ZooKeeper: set zookeeper.connect and leave process.roles out"
+            )
 
     def _check_consumer_group_timeouts(self) -> None:
         """Kafka's start-up checks (`GroupCoordinatorConfig`) of the consumer group session
@@ -580,7 +603,24 @@ def _checked_dynamic(values: Mapping[str, str], level: str) -> dict[str, str]:
             result[name] = validate_value(definition, value)
         except InvalidConfigError as exc:
             log.warning("ignoring invalid dynamic config (%s): %s", level, exc)
+            continue
+        refusal = definition.refusal(result[name])
+        if refusal is not None:
+            log.warning("ignoring dynamic config (%s): %s", level, refusal)
+            del result[name]
     return result
+
+
+def _served(definition: ConfigDef, value: str) -> str:
+    """`value` of a property given at start; refuses what ferrolog does not do (InvalidConfig)
+    and logs a value that has no effect."""
+    refusal = definition.refusal(value)
+    if refusal is not None:
+        raise InvalidConfigError(refusal)
+    unserved = definition.unserved
+    if unserved is not None and value != (definition.default or ""):
+        log.warning("%s=%s has no effect on ferrolog: %s", definition.name, value, unserved.reason)
+    return value
 
 
 def _custom(name: str) -> ConfigDef:

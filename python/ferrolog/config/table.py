@@ -15,6 +15,11 @@ sense to the native core. Tests that need small segments use Kafka's test-only t
 `internal.segment.bytes`, as Kafka's own tests do; `segment.bytes` keeps Kafka 4's 1 MiB floor.
 `tests/config/test_config_bounds.py` pins every bound against Kafka 4.1's.
 
+Every other broker property of Kafka 4.4 is in the table too, known by its Kafka type, default
+and dynamic flag but not acted on (`unserved.py` says why, group by group): a value that asks
+for what ferrolog does not do refuses the start, a knob of Kafka's own machinery is accepted
+and logged. So a Kafka 4.4 `server.properties` meets no unknown name.
+
 `native=True` marks the properties the native core reads. The control plane resolves them
 (synonyms, `broker.id` -> `node.id`, `log.dir` -> `log.dirs`) and passes every one of them, and
 nothing else, to `ferrolog_native.Server` (broker) or `open_partition` (topic); the native
@@ -34,6 +39,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+
+from ferrolog.config.unserved import UNSERVED, Unserved
 
 LONG_MAX = 2**63 - 1
 INT_MAX = 2**31 - 1
@@ -80,10 +87,26 @@ class ConfigDef:
     native: bool = False  # read by the native core (see the module doc)
     # A broker property AlterConfigs may change at runtime (see DYNAMIC below).
     dynamic: bool = False
+    # Kafka's, known but not acted on, and why (`unserved.py`); None: ferrolog serves it.
+    unserved: Unserved | None = None
 
     @property
     def sensitive(self) -> bool:
         return self.type == ConfigType.PASSWORD
+
+    def refusal(self, value: str) -> str | None:
+        """Why ferrolog refuses `value` (validated) of a property it does not serve: a value of
+        a refused group other than Kafka's default or one the group accepts; else None."""
+        unserved = self.unserved
+        if unserved is None or not unserved.refused:
+            return None
+        if value in (self.default or "", *unserved.accepted):
+            return None
+        default = self.default if self.default is not None else "unset"
+        return (
+            f"{self.name}={value} is not supported by ferrolog: {unserved.reason} "
+            f"(leave it at Kafka's default, {default})"
+        )
 
 
 @dataclass(frozen=True)
@@ -136,6 +159,17 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("broker.id", _I, None, "Older name of node.id; used when node.id is not set.",
            minimum=0),
         _b("broker.rack", _S, None, "Rack of the broker, for rack-aware replica assignment."),
+        # KRaft's, in a Kafka 4 server.properties: its combined single node is ferrolog
+        # without ZooKeeper, so that file starts ferrolog unchanged (BrokerConfig checks it).
+        _b("process.roles", _LST, None, "KRaft's roles: broker,controller (one node, a quorum "
+           "of itself) or unset; a cluster's controller runs on ZooKeeper instead.",
+           choices=("broker", "controller")),
+        _b("controller.quorum.voters", _LST, "", "KRaft's quorum, id@host:port: at most this "
+           "node."),
+        _b("controller.quorum.bootstrap.servers", _LST, "", "KRaft's quorum, host:port: at "
+           "most this node."),
+        _b("controller.listener.names", _LST, None, "KRaft's controller listeners: served as "
+           "any other listener."),
         _b("listeners", _S, "PLAINTEXT://127.0.0.1:9092",
            "Where to listen, as comma-separated NAME://host:port (port 0 picks a free port), "
            "each name's security protocol given by listener.security.protocol.map. Kafka's "
@@ -530,6 +564,20 @@ GROUP_CONFIGS: dict[str, TopicConfigDef] = {
     ]
 }
 # fmt: on
+
+
+def _add_unserved() -> None:
+    for group in UNSERVED:
+        kind_of = "refused unless at its default" if group.refused else "accepted without effect"
+        doc = f"Kafka's; {kind_of}: {group.reason}."
+        for name, kind, default, dynamic in group.properties:
+            assert name not in BROKER_CONFIGS, name
+            BROKER_CONFIGS[name] = ConfigDef(
+                name, ConfigType[kind], default, doc, dynamic=dynamic, unserved=group
+            )
+
+
+_add_unserved()
 
 # The properties `ferrolog_native.Server(config)` and `Server.open_partition(config)` read.
 NATIVE_SERVER_KEYS = tuple(name for name, d in BROKER_CONFIGS.items() if d.native)
