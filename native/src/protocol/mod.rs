@@ -24,7 +24,7 @@ pub const OFFSET_FOR_LEADER_EPOCH: i16 = 23;
 /// The APIs the native core serves and the versions it implements completely:
 /// `(api_key, min, max)`. ApiVersions (answered by Python) advertises exactly these.
 pub const NATIVE_API_VERSIONS: &[(i16, i16, i16)] = &[
-    (PRODUCE, 3, 11),
+    (PRODUCE, 3, 13),
     (FETCH, 4, 18),
     (LIST_OFFSETS, 1, 11),
     (OFFSET_FOR_LEADER_EPOCH, 2, 4),
@@ -183,9 +183,9 @@ mod tests {
     #[test]
     fn routes_by_key_and_version() {
         assert_eq!(route(PRODUCE, 3), Route::Native);
-        assert_eq!(route(PRODUCE, 11), Route::Native);
+        assert_eq!(route(PRODUCE, 13), Route::Native);
         assert_eq!(route(PRODUCE, 2), Route::Unsupported);
-        assert_eq!(route(PRODUCE, 12), Route::Unsupported);
+        assert_eq!(route(PRODUCE, 14), Route::Unsupported);
         assert_eq!(route(FETCH, 18), Route::Native);
         assert_eq!(route(FETCH, 19), Route::Unsupported);
         assert_eq!(route(18, 3), Route::Control);

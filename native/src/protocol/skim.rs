@@ -27,9 +27,10 @@ fn when(cond: bool, f: F) -> Option<F> {
     cond.then_some(f)
 }
 
-fn produce(_v: i16) -> Vec<F> {
+fn produce(v: i16) -> Vec<F> {
     let partition = vec![Fixed(4), Bytes];
-    let topic = vec![Str, Array(partition)];
+    // v13 names topics by a 16-byte id (KIP-516)
+    let topic = vec![if v >= 13 { Fixed(16) } else { Str }, Array(partition)];
     vec![Str, Fixed(2), Fixed(4), Array(topic)]
 }
 
@@ -221,6 +222,7 @@ mod tests {
                     .with_acks(-1)
                     .with_topic_data(vec![TopicProduceData::default()
                         .with_name(name("a"))
+                        .with_topic_id([7u8; 16].to_vec().try_into().expect("16 bytes"))
                         .with_partition_data(vec![
                             PartitionProduceData::default()
                                 .with_records(Some(Bytes::from_static(b"xyz"))),

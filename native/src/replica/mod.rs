@@ -51,6 +51,11 @@ impl Registry {
             .cloned()
     }
 
+    /// The name of the topic with id `topic_id`, if a partition of it is hosted here.
+    pub fn name_of(&self, topic_id: &[u8; 16]) -> Option<String> {
+        self.names.read().get(topic_id).cloned()
+    }
+
     /// The partition of the topic with id `topic_id`: UNKNOWN_TOPIC_ID if no partition of
     /// that topic is hosted here, UNKNOWN_TOPIC_OR_PARTITION if others are.
     pub fn get_by_id(

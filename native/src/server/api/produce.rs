@@ -1,4 +1,6 @@
-//! Produce (v3-11): validate, append as leader, and for acks=all wait for the high watermark.
+//! Produce (v3-13): validate, append as leader, and for acks=all wait for the high watermark.
+//! v12 means only that the producer knows transaction version 2 (KIP-890), which changes
+//! nothing here until that version is finalized; v13 names topics by id (KIP-516).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -175,27 +177,56 @@ fn answer(waited: Result<(), ErrorCode>) -> ErrorCode {
     waited.err().unwrap_or(ErrorCode::None)
 }
 
+/// A Produce request's records by topic: named (v3-12), or by id (v13) with the name it has
+/// here; the ids of v13 that name no topic hosted here.
+struct Taken {
+    transactional_id: Option<String>,
+    topics: Vec<(String, PartitionRecords)>,
+    ids: HashMap<String, [u8; 16]>,
+    unknown_ids: Vec<([u8; 16], Vec<i32>)>,
+}
+
 /// Takes the record slices out and lets go of everything else that shares the frame (topic
 /// names, the transactional id), so a single-partition request's batch is owned without a
 /// copy and validated in place.
-fn take_records(mut request: ProduceRequest) -> (Option<String>, Vec<(String, PartitionRecords)>) {
+/// `name_of` maps a v13 topic id to the name of the topic hosted here.
+fn take_records(
+    version: i16,
+    mut request: ProduceRequest,
+    name_of: impl Fn(&[u8; 16]) -> Option<String>,
+) -> Taken {
     let topic_data = std::mem::take(&mut request.topic_data);
     let transactional_id = request.transactional_id.take().map(|id| id.0.to_string());
     drop(request);
-    let topics = topic_data
-        .into_iter()
-        .map(|t| {
-            let name = t.name.0.to_string();
-            (
-                name,
-                t.partition_data
-                    .into_iter()
-                    .map(|p| (p.index, p.records))
-                    .collect(),
-            )
-        })
-        .collect();
-    (transactional_id, topics)
+    let mut taken = Taken {
+        transactional_id,
+        topics: Vec::with_capacity(topic_data.len()),
+        ids: HashMap::new(),
+        unknown_ids: Vec::new(),
+    };
+    for t in topic_data {
+        let partitions: PartitionRecords = t
+            .partition_data
+            .into_iter()
+            .map(|p| (p.index, p.records))
+            .collect();
+        if version < 13 {
+            taken.topics.push((t.name.0.to_string(), partitions));
+            continue;
+        }
+        let id = *t.topic_id.as_bytes();
+        match name_of(&id) {
+            Some(name) => {
+                taken.ids.insert(name.clone(), id);
+                taken.topics.push((name, partitions));
+            }
+            // As Kafka: no name, so nothing to authorize or append.
+            None => taken
+                .unknown_ids
+                .push((id, partitions.into_iter().map(|(i, _)| i).collect())),
+        }
+    }
+    taken
 }
 
 /// Kafka's checks of a produce: WRITE on the transactional id when a batch is transactional
@@ -254,6 +285,50 @@ fn first_batch_transactional(records: &[u8]) -> bool {
             != 0
 }
 
+/// A topic's part of the response: named up to v12, by id from v13.
+fn topic_response(
+    version: i16,
+    name: String,
+    id: [u8; 16],
+    outcomes: Vec<Outcome>,
+) -> TopicProduceResponse {
+    let topic = if version >= 13 {
+        TopicProduceResponse::default().with_topic_id(id.to_vec().try_into().unwrap_or_default())
+    } else {
+        TopicProduceResponse::default().with_name(TopicName(StrBytes::from_string(name)))
+    };
+    topic.with_partition_responses(
+        outcomes
+            .into_iter()
+            .map(|o| partition_response(version, o))
+            .collect(),
+    )
+}
+
+fn partition_response(version: i16, o: Outcome) -> PartitionProduceResponse {
+    let response = PartitionProduceResponse::default()
+        .with_index(o.index)
+        .with_error_code(o.error.code())
+        .with_base_offset(o.base_offset)
+        .with_log_append_time_ms(o.log_append_time)
+        .with_log_start_offset(if version >= 5 { o.log_start_offset } else { -1 });
+    if version < 8 {
+        return response;
+    }
+    response
+        .with_record_errors(
+            o.record_errors
+                .into_iter()
+                .map(|(batch_index, message)| {
+                    BatchIndexAndErrorMessage::default()
+                        .with_batch_index(batch_index)
+                        .with_batch_index_error_message(Some(StrBytes::from_string(message)))
+                })
+                .collect(),
+        )
+        .with_error_message(o.error_message.map(StrBytes::from_string))
+}
+
 pub async fn handle(
     broker: &Arc<Broker>,
     peek: HeaderPeek,
@@ -281,7 +356,12 @@ pub async fn handle(
     drop(header);
     let acks = request.acks;
     let timeout = Duration::from_millis(request.timeout_ms.max(0) as u64);
-    let (transactional_id, mut topics) = take_records(request);
+    let Taken {
+        transactional_id,
+        mut topics,
+        ids,
+        unknown_ids,
+    } = take_records(version, request, |id| broker.partitions.name_of(id));
     // Refused before anything else looks at the records (nothing is written).
     let unauthorized = if broker.authorizer.enabled() {
         authorize(broker, session, transactional_id.as_deref(), &mut topics)
@@ -323,6 +403,16 @@ pub async fn handle(
             .collect();
         results.push((topic, outcomes));
     }
+    let mut unknown: Vec<([u8; 16], Vec<Outcome>)> = unknown_ids
+        .into_iter()
+        .map(|(id, indexes)| {
+            let outcomes = indexes
+                .into_iter()
+                .map(|i| Outcome::error(i, ErrorCode::UnknownTopicId))
+                .collect();
+            (id, outcomes)
+        })
+        .collect();
 
     if acks == -1 {
         let wait_began = Instant::now();
@@ -330,7 +420,8 @@ pub async fn handle(
         waited += wait_began.elapsed();
     }
 
-    for o in results.iter().flat_map(|(_, os)| os) {
+    let named = results.iter().map(|(_, os)| os);
+    for o in named.chain(unknown.iter().map(|(_, os)| os)).flatten() {
         tally.add(o.error.code());
     }
 
@@ -357,9 +448,10 @@ pub async fn handle(
     if acks == 0 {
         // No response exists to carry an error, so Kafka closes the connection to make the
         // producer notice (and refresh its metadata).
-        let failed = results
-            .iter()
-            .any(|(_, os)| os.iter().any(|o| o.error != ErrorCode::None));
+        let failed = !unknown.is_empty()
+            || results
+                .iter()
+                .any(|(_, os)| os.iter().any(|o| o.error != ErrorCode::None));
         return match (failed, mute) {
             (true, _) => Reply::Close,
             (false, Some(throttle)) => Reply::Mute(throttle),
@@ -368,53 +460,21 @@ pub async fn handle(
     }
 
     let throttle_time_ms = i32::try_from(throttle_ms).unwrap_or(i32::MAX);
+    let mut responses: Vec<TopicProduceResponse> = results
+        .into_iter()
+        .map(|(name, outcomes)| {
+            let id = ids.get(&name).copied().unwrap_or_default();
+            topic_response(version, name, id, outcomes)
+        })
+        .collect();
+    responses.extend(
+        unknown
+            .drain(..)
+            .map(|(id, outcomes)| topic_response(version, String::new(), id, outcomes)),
+    );
     let response = ProduceResponse::default()
         .with_throttle_time_ms(throttle_time_ms)
-        .with_responses(
-            results
-                .into_iter()
-                .map(|(name, outcomes)| {
-                    TopicProduceResponse::default()
-                        .with_name(TopicName(StrBytes::from_string(name)))
-                        .with_partition_responses(
-                            outcomes
-                                .into_iter()
-                                .map(|o| {
-                                    let response = PartitionProduceResponse::default()
-                                        .with_index(o.index)
-                                        .with_error_code(o.error.code())
-                                        .with_base_offset(o.base_offset)
-                                        .with_log_append_time_ms(o.log_append_time)
-                                        .with_log_start_offset(if version >= 5 {
-                                            o.log_start_offset
-                                        } else {
-                                            -1
-                                        });
-                                    if version < 8 {
-                                        return response;
-                                    }
-                                    response
-                                        .with_record_errors(
-                                            o.record_errors
-                                                .into_iter()
-                                                .map(|(batch_index, message)| {
-                                                    BatchIndexAndErrorMessage::default()
-                                                        .with_batch_index(batch_index)
-                                                        .with_batch_index_error_message(Some(
-                                                            StrBytes::from_string(message),
-                                                        ))
-                                                })
-                                                .collect(),
-                                        )
-                                        .with_error_message(
-                                            o.error_message.map(StrBytes::from_string),
-                                        )
-                                })
-                                .collect(),
-                        )
-                })
-                .collect(),
-        );
+        .with_responses(responses);
     let reply = Reply::from_encoded(encode_response(
         PRODUCE,
         version,
@@ -467,7 +527,7 @@ mod tests {
         let frame = frame(1);
         let range = frame.as_ptr() as usize..frame.as_ptr() as usize + frame.len();
         let (_, request) = decode_request::<ProduceRequest>(frame).expect("decodes");
-        let (_, mut topics) = take_records(request);
+        let mut topics = take_records(9, request, |_| None).topics;
         let records = topics[0].1.pop().and_then(|(_, r)| r).expect("records");
         let owned = into_owned(records);
         assert!(
@@ -480,7 +540,7 @@ mod tests {
     #[test]
     fn shared_batches_are_copied() {
         let (_, request) = decode_request::<ProduceRequest>(frame(2)).expect("decodes");
-        let (_, mut topics) = take_records(request);
+        let mut topics = take_records(9, request, |_| None).topics;
         let (_, first) = topics[0].1.remove(0);
         assert_eq!(&into_owned(first.expect("records"))[..], &[7; 100]);
     }

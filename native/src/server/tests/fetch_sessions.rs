@@ -303,3 +303,53 @@ fn cache_slots_bound_the_sessions_and_followers_come_first() {
     let r: FetchResponse = c.call(ApiKey::Fetch, 12, &request(12, (0, 0), all_from_zero()));
     assert_eq!(r.session_id, 0);
 }
+
+#[test]
+fn produce_names_topics_by_id_from_v13() {
+    let broker = start(&[]);
+    let mut producer = broker.connect();
+    let by_id = |id: [u8; 16], partition: i32| {
+        ProduceRequest::default()
+            .with_acks(1)
+            .with_timeout_ms(5000)
+            .with_topic_data(vec![TopicProduceData::default()
+                .with_topic_id(id.to_vec().try_into().expect("16 bytes"))
+                .with_partition_data(vec![PartitionProduceData::default()
+                    .with_index(partition)
+                    .with_records(Some(Bytes::from(batch(3, 1_700_000_000_000))))])])
+    };
+    let r: ProduceResponse = producer.call(ApiKey::Produce, 13, &by_id(TOPIC_ID, 4));
+    let topic = &r.responses[0];
+    assert_eq!(topic.topic_id.as_bytes(), &TOPIC_ID);
+    let p = &topic.partition_responses[0];
+    assert_eq!((p.index, p.error_code, p.base_offset), (4, 0, 0));
+    // Appended to that partition: a fetch by name finds the three records.
+    let mut consumer = broker.connect();
+    let r: FetchResponse = consumer.call(
+        ApiKey::Fetch,
+        12,
+        &request(12, (0, -1), vec![partition(4, 0)]),
+    );
+    assert_eq!(r.responses[0].partitions[0].high_watermark, 3);
+    // An id no topic here has: UNKNOWN_TOPIC_ID, the id echoed, nothing written.
+    let r: ProduceResponse = producer.call(ApiKey::Produce, 13, &by_id([9; 16], 0));
+    let topic = &r.responses[0];
+    assert_eq!(topic.topic_id.as_bytes(), &[9; 16]);
+    let p = &topic.partition_responses[0];
+    assert_eq!(
+        (p.index, p.error_code),
+        (0, ErrorCode::UnknownTopicId.code())
+    );
+    // v12 names topics as before.
+    let request12 = ProduceRequest::default()
+        .with_acks(1)
+        .with_timeout_ms(5000)
+        .with_topic_data(vec![TopicProduceData::default()
+            .with_name(name(TOPIC))
+            .with_partition_data(vec![PartitionProduceData::default()
+                .with_index(4)
+                .with_records(Some(Bytes::from(batch(2, 1_700_000_000_000))))])]);
+    let r: ProduceResponse = producer.call(ApiKey::Produce, 12, &request12);
+    assert_eq!(r.responses[0].name.0.as_str(), TOPIC);
+    assert_eq!(r.responses[0].partition_responses[0].base_offset, 3);
+}
