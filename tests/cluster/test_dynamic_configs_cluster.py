@@ -124,11 +124,11 @@ def test_per_broker_values_describe_and_refusals_as_on_kafka(cluster: Cluster) -
     ) in refused.stdout + refused.stderr
     # Kafka's, dynamic, and a promise ferrolog does not keep yet: refused with the reason.
     unkept = kafka_configs(
-        bootstrap, "--entity-default", "--alter", "--add-config", "max.connections.per.ip=10"
+        bootstrap, "--entity-default", "--alter", "--add-config", "max.connection.creation.rate=10"
     )
     assert unkept.returncode != 0
     assert (
-        "InvalidRequestException: max.connections.per.ip=10 is not supported by ferrolog"
+        "InvalidRequestException: max.connection.creation.rate=10 is not supported by ferrolog"
     ) in unkept.stdout + unkept.stderr
 
 

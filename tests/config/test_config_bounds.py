@@ -67,6 +67,8 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "sasl.server.max.receive.size": (INT, None, None, ()),
     "connection.failed.authentication.delay.ms": (INT, 0, None, ()),
     "max.connections": (INT, 0, None, ()),
+    "max.connections.per.ip": (INT, 0, None, ()),
+    "max.connections.per.ip.overrides": (S, None, None, ()),
     "connections.max.idle.ms": (L, None, None, ()),
     "socket.request.max.bytes": (INT, 1, None, ()),
     "num.io.threads": (INT, 1, None, ()),

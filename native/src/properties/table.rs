@@ -267,6 +267,26 @@ pub mod server {
         choices: &[],
     };
 
+    /// Maximum connections from one address; more are closed when accepted. 0 only with overrides.
+    pub const MAX_CONNECTIONS_PER_IP: Property = Property {
+        name: "max.connections.per.ip",
+        kind: Kind::Int,
+        default: Some("2147483647"),
+        min: Some(0.0),
+        max: None,
+        choices: &[],
+    };
+
+    /// Per-host limits instead of max.connections.per.ip, as host:count pairs, comma-separated.
+    pub const MAX_CONNECTIONS_PER_IP_OVERRIDES: Property = Property {
+        name: "max.connections.per.ip.overrides",
+        kind: Kind::String,
+        default: Some(""),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
     /// Idle connections are closed after this (negative: never).
     pub const CONNECTIONS_MAX_IDLE_MS: Property = Property {
         name: "connections.max.idle.ms",
@@ -476,6 +496,8 @@ pub mod server {
         &SUPER_USERS,
         &ALLOW_EVERYONE_IF_NO_ACL_FOUND,
         &MAX_CONNECTIONS,
+        &MAX_CONNECTIONS_PER_IP,
+        &MAX_CONNECTIONS_PER_IP_OVERRIDES,
         &CONNECTIONS_MAX_IDLE_MS,
         &SOCKET_REQUEST_MAX_BYTES,
         &NUM_IO_THREADS,

@@ -3,6 +3,7 @@
 //! and defaults are the control plane's, so this file has none of its own.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -31,6 +32,9 @@ pub struct ServerConfig {
     pub listeners: Vec<ListenerConfig>,
     pub log_dirs: Vec<PathBuf>,
     pub max_connections: usize,
+    /// `max.connections.per.ip`, and the addresses `max.connections.per.ip.overrides` names.
+    pub max_connections_per_ip: usize,
+    pub max_connections_per_ip_overrides: HashMap<IpAddr, usize>,
     pub idle_timeout: Duration,
     pub max_request_bytes: i32,
     /// `sasl.server.max.receive.size`: the largest frame before authentication.
@@ -179,11 +183,25 @@ impl ServerConfig {
         let millis = |p: &mut Props<'_>, property| -> Result<Duration, String> {
             Ok(Duration::from_millis(p.integer(property)?))
         };
+        let max_connections_per_ip: usize = p.integer(&server::MAX_CONNECTIONS_PER_IP)?;
+        let max_connections_per_ip_overrides = super::connection_limits::parse_overrides(
+            p.text(&server::MAX_CONNECTIONS_PER_IP_OVERRIDES)?,
+        )?;
+        if max_connections_per_ip == 0 && max_connections_per_ip_overrides.is_empty() {
+            // Kafka's check: nobody could connect at all.
+            return Err(
+                "requirement failed: max.connections.per.ip can be set to zero only if \
+                 max.connections.per.ip.overrides property is set."
+                    .into(),
+            );
+        }
         Ok(ServerConfig {
             node_id: p.integer(&server::NODE_ID)?,
             listeners,
             log_dirs,
             max_connections: p.integer(&server::MAX_CONNECTIONS)?,
+            max_connections_per_ip,
+            max_connections_per_ip_overrides,
             idle_timeout: Duration::from_millis(idle_ms),
             max_request_bytes: p.integer(&server::SOCKET_REQUEST_MAX_BYTES)?,
             sasl_max_receive_bytes: p.integer(&server::SASL_SERVER_MAX_RECEIVE_SIZE)?,
@@ -277,6 +295,20 @@ mod tests {
         assert!(ServerConfig::from_map(&bad)
             .unwrap_err()
             .contains("max.connections"));
+        // As Kafka: a per-address limit of 0 leaves only the overrides' hosts.
+        let nobody = properties::with_defaults(server::ALL, &[("max.connections.per.ip", "0")]);
+        assert!(ServerConfig::from_map(&nobody)
+            .unwrap_err()
+            .contains("can be set to zero only if max.connections.per.ip.overrides"));
+        let some = properties::with_defaults(
+            server::ALL,
+            &[
+                ("max.connections.per.ip", "0"),
+                ("max.connections.per.ip.overrides", "10.0.0.1:5"),
+            ],
+        );
+        let c = ServerConfig::from_map(&some).unwrap();
+        assert_eq!(c.max_connections_per_ip_overrides.len(), 1);
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod completions;
 pub mod config;
 mod connection;
+mod connection_limits;
 pub mod fetch_session;
 pub mod replication;
 pub mod request_log;
@@ -17,7 +18,8 @@ pub mod tls;
 mod transport;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -37,6 +39,7 @@ use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
 use crate::server::request_log::RequestLog;
 use completions::Completions;
+use connection_limits::{ConnectionLimits, Refusal};
 
 pub use commands::{CommandError, MarkerRequest, OpenRequest, PartitionState, RoleRequest};
 pub use config::{ListenerConfig, ServerConfig};
@@ -63,7 +66,7 @@ pub struct Broker {
     pub quotas: ClientQuotaManager,
     /// The ACLs the control plane pushed, checked by the natively served APIs.
     pub authorizer: Authorizer,
-    connections: AtomicUsize,
+    connections: ConnectionLimits,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
     shutdown: watch::Sender<bool>,
@@ -71,7 +74,7 @@ pub struct Broker {
 
 impl Broker {
     pub fn open_connections(&self) -> usize {
-        self.connections.load(Ordering::Acquire)
+        self.connections.open()
     }
 
     pub fn is_shutting_down(&self) -> bool {
@@ -134,6 +137,11 @@ impl Server {
         ));
         let quotas = ClientQuotaManager::new(config.quota_window);
         let authorizer = Authorizer::new(config.authorizer.clone());
+        let connections = ConnectionLimits::new(
+            config.max_connections,
+            config.max_connections_per_ip,
+            config.max_connections_per_ip_overrides.clone(),
+        );
         let broker = Arc::new(Broker {
             config,
             quotas,
@@ -146,7 +154,7 @@ impl Server {
             completions: Arc::new(Completions::new()?),
             requests: RequestMetrics::default(),
             request_log: RequestLog::default(),
-            connections: AtomicUsize::new(0),
+            connections,
             next_connection_id: AtomicU64::new(1),
             shutdown,
         });
@@ -279,12 +287,19 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
                 continue;
             }
         };
-        if broker.connections.fetch_add(1, Ordering::AcqRel) >= broker.config.max_connections {
-            broker.connections.fetch_sub(1, Ordering::AcqRel);
-            drop(stream);
-            continue;
+        match broker.connections.admit(peer.ip()) {
+            Ok(()) => {}
+            Err(Refusal::PerIp(limit)) => {
+                log::info!(
+                    "Rejected connection from {}, address already has the configured maximum \
+                     of {limit} connections.",
+                    peer.ip()
+                );
+                continue;
+            }
+            Err(Refusal::Total) => continue,
         }
-        let guard = ConnectionSlot(Arc::clone(&broker));
+        let guard = ConnectionSlot(Arc::clone(&broker), peer.ip());
         let id = broker.next_connection_id.fetch_add(1, Ordering::Relaxed);
         let _ = stream.set_nodelay(true);
         let mut who = connection::Peer {
@@ -348,11 +363,12 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
 const TLS_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Frees the connection's slot however its task ends (even by a panic unwinding).
-struct ConnectionSlot(Arc<Broker>);
+/// An admitted connection's place in the limits, given back when the connection ends.
+struct ConnectionSlot(Arc<Broker>, IpAddr);
 
 impl Drop for ConnectionSlot {
     fn drop(&mut self) {
-        self.0.connections.fetch_sub(1, Ordering::AcqRel);
+        self.0.connections.release(self.1);
     }
 }
 

@@ -260,6 +260,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "address already taken (several brokers on one machine) is a logged warning."),
         _b("max.connections", _I, str(INT_MAX), "Maximum number of client connections.",
            minimum=0, native=True),
+        _b("max.connections.per.ip", _I, str(INT_MAX), "Maximum connections from one address; "
+           "more are closed when accepted. 0 only with overrides.", minimum=0, native=True),
+        _b("max.connections.per.ip.overrides", _S, "", "Per-host limits instead of "
+           "max.connections.per.ip, as host:count pairs, comma-separated.", native=True),
         _b("connections.max.idle.ms", _L, "600000", "Idle connections are closed after this "
            "(negative: never).", native=True),
         _b("socket.request.max.bytes", _I, "104857600", "Largest request frame accepted.",

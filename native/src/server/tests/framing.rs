@@ -64,6 +64,35 @@ fn connections_over_the_cap_are_closed() {
 }
 
 #[test]
+fn connections_over_an_addresss_limit_are_closed_until_one_ends() {
+    let broker = TestBroker::start(&[
+        ("max.connections.per.ip", "1"),
+        ("max.connections.per.ip.overrides", "127.0.0.1:2"),
+    ]);
+    let pause = || std::thread::sleep(std::time::Duration::from_millis(150));
+    let first = broker.connect();
+    pause();
+    let mut second = broker.connect();
+    pause();
+    let mut third = broker.connect();
+    assert!(
+        third.is_closed(),
+        "a third from 127.0.0.1, whose override is 2"
+    );
+    drop(first);
+    pause();
+    let mut fourth = broker.connect();
+    pause();
+    for client in [&mut second, &mut fourth] {
+        let _: kafka_protocol::messages::ListOffsetsResponse = client.call(
+            ApiKey::ListOffsets,
+            7,
+            &kafka_protocol::messages::ListOffsetsRequest::default(),
+        );
+    }
+}
+
+#[test]
 fn idle_connections_are_closed() {
     let broker = TestBroker::start(&[("connections.max.idle.ms", "200")]);
     let mut client = broker.connect();
