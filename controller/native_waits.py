@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import ferrolog_native
 
-    MarkerRow = tuple[str, int, int, int, int, bool]
+    MarkerRow = tuple[str, int, int, int, int, bool, int]
     Outcome = list[int | ferrolog_native.KafkaNativeError]
 
 

@@ -305,17 +305,18 @@ class Server:
         transactional offset commits, whose sequences are not checked), waits until they are
         committed, and returns the base offset of the first. Raises ``KafkaNativeError``."""
     def write_markers(
-        self, markers: list[tuple[str, int, int, int, int, bool]]
+        self, markers: list[tuple[str, int, int, int, int, bool, int]]
     ) -> list[int | KafkaNativeError]:
         """Appends transaction markers, each ``(topic, partition, producer_id, producer_epoch,
-        coordinator_epoch, commit)``, and waits until they are committed; returns each
-        marker's offset or its error, in order."""
+        coordinator_epoch, commit, transaction_version)``, and waits until they are committed;
+        returns each marker's offset or its error, in order. Under transaction version 2 a
+        marker's epoch must be newer than the producer's (its coordinator bumped it)."""
     def start_append(self, topic: str, partition: int, records: bytes, token: int) -> None:
         """``append`` without waiting here: it appends now, and its outcome (a list of one:
         the offset or the ``KafkaNativeError``) comes from ``take_completions`` under
         ``token``."""
     def start_write_markers(
-        self, markers: list[tuple[str, int, int, int, int, bool]], token: int
+        self, markers: list[tuple[str, int, int, int, int, bool, int]], token: int
     ) -> None:
         """``write_markers`` without waiting here: its outcomes come from
         ``take_completions`` under ``token``."""

@@ -135,6 +135,7 @@ class TransactionCoordinatorApi(Protocol):
         producer_id: int,
         epoch: int,
         partitions: Iterable[TopicPartition],
+        client_version: int = 0,
     ) -> int: ...
 
     async def verify(
@@ -146,9 +147,22 @@ class TransactionCoordinatorApi(Protocol):
         forward: bool,
     ) -> dict[TopicPartition, int]: ...
 
+    async def add_for_producer(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: list[TopicPartition],
+        forward: bool,
+    ) -> dict[TopicPartition, int]: ...
+
     async def end_txn(
         self, transactional_id: str, producer_id: int, epoch: int, commit: bool
     ) -> int: ...
+
+    async def end_txn_v2(
+        self, transactional_id: str, producer_id: int, epoch: int, commit: bool
+    ) -> tuple[int, int, int]: ...
 
     def describe(self, transactional_id: str) -> TxnMetadata | None: ...
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 # name -> (min, max) level ferrolog supports.
 SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     # 1: KIP-890 part 1, the partition leader verifies with the transaction coordinator that a
-    # transactional batch's partition was added (AddPartitionsToTxn v4 verify-only): ferrolog
-    # does this. 2 would make Java producers (4.0+) use KIP-890 part 2 (an epoch bump on every
-    # EndTxn, the implicit AddPartitions of Produce), which ferrolog does not implement.
-    "transaction.version": (0, 1),
+    # transactional batch's partition was added (AddPartitionsToTxn v4 verify-only). 2: KIP-890
+    # part 2, which Java producers (4.0+) then use: EndTxn v5 bumps the epoch of every
+    # transaction, Produce v12+ and TxnOffsetCommit v5 have the leader add the partition. As in
+    # Kafka 4.4, the broker decides by each request's version; the level only tells clients.
+    "transaction.version": (0, 2),
     # 1: KIP-848's consumer group protocol (ConsumerGroupHeartbeat, ConsumerGroupDescribe).
     "group.version": (0, 1),
     # 1: KIP-932 share groups, not implemented.

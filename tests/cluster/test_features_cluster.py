@@ -59,7 +59,7 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
         assert described(run.stdout) == [
             "Feature: group.version SupportedMinVersion: 0 SupportedMaxVersion: 1 "
             "FinalizedVersionLevel: 0 Epoch: 0",
-            f"Feature: {TXN} SupportedMinVersion: 0 SupportedMaxVersion: 1 "
+            f"Feature: {TXN} SupportedMinVersion: 0 SupportedMaxVersion: 2 "
             "FinalizedVersionLevel: 0 Epoch: 0",
         ]
 
@@ -80,11 +80,11 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
         run = kafka_features(broker.bootstrap, "describe")
         assert "FinalizedVersionLevel: 1 Epoch: 1" in " ".join(described(run.stdout)), run.stdout
 
-    run = kafka_features(other.bootstrap, "upgrade", "--feature", f"{TXN}=2")
+    run = kafka_features(other.bootstrap, "upgrade", "--feature", f"{TXN}=3")
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
-        f"Could not upgrade {TXN} to 2. {ALL_FAILED}Invalid update version 2 for feature {TXN}. "
-        f"Local controller {controller} only supports versions 0-1"
+        f"Could not upgrade {TXN} to 3. {ALL_FAILED}Invalid update version 3 for feature {TXN}. "
+        f"Local controller {controller} only supports versions 0-2"
     )
     assert feature_znode(cluster)[1] == 1
 

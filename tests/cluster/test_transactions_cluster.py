@@ -2,7 +2,9 @@
 written by the coordinator to partition leaders on other brokers (WriteTxnMarkers), KIP-890
 verification forwarded to the coordinator's broker, and Kafka's TransactionalMessageCopier
 copying exactly once while the coordinator's broker and an output leader are SIGKILLed and
-restarted (as in Kafka's transactions system test)."""
+restarted (as in Kafka's transactions system test), with transaction version 2 finalized, as
+a Kafka 4.4 cluster has it: the leaders add the partitions for the producer, each end bumps
+its epoch."""
 
 from __future__ import annotations
 
@@ -16,11 +18,13 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from ferrolog.connection import Connection
 
 from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
+from tests.handlers.features_tools import kafka_features
 from tests.transactions.conftest import read_all
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
 
+DESCRIBE_TRANSACTIONS = 65
 TXN_CLUSTER = {
     "transaction.state.log.num.partitions": "3",
     "transaction.state.log.replication.factor": "3",
@@ -104,10 +108,12 @@ def _wait_all_in_sync(cluster: Cluster) -> None:
 @pytest.mark.timeout(600)  # ten bounces, each waited out until every replica is back in sync
 def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> None:
     cluster: Cluster = cluster_factory(**TXN_CLUSTER)
+    upgraded = kafka_features(cluster.bootstrap, "upgrade", "--feature", "transaction.version=2")
+    assert upgraded.returncode == 0, upgraded.stdout + upgraded.stderr
     cluster.create_topic("in", 1, 3)
     cluster.create_topic("out", 3, 3)
     cluster.wait_for_leaders("out", 3)
-    records = 20000
+    records, per_transaction = 20000, 50
     producer = Producer({"bootstrap.servers": cluster.bootstrap, "acks": "all", "linger.ms": 5})
     for i in range(records):
         producer.produce("in", value=f"r{i}".encode(), partition=0)
@@ -120,7 +126,7 @@ def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> No
         "--output-topic", "out",
         "--consumer-group", group,
         "--transactional-id", txn_id,
-        "--transaction-size", "50",
+        "--transaction-size", str(per_transaction),
         "--transaction-timeout", "10000",
         "--max-messages", str(records),
         "--use-group-metadata",
@@ -157,6 +163,13 @@ def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> No
     finally:
         consumer.close()
     assert committed.offset == records
+    # Transaction version 2 in use: every end moved the producer's epoch on.
+    coordinator = cluster.brokers[coordinator_of(cluster, txn_id)]
+    host, _, port = coordinator.bootstrap.rpartition(":")
+    with Connection(host, int(port), 10, "test") as conn:
+        described = conn.request(DESCRIBE_TRANSACTIONS, 0, {"transactional_ids": [txn_id]})
+    (state,) = described["transaction_states"]
+    assert state["producer_epoch"] >= records // per_transaction, state
     for topic in ("out", "__transaction_state", "__consumer_offsets"):
         wait_until(
             lambda topic=topic: cluster.verify_replicas(topic).returncode == 0,  # type: ignore[misc]

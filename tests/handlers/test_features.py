@@ -4,7 +4,7 @@ kafka-python's describe_features/update_features and raw ApiVersions/UpdateFeatu
 The answers expected here are Kafka 4.1.1's (KRaft, a broker started from bench/cache's jars
 and asked the same), with ferrolog's supported levels (`ferrolog.features`) in place of
 Kafka's: Kafka 4.1 supports transaction.version 0-2 and group.version 0-1, finalized at their
-maximum when formatted, where ferrolog supports transaction.version 0-1, group.version 0-1 (KIP-848
+maximum when formatted, where ferrolog supports transaction.version 0-2, group.version 0-1 (KIP-848
 consumer groups), and finalizes nothing until asked (as Kafka 3.9 in ZooKeeper mode, epoch 0). Kafka
 4.1 answered, for example:
 - `kafka-features describe`: one line per supported feature,
@@ -46,6 +46,7 @@ from tests.handlers.features_tools import (
     described,
     finalized,
     kafka_features,
+    request,
     supported,
     update,
 )
@@ -55,6 +56,7 @@ pytestmark = pytest.mark.native
 
 NODE = 5  # the broker's id, which Kafka's messages name as the "local controller"
 TXN = "transaction.version"
+DESCRIBE_TRANSACTIONS = 65
 
 
 @pytest.fixture
@@ -68,9 +70,9 @@ def line(level: int, epoch: int) -> list[str]:
     `level`, a line each (Kafka 4.4 pads its columns, 4.1 separated them by tabs: compared
     with single spaces)."""
     return [
-        f"Feature: {name} SupportedMinVersion: 0 SupportedMaxVersion: 1 "
+        f"Feature: {name} SupportedMinVersion: 0 SupportedMaxVersion: {top} "
         f"FinalizedVersionLevel: {finalized} Epoch: {epoch}"
-        for name, finalized in (("group.version", 0), (TXN, level))
+        for name, top, finalized in (("group.version", 1, 0), (TXN, 2, level))
     ]
 
 
@@ -84,7 +86,7 @@ def refused(answer: dict[str, object], feature: str, level: int, reason: str) ->
 
 def test_api_versions_reports_features_as_kafka_does(bootstrap: str) -> None:
     # Nothing finalized on a new broker, epoch 0: Kafka 3.9 in ZooKeeper mode answers so.
-    assert supported(bootstrap, 4) == {TXN: (0, 1), "group.version": (0, 1)}
+    assert supported(bootstrap, 4) == {TXN: (0, 2), "group.version": (0, 1)}
     assert finalized(bootstrap, 4) == (0, {})
     # v3 leaves out features whose minimum is 0 (KAFKA-17011), as Kafka 4.1 does.
     assert supported(bootstrap, 3) == {}
@@ -108,12 +110,11 @@ def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
     run = kafka_features(bootstrap, "describe")
     assert described(run.stdout) == line(1, 1)
 
-    # Level 2 would switch Java producers to KIP-890 part 2, which ferrolog does not do.
-    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}=2")
+    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}=3")
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
-        f"Could not upgrade {TXN} to 2. {ALL_FAILED}Invalid update version 2 for feature {TXN}. "
-        f"Local controller {NODE} only supports versions 0-1"
+        f"Could not upgrade {TXN} to 3. {ALL_FAILED}Invalid update version 3 for feature {TXN}. "
+        f"Local controller {NODE} only supports versions 0-2"
     )
     run = kafka_features(bootstrap, "upgrade", "--feature", "share.version=1")
     assert run.returncode == 1
@@ -209,10 +210,10 @@ def test_validate_only_answers_without_writing(bootstrap: str) -> None:
     answer = update(bootstrap, [(TXN, 1, UPGRADE)], version=2, validate_only=True)
     assert answer == {"throttle_time_ms": 0, "error_code": 0, "error_message": None}
     refused(
-        update(bootstrap, [(TXN, 2, UPGRADE)], validate_only=True),
+        update(bootstrap, [(TXN, 3, UPGRADE)], validate_only=True),
         TXN,
-        2,
-        f"Local controller {NODE} only supports versions 0-1",
+        3,
+        f"Local controller {NODE} only supports versions 0-2",
     )
     assert finalized(bootstrap) == (0, {})
 
@@ -224,14 +225,14 @@ def test_kafka_python_admin_and_a_restart(
     admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
     try:
         group = {"group.version": {"supported": (0, 1)}}
-        assert admin.describe_features() == {TXN: {"supported": (0, 1)}, **group}
+        assert admin.describe_features() == {TXN: {"supported": (0, 2)}, **group}
         assert admin.update_features({TXN: 1}) == {TXN: "OK"}
         assert admin.describe_features() == {
-            TXN: {"supported": (0, 1), "finalized": (1, 1), "finalized_epoch": 1},
+            TXN: {"supported": (0, 2), "finalized": (1, 1), "finalized_epoch": 1},
             **group,
         }
-        with pytest.raises(InvalidUpdateVersionError, match="only supports versions 0-1"):
-            admin.update_features({TXN: 2})
+        with pytest.raises(InvalidUpdateVersionError, match="only supports versions 0-2"):
+            admin.update_features({TXN: 3})
     finally:
         admin.close()
     # The finalized levels and their epoch are in the store: a restart keeps them.
@@ -242,17 +243,18 @@ def test_kafka_python_admin_and_a_restart(
 
 
 @needs_kafka_jars
-def test_java_transactions_work_with_transaction_version_1_finalized(bootstrap: str) -> None:
-    """Kafka 4.1's Java producer reads transaction.version from ApiVersions; at 1 it keeps to
-    the transactions ferrolog implements. (With the table allowing 2 and 2 finalized, the same
-    copier failed at once, its producer "in an error state", having copied nothing: KIP-890
-    part 2, which ferrolog does not implement.)"""
-    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}=1")
+@pytest.mark.parametrize("level", [1, 2])
+def test_java_transactions_at_each_transaction_version(bootstrap: str, level: int) -> None:
+    """Kafka 4.4's Java producer reads transaction.version from ApiVersions. At 1 it adds its
+    partitions and offsets itself and keeps its epoch; at 2 (KIP-890 part 2) it adds none
+    (Produce v12+, TxnOffsetCommit v5 have the leader add them) and each EndTxn v5 bumps its
+    epoch. Either way Kafka's consume-transform-produce copier copies every record once."""
+    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}={level}")
     assert run.returncode == 0, run.stdout + run.stderr
     admin = AdminClient({"bootstrap.servers": bootstrap})
     for future in admin.create_topics([NewTopic("in", 1, 1), NewTopic("out", 1, 1)]).values():
         future.result(20)
-    records = 300
+    records, per_transaction = 300, 50
     producer = Producer({"bootstrap.servers": bootstrap})
     for i in range(records):
         producer.produce("in", value=f"r{i}".encode())
@@ -264,7 +266,7 @@ def test_java_transactions_work_with_transaction_version_1_finalized(bootstrap: 
         "--output-topic", "out",
         "--consumer-group", "copier",
         "--transactional-id", "copier-1",
-        "--transaction-size", "50",
+        "--transaction-size", str(per_transaction),
         "--max-messages", str(records),
         "--use-group-metadata",
     ]  # fmt: skip
@@ -277,3 +279,9 @@ def test_java_transactions_work_with_transaction_version_1_finalized(bootstrap: 
     assert copier.returncode == 0, (copier.stdout + copier.stderr)[-4000:]
     copied = read_all(bootstrap, "out", "read_committed", records, idle=3)
     assert sorted(copied) == sorted(f"r{i}" for i in range(records))
+    answer = request(bootstrap, DESCRIBE_TRANSACTIONS, 0, {"transactional_ids": ["copier-1"]})
+    (state,) = answer["transaction_states"]
+    # InitProducerId gave epoch 0; under version 2 each of the transactions moved it on.
+    transactions = records // per_transaction
+    expected = transactions if level == 2 else 0
+    assert (state["error_code"], state["producer_epoch"]) == (0, expected), state

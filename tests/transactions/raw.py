@@ -70,6 +70,23 @@ class Client:
         )
         return int(r["error_code"])
 
+    def end_v2(
+        self, txn_id: str, producer: tuple[int, int], commit: bool
+    ) -> tuple[int, tuple[int, int]]:
+        """EndTxn v5 (transaction version 2): the error code and the producer id and epoch
+        to go on with."""
+        r = self.request(
+            END_TXN,
+            5,
+            {
+                "transactional_id": txn_id,
+                "producer_id": producer[0],
+                "producer_epoch": producer[1],
+                "committed": commit,
+            },
+        )
+        return int(r["error_code"]), (r["producer_id"], r["producer_epoch"])
+
 
 def until_answered(call: Callable[[], T], retry: Callable[[T], bool], what: str) -> T:
     """`call()`'s first answer that `retry` does not reject (a coordinator loading, a leader
@@ -81,7 +98,12 @@ def until_answered(call: Callable[[], T], retry: Callable[[T], bool], what: str)
 def found(client: Client, txn_id: str) -> None:
     """FindCoordinator for the id (which creates `__transaction_state`), until its partition
     is loaded."""
-    r = client.request(FIND_COORDINATOR, 3, {"key": txn_id, "key_type": 1})
+    # Kafka answers COORDINATOR_NOT_AVAILABLE while it creates the topic.
+    r = until_answered(
+        lambda: client.request(FIND_COORDINATOR, 3, {"key": txn_id, "key_type": 1}),
+        lambda a: a["error_code"] == errors.CoordinatorNotAvailableError.code,
+        "a transaction coordinator",
+    )
     assert r["error_code"] == 0
     assert r["node_id"] >= 0
 

@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
@@ -37,6 +37,7 @@ from ferrolog.controller.coordinator.txn.operations import Expected, FenceThenAb
 from ferrolog.controller.coordinator.txn.state import (
     EXPIRABLE,
     PREPARED,
+    TV2,
     TopicPartition,
     Transit,
     TxnMetadata,
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from ferrolog.controller.native_waits import NativeWaits
 
 log = logging.getLogger(__name__)
+
+D = TypeVar("D")
 
 TICK_SECONDS = 0.5
 COMPLETE_RETRY_S = 0.2
@@ -191,17 +194,15 @@ class TransactionCoordinator:
                 if meta is None:
                     meta = TxnMetadata.new(transactional_id, fresh, timeout_ms, now_ms())
                     shard.txns[transactional_id] = meta
-            new_id: int | None = None
-            while True:
-                decision = operations.decide_init(meta, timeout_ms, expected, now_ms(), new_id)
-                if not isinstance(decision, NeedProducerId):
-                    break
-                new_id = await self._allocate()
-                shard, found = self._state(transactional_id)
-                if found is not meta:
-                    return errors.ConcurrentTransactionsError.code, -1, -1
+            current = meta
+
+            def decide(new_id: int | None) -> operations.InitDecision:
+                return operations.decide_init(current, timeout_ms, expected, now_ms(), new_id)
+
+            decision = await self._with_new_id(transactional_id, meta, decide)
         except errors.KafkaError as exc:
             return exc.code, -1, -1
+        assert not isinstance(decision, NeedProducerId)
         if isinstance(decision, int):
             return decision, -1, -1
         if isinstance(decision, FenceThenAbort):
@@ -225,14 +226,18 @@ class TransactionCoordinator:
         producer_id: int,
         epoch: int,
         partitions: Iterable[TopicPartition],
+        client_version: int = 0,
     ) -> int:
         """AddPartitionsToTxn and AddOffsetsToTxn: an error code, 0 once they are in the
-        transaction."""
+        transaction. `client_version` 2: a broker adds them for a producer of transaction
+        version 2."""
         try:
             shard, meta = self._state(transactional_id)
         except errors.KafkaError as exc:
             return exc.code
-        decision = operations.decide_add_partitions(meta, producer_id, epoch, partitions, now_ms())
+        decision = operations.decide_add_partitions(
+            meta, producer_id, epoch, partitions, now_ms(), client_version
+        )
         if isinstance(decision, int):
             return decision
         return await self._append(shard, transactional_id, decision)
@@ -272,15 +277,66 @@ class TransactionCoordinator:
             return codes
         return self.verify_partitions(transactional_id, producer_id, epoch, partitions)
 
+    async def add_for_producer(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: list[TopicPartition],
+        forward: bool,
+    ) -> dict[TopicPartition, int]:
+        """AddPartitionsToTxn v4+ without VerifyOnly: a partition leader adds partitions to
+        the transaction of a producer of transaction version 2 (Produce v12+, TxnOffsetCommit
+        v5+), which starts one if none is ongoing. With `forward` (this broker's own native
+        core asking), the answer of the broker that coordinates the id when that is not this
+        one."""
+        partition = self.partition_of(transactional_id)
+        if forward and self._forward is not None and self.runtime.owned_shard(partition) is None:
+            codes: dict[TopicPartition, int] = await self._forward.verify(
+                partition, transactional_id, producer_id, epoch, partitions, verify_only=False
+            )
+            return codes
+        code = await self.add_partitions(transactional_id, producer_id, epoch, partitions, TV2)
+        return dict.fromkeys(partitions, code)
+
     async def end_txn(
         self, transactional_id: str, producer_id: int, epoch: int, commit: bool
     ) -> int:
-        """EndTxn: 0 once the outcome is durable (its markers follow)."""
+        """EndTxn v0-4: 0 once the outcome is durable (its markers follow)."""
         try:
             shard, meta = self._state(transactional_id)
         except errors.KafkaError as exc:
             return exc.code
         return await self._end(shard, meta, producer_id, epoch, commit, from_client=True)
+
+    async def end_txn_v2(
+        self, transactional_id: str, producer_id: int, epoch: int, commit: bool
+    ) -> tuple[int, int, int]:
+        """EndTxn v5 (transaction version 2): (error code, producer id, epoch), the id and
+        epoch the producer goes on with once the outcome is durable (the markers follow,
+        with the new epoch); a retry of a completed end gets what the end got."""
+        try:
+            shard, meta = self._state(transactional_id)
+
+            def decide(new_id: int | None) -> int | Transit | NeedProducerId:
+                return operations.decide_end_v2(meta, producer_id, epoch, commit, now_ms(), new_id)
+
+            ended = await self._with_new_id(transactional_id, meta, decide)
+        except errors.KafkaError as exc:
+            return exc.code, -1, -1
+        assert not isinstance(ended, NeedProducerId)
+        if isinstance(ended, int):
+            if ended or meta is None:
+                return ended, -1, -1
+            return 0, meta.producer_id, meta.producer_epoch
+        assert meta is not None
+        code = await self._append(shard, transactional_id, ended)
+        if code:
+            return code, -1, -1
+        if self.runtime.is_current(shard) and meta.state == ended.state:
+            self.runtime.spawn(self._complete(shard, meta))
+        log.debug("%s %s at epoch %d", transactional_id, ended.state.label, ended.producer_epoch)
+        return 0, *ended.answer()
 
     async def _end(
         self,
@@ -305,6 +361,25 @@ class TransactionCoordinator:
             self.runtime.spawn(self._complete(shard, meta))
         return 0
 
+    async def _with_new_id(
+        self,
+        transactional_id: str,
+        meta: TxnMetadata | None,
+        decide: Callable[[int | None], D],
+    ) -> D | int:
+        """`decide(None)`, or when it needs a new producer id (an exhausted epoch rotates),
+        `decide` again with one allocated: never NeedProducerId. CONCURRENT_TRANSACTIONS if
+        the id's metadata was replaced while the id was allocated."""
+        new_id: int | None = None
+        while True:
+            decision = decide(new_id)
+            if not isinstance(decision, NeedProducerId):
+                return decision
+            new_id = await self._allocate()
+            _, found = self._state(transactional_id)
+            if found is not meta:
+                return errors.ConcurrentTransactionsError.code
+
     # Finishing prepared transactions
 
     async def _complete(self, shard: TxnShard, meta: TxnMetadata) -> None:
@@ -315,6 +390,7 @@ class TransactionCoordinator:
             shard.epoch,
             meta.state == TxnState.PREPARE_COMMIT,
             tuple(sorted(meta.partitions)),
+            meta.client_version,
         )
         started = time.monotonic()
         if not await self._markers.write(marker, lambda: self.runtime.is_current(shard)):

@@ -1,8 +1,9 @@
-"""KIP-890 verification for a transactional id another broker coordinates: this broker's
-native core asks (through the control plane) whether a partition is in a producer's ongoing
-transaction before appending the transaction's first batch there; when this broker does not
-lead the id's `__transaction_state` partition, the question goes to the broker that does, as
-an AddPartitionsToTxn v4 VerifyOnly request (what Kafka's `AddPartitionsToTxnManager`
+"""KIP-890 for a transactional id another broker coordinates: this broker's native core asks
+(through the control plane) whether a partition is in a producer's ongoing transaction before
+appending the transaction's first batch there, or, for a producer of transaction version 2
+(Produce v12+), has the partition added; when this broker does not lead the id's
+`__transaction_state` partition, the question goes to the broker that does, as an
+AddPartitionsToTxn v4 request, VerifyOnly or not (what Kafka's `AddPartitionsToTxnManager`
 sends)."""
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class VerifyForwarder:
         producer_id: int,
         epoch: int,
         partitions: list[TopicPartition],
+        verify_only: bool = True,
     ) -> dict[TopicPartition, int]:
         """Each partition's answer from the id's coordinator; COORDINATOR_NOT_AVAILABLE (the
         producer retries) when it cannot be asked."""
@@ -49,7 +51,7 @@ class VerifyForwarder:
                     "transactional_id": transactional_id,
                     "producer_id": producer_id,
                     "producer_epoch": epoch,
-                    "verify_only": True,
+                    "verify_only": verify_only,
                     "topics": [{"name": t, "partitions": ps} for t, ps in by_topic.items()],
                 }
             ]

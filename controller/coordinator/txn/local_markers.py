@@ -30,7 +30,15 @@ class LocalMarkerWriter:
     async def write(self, markers: list[Marker]) -> list[dict[TopicPartition, int]]:
         """Each marker's per-partition error code (0: written and committed)."""
         flat = [
-            (topic, partition, m.producer_id, m.producer_epoch, m.coordinator_epoch, m.commit)
+            (
+                topic,
+                partition,
+                m.producer_id,
+                m.producer_epoch,
+                m.coordinator_epoch,
+                m.commit,
+                m.transaction_version,
+            )
             for m in markers
             for topic, partition in m.partitions
         ]

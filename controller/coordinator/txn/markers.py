@@ -12,6 +12,7 @@ the transaction up (it no longer owns it, or the marker was refused as stale).""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ TopicPartition = tuple[str, int]
 RETRY_BACKOFF_S = 0.1
 WRITE_TXN_MARKERS = 27
 WRITE_TXN_MARKERS_VERSION = 1
+# v2 carries each marker's transaction version (KIP-890 part 2), sent when one has version 2.
+WRITE_TXN_MARKERS_TV2_VERSION = 2
 
 # Kafka's classification of a marker's outcome.
 _RETRY = frozenset(
@@ -57,6 +60,9 @@ class Marker:
     coordinator_epoch: int
     commit: bool
     partitions: tuple[TopicPartition, ...]
+    # The transaction's version: 2 (KIP-890 part 2) holds the marker's epoch, which the
+    # coordinator bumped, to be newer than the producer's at the leader.
+    transaction_version: int = 0
 
 
 # Writes markers on this broker: per marker, per partition, the error code (0 for success).
@@ -154,8 +160,11 @@ class MarkerSender:
     async def _send(self, node: int, markers: list[Marker]) -> list[dict[TopicPartition, int]]:
         if node == self._node_id:
             return await self._write_local(markers)
+        version = WRITE_TXN_MARKERS_VERSION
+        if any(m.transaction_version >= 2 for m in markers):
+            version = WRITE_TXN_MARKERS_TV2_VERSION
         response = await self._channel.request(
-            node, WRITE_TXN_MARKERS, WRITE_TXN_MARKERS_VERSION, request_body(markers)
+            node, WRITE_TXN_MARKERS, version, request_body(markers)
         )
         return parse_response(markers, response)
 
@@ -173,10 +182,7 @@ class MarkerSender:
 
 
 def _partial(marker: Marker, partitions: list[TopicPartition]) -> Marker:
-    return Marker(
-        marker.producer_id, marker.producer_epoch, marker.coordinator_epoch, marker.commit,
-        tuple(partitions),
-    )  # fmt: skip
+    return dataclasses.replace(marker, partitions=tuple(partitions))
 
 
 def request_body(markers: list[Marker]) -> dict[str, object]:
@@ -193,6 +199,7 @@ def request_body(markers: list[Marker]) -> dict[str, object]:
                 "transaction_result": m.commit,
                 "topics": [{"name": t, "partition_indexes": p} for t, p in by_topic.items()],
                 "coordinator_epoch": m.coordinator_epoch,
+                "transaction_version": m.transaction_version,
             }
         )
     return {"markers": out}

@@ -10,7 +10,9 @@ from typing import TypeAlias
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.txn.state import (
+    EPOCH_EXHAUSTED,
     NO_PRODUCER_EPOCH,
+    NO_PRODUCER_ID,
     PREPARED,
     TopicPartition,
     Transit,
@@ -102,9 +104,11 @@ def decide_add_partitions(
     epoch: int,
     partitions: Iterable[TopicPartition],
     now: int,
+    client_version: int = 0,
 ) -> int | Transit:
     """AddPartitionsToTxn (and AddOffsetsToTxn, which adds the group's `__consumer_offsets`
-    partition): NONE when every partition is in the ongoing transaction already."""
+    partition): NONE when every partition is in the ongoing transaction already.
+    `client_version` 2: a broker adding them for the producer (transaction version 2)."""
     error = check_producer(meta, producer_id, epoch)
     if error:
         return error
@@ -114,7 +118,7 @@ def decide_add_partitions(
     added = set(partitions)
     if meta.state == TxnState.ONGOING and added <= meta.partitions:
         return NONE
-    return meta.prepare_add_partitions(added, now)
+    return meta.prepare_add_partitions(added, now, client_version)
 
 
 def verify_partitions(
@@ -177,6 +181,64 @@ def decide_end(
     if state == prepared:
         return errors.ConcurrentTransactionsError.code
     return errors.InvalidTxnStateError.code
+
+
+def decide_end_v2(
+    meta: TxnMetadata | None,
+    producer_id: int,
+    epoch: int,
+    commit: bool,
+    now: int,
+    new_producer_id: int | None = None,
+) -> int | Transit | NeedProducerId:
+    """EndTxn v5 (transaction version 2), as Kafka 4.4's coordinator decides it. Every end
+    bumps the epoch as it is prepared, so a retry carries the epoch before the bump: it is
+    answered NONE once the end completed (with the producer id and epoch it got), and
+    CONCURRENT_TRANSACTIONS while the markers are still being written. An abort with nothing
+    ongoing is an empty abort (a new epoch, no markers). PRODUCER_FENCED for any other stale
+    epoch; NeedProducerId when the epoch is exhausted and the end rotates to a new id."""
+    if meta is None:
+        return errors.InvalidProducerIdMappingError.code
+    if meta.pending is not None:
+        return errors.ConcurrentTransactionsError.code
+    retry_bump = meta.producer_epoch == epoch + 1
+    retry_rotation = (
+        meta.last_producer_id == producer_id
+        and epoch == EPOCH_EXHAUSTED
+        and meta.producer_epoch == 0
+    )
+    if meta.producer_id != producer_id and not retry_rotation:
+        return errors.InvalidProducerIdMappingError.code
+    state = meta.state
+    current = epoch == meta.producer_epoch
+    if state in (TxnState.ONGOING, TxnState.EMPTY):
+        valid = current
+    elif state in PREPARED:
+        valid = retry_bump
+    else:
+        valid = retry_bump or retry_rotation or current
+    if not valid:
+        return errors.ProducerFencedError.code
+    retry = retry_bump or retry_rotation
+    if state in PREPARED:
+        same = (state == TxnState.PREPARE_COMMIT) == commit
+        return errors.ConcurrentTransactionsError.code if same else errors.InvalidTxnStateError.code
+    if state in (TxnState.COMPLETE_COMMIT, TxnState.COMPLETE_ABORT):
+        committed = state == TxnState.COMPLETE_COMMIT
+        if retry:
+            return NONE if committed == commit else errors.InvalidTxnStateError.code
+        if commit:
+            return errors.InvalidTxnStateError.code
+    elif state == TxnState.EMPTY and commit:
+        return errors.InvalidTxnStateError.code
+    elif state not in (TxnState.ONGOING, TxnState.EMPTY):
+        raise RuntimeError(f"{meta.transactional_id} is {state.label}, which is never current")
+    next_id = NO_PRODUCER_ID
+    if meta.epoch_exhausted:
+        if new_producer_id is None:
+            return NeedProducerId()
+        next_id = new_producer_id
+    return meta.prepare_end_v2(commit, now, next_id)
 
 
 def timed_out(meta: TxnMetadata, now: int) -> bool:

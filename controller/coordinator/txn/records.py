@@ -3,8 +3,12 @@ the key is int16 type 0 followed by TransactionLogKey (the transactional id), th
 version followed by TransactionLogValue, and a null value (tombstone) removes an expired id.
 
 Written: TransactionLogValue v0, which Kafka writes until `transaction.version` 1 is
-finalized (ferrolog does not finalize it). It has no last producer id or epoch, so a
-coordinator that loads the log knows neither (Kafka's too). Read: v0 and v1."""
+finalized (ferrolog does not finalize it), for the transactions of clients before transaction
+version 2. It has no last producer id or epoch, so a coordinator that loads the log knows
+neither (Kafka's too). A transaction of version 2 (EndTxn v5) is written as v1, whose tagged
+fields keep what finishing it after a failover needs: the producer id an exhausted epoch
+rotates to, the previous producer id (a retry of that rotation) and the client's transaction
+version. Read: v0 and v1."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from typing import Any
 from ferrolog.controller.coordinator.txn.state import (
     NO_PRODUCER_EPOCH,
     NO_PRODUCER_ID,
+    TV2,
     Transit,
     TxnState,
 )
@@ -21,7 +26,8 @@ from ferrolog.protocol import decode_data, encode_data
 
 KEY_TYPE = 0
 KEY_VERSION = 0  # a coordinator key schema's only version; the type is written before it
-VALUE_WRITTEN = 0
+VALUE_V0 = 0
+VALUE_V1 = 1  # flexible: the tagged fields of transaction version 2
 
 _I16 = struct.Struct(">h")
 
@@ -50,7 +56,13 @@ def encode_value(t: Transit) -> bytes:
         "transaction_last_update_timestamp_ms": t.update_ms,
         "transaction_start_timestamp_ms": t.start_ms,
     }
-    return _I16.pack(VALUE_WRITTEN) + encode_data("TransactionLogValue", VALUE_WRITTEN, body)
+    version = VALUE_V0
+    if t.client_version >= TV2:
+        version = VALUE_V1
+        body["previous_producer_id"] = t.last_producer_id
+        body["next_producer_id"] = t.next_producer_id
+        body["client_transaction_version"] = t.client_version
+    return _I16.pack(version) + encode_data("TransactionLogValue", version, body)
 
 
 def decode_key(key: bytes) -> str | None:
@@ -83,4 +95,6 @@ def decode_value(value: bytes | None) -> Transit | None:
         partitions=partitions,
         start_ms=v["transaction_start_timestamp_ms"],
         update_ms=v["transaction_last_update_timestamp_ms"],
+        next_producer_id=v.get("next_producer_id", NO_PRODUCER_ID),
+        client_version=v.get("client_transaction_version", 0),
     )

@@ -5,7 +5,11 @@ A change is prepared (`prepare_*` returns the `Transit` to write, and marks the 
 pending so no second change starts), appended to `__transaction_state`, and only then
 completed (`complete`): the in-memory state never runs ahead of the log, so a coordinator
 that takes over by replaying the log sees what clients were told. A failed append clears the
-pending mark (`abort_pending`)."""
+pending mark (`abort_pending`).
+
+Transaction version 2 (KIP-890 part 2, EndTxn v5): every end bumps the epoch as it prepares,
+so the markers and the producer's next transaction carry the new one; an exhausted epoch
+rotates to the next producer id when the end completes."""
 
 from __future__ import annotations
 
@@ -16,6 +20,10 @@ NO_PRODUCER_ID = -1
 NO_PRODUCER_EPOCH = -1
 # Kafka never hands out the last epoch (Short.MaxValue) so that it can always fence.
 EPOCH_EXHAUSTED = 2**15 - 2
+MAX_EPOCH = 2**15 - 1
+# The transaction version of a transaction ended by EndTxn v5 or added to by a broker
+# (ClientTransactionVersion); 0 for the others.
+TV2 = 2
 
 TopicPartition = tuple[str, int]
 
@@ -59,7 +67,10 @@ VALID_PREVIOUS: dict[TxnState, frozenset[TxnState]] = {
     S.EMPTY: frozenset({S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT}),
     S.ONGOING: frozenset({S.ONGOING, S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT}),
     S.PREPARE_COMMIT: frozenset({S.ONGOING}),
-    S.PREPARE_ABORT: frozenset({S.ONGOING, S.PREPARE_EPOCH_FENCE}),
+    # From Empty and Complete*: transaction version 2's abort of a transaction with nothing in it.
+    S.PREPARE_ABORT: frozenset(
+        {S.ONGOING, S.PREPARE_EPOCH_FENCE, S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT}
+    ),
     S.COMPLETE_COMMIT: frozenset({S.PREPARE_COMMIT}),
     S.COMPLETE_ABORT: frozenset({S.PREPARE_ABORT}),
     S.DEAD: frozenset({S.EMPTY, S.COMPLETE_ABORT, S.COMPLETE_COMMIT}),
@@ -92,6 +103,17 @@ class Transit:
     partitions: frozenset[TopicPartition]
     start_ms: int
     update_ms: int
+    # Transaction version 2: the producer id a prepared end with an exhausted epoch moves
+    # to when it completes, and the transaction's version.
+    next_producer_id: int = NO_PRODUCER_ID
+    client_version: int = 0
+
+    def answer(self) -> tuple[int, int]:
+        """(producer id, epoch) an EndTxn v5 that prepared this is answered with: those of
+        the completed transaction, a rotated id at epoch 0."""
+        if self.next_producer_id != NO_PRODUCER_ID:
+            return self.next_producer_id, 0
+        return self.producer_id, self.producer_epoch
 
 
 @dataclass
@@ -112,6 +134,8 @@ class TxnMetadata:
     # An epoch fence whose append failed: the bumped epoch may be in the log already, so the
     # next fence does not bump again (it was never returned to a client either way).
     failed_epoch_fence: bool = False
+    next_producer_id: int = NO_PRODUCER_ID
+    client_version: int = 0
 
     @classmethod
     def new(cls, transactional_id: str, producer_id: int, timeout_ms: int, now: int) -> TxnMetadata:
@@ -140,6 +164,8 @@ class TxnMetadata:
             set(t.partitions),
             t.start_ms,
             t.update_ms,
+            next_producer_id=t.next_producer_id,
+            client_version=t.client_version,
         )
 
     @property
@@ -158,6 +184,8 @@ class TxnMetadata:
             frozenset(self.partitions),
             self.start_ms,
             self.update_ms,
+            self.next_producer_id,
+            self.client_version,
         )
 
     # Preparing transitions
@@ -228,7 +256,11 @@ class TxnMetadata:
             )
         )
 
-    def prepare_add_partitions(self, added: set[TopicPartition], now: int) -> Transit:
+    def prepare_add_partitions(
+        self, added: set[TopicPartition], now: int, client_version: int = 0
+    ) -> Transit:
+        """`client_version` TV2: a partition leader adds the partition for the producer
+        (Produce v12+, TxnOffsetCommit v5+), which starts the transaction if none is."""
         start = now if self.state in EXPIRABLE else self.start_ms
         return self._prepare(
             replace(
@@ -237,6 +269,9 @@ class TxnMetadata:
                 partitions=frozenset(self.partitions | added),
                 start_ms=start,
                 update_ms=now,
+                client_version=max(client_version, self.client_version)
+                if self.state == TxnState.ONGOING
+                else client_version,
             )
         )
 
@@ -244,15 +279,50 @@ class TxnMetadata:
         state = TxnState.PREPARE_COMMIT if commit else TxnState.PREPARE_ABORT
         return self._prepare(replace(self.current(), state=state, update_ms=now))
 
+    def prepare_end_v2(self, commit: bool, now: int, next_producer_id: int) -> Transit:
+        """EndTxn v5: the epoch goes up by one as the end is prepared (not past the last
+        epoch, which only an abort can meet); an abort with nothing ongoing (Empty,
+        Complete*) is an empty one, which starts now and has no partitions."""
+        state = TxnState.PREPARE_COMMIT if commit else TxnState.PREPARE_ABORT
+        empty = self.state != TxnState.ONGOING
+        epoch = self.producer_epoch if self.producer_epoch >= MAX_EPOCH else self.producer_epoch + 1
+        return self._prepare(
+            replace(
+                self.current(),
+                state=state,
+                producer_epoch=epoch,
+                last_producer_id=self.producer_id,
+                last_producer_epoch=self.producer_epoch,
+                partitions=frozenset() if empty else frozenset(self.partitions),
+                start_ms=now if empty else self.start_ms,
+                update_ms=now,
+                next_producer_id=next_producer_id,
+                client_version=TV2,
+            )
+        )
+
     def prepare_complete(self, now: int) -> Transit:
+        """The markers are written: Complete*, on the next producer id at epoch 0 when the
+        prepared end rotated to one."""
         state = (
             TxnState.COMPLETE_COMMIT
             if self.state == TxnState.PREPARE_COMMIT
             else TxnState.COMPLETE_ABORT
         )
         self.failed_epoch_fence = False
+        rotated = self.next_producer_id != NO_PRODUCER_ID
         return self._prepare(
-            replace(self.current(), state=state, partitions=frozenset(), update_ms=now)
+            replace(
+                self.current(),
+                state=state,
+                partitions=frozenset(),
+                update_ms=now,
+                producer_id=self.next_producer_id if rotated else self.producer_id,
+                producer_epoch=0 if rotated else self.producer_epoch,
+                last_producer_id=self.producer_id if rotated else self.last_producer_id,
+                last_producer_epoch=NO_PRODUCER_EPOCH if rotated else self.last_producer_epoch,
+                next_producer_id=NO_PRODUCER_ID,
+            )
         )
 
     def prepare_dead(self) -> Transit:
@@ -287,5 +357,7 @@ class TxnMetadata:
         self.partitions = set(t.partitions)
         self.start_ms = t.start_ms
         self.update_ms = t.update_ms
+        self.next_producer_id = t.next_producer_id
+        self.client_version = t.client_version
         self.state = t.state
         self.pending = None

@@ -12,14 +12,18 @@ use crate::record::validate::assign_offsets;
 
 impl Log {
     /// Appends a COMMIT or ABORT marker for `producer_id` as leader (WriteTxnMarkers). A
-    /// stale producer epoch is INVALID_PRODUCER_EPOCH, an older coordinator
-    /// TRANSACTION_COORDINATOR_FENCED. An ABORT goes into the aborted-transaction index.
+    /// stale producer epoch is INVALID_PRODUCER_EPOCH (under transaction version 2, whose
+    /// coordinator bumps the epoch for every marker, one not newer than the producer's is),
+    /// an older coordinator TRANSACTION_COORDINATOR_FENCED. An ABORT goes into the
+    /// aborted-transaction index.
+    #[allow(clippy::too_many_arguments)]
     pub fn append_marker(
         &mut self,
         producer_id: i64,
         producer_epoch: i16,
         coordinator_epoch: i32,
         commit: bool,
+        transaction_version: i8,
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
@@ -36,7 +40,8 @@ impl Log {
             )[..],
         );
         let mut header = BatchHeader::parse(&bytes)?;
-        self.producers.check_marker(&header, coordinator_epoch)?;
+        self.producers
+            .check_marker(&header, coordinator_epoch, transaction_version)?;
         // The transaction ends here: a later batch of the producer starts a new one, which
         // the coordinator must confirm again (a late batch of this one must not reopen it).
         self.verified_txns.remove(&producer_id);
@@ -60,12 +65,18 @@ impl Log {
 
     /// Whether a transactional batch would start a transaction on this partition that the
     /// coordinator has not confirmed (KIP-890): its producer has no transaction open here at
-    /// its epoch, and none was verified for it since the producer's last marker.
+    /// its epoch, and none was verified for it since the producer's last marker. A batch of
+    /// an older epoch than the producer's here is not asked about: its append refuses it
+    /// (INVALID_PRODUCER_EPOCH), as Kafka's log does before it asks the coordinator.
     pub fn needs_txn_verification(&self, header: &BatchHeader) -> bool {
         if !header.is_transactional() || header.is_control() || !header.has_producer_id() {
             return false;
         }
-        let open = self.producers.entry(header.producer_id).is_some_and(|e| {
+        let entry = self.producers.entry(header.producer_id);
+        if entry.is_some_and(|e| header.producer_epoch < e.epoch) {
+            return false;
+        }
+        let open = entry.is_some_and(|e| {
             e.epoch == header.producer_epoch && e.current_txn_first_offset.is_some()
         });
         !open && self.verified_txns.get(&header.producer_id) != Some(&header.producer_epoch)

@@ -22,14 +22,22 @@ use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Serve
 type ProducerRow = (i64, i16, i32, i64, i32, i64);
 
 /// One marker of `write_markers`: (topic, partition, producer id, producer epoch, coordinator
-/// epoch, commit).
-type MarkerRow = (String, i32, i64, i16, i32, bool);
+/// epoch, commit, transaction version).
+type MarkerRow = (String, i32, i64, i16, i32, bool, i8);
 
 fn marker_requests(markers: Vec<MarkerRow>) -> Vec<MarkerRequest> {
     markers
         .into_iter()
         .map(
-            |(topic, partition, producer_id, producer_epoch, coordinator_epoch, commit)| {
+            |(
+                topic,
+                partition,
+                producer_id,
+                producer_epoch,
+                coordinator_epoch,
+                commit,
+                version,
+            )| {
                 MarkerRequest {
                     topic,
                     partition,
@@ -37,6 +45,7 @@ fn marker_requests(markers: Vec<MarkerRow>) -> Vec<MarkerRequest> {
                     producer_epoch,
                     coordinator_epoch,
                     commit,
+                    transaction_version: version,
                 }
             },
         )

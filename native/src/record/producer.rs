@@ -208,16 +208,28 @@ impl ProducerStateManager {
 
     /// Checks a transaction marker written by the coordinator: a stale producer epoch is
     /// INVALID_PRODUCER_EPOCH, a marker from an older coordinator than the producer's last
-    /// one is TRANSACTION_COORDINATOR_FENCED.
+    /// one is TRANSACTION_COORDINATOR_FENCED. Under transaction version 2 (its coordinator
+    /// bumps the epoch as it ends the transaction) the marker's epoch must be newer than the
+    /// producer's, or the same again for a marker written twice (no transaction open, or the
+    /// last epoch), as Kafka 4's `checkProducerEpoch` has it.
     pub fn check_marker(
         &self,
         header: &BatchHeader,
         coordinator_epoch: i32,
+        transaction_version: i8,
     ) -> Result<(), ErrorCode> {
         let Some(entry) = self.producers.get(&header.producer_id) else {
             return Ok(());
         };
-        if header.producer_epoch < entry.epoch {
+        let epoch = header.producer_epoch;
+        let stale = if transaction_version >= 2 {
+            let again = epoch == entry.epoch
+                && (entry.current_txn_first_offset.is_none() || epoch == i16::MAX);
+            epoch <= entry.epoch && !again
+        } else {
+            epoch < entry.epoch
+        };
+        if stale {
             return Err(ErrorCode::InvalidProducerEpoch);
         }
         if coordinator_epoch < entry.coordinator_epoch {

@@ -189,17 +189,17 @@ fn stale_markers_are_fenced() {
     );
     assert_eq!(s.check(&marker(1, 3, 8)), Ok(None));
     assert_eq!(
-        s.check_marker(&marker(1, 2, 8), 0),
+        s.check_marker(&marker(1, 2, 8), 0, 0),
         Err(ErrorCode::InvalidProducerEpoch)
     );
     assert_eq!(s.update_marker(&marker(1, 3, 8), 4, 0), Some(7));
     assert_eq!(
-        s.check_marker(&marker(1, 3, 9), 3),
+        s.check_marker(&marker(1, 3, 9), 3, 0),
         Err(ErrorCode::TransactionCoordinatorFenced)
     );
-    assert_eq!(s.check_marker(&marker(1, 3, 9), 4), Ok(()));
+    assert_eq!(s.check_marker(&marker(1, 3, 9), 4, 0), Ok(()));
     assert_eq!(
-        s.check_marker(&marker(99, 0, 9), 0),
+        s.check_marker(&marker(99, 0, 9), 0, 0),
         Ok(()),
         "unknown producer"
     );
@@ -207,6 +207,41 @@ fn stale_markers_are_fenced() {
         s.update_marker(&marker(1, 3, 9), 4, 0),
         None,
         "no transaction open"
+    );
+}
+
+#[test]
+fn a_version_2_marker_needs_a_newer_epoch_and_the_next_transaction_starts_at_sequence_0() {
+    let mut s = ProducerStateManager::new();
+    s.update(&txn_batch(1, 3, 0, 2, 7), 0);
+    // The coordinator bumped the epoch (3 -> 4) as it ended the transaction.
+    for stale in [2, 3] {
+        assert_eq!(
+            s.check_marker(&marker(1, stale, 9), 0, 2),
+            Err(ErrorCode::InvalidProducerEpoch),
+            "epoch {stale} under transaction version 2"
+        );
+    }
+    assert_eq!(
+        s.check_marker(&marker(1, 3, 9), 0, 0),
+        Ok(()),
+        "version 0 rule"
+    );
+    assert_eq!(s.check_marker(&marker(1, 4, 9), 0, 2), Ok(()));
+    assert_eq!(s.update_marker(&marker(1, 4, 9), 0, 0), Some(7));
+    // Written again (no transaction open at that epoch now): accepted.
+    assert_eq!(s.check_marker(&marker(1, 4, 10), 0, 2), Ok(()));
+    // The producer's next transaction, on the marker's epoch, from sequence 0.
+    assert_eq!(s.check(&txn_batch(1, 4, 0, 1, 11)), Ok(None));
+    assert_eq!(
+        s.check(&txn_batch(1, 4, 5, 1, 11)),
+        Err(ErrorCode::OutOfOrderSequenceNumber)
+    );
+    s.update(&txn_batch(1, 4, 0, 1, 11), 0);
+    // With that transaction open, the same epoch is no longer a repeat.
+    assert_eq!(
+        s.check_marker(&marker(1, 4, 12), 0, 2),
+        Err(ErrorCode::InvalidProducerEpoch)
     );
 }
 

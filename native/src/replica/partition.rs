@@ -352,6 +352,7 @@ impl Partition {
         producer_epoch: i16,
         coordinator_epoch: i32,
         commit: bool,
+        transaction_version: i8,
         now_ms: i64,
     ) -> Result<LeaderAppend, ErrorCode> {
         self.append_with(-1, |log, epoch| {
@@ -360,6 +361,7 @@ impl Partition {
                 producer_epoch,
                 coordinator_epoch,
                 commit,
+                transaction_version,
                 epoch,
                 now_ms,
             )

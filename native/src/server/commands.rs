@@ -93,6 +93,8 @@ pub struct MarkerRequest {
     pub coordinator_epoch: i32,
     /// COMMIT, else ABORT.
     pub commit: bool,
+    /// The transaction's version (WriteTxnMarkers v2): 2 holds the epoch to the stricter rule.
+    pub transaction_version: i8,
 }
 
 /// One producer with state in a partition, as DescribeProducers reports it.
@@ -369,6 +371,7 @@ impl Server {
                     m.producer_epoch,
                     m.coordinator_epoch,
                     m.commit,
+                    m.transaction_version,
                     now_ms(),
                 )?;
                 Ok((p, appended.base_offset))

@@ -1,7 +1,8 @@
 """AddPartitionsToTxn (key 24), v0-5: a producer adds partitions to its ongoing transaction
 before it writes to them. v0-3 (clients) carry one transaction; v4-5 (brokers) batch several
 and may ask only whether partitions are in their transaction (VerifyOnly, KIP-890), which a
-partition leader does before appending the first batch of a transaction. A partition that is
+partition leader does before appending the first batch of a transaction, or add them for a
+producer of transaction version 2 (KIP-890 part 2), which adds none itself. A partition that is
 not in it is INVALID_TXN_STATE to a v4 asker and TRANSACTION_ABORTABLE to a v5 one, which
 passes that on to producers that know it (Produce v11+) as Kafka's brokers do.
 
@@ -100,6 +101,10 @@ async def _transaction(
             else errors.OperationNotAttemptedError.code
             for tp in partitions
         }
+    elif ctx.api_version >= BATCHED_VERSION:
+        # A partition leader adding them for a producer of transaction version 2.
+        forward = ctx.peer == NATIVE_PEER
+        codes = await txn.add_for_producer(transactional_id, *producer, partitions, forward)
     else:
         code = await txn.add_partitions(transactional_id, *producer, partitions)
         codes = dict.fromkeys(partitions, for_version(code, ctx.api_version, FENCED_VERSION))

@@ -1,4 +1,4 @@
-"""TxnOffsetCommit (key 28), v0-4: a transactional producer commits a group's offsets as part
+"""TxnOffsetCommit (key 28), v0-6: a transactional producer commits a group's offsets as part
 of its transaction (send_offsets_to_transaction, after AddOffsetsToTxn). The group
 coordinator appends them as a transactional batch of the producer and holds them pending:
 the transaction's COMMIT marker makes them the group's committed offsets, ABORT drops them.
@@ -7,27 +7,65 @@ v3 carries the consumer's member id and generation (KIP-447), checked like Offse
 With `transaction.partition.verification.enable` (KIP-890), the transaction coordinator
 first confirms that AddOffsetsToTxn put the group's partition in the transaction; offsets of
 a producer that skipped it get INVALID_TXN_STATE, or TRANSACTION_ABORTABLE from v4 on, as
-Kafka 4 answers."""
+Kafka 4 answers. A producer of transaction version 2 (v5, KIP-890 part 2) sends no
+AddOffsetsToTxn: the group's partition is added to its transaction here, always. v6 names
+topics by id (KIP-1319): an id no topic has is UNKNOWN_TOPIC_ID for each of its partitions,
+and the answer names topics by id, as OffsetCommit v10 does."""
 
 from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
 from ferrolog.handlers import _txn
-from ferrolog.handlers._groups import coordinator, readable_topics, require_group
+from ferrolog.handlers._groups import coordinator, readable_topics, require_group, topic_name
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.offset_commit import partition_exists
-from ferrolog.protocol.messages import TxnOffsetCommitRequest, TxnOffsetCommitResponse
+from ferrolog.protocol import ZERO_UUID
+from ferrolog.protocol.messages import (
+    TxnOffsetCommitRequest,
+    TxnOffsetCommitRequestTopic,
+    TxnOffsetCommitResponse,
+)
 
 API_KEY = 28
 MIN_VERSION = 0
-MAX_VERSION = 4
+MAX_VERSION = 6
 ABORTABLE_VERSION = 4
+ADD_VERSION = 5
+TOPIC_ID_VERSION = 6
+# What the transaction coordinator's trouble is to a producer committing offsets: retriable
+# without looking its group coordinator up again.
+_COORDINATOR_AWAY = {
+    errors.CoordinatorNotAvailableError.code,
+    errors.NotCoordinatorError.code,
+    errors.CoordinatorLoadInProgressError.code,
+}
+
+
+async def _added(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int:
+    """v5+: 0 once the transaction coordinator added the group's partition to the producer's
+    transaction, else its answer as Kafka passes it on."""
+    group_partition = _txn.offsets_partition(ctx, request["group_id"])
+    codes = await _txn.coordinator(ctx).add_for_producer(
+        request["transactional_id"],
+        request["producer_id"],
+        request["producer_epoch"],
+        [group_partition],
+        forward=True,
+    )
+    code = codes[group_partition]
+    if code == errors.ProducerFencedError.code:
+        return errors.InvalidProducerEpochError.code
+    if code in _COORDINATOR_AWAY:
+        return errors.CoordinatorLoadInProgressError.code
+    return code
 
 
 async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int:
     """0 once the transaction coordinator confirms the group's partition is in the
     producer's transaction, else its answer."""
+    if ctx.api_version >= ADD_VERSION:
+        return await _added(ctx, request)
     if not ctx.broker.config.get_bool("transaction.partition.verification.enable"):
         return 0
     group_partition = _txn.offsets_partition(ctx, request["group_id"])
@@ -42,6 +80,33 @@ async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int
 
 
 async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
+    if ctx.api_version < TOPIC_ID_VERSION:
+        return await _commit(ctx, request)
+    named: list[TxnOffsetCommitRequestTopic] = []
+    unknown: list[TxnOffsetCommitRequestTopic] = []
+    for t in request["topics"]:
+        name = topic_name(ctx, t["topic_id"])
+        (unknown if name is None else named).append({**t, "name": name or ""})
+    response = await _commit(ctx, {**request, "topics": named})
+    ids = {t["name"]: t["topic_id"] for t in named}
+    for topic in response["topics"]:
+        topic["topic_id"] = ids.get(topic.get("name", ""), ZERO_UUID)
+    unknown_id = errors.UnknownTopicIdError.code
+    response["topics"].extend(
+        {
+            "name": "",
+            "topic_id": t["topic_id"],
+            "partitions": [
+                {"partition_index": p["partition_index"], "error_code": unknown_id}
+                for p in t["partitions"]
+            ],
+        }
+        for t in unknown
+    )
+    return response
+
+
+async def _commit(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
     exists = partition_exists(ctx)
     topics = request["topics"]
     readable: set[str] = set()

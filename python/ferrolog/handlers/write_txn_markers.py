@@ -1,7 +1,9 @@
-"""WriteTxnMarkers (key 27), v1 (Kafka 4.0 dropped v0, KIP-896): a transaction coordinator
+"""WriteTxnMarkers (key 27), v1-2 (Kafka 4.0 dropped v0, KIP-896): a transaction coordinator
 (another broker's, or this one's) has this partition leader append COMMIT or ABORT markers.
 Each partition answers on its own: NOT_LEADER_OR_FOLLOWER where this broker does not lead it,
-INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does."""
+INVALID_PRODUCER_EPOCH or TRANSACTION_COORDINATOR_FENCED for a stale marker, as Kafka does.
+v2 gives each marker its transaction's version: under version 2 (KIP-890 part 2) the marker's
+epoch must be newer than the producer's."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from ferrolog.protocol.messages import WriteTxnMarkersRequest, WriteTxnMarkersRe
 
 API_KEY = 27
 MIN_VERSION = 1
-MAX_VERSION = 1
+MAX_VERSION = 2
 
 
 async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteTxnMarkersResponse:
@@ -28,6 +30,7 @@ async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteT
             m["coordinator_epoch"],
             m["transaction_result"],
             tuple((t["name"], p) for t in m["topics"] for p in t["partition_indexes"]),
+            m.get("transaction_version", 0),
         )
         for m in request["markers"]
     ]

@@ -24,16 +24,16 @@ fn two_transactions(log: &mut Log) {
         1,
         "producer 1's transaction is open"
     );
-    log.append_marker(1, 0, 0, true, 0, NOW).unwrap(); // 5
+    log.append_marker(1, 0, 0, true, 0, 0, NOW).unwrap(); // 5
     log.set_high_watermark(log.log_end_offset());
     assert_eq!(
         log.last_stable_offset(),
         3,
         "producer 2's transaction is still open"
     );
-    log.append_marker(2, 0, 0, false, 0, NOW).unwrap(); // 6
+    log.append_marker(2, 0, 0, false, 0, 0, NOW).unwrap(); // 6
     log.append_as_leader(txn_batch(2, 2, 1), 0, NOW).unwrap(); // 7
-    log.append_marker(2, 0, 0, false, 0, NOW).unwrap(); // 8
+    log.append_marker(2, 0, 0, false, 0, 0, NOW).unwrap(); // 8
     log.set_high_watermark(log.log_end_offset());
     assert_eq!(log.last_stable_offset(), 9);
 }
@@ -75,9 +75,9 @@ fn stale_markers_are_fenced() {
     let dir = tempdir().unwrap();
     let mut log = open(dir.path(), LogConfig::default());
     log.append_as_leader(txn_batch(1, 0, 1), 0, NOW).unwrap();
-    log.append_marker(1, 0, 5, true, 0, NOW).unwrap();
+    log.append_marker(1, 0, 5, true, 0, 0, NOW).unwrap();
     assert_eq!(
-        log.append_marker(1, 0, 4, false, 0, NOW).unwrap_err(),
+        log.append_marker(1, 0, 4, false, 0, 0, NOW).unwrap_err(),
         ErrorCode::TransactionCoordinatorFenced
     );
 }

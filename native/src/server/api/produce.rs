@@ -368,7 +368,10 @@ pub async fn handle(
     } else {
         Vec::new()
     };
-    let verify = broker.config.transaction_verification;
+    // Produce v12+ (transaction version 2): the leader adds the partitions, whatever the
+    // verification setting says.
+    let verify =
+        broker.config.transaction_verification || version >= txn_verify::ADD_PRODUCE_VERSION;
     let verify_began = Instant::now();
     let refused = if verify {
         txn_verify::check_produce(

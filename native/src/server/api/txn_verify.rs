@@ -9,6 +9,11 @@
 //! the coordinator's broker. One question per Produce request covers all its partitions, and
 //! a confirmed (producer, epoch) is kept per partition until the transaction's marker, so the
 //! rest of the transaction's batches never leave the native core.
+//!
+//! KIP-890 part 2 (transaction version 2): a producer that sends Produce v12+ adds no
+//! partitions itself. The leader asks the coordinator to add them (VerifyOnly false), always,
+//! whatever `transaction.partition.verification.enable` says, and waits out a coordinator
+//! still finishing the producer's previous transaction for a moment, as Kafka's leader does.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,6 +42,13 @@ const API_KEY: i16 = 24;
 const VERSION: i16 = 4;
 /// Produce v11 clients know TRANSACTION_ABORTABLE (KIP-890).
 const ABORTABLE_PRODUCE_VERSION: i16 = 11;
+/// Produce v12+ producers use transaction version 2: the leader adds their partitions.
+pub const ADD_PRODUCE_VERSION: i16 = 12;
+/// Kafka's `add.partitions.to.txn.retry.backoff.ms` and `.max.ms`: how long the leader
+/// retries an add the coordinator answers CONCURRENT_TRANSACTIONS (the previous transaction's
+/// markers being written).
+const ADD_RETRY_BACKOFF: Duration = Duration::from_millis(20);
+const ADD_RETRY_MAX: Duration = Duration::from_millis(100);
 
 /// The partitions of a Produce request whose transactional batch needs the coordinator's
 /// confirmation, asked about (one question per producer), and the error each one that was
@@ -112,11 +124,21 @@ pub async fn verify(
     produce_version: i16,
     timeout: Duration,
 ) -> HashMap<(String, i32), ErrorCode> {
-    let answered = tokio::time::timeout(timeout, ask(broker, producer, partitions)).await;
-    let codes = match answered {
-        Ok(Some(codes)) => codes,
-        // No answer (shutdown, a timeout, an unreadable reply): the producer retries.
-        _ => HashMap::new(),
+    let add = produce_version >= ADD_PRODUCE_VERSION;
+    let started = tokio::time::Instant::now();
+    let codes = loop {
+        let answered = tokio::time::timeout(timeout, ask(broker, producer, partitions, !add)).await;
+        let codes = match answered {
+            Ok(Some(codes)) => codes,
+            // No answer (shutdown, a timeout, an unreadable reply): the producer retries.
+            _ => HashMap::new(),
+        };
+        let concurrent = ErrorCode::ConcurrentTransactions.code();
+        let waited = started.elapsed() + ADD_RETRY_BACKOFF;
+        if !add || !codes.values().any(|&c| c == concurrent) || waited > ADD_RETRY_MAX {
+            break codes;
+        }
+        tokio::time::sleep(ADD_RETRY_BACKOFF).await;
     };
     partitions
         .iter()
@@ -135,6 +157,9 @@ pub async fn verify(
 /// the batch (TRANSACTION_ABORTABLE for clients that know it).
 fn produce_error(code: i16, produce_version: i16) -> ErrorCode {
     let error = ErrorCode::from_code(code).unwrap_or(ErrorCode::UnknownServerError);
+    if produce_version >= ADD_PRODUCE_VERSION {
+        return added_error(error);
+    }
     match error {
         ErrorCode::None => ErrorCode::None,
         ErrorCode::CoordinatorLoadInProgress
@@ -151,10 +176,27 @@ fn produce_error(code: i16, produce_version: i16) -> ErrorCode {
     }
 }
 
+/// Kafka's translation of an add's answer for Produce v12+ (ADD_PARTITION): a fenced epoch is
+/// INVALID_PRODUCER_EPOCH, a coordinator away is retriable (NOT_ENOUGH_REPLICAS), a previous
+/// transaction still completing is CONCURRENT_TRANSACTIONS, the rest as the coordinator said.
+fn added_error(error: ErrorCode) -> ErrorCode {
+    match error {
+        ErrorCode::ProducerFenced => ErrorCode::InvalidProducerEpoch,
+        ErrorCode::CoordinatorLoadInProgress
+        | ErrorCode::CoordinatorNotAvailable
+        | ErrorCode::NotCoordinator
+        | ErrorCode::RequestTimedOut
+        | ErrorCode::NetworkException
+        | ErrorCode::NotEnoughReplicas => ErrorCode::NotEnoughReplicas,
+        other => other,
+    }
+}
+
 async fn ask(
     broker: &Arc<Broker>,
     producer: &Producer<'_>,
     partitions: &[(String, i32)],
+    verify_only: bool,
 ) -> Option<HashMap<(String, i32), i16>> {
     let mut by_topic: Vec<(String, Vec<i32>)> = Vec::new();
     for (topic, partition) in partitions {
@@ -169,7 +211,7 @@ async fn ask(
         )))
         .with_producer_id(ProducerId(producer.producer_id))
         .with_producer_epoch(producer.producer_epoch)
-        .with_verify_only(true)
+        .with_verify_only(verify_only)
         .with_topics(
             by_topic
                 .into_iter()
@@ -251,5 +293,29 @@ mod tests {
         assert_eq!(produce_error(90, 9), ErrorCode::InvalidProducerEpoch);
         assert_eq!(produce_error(49, 3), ErrorCode::InvalidProducerIdMapping);
         assert_eq!(produce_error(49, 11), ErrorCode::TransactionAbortable);
+    }
+
+    #[test]
+    fn an_adds_answer_passes_through_but_fencing_and_coordinator_trouble() {
+        for version in [12, 13] {
+            assert_eq!(produce_error(0, version), ErrorCode::None);
+            assert_eq!(produce_error(90, version), ErrorCode::InvalidProducerEpoch);
+            assert_eq!(
+                produce_error(51, version),
+                ErrorCode::ConcurrentTransactions
+            );
+            for retriable in [14, 15, 16, 7, 13] {
+                assert_eq!(
+                    produce_error(retriable, version),
+                    ErrorCode::NotEnoughReplicas
+                );
+            }
+            assert_eq!(produce_error(48, version), ErrorCode::InvalidTxnState);
+            assert_eq!(
+                produce_error(49, version),
+                ErrorCode::InvalidProducerIdMapping
+            );
+            assert_eq!(produce_error(47, version), ErrorCode::InvalidProducerEpoch);
+        }
     }
 }

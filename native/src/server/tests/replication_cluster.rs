@@ -225,6 +225,7 @@ fn followers_keep_the_transaction_state_of_what_they_replicate() {
             producer_epoch: 0,
             coordinator_epoch: 0,
             commit: false,
+            transaction_version: 0,
         })
         .expect("abort marker");
     assert_eq!(produce(&mut a.connect(), 1, -1, 10_000), (0, 4));

@@ -105,7 +105,9 @@ fn read_committed_stops_at_the_lso_and_sees_aborts() {
         .partitions
         .get(TOPIC, 0)
         .expect("partition");
-    let marker = partition.append_marker(7, 0, 0, false, 1).expect("marker");
+    let marker = partition
+        .append_marker(7, 0, 0, false, 0, 1)
+        .expect("marker");
     assert_eq!(marker.base_offset, 3);
     let (hw, lso, aborted, bytes) = fetch(&mut client, true);
     assert_eq!((hw, lso, aborted), (4, 4, Some(vec![(7, 0)])));

@@ -153,7 +153,9 @@ fn a_transactions_first_batch_waits_for_the_coordinator() {
         .partitions
         .get(TOPIC, 0)
         .expect("p");
-    partition.append_marker(7, 0, 0, true, 1).expect("marker");
+    partition
+        .append_marker(7, 0, 0, true, 0, 1)
+        .expect("marker");
     let asker = thread::spawn(move || answer_one(coordinator, 48));
     request.topic_data[0].partition_data[0].records = Some(Bytes::from(at_sequence(6)));
     let r: ProduceResponse = client.call(ApiKey::Produce, 9, &request);
