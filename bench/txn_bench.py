@@ -1,5 +1,7 @@
-"""Transactional throughput, ferrolog against Apache Kafka 4.1 on this machine, one broker
-each, run one after the other (never both at once):
+"""Transactional throughput, ferrolog against Apache Kafka 4.4 on this machine, one broker
+each, run one after the other (never both at once), both at the same `transaction.version`
+(2 unless told: what Kafka 4.4 formats a cluster with, so its Java producers use KIP-890
+part 2; set with `kafka-features` on each broker after it starts):
 
 - `perf`: Kafka's ProducerPerformance with `--transactional-id` and
   `--transaction-duration-ms 100` (a commit every 100 ms), records/s;
@@ -8,6 +10,7 @@ each, run one after the other (never both at once):
   whole run (start-up included, the same for both brokers).
 
     python -m bench.txn_bench [--records 500000] [--size 100] [--copy 100000] [--runs 3]
+                              [--transaction-version 2]
 
 Prints each broker's median over the runs and the ratio ferrolog/Kafka (above 1: ferrolog is
 faster), and writes the same table, with every run's figure, to `bench/results/txn-latest.md`.
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from confluent_kafka import Producer
 
-from bench.harness import brokers, workloads
+from bench.harness import brokers, kafka_dist, workloads
 from bench.harness.workloads import _java, _run, create_topic
 
 
@@ -72,12 +75,27 @@ def copier(bootstrap: str, records: int, size: int) -> float:
     return records / (time.monotonic() - started)
 
 
+def set_transaction_version(bootstrap: str, level: int) -> None:
+    """Finalizes `transaction.version` at `level`: an upgrade, else a downgrade (Kafka 4.4
+    starts at 2, ferrolog at none)."""
+    feature = f"transaction.version={level}"
+    for verb in ("upgrade", "downgrade"):
+        try:
+            args = ("--bootstrap-server", bootstrap, verb, "--feature", feature)
+            _run(_java("FeatureCommand", *args))
+            return
+        except RuntimeError:
+            continue
+    raise RuntimeError(f"cannot set {feature} on {bootstrap}")
+
+
 def measure(kind: str, args: argparse.Namespace) -> dict[str, float]:
     broker = brokers.make(kind)
     try:
         broker.prepare()
         broker.spawn()
         brokers.wait_port(broker.port, 120, broker.proc)
+        set_transaction_version(broker.bootstrap, args.transaction_version)
         return {
             "perf": perf(broker.bootstrap, args.records, args.size),
             "copier": copier(broker.bootstrap, args.copy, args.size),
@@ -92,6 +110,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=100)
     parser.add_argument("--copy", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--transaction-version", type=int, choices=(1, 2), default=2)
     args = parser.parse_args()
     results: dict[str, dict[str, list[float]]] = {}
     for _ in range(args.runs):
@@ -99,10 +118,11 @@ def main() -> None:
             for name, value in measure(kind, args).items():
                 results.setdefault(kind, {}).setdefault(name, []).append(value)
     lines = [
-        f"# Transactional throughput, ferrolog vs Apache Kafka 4.1: "
+        f"# Transactional throughput, ferrolog vs Apache Kafka {kafka_dist.KAFKA4}: "
         f"{datetime.datetime.now(datetime.UTC).isoformat(timespec='seconds')}",
         "",
-        f"One broker each, fresh per run, run one after the other; {args.runs} runs, medians. "
+        f"One broker each, fresh per run, run one after the other; {args.runs} runs, medians; "
+        f"transaction.version {args.transaction_version} finalized on both. "
         f"perf: ProducerPerformance, {args.records:,} records of {args.size} B, "
         "--transaction-duration-ms 100. copier: TransactionalMessageCopier, "
         f"{args.copy:,} records, 500 per transaction, start-up included. "
