@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ferrolog.config.inter_broker import inter_broker_client
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
-from ferrolog.controller.coordinator.txn.forward import VerifyForwarder
+from ferrolog.controller.coordinator.txn.forward import CoordinatorForwarder
 from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter, OnWritten
 from ferrolog.controller.coordinator.txn.markers import GONE, MarkerSender
 
@@ -66,5 +66,5 @@ def build(
     local = LocalMarkerWriter(waits, on_written)
     channel = BrokerChannel(config.node_id, address_of, lambda: inter_broker_client(config))
     sender = MarkerSender(config.node_id, leader_of, local.write, channel)
-    forward = VerifyForwarder(channel, leader_of)
+    forward = CoordinatorForwarder(channel, leader_of)
     return TransactionCoordinator(native, waits, config, allocate, sender, forward), local

@@ -31,7 +31,7 @@ from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
 from ferrolog.controller.coordinator.txn import operations, records
-from ferrolog.controller.coordinator.txn.forward import VerifyForwarder
+from ferrolog.controller.coordinator.txn.forward import CoordinatorForwarder
 from ferrolog.controller.coordinator.txn.markers import Marker, MarkerSender
 from ferrolog.controller.coordinator.txn.operations import Expected, FenceThenAbort, NeedProducerId
 from ferrolog.controller.coordinator.txn.state import (
@@ -122,7 +122,7 @@ class TransactionCoordinator:
         config: BrokerConfig,
         allocate_producer_id: Callable[[], Awaitable[int]],
         markers: MarkerSender,
-        forward: VerifyForwarder | None = None,
+        forward: CoordinatorForwarder | None = None,
     ) -> None:
         self.settings = TxnSettings.from_config(config)
         self._allocate = allocate_producer_id
@@ -269,12 +269,12 @@ class TransactionCoordinator:
     ) -> dict[TopicPartition, int]:
         """`verify_partitions`, or with `forward` (this broker's own native core asking) the
         answer of the broker that coordinates the id when that is not this one."""
-        partition = self.partition_of(transactional_id)
-        if forward and self._forward is not None and self.runtime.owned_shard(partition) is None:
-            codes: dict[TopicPartition, int] = await self._forward.verify(
-                partition, transactional_id, producer_id, epoch, partitions
+        if forward:
+            asked = await self._ask_coordinator(
+                transactional_id, producer_id, epoch, partitions, verify_only=True
             )
-            return codes
+            if asked is not None:
+                return asked
         return self.verify_partitions(transactional_id, producer_id, epoch, partitions)
 
     async def add_for_producer(
@@ -290,14 +290,32 @@ class TransactionCoordinator:
         v5+), which starts one if none is ongoing. With `forward` (this broker's own native
         core asking), the answer of the broker that coordinates the id when that is not this
         one."""
-        partition = self.partition_of(transactional_id)
-        if forward and self._forward is not None and self.runtime.owned_shard(partition) is None:
-            codes: dict[TopicPartition, int] = await self._forward.verify(
-                partition, transactional_id, producer_id, epoch, partitions, verify_only=False
+        if forward:
+            asked = await self._ask_coordinator(
+                transactional_id, producer_id, epoch, partitions, verify_only=False
             )
-            return codes
+            if asked is not None:
+                return asked
         code = await self.add_partitions(transactional_id, producer_id, epoch, partitions, TV2)
         return dict.fromkeys(partitions, code)
+
+    async def _ask_coordinator(
+        self,
+        transactional_id: str,
+        producer_id: int,
+        epoch: int,
+        partitions: list[TopicPartition],
+        verify_only: bool,
+    ) -> dict[TopicPartition, int] | None:
+        """The answer of the broker that coordinates the id, when that is not this one (None:
+        this broker answers)."""
+        partition = self.partition_of(transactional_id)
+        if self._forward is None or self.runtime.owned_shard(partition) is not None:
+            return None
+        codes: dict[TopicPartition, int] = await self._forward.ask(
+            partition, transactional_id, producer_id, epoch, partitions, verify_only
+        )
+        return codes
 
     async def end_txn(
         self, transactional_id: str, producer_id: int, epoch: int, commit: bool

@@ -22,19 +22,19 @@ ADD_PARTITIONS_TO_TXN = 24
 VERIFY_VERSION = 4
 
 
-class VerifyForwarder:
+class CoordinatorForwarder:
     def __init__(self, channel: BrokerChannel, leader_of: Callable[[str, int], int | None]):
         self._channel = channel
         self._leader_of = leader_of
 
-    async def verify(
+    async def ask(
         self,
         txn_partition: int,
         transactional_id: str,
         producer_id: int,
         epoch: int,
         partitions: list[TopicPartition],
-        verify_only: bool = True,
+        verify_only: bool,
     ) -> dict[TopicPartition, int]:
         """Each partition's answer from the id's coordinator; COORDINATOR_NOT_AVAILABLE (the
         producer retries) when it cannot be asked."""
