@@ -3,11 +3,13 @@ Kafka reports for a member ("/<address>")."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol import ZERO_UUID
 
 if TYPE_CHECKING:
     from ferrolog.controller.coordinator.api import GroupCoordinatorApi
@@ -48,3 +50,40 @@ def topic_id(ctx: RequestContext, name: str) -> bytes | None:
     """The id of topic `name`; None for a topic that no longer exists."""
     record = ctx.broker.controller.topic(name)
     return record.topic_id if record is not None else None
+
+
+Request = TypeVar("Request", bound=Mapping[str, Any])
+Response = TypeVar("Response", bound=Mapping[str, Any])
+
+
+async def by_topic_id(
+    ctx: RequestContext, request: Request, commit: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """Serves a commit that names its topics by id (OffsetCommit v10, TxnOffsetCommit v6)
+    with `commit`, which takes them by name: the answer names each topic by id again, and
+    every partition of an id no topic has is answered UNKNOWN_TOPIC_ID, nothing committed."""
+    named: list[dict[str, Any]] = []
+    unknown: list[Mapping[str, Any]] = []
+    for t in request.get("topics") or []:
+        name = topic_name(ctx, t["topic_id"])
+        if name is None:
+            unknown.append(t)
+        else:
+            named.append({**t, "name": name})
+    response: Any = await commit(cast(Request, {**request, "topics": named}))
+    ids = {t["name"]: t["topic_id"] for t in named}
+    for topic in response["topics"]:
+        topic["topic_id"] = ids.get(topic.get("name", ""), ZERO_UUID)
+    code = errors.UnknownTopicIdError.code
+    response["topics"].extend(
+        {
+            "name": "",
+            "topic_id": t["topic_id"],
+            "partitions": [
+                {"partition_index": p["partition_index"], "error_code": code}
+                for p in t["partitions"]
+            ],
+        }
+        for t in unknown
+    )
+    return cast(Response, response)

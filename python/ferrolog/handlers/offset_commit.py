@@ -13,12 +13,11 @@ from collections.abc import Callable
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
-from ferrolog.handlers._groups import coordinator, readable_topics, require_group, topic_name
+from ferrolog.handlers._groups import by_topic_id, coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     OffsetCommitRequest,
-    OffsetCommitRequestTopic,
     OffsetCommitResponse,
 )
 
@@ -59,18 +58,7 @@ def partition_exists(ctx: RequestContext) -> Callable[[str, int], bool]:
 async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
     if ctx.api_version < TOPIC_ID_VERSION:
         return await _commit(ctx, request)
-    named: list[OffsetCommitRequestTopic] = []
-    unknown: list[OffsetCommitRequestTopic] = []
-    for t in request.get("topics") or []:
-        name = topic_name(ctx, t["topic_id"])
-        (unknown if name is None else named).append({**t, "name": name or ""})
-    response = await _commit(ctx, {**request, "topics": named})
-    ids = {t["name"]: t["topic_id"] for t in named}
-    for topic in response["topics"]:
-        topic.setdefault("topic_id", ids.get(topic.get("name", ""), ZERO_UUID))
-    failed = all_failed({**request, "topics": unknown}, errors.UnknownTopicIdError.code)
-    response["topics"].extend(failed["topics"])
-    return response
+    return await by_topic_id(ctx, request, lambda named: _commit(ctx, named))
 
 
 async def _commit(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:

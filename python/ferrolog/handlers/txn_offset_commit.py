@@ -17,13 +17,11 @@ from __future__ import annotations
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
 from ferrolog.handlers import _txn
-from ferrolog.handlers._groups import coordinator, readable_topics, require_group, topic_name
+from ferrolog.handlers._groups import by_topic_id, coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.offset_commit import partition_exists
-from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
     TxnOffsetCommitRequest,
-    TxnOffsetCommitRequestTopic,
     TxnOffsetCommitResponse,
 )
 
@@ -82,28 +80,7 @@ async def _verified(ctx: RequestContext, request: TxnOffsetCommitRequest) -> int
 async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
     if ctx.api_version < TOPIC_ID_VERSION:
         return await _commit(ctx, request)
-    named: list[TxnOffsetCommitRequestTopic] = []
-    unknown: list[TxnOffsetCommitRequestTopic] = []
-    for t in request["topics"]:
-        name = topic_name(ctx, t["topic_id"])
-        (unknown if name is None else named).append({**t, "name": name or ""})
-    response = await _commit(ctx, {**request, "topics": named})
-    ids = {t["name"]: t["topic_id"] for t in named}
-    for topic in response["topics"]:
-        topic["topic_id"] = ids.get(topic.get("name", ""), ZERO_UUID)
-    unknown_id = errors.UnknownTopicIdError.code
-    response["topics"].extend(
-        {
-            "name": "",
-            "topic_id": t["topic_id"],
-            "partitions": [
-                {"partition_index": p["partition_index"], "error_code": unknown_id}
-                for p in t["partitions"]
-            ],
-        }
-        for t in unknown
-    )
-    return response
+    return await by_topic_id(ctx, request, lambda named: _commit(ctx, named))
 
 
 async def _commit(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
