@@ -21,6 +21,8 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ferrolog.features import NEW_CLUSTER_LEVELS
+
 # Relative, so the type checker resolves it whether it sees this folder as `controller` (the
 # source tree) or `ferrolog.controller` (the installed package).
 from ..acl.manager import AclChanges
@@ -80,6 +82,7 @@ class LocalStore(MetadataStore):
                 "cluster_id": new_cluster_id(),
                 "next_producer_id": 0,
                 "topics": {},
+                "features": {"levels": dict(NEW_CLUSTER_LEVELS), "epoch": 0},
             }
             await asyncio.to_thread(_atomic_write, self._path, _dump(data))
         self._data = data
@@ -416,8 +419,8 @@ def _topic_from_json(name: str, raw: dict[str, Any]) -> TopicRecord:
 
 
 def _features_from_json(data: dict[str, Any]) -> FinalizedFeatures:
-    # A store without them (new, or written before features existed) has epoch 0, as Kafka's
-    # ZooKeeper-mode controller creates an empty `/feature` znode at its first start.
+    # A store written before features existed has none finalized, at epoch 0, as Kafka's
+    # ZooKeeper-mode controller enables `/feature` empty in a cluster from before them.
     raw = data.get("features", {"levels": {}, "epoch": 0})
     return FinalizedFeatures({str(n): int(v) for n, v in raw["levels"].items()}, int(raw["epoch"]))
 

@@ -32,6 +32,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from ferrolog.features import NEW_CLUSTER_LEVELS
 from ferrolog.timeouts import bounded
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError as ZkBadVersionError
@@ -323,16 +324,19 @@ class ZkStore(MetadataStore):
         return await self._call(write)
 
     async def enable_features(self) -> None:
-        """Creates `/feature` with no finalized feature, or enables a disabled one (Kafka's
-        ZooKeeper-mode controller does so when elected); controller only."""
+        """Creates `/feature` with a new cluster's levels (`NEW_CLUSTER_LEVELS`), or enables a
+        disabled one with none finalized, as Kafka's ZooKeeper-mode controller does when
+        elected (a cluster that existed before features must be upgraded by hand); controller
+        only."""
 
         def enable() -> None:
             empty = paths.encode_features({})
             try:
                 data, stat = self.client.get(paths.FEATURE)
             except NoNodeError:
+                new = paths.encode_features(dict(NEW_CLUSTER_LEVELS))
                 with contextlib.suppress(NodeExistsError):
-                    self._fenced_write(lambda tx: tx.create(paths.FEATURE, empty))
+                    self._fenced_write(lambda tx: tx.create(paths.FEATURE, new))
                 return
             if not paths.decode_features(data)[0]:
                 with contextlib.suppress(BadVersionError):

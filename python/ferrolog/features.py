@@ -42,6 +42,15 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
 }
 
 
+# What a new cluster starts with, as `kafka-storage format` finalizes Kafka 4.4's defaults (its
+# 4.4 release version): the consumer group protocol and transactions of KIP-890 part 2 work
+# without a `kafka-features upgrade`. Written once, when the cluster's metadata is first created
+# (ZooKeeper's `/feature`, or a new local store); a cluster that already exists keeps what it
+# has, and `kafka-features downgrade` goes back (to transaction.version 1 for clients that
+# cannot bump the epoch per transaction, say).
+NEW_CLUSTER_LEVELS: dict[str, int] = {"group.version": 1, "transaction.version": 2}
+
+
 def advertised(api_version: int) -> list[tuple[str, int, int]]:
     """`(name, min, max)` of the features ApiVersions `api_version` reports as supported,
     by name."""

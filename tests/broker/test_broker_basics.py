@@ -322,7 +322,12 @@ def test_live_api_versions_v4(ferrolog_broker: EmbeddedBroker) -> None:
     assert response is not None
     correlation, decoded = decode_response(API_VERSIONS, 4, response)
     assert (correlation, decoded["error_code"]) == (5, 0)
-    assert decoded["finalized_features"] == []
+    # A new cluster's levels (Kafka 4.4's defaults), at epoch 0.
+    assert decoded["finalized_features_epoch"] == 0
+    assert {
+        f["name"]: (f["min_version_level"], f["max_version_level"])
+        for f in decoded["finalized_features"]
+    } == {"group.version": (1, 1), "transaction.version": (2, 2)}
 
 
 @pytest.mark.native

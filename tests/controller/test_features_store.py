@@ -6,19 +6,22 @@ no finalized features."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
 from ferrolog.controller.store import zk_paths
 from ferrolog.controller.store.base import BadVersionError, FinalizedFeatures
-from ferrolog.controller.store.local import LocalStore
+from ferrolog.controller.store.local import FILE_NAME, LocalStore
+from ferrolog.features import NEW_CLUSTER_LEVELS
 
 
 def test_local_features_compare_and_set_and_persist(tmp_path: Path) -> None:
     async def run() -> None:
         store = LocalStore(tmp_path)
         await store.start()
-        assert await store.finalized_features() == FinalizedFeatures({}, 0)
+        # A new cluster starts at Kafka 4.4's levels.
+        assert await store.finalized_features() == FinalizedFeatures(NEW_CLUSTER_LEVELS, 0)
         written = await store.update_finalized_features({"transaction.version": 1}, 0)
         assert written == FinalizedFeatures({"transaction.version": 1}, 1)
         with pytest.raises(BadVersionError):
@@ -30,6 +33,23 @@ def test_local_features_compare_and_set_and_persist(tmp_path: Path) -> None:
         again = LocalStore(tmp_path)
         await again.start()
         assert await again.finalized_features() == FinalizedFeatures({}, 2)
+
+    asyncio.run(run())
+
+
+def test_a_local_store_from_before_features_has_none_finalized(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = LocalStore(tmp_path)
+        await store.start()
+        await store.close()
+        path = tmp_path / FILE_NAME
+        data = json.loads(path.read_text())
+        del data["features"]
+        path.write_text(json.dumps(data))
+        again = LocalStore(tmp_path)
+        await again.start()
+        # As Kafka's controller enables an existing cluster's `/feature`: nothing finalized.
+        assert await again.finalized_features() == FinalizedFeatures({}, 0)
 
     asyncio.run(run())
 

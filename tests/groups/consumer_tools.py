@@ -1,5 +1,5 @@
 """Helpers of the KIP-848 consumer-group tests (protocol, migration, group configs, parity
-with Kafka 4.1): a broker with group.version 1, the ConsumerGroupHeartbeat and
+with Kafka 4.1): a broker (a new one has group.version 1), the ConsumerGroupHeartbeat and
 ConsumerGroupDescribe requests, librdkafka consumers of either protocol and a loop that polls
 them, and Kafka's own kafka-consumer-groups and kafka-configs."""
 
@@ -17,7 +17,7 @@ from ferrolog.embedded import EmbeddedBroker
 
 from bench.harness import kafka_dist
 from tests.cluster.harness import java_command
-from tests.handlers.features_tools import UPGRADE, request, update
+from tests.handlers.features_tools import request
 
 HEARTBEAT, CONSUMER_GROUP_DESCRIBE, FIND_COORDINATOR = 68, 69, 10
 COORDINATOR_ERRORS = {14, 15, 16}
@@ -25,10 +25,8 @@ COORDINATOR_ERRORS = {14, 15, 16}
 
 @contextlib.contextmanager
 def upgraded_broker(settings: dict[str, str]) -> Iterator[EmbeddedBroker]:
-    """A broker with `settings` and group.version 1 finalized (ferrolog, as Kafka in ZooKeeper
-    mode, finalizes nothing at first; Kafka 4.1 does when its storage is formatted)."""
+    """A broker with `settings`, group.version 1 finalized as on any new cluster."""
     with EmbeddedBroker(overrides=settings) as b:
-        assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
         yield b
 
 

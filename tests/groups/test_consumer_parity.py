@@ -42,7 +42,7 @@ from tests.groups.consumer_tools import (
     wait_for,
 )
 from tests.groups.test_java_client import console_consumer
-from tests.handlers.features_tools import UPGRADE, request, update
+from tests.handlers.features_tools import request
 from tests.waiting import wait_until
 
 LIST_GROUPS, DESCRIBE_GROUPS = 16, 15
@@ -374,7 +374,6 @@ def restartable(request: pytest.FixtureRequest) -> Iterator[tuple[str, Callable[
         # A fixed port: the clients know only that one.
         listener = {"listeners": f"PLAINTEXT://127.0.0.1:{brokers.free_port()}"}
         with EmbeddedBroker(overrides={**SETTINGS, **listener}) as b:
-            assert update(b.bootstrap_servers, [("group.version", 1, UPGRADE)])["error_code"] == 0
 
             def restart_ferrolog() -> None:
                 b.restart()

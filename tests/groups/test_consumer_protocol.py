@@ -5,8 +5,8 @@ ConsumerGroupDescribe, OffsetCommit v9 with member epochs).
 The answers expected are Kafka 4.4.0's (a KRaft broker from bench/cache's jars asked the same:
 ListGroups reports type and protocol type "consumer", DescribeGroups a consumer group as Dead,
 ConsumerGroupDescribe "Group <id> not found." for an unknown group, UNKNOWN_MEMBER_ID for a
-commit of an unknown member), with ferrolog's feature default: group.version is finalized by
-UpdateFeatures (as on Kafka in ZooKeeper mode, nothing is finalized at first)."""
+commit of an unknown member); group.version 1 is finalized on a new cluster, as Kafka 4.4
+formats one."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from tests.groups.consumer_tools import (
     wait_for,
 )
 from tests.groups.test_java_client import console_consumer
-from tests.handlers.features_tools import UPGRADE, request, update
+from tests.handlers.features_tools import SAFE_DOWNGRADE, UPGRADE, request, update
 
 OFFSET_COMMIT = 8
 INVALID_REQUEST, UNSUPPORTED_VERSION, UNKNOWN_MEMBER_ID = 42, 35, 25
@@ -75,9 +75,11 @@ def test_heartbeat_needs_group_version(
 ) -> None:
     """As Kafka with group.version 0: advertised, but answered UNSUPPORTED_VERSION."""
     fresh = ferrolog_broker_factory().bootstrap_servers
-    assert join(fresh, "g", "t")["error_code"] == UNSUPPORTED_VERSION
-    assert update(fresh, [("group.version", 1, UPGRADE)])["error_code"] == 0
     assert join(fresh, "g", "t")["error_code"] == 0
+    assert update(fresh, [("group.version", 0, SAFE_DOWNGRADE)])["error_code"] == 0
+    assert join(fresh, "g2", "t")["error_code"] == UNSUPPORTED_VERSION
+    assert update(fresh, [("group.version", 1, UPGRADE)])["error_code"] == 0
+    assert join(fresh, "g2", "t")["error_code"] == 0
 
 
 def test_heartbeat_rules(bootstrap: str) -> None:

@@ -32,7 +32,7 @@ from tests.groups.consumer_tools import (
     kafka_configs,
     upgraded_broker,
 )
-from tests.handlers.features_tools import UPGRADE, request, update
+from tests.handlers.features_tools import request
 
 DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 32, 44
 GROUP, GROUP_CONFIG, STATIC_BROKER_CONFIG, DEFAULT_CONFIG = 32, 8, 4, 5
@@ -258,7 +258,6 @@ def test_a_groups_configs_survive_a_restart(tmp_path: Path) -> None:
     group = f"g-{uuid.uuid4().hex[:8]}"
     with EmbeddedBroker(tmp_path / "data", overrides=SETTINGS) as first:
         bootstrap = first.bootstrap_servers
-        assert update(bootstrap, [("group.version", 1, UPGRADE)])["error_code"] == 0
         assert (
             alter(bootstrap, group, ("consumer.heartbeat.interval.ms", 0, "700"))["error_code"] == 0
         )

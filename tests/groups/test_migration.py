@@ -32,7 +32,6 @@ from tests.groups.consumer_tools import (
     describe_consumer,
     upgraded_broker,
 )
-from tests.handlers.features_tools import UPGRADE, update
 
 SETTINGS = {
     "offsets.topic.num.partitions": "2",
@@ -149,7 +148,6 @@ def test_consumer_group_survives_a_broker_restart(tmp_path: Any) -> None:
     data = tmp_path / "data"
     with EmbeddedBroker(data, overrides=overrides) as broker:
         bootstrap = broker.bootstrap_servers
-        assert update(bootstrap, [("group.version", 1, UPGRADE)])["error_code"] == 0
         topic = create_topic(bootstrap, partitions=4)
         produce(bootstrap, topic, per_partition=5, partitions=4)
         group = f"g-{uuid.uuid4().hex[:8]}"

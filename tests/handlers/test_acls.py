@@ -30,7 +30,6 @@ from ferrolog.embedded import EmbeddedBroker
 
 from tests.acl_broker import AclBroker, principal
 from tests.cluster.harness import java_command, needs_kafka_jars
-from tests.handlers.features_tools import UPGRADE, update
 
 pytestmark = pytest.mark.native
 
@@ -284,7 +283,6 @@ def test_consumer_group_heartbeat_needs_describe_on_the_subscribed_topics(
     """KIP-848 (`group.protocol=consumer`): as Kafka 4.1's handleConsumerGroupHeartbeat, READ on
     the group is not enough; every topic subscribed by name needs DESCRIBE, else the heartbeat
     is answered TOPIC_AUTHORIZATION_FAILED and the member does not join."""
-    assert update(secured.plaintext, [("group.version", 1, UPGRADE)])["error_code"] == 0
     topic = new_topic(secured, "kip848")
     producer = Producer({"bootstrap.servers": secured.plaintext})
     producer.produce(topic, b"v0")

@@ -4,9 +4,8 @@ kafka-python's describe_features/update_features and raw ApiVersions/UpdateFeatu
 The answers expected here are Kafka 4.1.1's (KRaft, a broker started from bench/cache's jars
 and asked the same), with ferrolog's supported levels (`ferrolog.features`) in place of
 Kafka's: Kafka 4.1 supports transaction.version 0-2 and group.version 0-1, finalized at their
-maximum when formatted, where ferrolog supports transaction.version 0-2, group.version 0-1 (KIP-848
-consumer groups), and finalizes nothing until asked (as Kafka 3.9 in ZooKeeper mode, epoch 0). Kafka
-4.1 answered, for example:
+maximum when formatted, as ferrolog finalizes a new cluster (`NEW_CLUSTER_LEVELS`, at epoch 0:
+the version of a new `/feature` znode). Kafka 4.1 answered, for example:
 - `kafka-features describe`: one line per supported feature,
   `Feature: transaction.version\\tSupportedMinVersion: 0\\tSupportedMaxVersion: 2\\t
   FinalizedVersionLevel: 2\\tEpoch: 29`;
@@ -33,6 +32,7 @@ import pytest
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.embedded import EmbeddedBroker
+from ferrolog.features import NEW_CLUSTER_LEVELS
 from kafka.admin import KafkaAdminClient
 from kafka.errors import InvalidUpdateVersionError
 
@@ -56,6 +56,9 @@ pytestmark = pytest.mark.native
 
 NODE = 5  # the broker's id, which Kafka's messages name as the "local controller"
 TXN = "transaction.version"
+GROUP = "group.version"
+# What ApiVersions reports finalized on a new cluster.
+NEW = {name: (level, level) for name, level in NEW_CLUSTER_LEVELS.items()}
 DESCRIBE_TRANSACTIONS = 65
 
 
@@ -66,13 +69,13 @@ def bootstrap(ferrolog_broker_factory: Callable[..., EmbeddedBroker]) -> str:
 
 
 def line(level: int, epoch: int) -> list[str]:
-    """`kafka-features describe`: group.version (never finalized here), then `TXN` at
-    `level`, a line each (Kafka 4.4 pads its columns, 4.1 separated them by tabs: compared
-    with single spaces)."""
+    """`kafka-features describe`: group.version (finalized at 1 here), then `TXN` at `level`,
+    a line each (Kafka 4.4 pads its columns, 4.1 separated them by tabs: compared with single
+    spaces)."""
     return [
         f"Feature: {name} SupportedMinVersion: 0 SupportedMaxVersion: {top} "
         f"FinalizedVersionLevel: {finalized} Epoch: {epoch}"
-        for name, top, finalized in (("group.version", 1, 0), (TXN, 2, level))
+        for name, top, finalized in ((GROUP, 1, 1), (TXN, 2, level))
     ]
 
 
@@ -85,28 +88,31 @@ def refused(answer: dict[str, object], feature: str, level: int, reason: str) ->
 
 
 def test_api_versions_reports_features_as_kafka_does(bootstrap: str) -> None:
-    # Nothing finalized on a new broker, epoch 0: Kafka 3.9 in ZooKeeper mode answers so.
-    assert supported(bootstrap, 4) == {TXN: (0, 2), "group.version": (0, 1)}
-    assert finalized(bootstrap, 4) == (0, {})
-    # v3 leaves out features whose minimum is 0 (KAFKA-17011), as Kafka 4.1 does.
+    # A new cluster at Kafka 4.4's levels, epoch 0.
+    assert supported(bootstrap, 4) == {TXN: (0, 2), GROUP: (0, 1)}
+    assert finalized(bootstrap, 4) == (0, {TXN: (2, 2), GROUP: (1, 1)})
+    # v3 leaves out features whose minimum is 0 (KAFKA-17011), as Kafka 4.1 does; finalized
+    # levels are reported all the same.
     assert supported(bootstrap, 3) == {}
-    assert finalized(bootstrap, 3) == (0, {})
+    assert finalized(bootstrap, 3) == (0, NEW)
 
 
 @needs_kafka_jars
 def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
     run = kafka_features(bootstrap, "describe")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert described(run.stdout) == line(0, 0)
+    assert described(run.stdout) == line(2, 0)
 
-    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}=1", "--dry-run")
-    assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} can be upgraded to 1."), run.stderr
-    assert finalized(bootstrap) == (0, {})
+    run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=1", "--dry-run")
+    assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} can be downgraded to 1."), (
+        run.stdout + run.stderr
+    )
+    assert finalized(bootstrap) == (0, NEW)
 
-    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}=1")
-    assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was upgraded to 1."), run.stderr
-    assert finalized(bootstrap, 4) == (1, {TXN: (1, 1)})
-    assert finalized(bootstrap, 3) == (1, {TXN: (1, 1)})
+    run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=1")
+    assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 1."), run.stderr
+    assert finalized(bootstrap, 4) == (1, {TXN: (1, 1), GROUP: (1, 1)})
+    assert finalized(bootstrap, 3) == (1, {TXN: (1, 1), GROUP: (1, 1)})
     run = kafka_features(bootstrap, "describe")
     assert described(run.stdout) == line(1, 1)
 
@@ -122,43 +128,45 @@ def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
         f"Could not upgrade share.version to 1. {ALL_FAILED}Invalid update version 1 for feature "
         f"share.version. Local controller {NODE} does not support this feature."
     )
-    assert finalized(bootstrap) == (1, {TXN: (1, 1)})
+    assert finalized(bootstrap) == (1, {TXN: (1, 1), GROUP: (1, 1)})
 
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=0")
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 0."), run.stderr
-    assert finalized(bootstrap) == (2, {})
+    assert finalized(bootstrap) == (2, {GROUP: (1, 1)})
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=1")
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
         f"Could not downgrade {TXN} to 1. {ALL_FAILED}Invalid update version 1 for feature "
         f"{TXN}. Can't downgrade to a newer version."
     )
+    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}=2")
+    assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was upgraded to 2."), run.stderr
     run = kafka_features(bootstrap, "describe")
-    assert described(run.stdout) == line(0, 2)
+    assert described(run.stdout) == line(2, 3)
 
 
 def test_downgrade_rules(bootstrap: str) -> None:
-    assert update(bootstrap, [(TXN, 1, UPGRADE)])["error_code"] == 0
     refused(
-        update(bootstrap, [(TXN, 0, UPGRADE)]),
+        update(bootstrap, [(TXN, 1, UPGRADE)]),
         TXN,
-        0,
+        1,
         "Can't downgrade the version of this feature without setting the upgrade type to "
         "either safe or unsafe downgrade.",
     )
+    assert update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)])["error_code"] == 0
     # The same level again is accepted and written again, as Kafka 4.1 does.
     assert update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (2, {TXN: (1, 1)})
+    assert finalized(bootstrap) == (2, {TXN: (1, 1), GROUP: (1, 1)})
     # No metadata is lost below transaction.version 1, so the unsafe kind does as the safe one.
     assert update(bootstrap, [(TXN, 0, UNSAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (3, {})
+    assert finalized(bootstrap) == (3, {GROUP: (1, 1)})
     refused(
         update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)]), TXN, 1, "Can't downgrade to a newer version."
     )
     # v0 has no upgrade type: allow_downgrade asks for a safe downgrade.
     assert update(bootstrap, [(TXN, 1, UPGRADE)], version=0)["error_code"] == 0
     assert update(bootstrap, [(TXN, 0, SAFE_DOWNGRADE)], version=0)["error_code"] == 0
-    assert finalized(bootstrap) == (5, {})
+    assert finalized(bootstrap) == (5, {GROUP: (1, 1)})
 
 
 def test_invalid_updates_get_kafkas_errors_and_change_nothing(bootstrap: str) -> None:
@@ -194,20 +202,21 @@ def test_invalid_updates_get_kafkas_errors_and_change_nothing(bootstrap: str) ->
         27,
         f"Local controller {NODE} does not support this feature.",
     )
-    # A known feature at level 0 (not finalized) is fine, and written: the epoch moves.
-    assert update(bootstrap, [("group.version", 0, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (1, {})
+    assert finalized(bootstrap) == (0, NEW)  # nothing written
+    # A known feature to level 0 (no longer finalized) is fine, and written: the epoch moves.
+    assert update(bootstrap, [(GROUP, 0, SAFE_DOWNGRADE)])["error_code"] == 0
+    assert finalized(bootstrap) == (1, {TXN: (2, 2)})
 
 
 def test_validate_only_answers_without_writing(bootstrap: str) -> None:
-    answer = update(bootstrap, [(TXN, 1, UPGRADE)], version=1, validate_only=True)
+    answer = update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)], version=1, validate_only=True)
     assert answer == {
         "throttle_time_ms": 0,
         "error_code": 0,
         "error_message": None,
         "results": [{"feature": TXN, "error_code": 0, "error_message": "NONE"}],
     }
-    answer = update(bootstrap, [(TXN, 1, UPGRADE)], version=2, validate_only=True)
+    answer = update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)], version=2, validate_only=True)
     assert answer == {"throttle_time_ms": 0, "error_code": 0, "error_message": None}
     refused(
         update(bootstrap, [(TXN, 3, UPGRADE)], validate_only=True),
@@ -215,7 +224,7 @@ def test_validate_only_answers_without_writing(bootstrap: str) -> None:
         3,
         f"Local controller {NODE} only supports versions 0-2",
     )
-    assert finalized(bootstrap) == (0, {})
+    assert finalized(bootstrap) == (0, NEW)
 
 
 def test_kafka_python_admin_and_a_restart(
@@ -224,9 +233,13 @@ def test_kafka_python_admin_and_a_restart(
     broker = ferrolog_broker_factory(overrides={"broker.id": str(NODE)})
     admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
     try:
-        group = {"group.version": {"supported": (0, 1)}}
-        assert admin.describe_features() == {TXN: {"supported": (0, 2)}, **group}
-        assert admin.update_features({TXN: 1}) == {TXN: "OK"}
+        group = {GROUP: {"supported": (0, 1), "finalized": (1, 1), "finalized_epoch": 0}}
+        assert admin.describe_features() == {
+            TXN: {"supported": (0, 2), "finalized": (2, 2), "finalized_epoch": 0},
+            **group,
+        }
+        assert admin.update_features({TXN: ("SAFE_DOWNGRADE", 1)}) == {TXN: "OK"}
+        group[GROUP]["finalized_epoch"] = 1
         assert admin.describe_features() == {
             TXN: {"supported": (0, 2), "finalized": (1, 1), "finalized_epoch": 1},
             **group,
@@ -237,9 +250,9 @@ def test_kafka_python_admin_and_a_restart(
         admin.close()
     # The finalized levels and their epoch are in the store: a restart keeps them.
     broker.restart()
-    assert finalized(broker.bootstrap_servers) == (1, {TXN: (1, 1)})
+    assert finalized(broker.bootstrap_servers) == (1, {TXN: (1, 1), GROUP: (1, 1)})
     assert update(broker.bootstrap_servers, [(TXN, 0, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(broker.bootstrap_servers) == (2, {})
+    assert finalized(broker.bootstrap_servers) == (2, {GROUP: (1, 1)})
 
 
 @needs_kafka_jars
@@ -249,8 +262,9 @@ def test_java_transactions_at_each_transaction_version(bootstrap: str, level: in
     partitions and offsets itself and keeps its epoch; at 2 (KIP-890 part 2) it adds none
     (Produce v12+, TxnOffsetCommit v5 have the leader add them) and each EndTxn v5 bumps its
     epoch. Either way Kafka's consume-transform-produce copier copies every record once."""
-    run = kafka_features(bootstrap, "upgrade", "--feature", f"{TXN}={level}")
-    assert run.returncode == 0, run.stdout + run.stderr
+    if level != NEW_CLUSTER_LEVELS[TXN]:
+        run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}={level}")
+        assert run.returncode == 0, run.stdout + run.stderr
     admin = AdminClient({"bootstrap.servers": bootstrap})
     for future in admin.create_topics([NewTopic("in", 1, 1), NewTopic("out", 1, 1)]).values():
         future.result(20)
