@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ferrolog.controller.cluster import election, reassignment
 from ferrolog.controller.cluster.election import ElectionType
 from ferrolog.controller.store.base import PartitionState
-from ferrolog.controller.store.zookeeper import ControllerFencedError
+from ferrolog.controller.store.zk_fenced import ControllerFencedError
 
 if TYPE_CHECKING:
     from ferrolog.config import BrokerConfig

@@ -28,7 +28,7 @@ from ferrolog.controller.cluster.active import ActiveController
 from ferrolog.controller.cluster.isr_manager import IsrManager
 from ferrolog.controller.cluster.stats import ClusterStats
 from ferrolog.controller.store.view import ClusterView
-from ferrolog.controller.store.zookeeper import BrokerIdInUseError
+from ferrolog.controller.store.zk_brokers import BrokerIdInUseError
 from ferrolog.timeouts import wait_event
 
 if TYPE_CHECKING:

@@ -37,7 +37,7 @@ from ..acl.manager import AclSink
 from ..features import FeatureUpdate
 from ..quota.manager import QuotaSink
 from ..store.view import ClusterView
-from ..store.zookeeper import ControllerFencedError
+from ..store.zk_fenced import ControllerFencedError
 from .controller import Controller
 
 if TYPE_CHECKING:

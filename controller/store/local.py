@@ -29,6 +29,7 @@ from ..acl.manager import AclChanges
 from ..acl.model import AclTable, PatternType, ResourcePattern, ResourceType, parse_name
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramCredential, ScramTable
+from . import zk_acls
 from . import zk_paths as paths
 from .base import (
     BadVersionError,
@@ -176,7 +177,7 @@ class LocalStore(MetadataStore):
         for path, data in self._data.get("acls", {}).items():
             pattern = _acl_pattern(path)
             if pattern is not None:
-                table[pattern] = paths.acls_from_json(data)
+                table[pattern] = zk_acls.acls_from_json(data)
         return table
 
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
@@ -294,14 +295,14 @@ class LocalStore(MetadataStore):
             stored = data.setdefault("acls", {})
             written: AclTable = {}
             for pattern in set(additions) | set(removals):
-                path = paths.acl_path(pattern)
-                current = paths.acls_from_json(stored.get(path, {}))
+                path = zk_acls.acl_path(pattern)
+                current = zk_acls.acls_from_json(stored.get(path, {}))
                 entries = (current | frozenset(additions.get(pattern, ()))) - frozenset(
                     removals.get(pattern, ())
                 )
                 written[pattern] = entries
                 if entries:
-                    stored[path] = paths.acls_json(entries)
+                    stored[path] = zk_acls.acls_json(entries)
                 else:
                     stored.pop(path, None)
             return written
@@ -430,7 +431,7 @@ def _broker_key(broker: int | None) -> str:
 
 
 def _acl_pattern(path: str) -> ResourcePattern | None:
-    """The resource pattern of a `zk_paths.acl_path`."""
+    """The resource pattern of a `zk_zk_acls.acl_path`."""
     for root, pattern_type in (
         (paths.ACL_PREFIXED, PatternType.PREFIXED),
         (paths.ACL_LITERAL, PatternType.LITERAL),

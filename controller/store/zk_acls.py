@@ -21,7 +21,16 @@ from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, NotE
 from kazoo.protocol.states import WatchedEvent
 
 from ..acl.manager import AclChanges
-from ..acl.model import AccessControlEntry, AclTable, PatternType, ResourcePattern, parse_name
+from ..acl.model import (
+    AccessControlEntry,
+    AclOperation,
+    AclPermissionType,
+    AclTable,
+    PatternType,
+    ResourcePattern,
+    camel_name,
+    parse_name,
+)
 from ..acl.model import ResourceType as AclResourceType
 from . import zk_paths as paths
 
@@ -64,7 +73,7 @@ def _entries(read: Any) -> frozenset[AccessControlEntry]:
         data = read.get()[0]
     except NoNodeError:
         return frozenset()
-    return paths.decode_acls(data)
+    return decode_acls(data)
 
 
 def _notifications(client: KazooClient, root: str, watch: Watcher | None) -> list[str]:
@@ -92,12 +101,12 @@ def read_changes(
     patterns: set[ResourcePattern] = set()
     for root, read in pending:
         try:
-            patterns.add(paths.decode_acl_change(root, read.get()[0]))
+            patterns.add(decode_acl_change(root, read.get()[0]))
         except NoNodeError:
             continue  # purged meanwhile: older than any we miss
         except (ValueError, KeyError) as exc:
             log.warning("ignoring an ACL change notification that is not Kafka's: %r", exc)
-    reads = [(p, client.get_async(paths.acl_path(p))) for p in patterns]
+    reads = [(p, client.get_async(acl_path(p))) for p in patterns]
     return latest, {p: _entries(read) for p, read in reads}, False
 
 
@@ -109,14 +118,14 @@ def alter(client: KazooClient, additions: AclChanges, removals: AclChanges) -> A
     for pattern in set(additions) | set(removals):
         add = frozenset(additions.get(pattern, ()))
         remove = frozenset(removals.get(pattern, ()))
-        entries, did_change = _update(client, paths.acl_path(pattern), add, remove)
+        entries, did_change = _update(client, acl_path(pattern), add, remove)
         written[pattern] = entries
         if did_change:
             changed.append(pattern)
     for pattern in changed:
         client.create(
-            f"{paths.acl_changes_path(pattern.pattern_type)}/{paths.ACL_CHANGE_PREFIX}",
-            paths.encode_acl_change(pattern),
+            f"{acl_changes_path(pattern.pattern_type)}/{paths.ACL_CHANGE_PREFIX}",
+            encode_acl_change(pattern),
             sequence=True,
             makepath=True,
         )
@@ -135,16 +144,16 @@ def _update(client: KazooClient, path: str, add: Entries, remove: Entries) -> tu
             if not entries:
                 return frozenset(), False
             with contextlib.suppress(NodeExistsError):
-                client.create(path, paths.encode_acls(entries), makepath=True)
+                client.create(path, encode_acls(entries), makepath=True)
                 return entries, True
             continue
-        current = paths.decode_acls(data)
+        current = decode_acls(data)
         entries = (current | add) - remove
         if entries == current:
             return current, False
         try:
             if entries:
-                client.set(path, paths.encode_acls(entries), version=stat.version)
+                client.set(path, encode_acls(entries), version=stat.version)
             else:
                 client.delete(path, version=stat.version)
             return entries, True
@@ -163,3 +172,84 @@ def _purge(client: KazooClient, root: str) -> None:
             if stat is None or stat.ctime >= expired_before:
                 break
             client.delete(path)
+
+
+# ACLs (Kafka's `ZkAclStore`, `ResourceZNode` and `ZkAclChangeStore`)
+
+
+def acl_root(pattern_type: PatternType) -> str:
+    return paths.ACL_LITERAL if pattern_type == PatternType.LITERAL else paths.ACL_PREFIXED
+
+
+def acl_path(pattern: ResourcePattern) -> str:
+    return f"{acl_root(pattern.pattern_type)}/{camel_name(pattern.resource_type)}/{pattern.name}"
+
+
+def acls_json(entries: frozenset[AccessControlEntry]) -> dict[str, Any]:
+    """Kafka's JSON of a resource pattern's ACLs (`AclEntry.toJsonCompatibleMap`)."""
+    acls = [
+        {
+            "principal": e.principal,
+            "permissionType": camel_name(e.permission_type),
+            "operation": camel_name(e.operation),
+            "host": e.host,
+        }
+        for e in sorted(entries)
+    ]
+    return {"version": 1, "acls": acls}
+
+
+def encode_acls(entries: frozenset[AccessControlEntry]) -> bytes:
+    return paths.dumps(acls_json(entries))
+
+
+def decode_acls(data: bytes) -> frozenset[AccessControlEntry]:
+    return acls_from_json(paths.loads(data)) if data else frozenset()
+
+
+def acls_from_json(value: dict[str, Any]) -> frozenset[AccessControlEntry]:
+    return frozenset(
+        AccessControlEntry(
+            principal=a["principal"],
+            host=a["host"],
+            operation=parse_name(AclOperation, a["operation"]),
+            permission_type=parse_name(AclPermissionType, a["permissionType"]),
+        )
+        for a in value.get("acls", [])
+    )
+
+
+def acl_changes_path(pattern_type: PatternType) -> str:
+    if pattern_type == PatternType.LITERAL:
+        return paths.ACL_LITERAL_CHANGES
+    return paths.ACL_EXTENDED_CHANGES
+
+
+def encode_acl_change(pattern: ResourcePattern) -> bytes:
+    """Kafka's change notification: `TOPIC:<name>` for a literal pattern, JSON for others."""
+    if pattern.pattern_type == PatternType.LITERAL:
+        return f"{pattern.resource_type.name}:{pattern.name}".encode()
+    return paths.dumps(
+        {
+            "version": 1,
+            "resourceType": pattern.resource_type.name,
+            "name": pattern.name,
+            "patternType": pattern.pattern_type.name,
+        }
+    )
+
+
+def decode_acl_change(changes_path: str, data: bytes) -> ResourcePattern:
+    """Raises ValueError (or KeyError) for a notification that is not Kafka's."""
+    if changes_path == paths.ACL_LITERAL_CHANGES:
+        resource_type, sep, name = data.decode().partition(":")
+        if not sep:
+            raise ValueError(f"not a resource type and name: {data!r}")
+        resource = parse_name(AclResourceType, resource_type)
+        return ResourcePattern(resource, name, PatternType.LITERAL)
+    event = paths.loads(data)
+    return ResourcePattern(
+        parse_name(AclResourceType, event["resourceType"]),
+        event["name"],
+        parse_name(PatternType, event["patternType"]),
+    )

@@ -1,4 +1,5 @@
-"""Every ZooKeeper path ferrolog uses and its JSON encoding, in one place.
+"""Every ZooKeeper path ferrolog uses, in one place, and the JSON of each (that of the config
+entities is in `zk_configs`, that of ACLs in `zk_acls`, beside the code that reads them).
 
 The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `zkCli.sh`:
 
@@ -63,25 +64,10 @@ ferrolog's own (Kafka's ZK-mode brokers and controller exchanged those as RPCs).
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import time
-import urllib.parse
 from typing import Any
 
-from ..acl.model import (
-    AccessControlEntry,
-    AclOperation,
-    AclPermissionType,
-    PatternType,
-    ResourcePattern,
-    ResourceType,
-    camel_name,
-    parse_name,
-)
-from ..quota.entity import CLIENT_ID, USER, ClientQuotaEntity
-from ..scram import BY_NAME as SCRAM_MECHANISMS
-from ..scram import ScramCredential
 from .base import BrokerRegistration, Endpoint, PartitionState, TopicRecord
 
 CLUSTER_ID = "/cluster/id"
@@ -169,11 +155,11 @@ def offline_replicas_path(node_id: int) -> str:
     return f"{OFFLINE_REPLICAS}/{node_id}"
 
 
-def _dumps(value: dict[str, Any]) -> bytes:
+def dumps(value: dict[str, Any]) -> bytes:
     return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
 
 
-def _loads(data: bytes) -> dict[str, Any]:
+def loads(data: bytes) -> dict[str, Any]:
     value = json.loads(data.decode())
     if not isinstance(value, dict):
         raise ValueError(f"expected a JSON object, got {data[:80]!r}")
@@ -184,11 +170,11 @@ def _loads(data: bytes) -> dict[str, Any]:
 
 
 def encode_cluster_id(cluster_id: str) -> bytes:
-    return _dumps({"version": "1", "id": cluster_id})
+    return dumps({"version": "1", "id": cluster_id})
 
 
 def decode_cluster_id(data: bytes) -> str:
-    return str(_loads(data)["id"])
+    return str(loads(data)["id"])
 
 
 # /brokers/ids/<id>
@@ -202,7 +188,7 @@ def encode_broker(registration: BrokerRegistration) -> bytes:
         Endpoint("PLAINTEXT", registration.host, registration.port, "PLAINTEXT"),
     )
     plaintext = next((e for e in endpoints if e.security_protocol == "PLAINTEXT"), None)
-    return _dumps(
+    return dumps(
         {
             "version": 5,
             "host": plaintext.host if plaintext else None,
@@ -220,7 +206,7 @@ def encode_broker(registration: BrokerRegistration) -> bytes:
 
 
 def decode_broker(node_id: int, data: bytes) -> BrokerRegistration:
-    raw = _loads(data)
+    raw = loads(data)
     rack = raw.get("rack")
     protocols = raw.get("listener_security_protocol_map") or {}
     endpoints = []
@@ -247,7 +233,7 @@ def decode_broker(node_id: int, data: bytes) -> BrokerRegistration:
 
 
 def encode_topic(topic: TopicRecord) -> bytes:
-    return _dumps(
+    return dumps(
         {
             "version": 3,
             "topic_id": base64.urlsafe_b64encode(topic.topic_id).rstrip(b"=").decode(),
@@ -259,7 +245,7 @@ def encode_topic(topic: TopicRecord) -> bytes:
 
 
 def decode_topic(name: str, data: bytes, configs: dict[str, str]) -> TopicRecord:
-    raw = _loads(data)
+    raw = loads(data)
     encoded = str(raw["topic_id"])
     topic_id = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
     return TopicRecord(
@@ -272,20 +258,20 @@ def decode_topic(name: str, data: bytes, configs: dict[str, str]) -> TopicRecord
 
 def encode_topic_config(configs: dict[str, str]) -> bytes:
     """A topic's overrides, or a broker entity's dynamic configs (the same format)."""
-    return _dumps({"version": 1, "config": dict(configs)})
+    return dumps({"version": 1, "config": dict(configs)})
 
 
 def decode_topic_config(data: bytes) -> dict[str, str]:
     if not data:
         return {}
-    return {str(k): str(v) for k, v in _loads(data).get("config", {}).items()}
+    return {str(k): str(v) for k, v in loads(data).get("config", {}).items()}
 
 
 # /brokers/topics/<t>/partitions/<p>/state
 
 
 def encode_state(state: PartitionState) -> bytes:
-    return _dumps(
+    return dumps(
         {
             "version": 1,
             "leader": state.leader,
@@ -297,7 +283,7 @@ def encode_state(state: PartitionState) -> bytes:
 
 
 def decode_state(data: bytes, zk_version: int) -> PartitionState:
-    raw = _loads(data)
+    raw = loads(data)
     return PartitionState(
         leader=int(raw["leader"]),
         leader_epoch=int(raw["leader_epoch"]),
@@ -311,11 +297,11 @@ def decode_state(data: bytes, zk_version: int) -> PartitionState:
 
 
 def encode_controller(node_id: int) -> bytes:
-    return _dumps({"version": 1, "brokerid": node_id, "timestamp": str(int(time.time() * 1000))})
+    return dumps({"version": 1, "brokerid": node_id, "timestamp": str(int(time.time() * 1000))})
 
 
 def decode_controller(data: bytes) -> int:
-    return int(_loads(data)["brokerid"])
+    return int(loads(data)["brokerid"])
 
 
 def encode_controller_epoch(epoch: int) -> bytes:
@@ -330,7 +316,7 @@ def decode_controller_epoch(data: bytes) -> int:
 
 
 def encode_reassignments(targets: dict[tuple[str, int], list[int]]) -> bytes:
-    return _dumps(
+    return dumps(
         {
             "version": 1,
             "partitions": [
@@ -344,30 +330,30 @@ def encode_reassignments(targets: dict[tuple[str, int], list[int]]) -> bytes:
 def decode_reassignments(data: bytes) -> dict[tuple[str, int], list[int]]:
     return {
         (str(e["topic"]), int(e["partition"])): [int(b) for b in e["replicas"]]
-        for e in _loads(data).get("partitions", [])
+        for e in loads(data).get("partitions", [])
     }
 
 
 def encode_preferred(partitions: set[tuple[str, int]]) -> bytes:
-    return _dumps(
+    return dumps(
         {"version": 1, "partitions": [{"topic": t, "partition": p} for t, p in sorted(partitions)]}
     )
 
 
 def decode_preferred(data: bytes) -> set[tuple[str, int]]:
-    return {(str(e["topic"]), int(e["partition"])) for e in _loads(data).get("partitions", [])}
+    return {(str(e["topic"]), int(e["partition"])) for e in loads(data).get("partitions", [])}
 
 
 # /log_dir_event_notification and /ferrolog/offline_replicas
 
 
 def encode_log_dir_event(node_id: int) -> bytes:
-    return _dumps({"version": 1, "broker": node_id, "event": LOG_DIR_FAILURE_EVENT})
+    return dumps({"version": 1, "broker": node_id, "event": LOG_DIR_FAILURE_EVENT})
 
 
 def decode_log_dir_event(data: bytes) -> int:
     """The broker a log directory event names."""
-    return int(_loads(data)["broker"])
+    return int(loads(data)["broker"])
 
 
 encode_offline_replicas = encode_preferred
@@ -381,7 +367,7 @@ FEATURE_ENABLED = 1  # FeatureZNodeStatus.Enabled; 0 (Disabled) means no feature
 
 
 def encode_features(levels: dict[str, int]) -> bytes:
-    return _dumps(
+    return dumps(
         {
             "version": FEATURE_ZNODE_VERSION,
             "status": FEATURE_ENABLED,
@@ -396,7 +382,7 @@ def decode_features(data: bytes) -> tuple[bool, dict[str, int]]:
     znode that does not parse counts as disabled (the controller then rewrites it), rather
     than stopping every broker's reads of the cluster."""
     try:
-        raw = _loads(data)
+        raw = loads(data)
         if raw.get("status") != FEATURE_ENABLED:
             return False, {}
         features = raw.get("features") or {}
@@ -409,7 +395,7 @@ def decode_features(data: bytes) -> tuple[bool, dict[str, int]]:
 
 
 def encode_producer_id_block(node_id: int, start: int, end: int) -> bytes:
-    return _dumps(
+    return dumps(
         {"version": 1, "broker": node_id, "block_start": str(start), "block_end": str(end)}
     )
 
@@ -418,237 +404,4 @@ def decode_producer_id_block_end(data: bytes) -> int:
     """The last id handed out so far (-1: none)."""
     if not data:
         return -1
-    return int(_loads(data)["block_end"])
-
-
-# /config/users, /config/clients and /config/changes (client quotas)
-
-
-def sanitize(name: str) -> str:
-    """Kafka's `Sanitizer.sanitize`: URL encoding, with `*` and spaces encoded too, so any
-    name is one znode name and none is `<default>`. Beyond Kafka, "." and ".." are encoded
-    too: ZooKeeper refuses them as znode names (`ferrolog fuzz` found a user ".." failing
-    AlterUserScramCredentials), and nothing else can be stored under them anyway."""
-    if name in (".", ".."):
-        return name.replace(".", "%2E")
-    return urllib.parse.quote(name, safe="-_.").replace("~", "%7E")
-
-
-def desanitize(name: str) -> str:
-    return urllib.parse.unquote(name)
-
-
-def _znode_name(name: str | None) -> str:
-    return DEFAULT_ENTITY if name is None else sanitize(name)
-
-
-def _entity_name(znode: str) -> str | None:
-    return None if znode == DEFAULT_ENTITY else desanitize(znode)
-
-
-def quota_entity_path(entity: ClientQuotaEntity) -> str:
-    """`users/<user>/clients/<client-id>`, `users/<user>` or `clients/<client-id>`: the path
-    under `/config`, as change notifications name it."""
-    parts = entity.as_dict()
-    if USER in parts:
-        path = f"users/{_znode_name(parts[USER])}"
-        if CLIENT_ID in parts:
-            path += f"/clients/{_znode_name(parts[CLIENT_ID])}"
-        return path
-    return f"clients/{_znode_name(parts[CLIENT_ID])}"
-
-
-def quota_entity_of_path(entity_path: str) -> ClientQuotaEntity | None:
-    """The quota entity a change notification names (None: not a quota entity)."""
-    parts = entity_path.split("/")
-    if len(parts) == 2 and parts[0] == "clients":
-        return quota_entity(False, parts[1])
-    if len(parts) == 2 and parts[0] == "users":
-        return quota_entity(parts[1], False)
-    if len(parts) == 4 and parts[0] == "users" and parts[2] == "clients":
-        return quota_entity(parts[1], parts[3])
-    return None
-
-
-def quota_entity(user: str | bool, client: str | bool) -> ClientQuotaEntity:
-    """The entity of znode names (`False`: no such part)."""
-    return ClientQuotaEntity.of(
-        user=user if user is False else _entity_name(str(user)),
-        client_id=client if client is False else _entity_name(str(client)),
-    )
-
-
-def quota_config(quotas: dict[str, float]) -> dict[str, str]:
-    """The config values of quotas, as Kafka writes them (integral rates without a point)."""
-    return {k: str(int(v)) if v.is_integer() else repr(v) for k, v in sorted(quotas.items())}
-
-
-def encode_entity_config(config: dict[str, str]) -> bytes:
-    """A quota entity's config map (quotas and, for a user, SCRAM credentials)."""
-    return _dumps({"version": 1, "config": dict(config)})
-
-
-def decode_entity_config(data: bytes) -> dict[str, str]:
-    if not data:
-        return {}
-    return {str(k): str(v) for k, v in _loads(data).get("config", {}).items()}
-
-
-def encode_quota_config(quotas: dict[str, float]) -> bytes:
-    return encode_entity_config(quota_config(quotas))
-
-
-def is_scram_key(key: str) -> bool:
-    return key in SCRAM_MECHANISMS
-
-
-def decode_quota_config(data: bytes) -> dict[str, float]:
-    """The quotas of an entity's config (its SCRAM credentials left out)."""
-    config = decode_entity_config(data)
-    return {k: float(v) for k, v in config.items() if not is_scram_key(k)}
-
-
-def decode_scram_config(data: bytes) -> dict[str, ScramCredential]:
-    """The SCRAM credentials of a user's config, by mechanism name."""
-    credentials: dict[str, ScramCredential] = {}
-    for key, value in decode_entity_config(data).items():
-        if is_scram_key(key):
-            # One malformed value (written by hand) loses that credential, not the sync of
-            # every config entity.
-            with contextlib.suppress(ValueError):
-                credentials[key] = ScramCredential.from_config(value)
-    return credentials
-
-
-def scram_user_path(user: str) -> str:
-    """`users/<sanitized user>`: the path under `/config` of a user's config, as change
-    notifications name it."""
-    return f"users/{sanitize(user)}"
-
-
-def scram_user_of_path(entity_path: str) -> str | None:
-    """The user whose SCRAM credentials a change notification may have changed (None: the
-    entity has none: a client, the default user, a user's client)."""
-    parts = entity_path.split("/")
-    if len(parts) == 2 and parts[0] == "users" and parts[1] != DEFAULT_ENTITY:
-        return desanitize(parts[1])
-    return None
-
-
-def encode_config_change(entity_path: str) -> bytes:
-    return _dumps({"version": 2, "entity_path": entity_path})
-
-
-def decode_config_change(data: bytes) -> str:
-    """The entity path a change notification names."""
-    return str(_loads(data).get("entity_path", ""))
-
-
-# /config/brokers
-
-
-def broker_entity_path(broker: int | None) -> str:
-    """`brokers/<id>`, or `brokers/<default>` for the cluster default (None)."""
-    return f"brokers/{DEFAULT_ENTITY if broker is None else broker}"
-
-
-def broker_of_path(entity_path: str) -> int | bool | None:
-    """The broker a change notification names: its id, None for the default, False when it
-    names no broker entity."""
-    kind, _, name = entity_path.partition("/")
-    if kind != "brokers":
-        return False
-    if name == DEFAULT_ENTITY:
-        return None
-    return int(name) if name.isdigit() else False
-
-
-def group_entity_path(group: str) -> str:
-    """`groups/<sanitized group>`: the path under `/config` of a group's configs."""
-    return f"groups/{sanitize(group)}"
-
-
-def group_of_path(entity_path: str) -> str | None:
-    """The group a change notification names (None: it names no group entity)."""
-    kind, _, name = entity_path.partition("/")
-    return desanitize(name) if kind == "groups" and name and "/" not in name else None
-
-
-# ACLs (Kafka's `ZkAclStore`, `ResourceZNode` and `ZkAclChangeStore`)
-
-
-def acl_root(pattern_type: PatternType) -> str:
-    return ACL_LITERAL if pattern_type == PatternType.LITERAL else ACL_PREFIXED
-
-
-def acl_path(pattern: ResourcePattern) -> str:
-    return f"{acl_root(pattern.pattern_type)}/{camel_name(pattern.resource_type)}/{pattern.name}"
-
-
-def acls_json(entries: frozenset[AccessControlEntry]) -> dict[str, Any]:
-    """Kafka's JSON of a resource pattern's ACLs (`AclEntry.toJsonCompatibleMap`)."""
-    acls = [
-        {
-            "principal": e.principal,
-            "permissionType": camel_name(e.permission_type),
-            "operation": camel_name(e.operation),
-            "host": e.host,
-        }
-        for e in sorted(entries)
-    ]
-    return {"version": 1, "acls": acls}
-
-
-def encode_acls(entries: frozenset[AccessControlEntry]) -> bytes:
-    return _dumps(acls_json(entries))
-
-
-def decode_acls(data: bytes) -> frozenset[AccessControlEntry]:
-    return acls_from_json(_loads(data)) if data else frozenset()
-
-
-def acls_from_json(value: dict[str, Any]) -> frozenset[AccessControlEntry]:
-    return frozenset(
-        AccessControlEntry(
-            principal=a["principal"],
-            host=a["host"],
-            operation=parse_name(AclOperation, a["operation"]),
-            permission_type=parse_name(AclPermissionType, a["permissionType"]),
-        )
-        for a in value.get("acls", [])
-    )
-
-
-def acl_changes_path(pattern_type: PatternType) -> str:
-    if pattern_type == PatternType.LITERAL:
-        return ACL_LITERAL_CHANGES
-    return ACL_EXTENDED_CHANGES
-
-
-def encode_acl_change(pattern: ResourcePattern) -> bytes:
-    """Kafka's change notification: `TOPIC:<name>` for a literal pattern, JSON for others."""
-    if pattern.pattern_type == PatternType.LITERAL:
-        return f"{pattern.resource_type.name}:{pattern.name}".encode()
-    return _dumps(
-        {
-            "version": 1,
-            "resourceType": pattern.resource_type.name,
-            "name": pattern.name,
-            "patternType": pattern.pattern_type.name,
-        }
-    )
-
-
-def decode_acl_change(changes_path: str, data: bytes) -> ResourcePattern:
-    """Raises ValueError (or KeyError) for a notification that is not Kafka's."""
-    if changes_path == ACL_LITERAL_CHANGES:
-        resource_type, sep, name = data.decode().partition(":")
-        if not sep:
-            raise ValueError(f"not a resource type and name: {data!r}")
-        return ResourcePattern(parse_name(ResourceType, resource_type), name, PatternType.LITERAL)
-    event = _loads(data)
-    return ResourcePattern(
-        parse_name(ResourceType, event["resourceType"]),
-        event["name"],
-        parse_name(PatternType, event["patternType"]),
-    )
+    return int(loads(data)["block_end"])

@@ -3,9 +3,12 @@ cluster needs beyond `MetadataStore`: ephemeral broker registration, controller 
 an epoch that fences a deposed controller, whole-cluster reads that re-arm watches, and the
 admin request znodes.
 
-Threading: kazoo runs its own threads. Blocking kazoo calls run in `asyncio.to_thread`; kazoo
-callbacks (watches, session state) never touch our state themselves, they hop onto the event
-loop with `loop.call_soon_threadsafe`.
+The znodes are read and written by the `zk_*` modules, one per kind, in blocking kazoo
+calls; this class runs them on its own threads (`_call`), keeps the session and the watches,
+and holds the controller epoch's version that fences the controller's writes (`zk_fenced`).
+
+Threading: kazoo runs its own threads. Kazoo callbacks (watches, session state) never touch
+our state themselves, they hop onto the event loop with `loop.call_soon_threadsafe`.
 
 Watches are one-shot in ZooKeeper. `read_view` passes one watcher function to every read, so
 each full read re-arms a watch on everything it looked at; any change fires the watcher, which
@@ -15,10 +18,6 @@ states of the last watched read are kept, and the next watched read re-reads onl
 watch fired since (or all of them after a connection state change, which may have lost
 watches, and every `FULL_READ_S` regardless): with thousands of partitions, a burst of ISR
 changes would otherwise have every broker read every state again after each change.
-
-Fencing: the controller's state writes are multi-ops that also check the version of
-`/controller_epoch` as it was when this broker won the election (Kafka's ZK-mode controller
-did the same): a controller that was paused while another one was elected fails every write.
 """
 
 from __future__ import annotations
@@ -30,20 +29,19 @@ import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from ferrolog.features import NEW_CLUSTER_LEVELS
 from ferrolog.timeouts import bounded
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError as ZkBadVersionError
-from kazoo.exceptions import NodeExistsError, NoNodeError
+from kazoo.exceptions import NodeExistsError
 from kazoo.protocol.states import WatchedEvent
 
 from ..acl.manager import AclChanges
 from ..acl.model import AclTable
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramTable
-from . import zk_acls, zk_configs
+from . import zk_acls, zk_brokers, zk_configs, zk_features, zk_fenced, zk_requests, zk_topics
 from . import zk_paths as paths
 from .base import (
     BadVersionError,
@@ -53,7 +51,6 @@ from .base import (
     GroupConfigs,
     MetadataStore,
     PartitionState,
-    TopicExistsError,
     TopicRecord,
 )
 from .local import new_cluster_id
@@ -66,15 +63,6 @@ T = TypeVar("T")
 # A watched read re-reads every partition state at least this often, in case a change was
 # not seen (it should not happen; this bounds the harm if it does).
 FULL_READ_S = 30.0
-
-
-class ControllerFencedError(Exception):
-    """A controller write failed because another controller was elected since."""
-
-
-class BrokerIdInUseError(Exception):
-    """`/brokers/ids/<id>` belongs to another session (often: this broker's previous process,
-    until its session times out)."""
 
 
 class ZkStore(MetadataStore):
@@ -305,124 +293,36 @@ class ZkStore(MetadataStore):
         self, levels: Mapping[str, int], expected_epoch: int
     ) -> FinalizedFeatures:
         """Fenced compare-and-set of `/feature` on its version (the epoch)."""
-
-        def write() -> FinalizedFeatures:
-            data = paths.encode_features(dict(levels))
-            try:
-                if expected_epoch < 0:
-                    self._fenced_write(lambda tx: tx.create(paths.FEATURE, data))
-                    version = 0
-                else:
-                    stat = self._fenced_write(
-                        lambda tx: tx.set_data(paths.FEATURE, data, expected_epoch)
-                    )
-                    version = stat.version
-            except (NoNodeError, NodeExistsError):
-                raise BadVersionError("/feature was created or deleted meanwhile") from None
-            return FinalizedFeatures(paths.decode_features(data)[1], version)
-
-        return await self._call(write)
+        version = self.controller_epoch_zk_version
+        return await self._call(
+            lambda: zk_features.update(self.client, version, levels, expected_epoch)
+        )
 
     async def enable_features(self) -> None:
-        """Creates `/feature` with a new cluster's levels (`NEW_CLUSTER_LEVELS`), or enables a
-        disabled one with none finalized, as Kafka's ZooKeeper-mode controller does when
-        elected (a cluster that existed before features must be upgraded by hand); controller
-        only."""
-
-        def enable() -> None:
-            empty = paths.encode_features({})
-            try:
-                data, stat = self.client.get(paths.FEATURE)
-            except NoNodeError:
-                new = paths.encode_features(dict(NEW_CLUSTER_LEVELS))
-                with contextlib.suppress(NodeExistsError):
-                    self._fenced_write(lambda tx: tx.create(paths.FEATURE, new))
-                return
-            if not paths.decode_features(data)[0]:
-                with contextlib.suppress(BadVersionError):
-                    self._fenced_write(lambda tx: tx.set_data(paths.FEATURE, empty, stat.version))
-
-        await self._call(enable)
+        """`zk_features.enable`; controller only."""
+        version = self.controller_epoch_zk_version
+        await self._call(lambda: zk_features.enable(self.client, version))
 
     # Topic writes (any broker: the broker that takes CreateTopics writes the topic)
 
     async def create_topic(self, topic: TopicRecord, states: dict[int, PartitionState]) -> None:
-        def create() -> None:
-            client = self.client
-            if client.exists(paths.topic_path(topic.name)):
-                raise TopicExistsError(topic.name)
-            tx = client.transaction()
-            tx.create(paths.topic_path(topic.name), paths.encode_topic(topic))
-            tx.create(paths.partitions_path(topic.name), b"")
-            for partition, state in sorted(states.items()):
-                tx.create(paths.partition_path(topic.name, partition), b"")
-                tx.create(paths.state_path(topic.name, partition), paths.encode_state(state))
-            results = tx.commit()
-            if any(isinstance(r, NodeExistsError) for r in results):
-                raise TopicExistsError(topic.name)
-            _raise_first(results)
-            self._write_config(topic.name, topic.configs)
-
-        await self._call(create)
-
-    def _write_config(self, name: str, configs: dict[str, str]) -> None:
-        path = paths.topic_config_path(name)
-        data = paths.encode_topic_config(configs)
-        try:
-            self.client.set(path, data)
-        except NoNodeError:
-            self.client.create(path, data, makepath=True)
+        await self._call(lambda: zk_topics.create(self.client, topic, states))
 
     async def delete_topic(self, name: str) -> None:
-        def delete() -> None:
-            # Assignment first: brokers that see the topic vanish delete their replicas.
-            self.client.delete(paths.topic_path(name), recursive=True)
-            with contextlib.suppress(NoNodeError):
-                self.client.delete(paths.topic_config_path(name))
-
-        await self._call(delete)
+        await self._call(lambda: zk_topics.delete(self.client, name))
 
     async def add_partitions(
         self, name: str, assignment: dict[int, list[int]], states: dict[int, PartitionState]
     ) -> None:
-        def add() -> None:
-            client = self.client
-            data, stat = client.get(paths.topic_path(name))
-            current = paths.decode_topic(name, data, {})
-            for partition in assignment:
-                if partition in current.assignment:
-                    raise ValueError(f"{name}-{partition} already exists")
-            grown = TopicRecord(
-                name=name,
-                topic_id=current.topic_id,
-                assignment={**current.assignment, **assignment},
-            )
-            tx = client.transaction()
-            tx.set_data(paths.topic_path(name), paths.encode_topic(grown), stat.version)
-            for partition, state in sorted(states.items()):
-                tx.create(paths.partition_path(name, partition), b"")
-                tx.create(paths.state_path(name, partition), paths.encode_state(state))
-            _raise_first(tx.commit())
-
-        await self._call(add)
+        await self._call(lambda: zk_topics.add_partitions(self.client, name, assignment, states))
 
     async def set_assignment(self, name: str, assignment: dict[int, list[int]]) -> None:
         """Replaces the topic's replica lists (reassignment; controller only)."""
-
-        def write() -> None:
-            data, stat = self.client.get(paths.topic_path(name))
-            current = paths.decode_topic(name, data, {})
-            changed = TopicRecord(name=name, topic_id=current.topic_id, assignment=assignment)
-            self._fenced(
-                lambda tx: tx.set_data(
-                    paths.topic_path(name), paths.encode_topic(changed), stat.version
-                )
-            )
-
-        await self._call(write)
+        version = self.controller_epoch_zk_version
+        await self._call(lambda: zk_topics.set_assignment(self.client, version, name, assignment))
 
     async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
-        await self._call(lambda: self._write_config(name, configs))
+        await self._call(lambda: zk_topics.write_configs(self.client, name, configs))
 
     # Partition state writes
 
@@ -438,27 +338,8 @@ class ZkStore(MetadataStore):
     async def update_partition_states(
         self, writes: Sequence[tuple[str, int, PartitionState, int]]
     ) -> list[PartitionState | None]:
-        """Many plain compare-and-sets (a leader's ISR changes), all sent before any answer is
-        awaited, as Kafka's leaders batch theirs into one AlterPartition: a leader of hundreds
-        of partitions costs a few round trips, and the brokers watching read one burst of
-        changes instead of one change at a time. Returns, per write, the state with its new
-        version, or None when the znode was no longer at the expected version (or is gone: its
-        topic was deleted)."""
-
-        def write() -> list[PartitionState | None]:
-            pending = [
-                self.client.set_async(paths.state_path(name, partition), paths.encode_state(s), v)
-                for name, partition, s, v in writes
-            ]
-            out: list[PartitionState | None] = []
-            for (_, _, state, _), result in zip(writes, pending, strict=True):
-                try:
-                    out.append(_with_version(state, result.get().version))
-                except (ZkBadVersionError, NoNodeError):  # changed, or deleted, meanwhile
-                    out.append(None)
-            return out
-
-        return await self._call(write)
+        """Many plain compare-and-sets (`zk_topics.write_states`)."""
+        return await self._call(lambda: zk_topics.write_states(self.client, writes))
 
     async def update_partition_state_fenced(
         self, name: str, partition: int, state: PartitionState, expected_version: int
@@ -475,59 +356,9 @@ class ZkStore(MetadataStore):
     async def update_partition_states_fenced(
         self, writes: Sequence[tuple[str, int, PartitionState, int]]
     ) -> list[PartitionState | None]:
-        """Many controller writes at once, each its own fenced compare-and-set, all sent before
-        any answer is awaited (pipelined, as Kafka's ZooKeeper controller sends its state
-        updates). Returns, per write, the state with its new version, or None when the state
-        changed since it was read. Raises ControllerFencedError once another controller was
-        elected."""
-
-        def write() -> list[PartitionState | None]:
-            version = self.controller_epoch_zk_version
-            if version is None:
-                raise ControllerFencedError("this broker is not the controller")
-            pending = []
-            for name, partition, state, expected in writes:
-                tx = self.client.transaction()
-                tx.check(paths.CONTROLLER_EPOCH, version)
-                tx.set_data(paths.state_path(name, partition), paths.encode_state(state), expected)
-                pending.append(tx.commit_async())
-            out: list[PartitionState | None] = []
-            fenced = False
-            for (_, _, state, _), result in zip(writes, pending, strict=True):
-                results = result.get()
-                if _epoch_check_failed(results):
-                    fenced = True
-                    out.append(None)
-                elif isinstance(results[1], ZkBadVersionError):
-                    out.append(None)
-                else:
-                    _raise_first(results)
-                    out.append(_with_version(state, results[1].version))
-            if fenced:
-                raise ControllerFencedError("another controller was elected")
-            return out
-
-        return await self._call(write)
-
-    def _fenced(self, op: Callable[[Any], object]) -> None:
-        self._fenced_write(op)
-
-    def _fenced_write(self, op: Callable[[Any], object]) -> Any:
-        """Runs the one write `op` adds to a transaction that also checks the controller
-        epoch; returns the write's result (a `ZnodeStat` for a set)."""
+        """Many controller writes at once (`zk_fenced.write_states`)."""
         version = self.controller_epoch_zk_version
-        if version is None:
-            raise ControllerFencedError("this broker is not the controller")
-        tx = self.client.transaction()
-        tx.check(paths.CONTROLLER_EPOCH, version)
-        op(tx)
-        results = tx.commit()
-        if _epoch_check_failed(results):
-            raise ControllerFencedError("another controller was elected")
-        if isinstance(results[1], ZkBadVersionError):
-            raise BadVersionError("state changed since it was read")
-        _raise_first(results)
-        return results[1]
+        return await self._call(lambda: zk_fenced.write_states(self.client, version, writes))
 
     # Brokers and the controller
 
@@ -541,131 +372,45 @@ class ZkStore(MetadataStore):
         broker out, and the controller unaware of the restart, until that session expires
         (`zookeeper.session.timeout.ms`). The controller sees the new registration's epoch
         and moves the leaderships of the old process, as for any bounced broker."""
-
-        def register() -> None:
-            path = paths.broker_path(registration.node_id)
-            data = paths.encode_broker(registration)
-            try:
-                self.client.create(path, data, ephemeral=True)
-                return
-            except NodeExistsError:
-                pass
-            try:
-                held, stat = self.client.get(path)
-            except NoNodeError:
-                raise BrokerIdInUseError(f"{path} vanished; retry") from None
-            if stat.ephemeralOwner == self.session_id():
-                return
-            old = paths.decode_broker(registration.node_id, held)
-            ours = (old.host, old.port) == (registration.host, registration.port)
-            if not (replace_stale and ours):
-                raise BrokerIdInUseError(f"{path} is held by another ZooKeeper session")
-            try:
-                self.client.delete(path, stat.version)
-                self.client.create(path, data, ephemeral=True)
-            except (NoNodeError, NodeExistsError, ZkBadVersionError):
-                raise BrokerIdInUseError(f"{path} changed while replacing it; retry") from None
-            log.warning(
-                "replaced the registration of a previous process of this broker node_id=%d "
-                "session=0x%x",
-                registration.node_id,
-                stat.ephemeralOwner,
-            )
-
-        await self._call(register)
+        await self._call(
+            lambda: zk_brokers.register(self.client, self.session_id(), registration, replace_stale)
+        )
 
     async def try_become_controller(self, node_id: int) -> int | None:
         """Creates the ephemeral `/controller` node and bumps `/controller_epoch`; returns the
         new controller epoch, or None if another broker is the controller."""
-
-        def elect() -> int | None:
-            client = self.client
-            try:
-                client.create(paths.CONTROLLER, paths.encode_controller(node_id), ephemeral=True)
-            except NodeExistsError:
-                return None
-            with contextlib.suppress(NodeExistsError):
-                client.create(paths.CONTROLLER_EPOCH, paths.encode_controller_epoch(0))
-            data, stat = client.get(paths.CONTROLLER_EPOCH)
-            epoch = paths.decode_controller_epoch(data) + 1
-            try:
-                written = client.set(
-                    paths.CONTROLLER_EPOCH, paths.encode_controller_epoch(epoch), stat.version
-                )
-            except ZkBadVersionError:
-                client.delete(paths.CONTROLLER)
-                return None
-            self.controller_epoch_zk_version = written.version
-            return epoch
-
-        return await self._call(elect)
+        elected = await self._call(lambda: zk_brokers.elect(self.client, node_id))
+        if elected is None:
+            return None
+        epoch, self.controller_epoch_zk_version = elected
+        return epoch
 
     async def resign_controller(self, node_id: int, any_session: bool = True) -> bool:
         """Deletes `/controller` if it names `node_id`, so the brokers elect again; with
         `any_session` False only if this session holds it. True if it was deleted."""
+        self.controller_epoch_zk_version = None
+        return await self._call(
+            lambda: zk_brokers.resign(self.client, self.session_id(), node_id, any_session)
+        )
 
-        def resign() -> bool:
-            self.controller_epoch_zk_version = None
-            try:
-                data, stat = self.client.get(paths.CONTROLLER)
-                if paths.decode_controller(data) != node_id:
-                    return False
-                if not any_session and stat.ephemeralOwner != self.session_id():
-                    return False
-                self.client.delete(paths.CONTROLLER, stat.version)
-                return True
-            except (NoNodeError, ZkBadVersionError):
-                return False
-
-        resigned: bool = await self._call(resign)
-        return resigned
+    # Requests to the controller (`zk_requests`)
 
     async def request_controlled_shutdown(self, node_id: int) -> None:
-        def create() -> None:
-            with contextlib.suppress(NodeExistsError):
-                self.client.create(paths.shutdown_path(node_id), b"", ephemeral=True)
-
-        await self._call(create)
+        await self._call(lambda: zk_requests.request_controlled_shutdown(self.client, node_id))
 
     async def report_offline_replicas(self, node_id: int, partitions: set[TopicPartition]) -> None:
         """A log directory of this broker went offline: publishes its replicas there (all of
         them so far) and notifies the controller as Kafka's brokers do
         (`/log_dir_event_notification`)."""
-
-        def report() -> None:
-            path = paths.offline_replicas_path(node_id)
-            data = paths.encode_offline_replicas(partitions)
-            try:
-                self.client.create(path, data, ephemeral=True)
-            except NodeExistsError:
-                _, stat = self.client.get(path)
-                if stat.ephemeralOwner == self.session_id():
-                    self.client.set(path, data, stat.version)
-                else:  # a previous process's, whose session has not expired yet
-                    self.client.delete(path, stat.version)
-                    self.client.create(path, data, ephemeral=True)
-            self.client.create(
-                f"{paths.LOG_DIR_EVENT_NOTIFICATION}/{paths.LOG_DIR_EVENT_PREFIX}",
-                paths.encode_log_dir_event(node_id),
-                sequence=True,
+        await self._call(
+            lambda: zk_requests.report_offline_replicas(
+                self.client, self.session_id(), node_id, partitions
             )
-
-        await self._call(report)
+        )
 
     async def complete_log_dir_events(self, names: Collection[str]) -> None:
         """The controller handled these notifications (Kafka's controller deletes them)."""
-
-        def delete() -> None:
-            for name in names:
-                with contextlib.suppress(NoNodeError):
-                    self.client.delete(f"{paths.LOG_DIR_EVENT_NOTIFICATION}/{name}")
-
-        await self._call(delete)
-
-    # Admin requests. Their znodes (reassignments, preferred and unclean elections) are written
-    # by request handlers on any broker and settled by the controller, possibly at the same
-    # moment: every change is a compare-and-set on the znode's version, and the controller
-    # removes only what it finished, so a request written during its pass survives.
+        await self._call(lambda: zk_requests.complete_log_dir_events(self.client, names))
 
     async def merge_reassignments(
         self, changes: dict[TopicPartition, list[int] | None]
@@ -681,7 +426,7 @@ class ZkStore(MetadataStore):
                     pending[key] = list(target)
             return pending
 
-        return await self._call(lambda: self._update_reassignments(merge))
+        return await self._call(lambda: zk_requests.update_reassignments(self.client, merge))
 
     async def complete_reassignments(self, finished: dict[TopicPartition, list[int]]) -> None:
         """Removes the reassignments the controller finished (or dropped), each only while its
@@ -690,62 +435,24 @@ class ZkStore(MetadataStore):
         def settle(pending: dict[TopicPartition, list[int]]) -> dict[TopicPartition, list[int]]:
             return {k: t for k, t in pending.items() if finished.get(k) != t}
 
-        await self._call(lambda: self._update_reassignments(settle))
+        await self._call(lambda: zk_requests.update_reassignments(self.client, settle))
 
     async def request_elections(
         self, partitions: set[TopicPartition], *, unclean: bool = False
     ) -> None:
         """Asks the controller for preferred-leader (or unclean) elections of `partitions`."""
-        path = paths.UNCLEAN_ELECTION if unclean else paths.PREFERRED_ELECTION
-        await self._call(lambda: self._update_elections(path, lambda pending: pending | partitions))
+        await self._call(
+            lambda: zk_requests.update_elections(
+                self.client, unclean, lambda pending: pending | partitions
+            )
+        )
 
     async def complete_elections(self, done: set[TopicPartition], *, unclean: bool = False) -> None:
-        path = paths.UNCLEAN_ELECTION if unclean else paths.PREFERRED_ELECTION
-        await self._call(lambda: self._update_elections(path, lambda pending: pending - done))
-
-    def _update_reassignments(
-        self,
-        change: Callable[[dict[TopicPartition, list[int]]], dict[TopicPartition, list[int]]],
-    ) -> dict[TopicPartition, list[int]]:
-        def apply(data: bytes) -> bytes | None:
-            pending = change(paths.decode_reassignments(data) if data else {})
-            return paths.encode_reassignments(pending) if pending else None
-
-        written = self._update(paths.REASSIGN, apply)
-        return paths.decode_reassignments(written) if written else {}
-
-    def _update_elections(
-        self, path: str, change: Callable[[set[TopicPartition]], set[TopicPartition]]
-    ) -> None:
-        def apply(data: bytes) -> bytes | None:
-            pending = change(paths.decode_preferred(data) if data else set())
-            return paths.encode_preferred(pending) if pending else None
-
-        self._update(path, apply)
-
-    def _update(self, path: str, change: Callable[[bytes], bytes | None]) -> bytes | None:
-        """Read-modify-write of `path`, compare-and-set on its version and retried on a race;
-        `change` maps the current bytes (b"" when absent) to the new ones, None deleting the
-        znode. Returns what was written."""
-        client = self.client
-        while True:
-            try:
-                data, stat = client.get(path)
-                version: int | None = stat.version
-            except NoNodeError:
-                data, version = b"", None
-            encoded = change(data)
-            try:
-                if encoded is None:
-                    if version is not None:
-                        client.delete(path, version)
-                elif version is None:
-                    client.create(path, encoded, makepath=True)
-                else:
-                    client.set(path, encoded, version)
-                return encoded
-            except (NodeExistsError, NoNodeError, ZkBadVersionError):
-                continue
+        await self._call(
+            lambda: zk_requests.update_elections(
+                self.client, unclean, lambda pending: pending - done
+            )
+        )
 
     async def allocate_producer_ids(self, count: int) -> int:
         if count < 1:
@@ -765,26 +472,3 @@ class ZkStore(MetadataStore):
                     continue
 
         return await self._call(allocate)
-
-
-def _with_version(state: PartitionState, version: int) -> PartitionState:
-    return PartitionState(
-        leader=state.leader,
-        leader_epoch=state.leader_epoch,
-        isr=list(state.isr),
-        controller_epoch=state.controller_epoch,
-        version=version,
-    )
-
-
-def _epoch_check_failed(results: list[Any]) -> bool:
-    """Whether a fenced transaction failed on its `/controller_epoch` check (another
-    controller was elected). A multi that fails on a later operation answers RolledBackError
-    for the check, which passed: that is a stale state, not a deposed controller."""
-    return isinstance(results[0], (ZkBadVersionError, NoNodeError))
-
-
-def _raise_first(results: list[Any]) -> None:
-    for result in results:
-        if isinstance(result, Exception):
-            raise result

@@ -14,7 +14,7 @@ import pytest
 from ferrolog.certs import CertificateAuthority, broker_ssl_settings
 from ferrolog.controller.scram import BY_NAME as SCRAM_MECHANISMS
 from ferrolog.controller.scram import ScramCredential
-from ferrolog.controller.store.zk_paths import encode_entity_config
+from ferrolog.controller.store.zk_configs import encode_entity_config
 
 from tests.cluster.harness import Cluster, ZooKeeper
 

@@ -84,7 +84,7 @@ def test_quotas_and_credentials_keep_each_other(zk: KazooClient) -> None:
 def test_a_malformed_credential_loses_itself_only(zk: KazooClient) -> None:
     zk.create(
         "/config/users/bob",
-        paths.encode_entity_config(
+        zk_configs.encode_entity_config(
             {
                 "producer_byte_rate": "10",
                 SHA256.name: "salt=notbase64!,stored_key=,server_key=,iterations=1",

@@ -18,11 +18,9 @@ from ferrolog.controller.store.base import (
     TopicExistsError,
     TopicRecord,
 )
-from ferrolog.controller.store.zookeeper import (
-    BrokerIdInUseError,
-    ControllerFencedError,
-    ZkStore,
-)
+from ferrolog.controller.store.zk_brokers import BrokerIdInUseError
+from ferrolog.controller.store.zk_fenced import ControllerFencedError
+from ferrolog.controller.store.zookeeper import ZkStore
 
 from tests.cluster.harness import ZooKeeper
 

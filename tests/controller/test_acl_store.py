@@ -19,6 +19,7 @@ from ferrolog.controller.acl.model import (
     ResourcePattern,
     ResourceType,
 )
+from ferrolog.controller.store import zk_acls
 from ferrolog.controller.store import zk_paths as paths
 from ferrolog.controller.store.local import FILE_NAME, LocalStore
 from ferrolog.errors import InvalidRequestError
@@ -30,9 +31,9 @@ PAY = ResourcePattern(ResourceType.TRANSACTIONAL_ID, "pay", PatternType.PREFIXED
 
 
 def test_zookeeper_layout_is_kafkas() -> None:
-    assert paths.acl_path(ORDERS) == "/kafka-acl/Topic/orders"
-    assert paths.acl_path(PAY) == "/kafka-acl-extended/prefixed/TransactionalId/pay"
-    assert json.loads(paths.encode_acls(frozenset({ALICE_READ, BOB_DENY}))) == {
+    assert zk_acls.acl_path(ORDERS) == "/kafka-acl/Topic/orders"
+    assert zk_acls.acl_path(PAY) == "/kafka-acl-extended/prefixed/TransactionalId/pay"
+    assert json.loads(zk_acls.encode_acls(frozenset({ALICE_READ, BOB_DENY}))) == {
         "version": 1,
         "acls": [
             {"principal": "User:alice", "permissionType": "Allow", "operation": "Read",
@@ -44,18 +45,18 @@ def test_zookeeper_layout_is_kafkas() -> None:
     # Kafka's own spellings decode, whichever case it wrote.
     kafka = b'{"version":1,"acls":[{"principal":"User:x","permissionType":"Allow",'
     kafka += b'"operation":"ClusterAction","host":"*"}]}'
-    (entry,) = paths.decode_acls(kafka)
+    (entry,) = zk_acls.decode_acls(kafka)
     assert entry.operation == AclOperation.CLUSTER_ACTION
-    assert paths.encode_acl_change(ORDERS) == b"TOPIC:orders"
-    assert paths.decode_acl_change(paths.ACL_LITERAL_CHANGES, b"Topic:a:b") == ResourcePattern(
+    assert zk_acls.encode_acl_change(ORDERS) == b"TOPIC:orders"
+    assert zk_acls.decode_acl_change(paths.ACL_LITERAL_CHANGES, b"Topic:a:b") == ResourcePattern(
         ResourceType.TOPIC, "a:b", PatternType.LITERAL
     )
-    change = paths.encode_acl_change(PAY)
+    change = zk_acls.encode_acl_change(PAY)
     assert json.loads(change) == {
         "version": 1, "resourceType": "TRANSACTIONAL_ID", "name": "pay",
         "patternType": "PREFIXED",
     }  # fmt: skip
-    assert paths.decode_acl_change(paths.ACL_EXTENDED_CHANGES, change) == PAY
+    assert zk_acls.decode_acl_change(paths.ACL_EXTENDED_CHANGES, change) == PAY
 
 
 def test_local_store_keeps_acls_across_a_restart(tmp_path: Path) -> None:
@@ -80,7 +81,7 @@ def test_local_store_keeps_acls_across_a_restart(tmp_path: Path) -> None:
         ]
         await store.close()
         stored = json.loads((tmp_path / FILE_NAME).read_text())["acls"]
-        assert stored["/kafka-acl/Topic/orders"] == paths.acls_json(frozenset({ALICE_READ}))
+        assert stored["/kafka-acl/Topic/orders"] == zk_acls.acls_json(frozenset({ALICE_READ}))
         reopened = LocalStore(tmp_path)
         await reopened.start()
         assert await reopened.acls() == {ORDERS: {ALICE_READ}, PAY: {BOB_DENY}}

@@ -8,19 +8,19 @@ from pathlib import Path
 
 import pytest
 from ferrolog.controller.quota.entity import ClientQuotaEntity, apply_ops
-from ferrolog.controller.store import zk_paths as paths
+from ferrolog.controller.store import zk_configs
 from ferrolog.controller.store.local import LocalStore
 from ferrolog.errors import InvalidRequestError
 
 
 def test_zookeeper_names_follow_kafka() -> None:
     # Kafka's Sanitizer: URL encoding, `*` and `~` encoded as well.
-    assert paths.sanitize("app-1_x.y") == "app-1_x.y"
-    assert paths.sanitize("a b*~/<default>") == "a%20b%2A%7E%2F%3Cdefault%3E"
-    assert paths.desanitize(paths.sanitize("a b*~/ü")) == "a b*~/ü"
+    assert zk_configs.sanitize("app-1_x.y") == "app-1_x.y"
+    assert zk_configs.sanitize("a b*~/<default>") == "a%20b%2A%7E%2F%3Cdefault%3E"
+    assert zk_configs.desanitize(zk_configs.sanitize("a b*~/ü")) == "a b*~/ü"
     # Not znode names ZooKeeper takes (found by `ferrolog fuzz`): encoded, and back.
-    assert [paths.sanitize(n) for n in (".", "..", "...")] == ["%2E", "%2E%2E", "..."]
-    assert [paths.desanitize(paths.sanitize(n)) for n in (".", "..")] == [".", ".."]
+    assert [zk_configs.sanitize(n) for n in (".", "..", "...")] == ["%2E", "%2E%2E", "..."]
+    assert [zk_configs.desanitize(zk_configs.sanitize(n)) for n in (".", "..")] == [".", ".."]
     cases = {
         ClientQuotaEntity.of(client_id="c/1"): "clients/c%2F1",
         ClientQuotaEntity.of(client_id=None): "clients/<default>",
@@ -30,14 +30,13 @@ def test_zookeeper_names_follow_kafka() -> None:
         ClientQuotaEntity.of(user=None, client_id="c"): "users/<default>/clients/c",
     }
     for entity, path in cases.items():
-        assert paths.quota_entity_path(entity) == path
-    assert paths.quota_entity("%3Cdefault%3E", "<default>") == ClientQuotaEntity.of(
+        assert zk_configs.quota_entity_path(entity) == path
+    assert zk_configs.quota_entity("%3Cdefault%3E", "<default>") == ClientQuotaEntity.of(
         user="<default>", client_id=None
     )
-    assert paths.decode_quota_config(
-        paths.encode_quota_config({"producer_byte_rate": 1048576.0, "request_percentage": 12.5})
-    ) == {"producer_byte_rate": 1048576.0, "request_percentage": 12.5}
-    assert paths.encode_quota_config({"producer_byte_rate": 1024.0}) == (
+    quotas = {"producer_byte_rate": 1048576.0, "request_percentage": 12.5}
+    assert zk_configs.decode_quota_config(zk_configs.encode_quota_config(quotas)) == quotas
+    assert zk_configs.encode_quota_config({"producer_byte_rate": 1024.0}) == (
         b'{"config":{"producer_byte_rate":"1024"},"version":1}'
     )
 
