@@ -5,7 +5,7 @@ rows (source, synonyms) Kafka 4.1 gives for them (seen from its `kafka-configs -
 from __future__ import annotations
 
 from ferrolog.config import BROKER_CONFIGS, BrokerConfig, ConfigSource
-from ferrolog.config.broker import ConfigSynonym
+from ferrolog.config.rows import ConfigSynonym
 
 DYN, DYN_DEFAULT = ConfigSource.DYNAMIC_BROKER_CONFIG, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
 STATIC, DEFAULT = ConfigSource.STATIC_BROKER_CONFIG, ConfigSource.DEFAULT_CONFIG

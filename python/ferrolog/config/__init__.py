@@ -11,7 +11,8 @@ variables (`FERROLOG_` + the name upper-cased with dots as underscores, e.g.
 environment, so unrelated `FERROLOG_*` variables are left alone.
 """
 
-from ferrolog.config.broker import BrokerConfig, ConfigEntry, ConfigSynonym
+from ferrolog.config.broker import BrokerConfig
+from ferrolog.config.rows import ConfigEntry, ConfigSynonym
 from ferrolog.config.table import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigSource, ConfigType
 from ferrolog.config.values import (
     Listener,

@@ -9,10 +9,10 @@ import logging
 import os
 import socket
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ferrolog.config import inter_broker, jaas
+from ferrolog.config import checks, jaas
+from ferrolog.config.rows import ConfigEntry, ConfigSynonym, custom, entry
 from ferrolog.config.table import (
     BROKER_CONFIGS,
     DYNAMIC_BROKER_KEYS,
@@ -22,7 +22,6 @@ from ferrolog.config.table import (
     TOPIC_CONFIGS,
     ConfigDef,
     ConfigSource,
-    ConfigType,
     TopicConfigDef,
 )
 from ferrolog.config.values import (
@@ -36,38 +35,6 @@ from ferrolog.config.values import (
 from ferrolog.errors import InvalidConfigError
 
 log = logging.getLogger(__name__)
-
-SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
-
-
-@dataclass(frozen=True)
-class ConfigSynonym:
-    name: str
-    value: str | None
-    source: ConfigSource
-
-
-@dataclass(frozen=True)
-class ConfigEntry:
-    """One row of a DescribeConfigs answer."""
-
-    name: str
-    value: str | None  # None for sensitive values
-    source: ConfigSource
-    type: ConfigType
-    read_only: bool
-    sensitive: bool
-    doc: str
-    synonyms: list[ConfigSynonym] = field(default_factory=list)
-
-
-# Kafka's authorizer class names (ZooKeeper mode's and KRaft's): either switches ferrolog's
-# authorizer on (`native/src/acl`), which decides as both do.
-AUTHORIZER_CLASSES = (
-    "kafka.security.authorizer.AclAuthorizer",
-    "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-)
 
 
 class BrokerConfig:
@@ -97,21 +64,7 @@ class BrokerConfig:
         node, broker = self._settings.get("node.id"), self._settings.get("broker.id")
         if node is not None and broker is not None and node != broker:
             raise InvalidConfigError(f"node.id {node} and broker.id {broker} disagree")
-        if not self.listeners:
-            raise InvalidConfigError("listeners: at least one listener is required")
-        if self.is_set("advertised.listeners"):
-            parse_listeners(self.get("advertised.listeners") or "")
-        self._check_listeners()
-        self._check_consumer_group_timeouts()
-        self._check_kraft_roles()
-        authorizer = self._settings.get("authorizer.class.name", "").strip()
-        if authorizer and authorizer not in AUTHORIZER_CLASSES:
-            # Kafka would load the class; ferrolog has its own authorizer behind Kafka's names.
-            raise InvalidConfigError(
-                f"authorizer.class.name {authorizer!r} is not an authorizer ferrolog has: set "
-                f"{' or '.join(AUTHORIZER_CLASSES)} for Kafka's ACLs, or leave it empty"
-            )
-        self.metrics_listener  # noqa: B018 - validates it
+        checks.check(self)
         self._resolve_topic_defaults()
 
     def _resolve_topic_defaults(self) -> None:
@@ -251,135 +204,9 @@ class BrokerConfig:
             if self.security_protocol(name) == wanted:
                 return name
         # Kafka insists on an inter-broker listener; one broker alone never uses it, so a
-        # single node with only SSL listeners is served, and a cluster is refused in
-        # `_check_listeners`.
+        # single node with only SSL listeners is served, and a cluster is refused by
+        # `checks`.
         return names[0]
-
-    def _check_kraft_roles(self) -> None:
-        """A Kafka 4 `server.properties` names KRaft's roles. Its single node (broker and
-        controller in one process, a quorum of itself) is what ferrolog is without ZooKeeper;
-        anything else needs a quorum ferrolog does not have."""
-        roles = self._settings.get("process.roles")
-        if roles is None:
-            return
-        quorums = [
-            [v for v in (self._settings.get(name) or "").split(",") if v]
-            for name in ("controller.quorum.voters", "controller.quorum.bootstrap.servers")
-        ]
-        if (
-            set(roles.split(",")) != {"broker", "controller"}
-            or self.is_set("zookeeper.connect")
-            or any(len(quorum) > 1 for quorum in quorums)
-        ):
-            raise InvalidConfigError(
-                f"process.roles={roles}: ferrolog serves KRaft's combined single node "
-                "(process.roles=broker,controller, a quorum of itself); a cluster's controller "
-                "runs on ZooKeeper: set zookeeper.connect and leave process.roles out"
-            )
-
-    def _check_consumer_group_timeouts(self) -> None:
-        """Kafka's start-up checks (`GroupCoordinatorConfig`) of the consumer group session
-        timeout and heartbeat interval against their bounds, in Kafka's order and words."""
-        value = {
-            name: self.get_int(f"group.consumer.{name}")
-            for name in (
-                "heartbeat.interval.ms",
-                "min.heartbeat.interval.ms",
-                "max.heartbeat.interval.ms",
-                "session.timeout.ms",
-                "min.session.timeout.ms",
-                "max.session.timeout.ms",
-            )
-        }
-        checks = [
-            ("max.heartbeat.interval.ms", ">=", "min.heartbeat.interval.ms"),
-            ("heartbeat.interval.ms", ">=", "min.heartbeat.interval.ms"),
-            ("heartbeat.interval.ms", "<=", "max.heartbeat.interval.ms"),
-            ("max.session.timeout.ms", ">=", "min.session.timeout.ms"),
-            ("session.timeout.ms", ">=", "min.session.timeout.ms"),
-            ("session.timeout.ms", "<=", "max.session.timeout.ms"),
-            ("heartbeat.interval.ms", "<", "session.timeout.ms"),
-        ]
-        words = {">=": "greater than or equal to", "<=": "less than or equal to", "<": "less than"}
-        for left, op, right in checks:
-            a, b = value[left], value[right]
-            if not (a >= b if op == ">=" else a <= b if op == "<=" else a < b):
-                raise InvalidConfigError(
-                    f"group.consumer.{left} must be {words[op]} group.consumer.{right}"
-                )
-
-    def _check_listeners(self) -> None:
-        names = [lst.name for lst in self.listeners]
-        if len(set(names)) != len(names):
-            raise InvalidConfigError(f"listeners: each listener name must be unique: {names}")
-        ports = [lst.port for lst in self.listeners if lst.port]
-        if len(set(ports)) != len(ports):
-            raise InvalidConfigError("listeners: each listener must have a different port")
-        for name in names:
-            protocol = self.security_protocol(name)
-            if protocol not in SECURITY_PROTOCOLS:
-                raise InvalidConfigError(
-                    f"listener {name}: security protocol {protocol} is not supported "
-                    f"(ferrolog serves {', '.join(SECURITY_PROTOCOLS)})"
-                )
-            if protocol.startswith("SASL_"):
-                self._check_sasl_listener(name)
-        if self.is_set("inter.broker.listener.name") and self.is_set(
-            "security.inter.broker.protocol"
-        ):
-            raise InvalidConfigError(
-                "only one of inter.broker.listener.name and security.inter.broker.protocol "
-                "may be set"
-            )
-        inter = self.inter_broker_listener_name
-        if inter not in names:
-            raise InvalidConfigError(
-                f"inter.broker.listener.name {inter} is not one of the listeners {names}"
-            )
-        if self.zookeeper_connect:
-            self._check_inter_broker_client(inter)
-        if self.is_set("advertised.listeners"):
-            given = self.get("advertised.listeners") or ""
-            advertised = [lst.name for lst in parse_listeners(given)]
-            unknown = [name for name in advertised if name not in names]
-            if unknown:
-                raise InvalidConfigError(
-                    f"advertised.listeners names listeners that are not in listeners: {unknown}"
-                )
-
-    def _check_inter_broker_client(self, inter: str) -> None:
-        """What a broker of a cluster needs to connect to the others over the inter-broker
-        listener `inter`; refused at start rather than found by a failing replica fetcher."""
-        if self.security_protocol(inter) in ("SSL", "SASL_SSL") and not (
-            self.listener_value(inter, "ssl.truststore.location")
-            or self.listener_value(inter, "ssl.truststore.certificates")
-        ):
-            raise InvalidConfigError(
-                f"inter-broker listener {inter}: brokers connect to each other over TLS and "
-                "need a trust store (ssl.truststore.location or ssl.truststore.certificates)"
-            )
-        # A SASL one needs a mechanism ferrolog has, enabled there, and the broker's own login
-        # in its JAAS line.
-        inter_broker.sasl_login(self)
-
-    def _check_sasl_listener(self, listener: str) -> None:
-        mechanisms = self.sasl_mechanisms(listener)
-        if not mechanisms:
-            raise InvalidConfigError(f"listener {listener}: sasl.enabled.mechanisms is empty")
-        unsupported = [m for m in mechanisms if m not in SASL_MECHANISMS]
-        if unsupported:
-            raise InvalidConfigError(
-                f"listener {listener}: SASL mechanisms {unsupported} are not supported "
-                f"(ferrolog has {', '.join(SASL_MECHANISMS)}); set sasl.enabled.mechanisms"
-            )
-        if "PLAIN" in mechanisms and not any(
-            m.name == jaas.PLAIN_LOGIN_MODULE for m in self.jaas_modules(listener, "PLAIN")
-        ):
-            # Kafka refuses to start too: PLAIN's users live only in this login line.
-            raise InvalidConfigError(
-                f"listener {listener}: PLAIN needs listener.name.{listener.lower()}.plain."
-                f"sasl.jaas.config with {jaas.PLAIN_LOGIN_MODULE} and its user_<name> entries"
-            )
 
     def listener_value(self, listener: str, name: str, mechanism: str | None = None) -> str | None:
         """Property `name` of one listener: Kafka's `listener.name.<listener>.[<mechanism>.]`
@@ -513,7 +340,7 @@ class BrokerConfig:
             if not definition.synonyms:  # no default: listed only when set, as Kafka does
                 if synonyms:
                     source = ConfigSource.TOPIC_CONFIG
-                    entries.append(_entry(definition, overrides[name], source, False, synonyms))
+                    entries.append(entry(definition, overrides[name], source, False, synonyms))
                 continue
             # Like Kafka, the table default is listed last even when a setting overrides it.
             synonyms += self.synonyms(s.name for s in definition.synonyms)
@@ -522,7 +349,7 @@ class BrokerConfig:
                 value, source = overrides[name], ConfigSource.TOPIC_CONFIG
             else:
                 value, source = default_value, default_synonym.source
-            entries.append(_entry(definition, value, source, False, synonyms))
+            entries.append(entry(definition, value, source, False, synonyms))
         return entries
 
     def describe_group(self, configs: Mapping[str, str]) -> list[ConfigEntry]:
@@ -537,7 +364,7 @@ class BrokerConfig:
             if name in configs:
                 synonyms.insert(0, ConfigSynonym(name, configs[name], ConfigSource.GROUP_CONFIG))
             entries.append(
-                _entry(definition, synonyms[0].value, synonyms[0].source, False, synonyms)
+                entry(definition, synonyms[0].value, synonyms[0].source, False, synonyms)
             )
         return entries
 
@@ -552,7 +379,7 @@ class BrokerConfig:
             synonyms = self._own_synonyms(name)
             source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
             read_only = not definition.dynamic
-            entries.append(_entry(definition, self.get(name), source, read_only, synonyms))
+            entries.append(entry(definition, self.get(name), source, read_only, synonyms))
         unknown = {**self._dynamic_default, **self._dynamic_broker}.keys() - BROKER_CONFIGS
         for name in sorted(unknown):
             source = (
@@ -563,7 +390,7 @@ class BrokerConfig:
             synonyms = [
                 ConfigSynonym(name, None, s) for values, s in self._layers()[:2] if name in values
             ]
-            entries.append(_entry(_custom(name), None, source, False, synonyms))
+            entries.append(entry(custom(name), None, source, False, synonyms))
         return entries
 
     def describe_default(self) -> list[ConfigEntry]:
@@ -576,10 +403,10 @@ class BrokerConfig:
             definition = BROKER_CONFIGS.get(name)
             if definition is None:
                 synonyms = [ConfigSynonym(name, None, level)]
-                entries.append(_entry(_custom(name), None, level, False, synonyms))
+                entries.append(entry(custom(name), None, level, False, synonyms))
                 continue
             synonyms = [s for s in self._own_synonyms(name) if s.source == level]
-            entries.append(_entry(definition, value, level, not definition.dynamic, synonyms))
+            entries.append(entry(definition, value, level, not definition.dynamic, synonyms))
         return entries
 
     def _own_synonyms(self, name: str) -> list[ConfigSynonym]:
@@ -623,12 +450,6 @@ def _served(definition: ConfigDef, value: str) -> str:
     return value
 
 
-def _custom(name: str) -> ConfigDef:
-    """A config name the table does not have, as Kafka describes such a dynamic config: of
-    unknown type, hence sensitive."""
-    return ConfigDef(name, ConfigType.PASSWORD, None, "")
-
-
 _TABLE_DEFAULTS = {n: d.default for n, d in BROKER_CONFIGS.items() if d.default is not None}
 _DYNAMIC_SOURCES = (
     ConfigSource.DYNAMIC_BROKER_CONFIG,
@@ -642,28 +463,6 @@ _BROKER_SYNONYM_GROUPS = {
     if len(d.synonyms) > 1
     for s in d.synonyms
 }
-
-
-def _entry(
-    definition: ConfigDef,
-    value: str | None,
-    source: ConfigSource,
-    read_only: bool,
-    synonyms: list[ConfigSynonym],
-) -> ConfigEntry:
-    if definition.sensitive:  # a password's value never leaves the broker
-        value = None
-        synonyms = [ConfigSynonym(s.name, None, s.source) for s in synonyms]
-    return ConfigEntry(
-        name=definition.name,
-        value=value,
-        source=source,
-        type=definition.type,
-        read_only=read_only,
-        sensitive=definition.sensitive,
-        doc=definition.doc,
-        synonyms=synonyms,
-    )
 
 
 def _listener_override_base(name: str) -> str | None:
