@@ -1,6 +1,7 @@
 """The controller's decision on an UpdateFeatures request (KIP-584), as Kafka 4.1's controller
 decides it (`FeatureControlManager.updateFeature`), against the levels this broker supports
-(`ferrolog.features.SUPPORTED_FEATURES`). Pure: state in, new levels or Kafka's error out.
+(`ferrolog.features.SUPPORTED_FEATURES`): `updated_levels` decides, pure (state in, new levels
+or Kafka's error out), and `FeatureControlManager` keeps the finalized levels and writes them.
 
 Kafka 4.1's rules and messages (each checked against a Kafka 4.1.1 broker):
 - upgrade types other than UPGRADE (1), SAFE_DOWNGRADE (2) and UNSAFE_DOWNGRADE (3) are refused;
@@ -20,12 +21,22 @@ of them (Kafka also checks each registered broker's range).
 
 from __future__ import annotations
 
+import asyncio
 import enum
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ferrolog.errors import InvalidUpdateVersionError
+from ferrolog.errors import FeatureUpdateFailedError, InvalidUpdateVersionError
 from ferrolog.features import SUPPORTED_FEATURES
+
+from .store.base import BadVersionError, FinalizedFeatures, MetadataStore
+
+log = logging.getLogger(__name__)
+
+# An UpdateFeatures that keeps losing the compare-and-set of the finalized features (to
+# another controller's writes) gives up after this many tries.
+FEATURE_WRITE_TRIES = 5
 
 
 class UpgradeType(enum.IntEnum):
@@ -92,3 +103,43 @@ def updated_levels(
         else:
             levels.pop(name, None)
     return levels
+
+
+class FeatureControlManager:
+    """The finalized features this broker goes by (loaded at start; in a cluster, each view
+    read sets them), and the controller's UpdateFeatures: decided by `updated_levels` on the
+    levels in the store, then written unless validate-only."""
+
+    def __init__(self, store: MetadataStore, node_id: int) -> None:
+        self._store = store
+        self._node_id = node_id
+        self.finalized = FinalizedFeatures()
+        # One UpdateFeatures at a time: each decides on the levels the previous one wrote.
+        self._lock = asyncio.Lock()
+
+    async def load(self) -> None:
+        self.finalized = await self._store.finalized_features()
+
+    async def update(self, updates: Mapping[str, FeatureUpdate], validate_only: bool) -> None:
+        """Raises InvalidUpdateVersionError (refused) or FeatureUpdateFailedError."""
+        async with self._lock:
+            for _ in range(FEATURE_WRITE_TRIES):
+                current = self.finalized
+                levels = updated_levels(current.levels, updates, self._node_id)
+                if validate_only or not updates:
+                    return
+                try:
+                    self.finalized = await self._store.update_finalized_features(
+                        levels, current.epoch
+                    )
+                except BadVersionError:
+                    # Written meanwhile (by an earlier controller): decide again on that.
+                    self.finalized = await self._store.finalized_features()
+                    continue
+                log.info(
+                    "finalized features %s epoch=%d",
+                    dict(self.finalized.levels) or "none",
+                    self.finalized.epoch,
+                )
+                return
+            raise FeatureUpdateFailedError("the finalized features kept changing; try again")

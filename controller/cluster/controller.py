@@ -18,22 +18,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.api import ConfigChange, PartitionResults, TopicPartition, TopicSpec
 from ferrolog.controller.cluster import election, reassignment
-from ferrolog.controller.cluster.assignment import assign_replicas, validate_assignment
 from ferrolog.controller.cluster.election import ElectionType
 from ferrolog.controller.cluster.topics import (
-    check_collision,
+    EXCESSIVE_OPERATION,
+    MAX_RECORDS_PER_OPERATION,
     internal_topic_spec,
     is_internal,
-    validate_topic_name,
+    plan,
+    plan_partitions,
+    records_of,
 )
 from ferrolog.controller.store.base import (
-    BadVersionError,
     BrokerRegistration,
     FinalizedFeatures,
     MetadataStore,
@@ -43,11 +43,7 @@ from ferrolog.controller.store.base import (
 )
 from ferrolog.errors import (
     ElectionNotNeededError,
-    FeatureUpdateFailedError,
-    InvalidPartitionsError,
     InvalidReplicaAssignmentError,
-    InvalidReplicationFactorError,
-    InvalidRequestError,
     InvalidTopicError,
     KafkaError,
     PolicyViolationError,
@@ -61,7 +57,7 @@ from ..acl.manager import AclControlManager, AclSink
 # Relative, so the type checker resolves the base class (it sees this folder as `controller`,
 # not as `ferrolog.controller`).
 from ..broker_configs import DynamicBrokerConfigManager
-from ..features import FeatureUpdate, updated_levels
+from ..features import FeatureControlManager, FeatureUpdate
 from ..group_configs import GroupConfigManager
 from ..producer_ids import ProducerIdAllocator
 from ..quota.manager import ClientQuotaControlManager, QuotaSink
@@ -73,16 +69,6 @@ if TYPE_CHECKING:
     from ferrolog.controller.cluster.replica_manager import ReplicaManager
 
 log = logging.getLogger(__name__)
-
-# Kafka 4's controller refuses one operation that would write more metadata records than this
-# (QuorumController's MAX_RECORDS_PER_USER_OP): a topic, each of its partitions and each config
-# count one. The bound also keeps a request for two billion partitions from being planned.
-MAX_RECORDS_PER_OPERATION = 10_000
-EXCESSIVE_OPERATION = "Unable to perform excessively large batch operation."
-
-# An UpdateFeatures that keeps losing the compare-and-set of the finalized features (to
-# another controller's writes) gives up after this many tries.
-FEATURE_WRITE_TRIES = 5
 
 
 class Controller(MetadataCache):
@@ -117,9 +103,7 @@ class Controller(MetadataCache):
         self._loading: asyncio.Future[None] | None = None
         # The last layout queued for the local replicas (see `_apply_in_order`).
         self._applied: asyncio.Future[None] | None = None
-        self._features = FinalizedFeatures()
-        # One UpdateFeatures at a time: each decides on the levels the previous one wrote.
-        self._features_lock = asyncio.Lock()
+        self._feature_control = FeatureControlManager(store, config.node_id)
 
     async def start(self, registration: BrokerRegistration) -> None:
         """Registers this broker, then begins a new leadership term for every partition it
@@ -132,17 +116,12 @@ class Controller(MetadataCache):
         # Before the local replicas open, so they open with the dynamic topic defaults.
         await self._broker_configs.load()
         await self._group_configs.load()
-        self._features = await self.store.finalized_features()
+        await self._feature_control.load()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
         # Issued together so the store writes them in one go, not one fsync per partition.
-        terms = [
-            (name, partition, state, bumped)
-            for name, topic in topics.items()
-            for partition, state in states[name].items()
-            if (bumped := election.restart_term(state, self.node_id, topic.assignment[partition]))
-            is not None
-        ]
+        assignments = {name: topic.assignment for name, topic in topics.items()}
+        terms = election.restart_terms(assignments, states, self.node_id)
         written = await asyncio.gather(
             *(
                 self.store.update_partition_state(name, partition, bumped, state.version)
@@ -180,34 +159,13 @@ class Controller(MetadataCache):
         return self._group_configs
 
     def finalized_features(self) -> FinalizedFeatures:
-        return self._features
+        return self._feature_control.finalized
 
     async def update_features(
         self, updates: Mapping[str, FeatureUpdate], validate_only: bool = False
     ) -> None:
-        """UpdateFeatures, decided by `features.updated_levels` on the finalized levels in the
-        store (raising InvalidUpdateVersionError), then written unless `validate_only`."""
-        async with self._features_lock:
-            for _ in range(FEATURE_WRITE_TRIES):
-                current = self._features
-                levels = updated_levels(current.levels, updates, self.node_id)
-                if validate_only or not updates:
-                    return
-                try:
-                    self._features = await self.store.update_finalized_features(
-                        levels, current.epoch
-                    )
-                except BadVersionError:
-                    # Written meanwhile (by an earlier controller): decide again on that.
-                    self._features = await self.store.finalized_features()
-                    continue
-                log.info(
-                    "finalized features %s epoch=%d",
-                    dict(self._features.levels) or "none",
-                    self._features.epoch,
-                )
-                return
-            raise FeatureUpdateFailedError("the finalized features kept changing; try again")
+        """UpdateFeatures (`FeatureControlManager.update`)."""
+        await self._feature_control.update(updates, validate_only)
 
     async def loaded(self) -> None:
         """Returns once the local replicas found at start, and those of every topic created
@@ -249,7 +207,7 @@ class Controller(MetadataCache):
         once the metadata is written: as a Kafka broker does after its controller commits, the
         local replicas then open in the background (one native command), each partition
         served as soon as its log is open; until then a client is told to retry."""
-        if sum(self._records_of(spec) for spec in specs) > MAX_RECORDS_PER_OPERATION:
+        if sum(records_of(spec, self.config) for spec in specs) > MAX_RECORDS_PER_OPERATION:
             return [PolicyViolationError(EXCESSIVE_OPERATION) for _ in specs]
         async with self._lock:
             outcomes: list[TopicRecord | KafkaError] = []
@@ -326,59 +284,15 @@ class Controller(MetadataCache):
 
     async def _plan_topic(self, spec: TopicSpec) -> TopicRecord:
         """Validates `spec` and lays the topic out over the live brokers; writes nothing."""
-        name = spec.name
-        validate_topic_name(name)
-        if name in self._topics:
-            raise TopicAlreadyExistsError(f"topic {name!r} already exists")
-        check_collision(name, self._topics)
-        overrides = {k: v for k, v in spec.configs.items() if v is not None}
-        self.config.topic_config(overrides)  # validates: raises InvalidConfigError
+        if spec.name in self._topics:
+            raise TopicAlreadyExistsError(f"topic {spec.name!r} already exists")
         # Placement uses the store's live brokers, not the cache: in cluster mode the cache
         # may not have seen a broker that registered a moment ago.
         self._brokers = await self.store.brokers()
-        brokers = sorted(self._brokers)
-        if spec.assignment:
-            if spec.num_partitions != -1 or spec.replication_factor != -1:
-                raise InvalidRequestError(
-                    "both a replica assignment and a partition count or replication factor "
-                    "were given"
-                )
-            validate_assignment(spec.assignment, brokers)
-            layout = {p: list(r) for p, r in spec.assignment.items()}
-        else:
-            partitions = self._default(
-                spec.num_partitions, "num.partitions", InvalidPartitionsError
-            )
-            factor = self._default(
-                spec.replication_factor,
-                "default.replication.factor",
-                InvalidReplicationFactorError,
-            )
-            layout = assign_replicas(brokers, partitions, factor, rng=self._rng)
-        return TopicRecord(
-            name=name, topic_id=uuid.uuid4().bytes, assignment=layout, configs=overrides
-        )
-
-    def _records_of(self, spec: TopicSpec) -> int:
-        """The metadata records Kafka's controller would write for `spec`: the topic, each
-        partition, each config (a count it could not use counts as none: it is refused)."""
-        if spec.assignment:
-            partitions = len(spec.assignment)
-        elif spec.num_partitions == -1:
-            partitions = self.config.get_int("num.partitions")
-        else:
-            partitions = max(spec.num_partitions, 0)
-        return 1 + partitions + len(spec.configs)
+        return plan(spec, self._topics, sorted(self._brokers), self.config, self._rng)
 
     def _initial_states(self, topic: TopicRecord) -> dict[int, PartitionState]:
         return {p: election.initial_state(r, self._brokers) for p, r in topic.assignment.items()}
-
-    def _default(self, value: int, config_name: str, error: type[Exception]) -> int:
-        if value == -1:
-            return self.config.get_int(config_name)
-        if value < 1:
-            raise error(f"{config_name.split('.')[-1]} must be at least 1, got {value}")
-        return value
 
     async def delete_topic(self, name: str) -> None:
         """Raises UnknownTopicOrPartitionError, TopicDeletionDisabledError, InvalidTopicError
@@ -412,37 +326,10 @@ class Controller(MetadataCache):
             topic = self._topics.get(name)
             if topic is None:
                 raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
-            current = len(topic.assignment)
-            if total_count < current:
-                raise InvalidPartitionsError(
-                    f"topic has {current} partitions, more than the requested {total_count}"
-                )
-            if total_count == current:
-                raise InvalidPartitionsError(f"topic already has {current} partitions")
-            if total_count - current > MAX_RECORDS_PER_OPERATION:
-                raise PolicyViolationError(EXCESSIVE_OPERATION)
-            factor = len(topic.assignment[0])
             self._brokers = await self.store.brokers()
-            brokers = sorted(self._brokers)
-            if assignment is not None:
-                if len(assignment) != total_count - current:
-                    raise InvalidReplicaAssignmentError(
-                        f"{len(assignment)} replica sets given for "
-                        f"{total_count - current} new partitions"
-                    )
-                added = {current + i: list(r) for i, r in enumerate(assignment)}
-                validate_assignment(
-                    added, brokers, start_partition=current, replication_factor=factor
-                )
-            else:
-                added = assign_replicas(
-                    brokers,
-                    total_count - current,
-                    factor,
-                    start_partition=current,
-                    start_index=_index_of(brokers, topic.assignment[0][0]),
-                    rng=self._rng,
-                )
+            added = plan_partitions(
+                topic, total_count, assignment, sorted(self._brokers), self._rng
+            )
             if validate_only:
                 return
             states = {p: election.initial_state(r, self._brokers) for p, r in added.items()}
@@ -611,7 +498,3 @@ class Controller(MetadataCache):
 def _log_failure(opened: asyncio.Future[None]) -> None:
     if not opened.cancelled() and (exc := opened.exception()) is not None:
         log.error("opening the replicas of created topics failed: %s", exc, exc_info=exc)
-
-
-def _index_of(brokers: Sequence[int], broker: int) -> int | None:
-    return brokers.index(broker) if broker in brokers else None

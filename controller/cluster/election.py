@@ -6,7 +6,7 @@ cluster controller."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 from ferrolog.controller.store.base import PartitionState
@@ -91,6 +91,21 @@ def restart_term(
     if state.leader == NO_LEADER and node_id in replicas and node_id in state.isr:
         return with_leader(state, node_id, replicas)
     return None
+
+
+def restart_terms(
+    assignments: Mapping[str, Mapping[int, Sequence[int]]],
+    states: Mapping[str, Mapping[int, PartitionState]],
+    node_id: int,
+) -> list[tuple[str, int, PartitionState, PartitionState]]:
+    """`restart_term` of every partition (replicas by topic and partition): (topic, partition,
+    state, new state) of each whose term this broker begins."""
+    return [
+        (name, partition, state, bumped)
+        for name, replicas in assignments.items()
+        for partition, state in states[name].items()
+        if (bumped := restart_term(state, node_id, replicas[partition])) is not None
+    ]
 
 
 def failover(

@@ -74,7 +74,7 @@ class ZkController(Controller):
         self._states = {name: dict(states) for name, states in view.states.items()}
         self._brokers = dict(view.brokers)
         if read_at > self._features_written_at:
-            self._features = view.features
+            self._feature_control.finalized = view.features
         changed, self._view_changed = self._view_changed, asyncio.Event()
         changed.set()
 
