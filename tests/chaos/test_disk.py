@@ -14,13 +14,8 @@ import pytest
 from ferrolog.chaos import disk, failing_disk
 from ferrolog.chaos.faults import DISKS, FAILING_DISKS, FAULTS
 from ferrolog.chaos.nodes import ClusterSpec, NodeSpec, ferrolog_spec
-from ferrolog.chaos.run import (
-    ChaosConfig,
-    NoFaultLeft,
-    SmallDisks,
-    skip_disks,
-    skip_failing_disks,
-)
+from ferrolog.chaos.preflight import NoFaultLeft, SmallDisks, skip_disks, skip_failing_disks
+from ferrolog.chaos.run import ChaosConfig
 
 
 def test_every_broker_has_a_small_second_log_dir(tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ from ferrolog.chaos import network as network_module
 from ferrolog.chaos.faults import PARTITIONS
 from ferrolog.chaos.network import CLIENT, Endpoint, Network, rules
 from ferrolog.chaos.nodes import ClusterSpec, NodeSpec, node_identities
-from ferrolog.chaos.run import ChaosConfig, NoFaultLeft, skip_partitions
+from ferrolog.chaos.preflight import NoFaultLeft, skip_partitions
+from ferrolog.chaos.run import ChaosConfig
 
 ONE = Endpoint("broker-1", 1001, "127.9.9.2", 9092)
 TWO = Endpoint("broker-2", 1002, "127.9.9.3", 9093)

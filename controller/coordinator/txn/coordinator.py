@@ -21,19 +21,19 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from ferrolog import errors
 from ferrolog.clock import now_ms
 from ferrolog.controller.cluster.topics import TRANSACTION_STATE
-from ferrolog.controller.coordinator import batches
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
 from ferrolog.controller.coordinator.txn import operations, records
 from ferrolog.controller.coordinator.txn.forward import CoordinatorForwarder
 from ferrolog.controller.coordinator.txn.markers import Marker, MarkerSender
 from ferrolog.controller.coordinator.txn.operations import Expected, FenceThenAbort, NeedProducerId
+from ferrolog.controller.coordinator.txn.shard import TxnShard
 from ferrolog.controller.coordinator.txn.state import (
     EXPIRABLE,
     PREPARED,
@@ -67,30 +67,6 @@ _APPEND_ERRORS = {
     errors.MessageTooLargeError.code: errors.UnknownServerError.code,
     errors.RecordListTooLargeError.code: errors.UnknownServerError.code,
 }
-
-
-@dataclass
-class TxnShard:
-    """The transactional ids of one `__transaction_state` partition."""
-
-    partition: int
-    # The leader epoch of the partition: the coordinator epoch of this term.
-    epoch: int
-    txns: dict[str, TxnMetadata] = field(default_factory=dict)
-
-    def replay_batch(self, batch: batches.Batch, now: int) -> int:
-        count = 0
-        for key, value in batch.key_values():
-            transactional_id = records.decode_key(key) if key else None
-            if transactional_id is None:
-                continue
-            count += 1
-            transit = records.decode_value(value)
-            if transit is None:
-                self.txns.pop(transactional_id, None)
-            else:
-                self.txns[transactional_id] = TxnMetadata.from_transit(transactional_id, transit)
-        return count
 
 
 @dataclass(frozen=True)

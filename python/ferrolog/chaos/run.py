@@ -17,7 +17,7 @@ from typing import Any
 from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
-from ferrolog.chaos import checker, disk, failing_disk
+from ferrolog.chaos import checker
 from ferrolog.chaos.faults import (
     CRASH_CONSUMER,
     DISKS,
@@ -29,6 +29,12 @@ from ferrolog.chaos.faults import (
 )
 from ferrolog.chaos.network import Network
 from ferrolog.chaos.nodes import ClusterSpec, Node
+from ferrolog.chaos.preflight import (
+    SmallDisks,
+    skip_disks,
+    skip_failing_disks,
+    skip_partitions,
+)
 from ferrolog.chaos.workload import (
     CLIENT_LOG,
     GROUP,
@@ -196,24 +202,6 @@ def _crash_consumer(
     return Fault(CRASH_CONSUMER, victim.name, heal)
 
 
-class NoFaultLeft(RuntimeError):
-    """Every fault kind asked for needs what this machine or cluster lacks."""
-
-
-def partitions_unavailable(spec: ClusterSpec, network: Network) -> str:
-    """Why this run cannot make network partitions ('' when it can): nft, and nodes of their
-    own uids (not the checker's) on addresses of their own."""
-    nodes = [spec.zookeeper, *spec.brokers]
-    if any(n.uid is None for n in nodes):
-        return "the nodes do not run as uids of their own (the checker is not root)"
-    uids = {n.uid for n in nodes}
-    if len(uids) < len(nodes) or os.geteuid() in uids:
-        return "the nodes' uids are not distinct from each other and from the checker's"
-    if len({n.host for n in nodes}) < len(nodes):
-        return "the nodes do not listen on addresses of their own"
-    return network.unavailable()
-
-
 def _leader_of(admin: Any) -> Callable[[int], int]:
     def leader_of(partition: int) -> int:
         try:
@@ -278,91 +266,6 @@ def _start_group_at_zero(bootstrap: str, partitions: int) -> None:
             time.sleep(0.5)
     finally:
         committer.close()
-
-
-def skip_partitions(spec: ClusterSpec, config: ChaosConfig, network: Network) -> str:
-    """Leave the partition faults out of `config` if this run cannot make them: why ('' when
-    it can). Raises NoFaultLeft when no fault would be left."""
-    if not PARTITIONS & set(config.faults):
-        return ""
-    why = partitions_unavailable(spec, network)
-    if not why:
-        return ""
-    return _leave_out(config, PARTITIONS, "network partitions", why)
-
-
-def _leave_out(config: ChaosConfig, kinds: frozenset[str], what: str, why: str) -> str:
-    """Removes `kinds` from the run's faults, saying why; raises NoFaultLeft if none is left."""
-    skipped = f"{what} ({why})"
-    left = [k for k in config.faults if k not in kinds]
-    if not left:
-        raise NoFaultLeft(f"no fault left to run: skipping {skipped}")
-    logging.getLogger("ferrolog.chaos").warning("skipping %s", skipped)
-    config.faults = left
-    return skipped
-
-
-def disks_unavailable(spec: ClusterSpec, scratch: Path) -> str:
-    """Why this run cannot fill a broker's disk ('' when it can): a small log directory on
-    every broker, and a tmpfs this process may mount (tried once at `scratch`)."""
-    if any(b.small_dir is None for b in spec.brokers):
-        return "not every broker has a small log directory in the spec"
-    try:
-        if os.geteuid() != 0 or not disk.can_mount_tmpfs(scratch):
-            return "mounting a tmpfs needs root"
-    finally:
-        with contextlib.suppress(OSError):
-            scratch.rmdir()
-    return ""
-
-
-def skip_disks(spec: ClusterSpec, config: ChaosConfig, scratch: Path) -> str:
-    """Leave the disk faults out of `config` if this run cannot make them: why ('' when it
-    can). Raises NoFaultLeft when no fault would be left."""
-    if not DISKS & set(config.faults):
-        return ""
-    why = disks_unavailable(spec, scratch)
-    return _leave_out(config, DISKS, "disk faults", why) if why else ""
-
-
-def skip_failing_disks(config: ChaosConfig, scratch: Path) -> str:
-    """Leave the failing-disk faults out of `config` if this run cannot mount a FUSE file
-    system (tried once at `scratch`): why ('' when it can). Call after `skip_disks`. Raises
-    NoFaultLeft when no fault would be left."""
-    if not FAILING_DISKS & set(config.faults):
-        return ""
-    why = failing_disk.can_mount(scratch)
-    return _leave_out(config, FAILING_DISKS, "failing disks", why) if why else ""
-
-
-@dataclass
-class SmallDisks:
-    """What the run mounted for the disk faults, unmounted at its end (even if a later mount
-    failed): tmpfs mounts, and FUSE file systems with their processes."""
-
-    tmpfs: list[Path] = field(default_factory=list)
-    fuse: list[tuple[Path, Any]] = field(default_factory=list)
-
-    def mount(self, spec: ClusterSpec, size: int, failing: bool) -> None:
-        """A tmpfs of `size` for each broker's small log directory: there, or with `failing`
-        at `disk.backing` with a FUSE file system over it there (see `disk`)."""
-        for broker in spec.brokers:
-            if not broker.small_dir:
-                continue
-            small = Path(broker.small_dir)
-            under = disk.backing(small) if failing else small
-            disk.mount_tmpfs(under, size)
-            self.tmpfs.append(under)
-            if failing:
-                disk.fail_writes(small, False)
-                proc = failing_disk.mount(under, small, disk.switch(small), all_users=True)
-                self.fuse.append((small, proc))
-
-    def unmount(self) -> None:
-        for path, proc in self.fuse:
-            failing_disk.unmount(path, proc)
-        for path in self.tmpfs:
-            disk.unmount(path)
 
 
 def run(spec: ClusterSpec, config: ChaosConfig, out_dir: Path) -> Report:

@@ -69,7 +69,8 @@ def chaos(
         kafka_zookeeper_spec,
         reachable_by_all,
     )
-    from ferrolog.chaos.run import ChaosConfig, NoFaultLeft, run
+    from ferrolog.chaos.preflight import NoFaultLeft
+    from ferrolog.chaos.run import ChaosConfig, run
 
     known = [*FAULTS, CRASH_CONSUMER]
     kinds = [k.strip() for k in faults.split(",") if k.strip()] or sorted(known)
