@@ -5,136 +5,32 @@
 //! startup; the checkpointed offsets of partitions not opened yet are kept and written back so
 //! an early checkpoint does not forget them.
 
-use std::collections::{HashMap, HashSet};
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::io;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use parking_lot::RwLock;
 
-use super::checkpoint::{read_offsets, sync_dir, sync_file_system, write_offsets};
-use super::{Log, LogConfig, LogDirFailure};
+use super::checkpoint::{sync_dir, sync_file_system, write_offsets};
+use super::{Log, LogConfig};
 use crate::properties;
 
 /// A shared handle to one partition's log.
 pub type LogHandle = Arc<RwLock<Log>>;
 
-pub const HIGH_WATERMARK_CHECKPOINT: &str = "replication-offset-checkpoint";
-pub const RECOVERY_POINT_CHECKPOINT: &str = "recovery-point-offset-checkpoint";
-pub const LOG_START_CHECKPOINT: &str = "log-start-offset-checkpoint";
-pub const CLEAN_SHUTDOWN_FILE: &str = ".kafka_cleanshutdown";
-/// Kafka's lock file: the process that holds an exclusive lock on it owns the directory.
-pub const LOCK_FILE: &str = ".lock";
-pub const META_PROPERTIES: &str = "meta.properties";
-pub const PARTITION_METADATA: &str = "partition.metadata";
+use super::dir_files::{
+    ensure_meta_properties, is_valid_topic_name, lock_dir, parse_partition_dir, partition_dir_name,
+    read_checkpoint, write_atomically,
+};
+pub use super::dir_files::{
+    topic_id_string, CLEAN_SHUTDOWN_FILE, HIGH_WATERMARK_CHECKPOINT, LOCK_FILE,
+    LOG_START_CHECKPOINT, META_PROPERTIES, PARTITION_METADATA, RECOVERY_POINT_CHECKPOINT,
+};
+use super::placement::{open_log, plan_open, LogDir, Offsets, State};
 
-type Key = (String, i32);
-
-#[derive(Debug, Default)]
-struct Offsets {
-    high_watermark: HashMap<Key, i64>,
-    recovery_point: HashMap<Key, i64>,
-    log_start: HashMap<Key, i64>,
-}
-
-#[derive(Debug)]
-struct LogDir {
-    path: PathBuf,
-    /// The directory held the clean-shutdown marker at startup: its logs need no recovery.
-    clean_at_start: bool,
-    /// Partitions whose directory is here, open or not (placement counts them).
-    partitions: HashSet<Key>,
-    /// Partitions present when the broker started (the clean marker vouches only for them).
-    at_start: HashSet<Key>,
-    /// Partitions opened (and so recovered) in this run: after an unclean start the
-    /// clean-shutdown marker may only be written once every partition found was opened, as
-    /// the marker vouches for all of the directory.
-    opened: HashSet<Key>,
-    /// Checkpointed offsets of partitions not opened yet.
-    unopened: Offsets,
-    /// Offline after an I/O error (shared with its logs): nothing is written here again.
-    failure: Arc<LogDirFailure>,
-}
-
-impl LogDir {
-    fn is_offline(&self) -> bool {
-        self.failure.is_offline()
-    }
-}
-
-/// The error of an operation refused because its log directory is offline.
-fn offline_error(path: &Path) -> io::Error {
-    io::Error::other(format!("log directory {} is offline", path.display()))
-}
-
-#[derive(Debug, Default)]
-struct State {
-    dirs: Vec<LogDir>,
-    logs: HashMap<Key, (LogHandle, usize)>,
-    /// Partitions being opened (recovered) outside the lock right now.
-    opening: HashSet<Key>,
-    /// Set by `shutdown`: no log opens after it (a bulk open still running stops).
-    closing: bool,
-}
-
-/// Where and how to open one partition, decided under the manager's lock.
-struct OpenPlan {
-    dir: usize,
-    path: PathBuf,
-    recovery_point: i64,
-    log_start: i64,
-    high_watermark: i64,
-}
-
-/// A partition already in an offline directory cannot open; a new one goes to the online
-/// directory holding the fewest partitions (none online: an error).
-fn plan_open(state: &mut State, key: &Key) -> io::Result<OpenPlan> {
-    let d = match state.dirs.iter().position(|d| d.partitions.contains(key)) {
-        Some(d) if state.dirs[d].is_offline() => return Err(offline_error(&state.dirs[d].path)),
-        Some(d) => d,
-        None => (0..state.dirs.len())
-            .filter(|&d| !state.dirs[d].is_offline())
-            .min_by_key(|&d| state.dirs[d].partitions.len())
-            .ok_or_else(|| io::Error::other("every log directory is offline"))?,
-    };
-    let dir = &mut state.dirs[d];
-    // Counted at once, so that partitions placed while this one opens spread over the dirs.
-    dir.partitions.insert(key.clone());
-    let recovery_point = if dir.clean_at_start && dir.at_start.contains(key) {
-        i64::MAX
-    } else {
-        dir.unopened.recovery_point.get(key).copied().unwrap_or(0)
-    };
-    Ok(OpenPlan {
-        dir: d,
-        path: dir.path.join(partition_dir_name(&key.0, key.1)),
-        recovery_point,
-        log_start: dir.unopened.log_start.get(key).copied().unwrap_or(0),
-        high_watermark: dir.unopened.high_watermark.get(key).copied().unwrap_or(0),
-    })
-}
-
-/// Creates the directory if needed, checks or writes `partition.metadata`, opens the log.
-fn open_log(plan: &OpenPlan, topic_id: [u8; 16], config: LogConfig) -> io::Result<Log> {
-    let created = match std::fs::create_dir(&plan.path) {
-        Ok(()) => true,
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
-        Err(e) => return Err(e),
-    };
-    let wrote_metadata = write_partition_metadata(&plan.path, topic_id)?;
-    let mut log = Log::open(
-        &plan.path,
-        config,
-        plan.recovery_point,
-        plan.log_start,
-        plan.high_watermark,
-    )?;
-    if created || wrote_metadata {
-        log.mark_new_dir();
-    }
-    Ok(log)
-}
+pub(super) type Key = (String, i32);
 
 #[derive(Debug)]
 pub struct LogManager {
@@ -150,131 +46,6 @@ pub struct LogManager {
     /// Each directory's locked `.lock`, held for the manager's lifetime (the lock goes with the
     /// file when it is dropped, or with the process).
     _locks: Vec<std::fs::File>,
-}
-
-/// Kafka's textual topic id: base64url without padding (`Uuid.toString`).
-pub fn topic_id_string(id: [u8; 16]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(22);
-    for chunk in id.chunks(3) {
-        let mut n = 0u32;
-        for (i, b) in chunk.iter().enumerate() {
-            n |= u32::from(*b) << (16 - 8 * i);
-        }
-        for i in 0..=chunk.len() {
-            out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-        }
-    }
-    out
-}
-
-/// Kafka's rule for topic names; checked here too because the name becomes a path.
-fn is_valid_topic_name(topic: &str) -> bool {
-    !topic.is_empty()
-        && topic.len() <= 249
-        && topic != "."
-        && topic != ".."
-        && topic
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
-}
-
-/// `<topic>-<partition>` back to its parts.
-fn parse_partition_dir(name: &str) -> Option<Key> {
-    let (topic, partition) = name.rsplit_once('-')?;
-    let partition: i32 = partition.parse().ok()?;
-    (!topic.is_empty() && partition >= 0).then(|| (topic.to_owned(), partition))
-}
-
-fn partition_dir_name(topic: &str, partition: i32) -> String {
-    format!("{topic}-{partition}")
-}
-
-/// Writes `contents` to `path` durably (temp file, fsync, rename, directory fsync).
-fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    let mut file = std::fs::File::create(&tmp)?;
-    file.write_all(contents.as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&tmp, path)?;
-    sync_dir(path.parent().unwrap_or(Path::new(".")))
-}
-
-fn read_checkpoint(path: &Path) -> HashMap<Key, i64> {
-    read_offsets(path).unwrap_or_else(|e| {
-        // Losing a checkpoint costs a longer recovery, never data: start from scratch.
-        ::log::warn!("ignoring unreadable checkpoint {}: {e}", path.display());
-        HashMap::new()
-    })
-}
-
-/// A random-enough directory id without a random-number crate: std's hasher keys are random
-/// per process.
-fn random_id() -> [u8; 16] {
-    use std::hash::{BuildHasher, Hasher};
-    let mut id = [0u8; 16];
-    for (i, half) in id.chunks_mut(8).enumerate() {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(super::now_ms() as u64 ^ u64::from(std::process::id()) ^ i as u64);
-        half.copy_from_slice(&h.finish().to_be_bytes());
-    }
-    id
-}
-
-/// Takes `dir`'s `.lock` as Kafka does, so a second broker (or a second log manager in this
-/// process) started on the same directory fails at once instead of recovering, truncating and
-/// appending to logs another broker is writing.
-fn lock_dir(dir: &Path) -> io::Result<std::fs::File> {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join(LOCK_FILE))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(io::Error::new(
-            io::ErrorKind::ResourceBusy,
-            format!(
-                "Failed to acquire lock on file {LOCK_FILE} in {}. A Kafka instance in another \
-                 process or thread is using this directory.",
-                dir.display()
-            ),
-        )),
-        Err(std::fs::TryLockError::Error(e)) => Err(e),
-    }
-}
-
-fn ensure_meta_properties(dir: &Path, node_id: Option<i32>) -> io::Result<()> {
-    let path = dir.join(META_PROPERTIES);
-    let existing = match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e),
-    };
-    let Some(text) = existing else {
-        let mut props = format!("version=1\ndirectory.id={}\n", topic_id_string(random_id()));
-        if let Some(id) = node_id {
-            props.push_str(&format!("node.id={id}\n"));
-        }
-        return write_atomically(&path, &props);
-    };
-    let stored = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("node.id="))
-        .map(str::trim);
-    match (stored, node_id) {
-        (Some(s), Some(id)) if s != id.to_string() => Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "{}: node.id {s} does not match the configured node.id {id}",
-                path.display()
-            ),
-        )),
-        (None, Some(id)) => {
-            write_atomically(&path, &format!("{}\nnode.id={id}\n", text.trim_end()))
-        }
-        _ => Ok(()),
-    }
 }
 
 impl LogManager {
@@ -700,35 +471,5 @@ impl LogManager {
             )?;
         }
         Ok(())
-    }
-}
-
-/// Writes `partition.metadata` if absent (returns true then, the file not yet fsynced: the
-/// log's first flush does it); refuses a directory that holds another topic id.
-fn write_partition_metadata(dir: &Path, topic_id: [u8; 16]) -> io::Result<bool> {
-    let path = dir.join(PARTITION_METADATA);
-    let id = topic_id_string(topic_id);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => {
-            let stored = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("topic_id:"))
-                .map(str::trim);
-            match stored {
-                Some(s) if s == id => Ok(false),
-                _ => Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{}: topic id {stored:?} is not {id}", path.display()),
-                )),
-            }
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            // Written whole then renamed, so a crash leaves no torn file behind.
-            let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, format!("version: 0\ntopic_id: {id}\n"))?;
-            std::fs::rename(&tmp, &path)?;
-            Ok(true)
-        }
-        Err(e) => Err(e),
     }
 }

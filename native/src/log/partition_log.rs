@@ -372,7 +372,8 @@ impl Log {
             .partition_point(|s| s.base_offset <= offset)
             .saturating_sub(1);
         for seg in &self.segments[first..] {
-            if let Some(slice) = read_segment(seg, offset, max_bytes, max_offset, min_one)
+            if let Some(slice) = seg
+                .read_slice(offset, max_bytes, max_offset, min_one)
                 .map_err(|e| self.io_failed(e))?
             {
                 return Ok(slice);
@@ -480,42 +481,4 @@ impl Log {
     pub fn epoch_entries(&self) -> Vec<(i32, i64)> {
         self.epochs.entries().to_vec()
     }
-}
-
-/// The slice of `seg` for a read at `offset`; None when every batch in it is below `offset`.
-fn read_segment(
-    seg: &Segment,
-    offset: i64,
-    max_bytes: u32,
-    max_offset: i64,
-    min_one: bool,
-) -> std::io::Result<Option<FetchSlice>> {
-    let Some((start, first)) = seg.find_batch(offset)? else {
-        return Ok(None);
-    };
-    if first.last_offset() >= max_offset {
-        return Ok(Some(FetchSlice::empty()));
-    }
-    let end_by_offset = if max_offset >= seg.next_offset {
-        seg.size
-    } else {
-        seg.position_of(max_offset)?
-    };
-    let limit = start + u64::from(max_bytes);
-    let mut end = if end_by_offset <= limit {
-        end_by_offset
-    } else {
-        seg.boundary_before(start, limit)?
-    };
-    if end == start && min_one {
-        end = start + first.total_size() as u64;
-    }
-    if end == start {
-        return Ok(Some(FetchSlice::empty()));
-    }
-    Ok(Some(FetchSlice {
-        file: Some(Arc::clone(&seg.file)),
-        position: start,
-        length: (end - start) as u32,
-    }))
 }

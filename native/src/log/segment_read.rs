@@ -1,9 +1,11 @@
-//! Finding things in a segment: the batch holding an offset, batch boundaries for a bounded
-//! read, the first record at or after a timestamp. Each starts from an index entry and scans
-//! a few headers forward.
+//! Finding things in a segment: the slice a read sends, the batch holding an offset, batch
+//! boundaries for a bounded read, the first record at or after a timestamp. Each starts
+//! from an index entry and scans a few headers forward.
 
 use std::io;
+use std::sync::Arc;
 
+use super::partition_log::FetchSlice;
 use super::scan::{ChunkReader, HeaderScan};
 use super::segment::Segment;
 use crate::record::batch::{BatchHeader, HEADER_SIZE};
@@ -14,6 +16,45 @@ use crate::record::records::walk;
 pub(crate) type TimestampHit = (i64, i64, i32);
 
 impl Segment {
+    /// The slice of this segment for a read at `offset` (`Log::read`); None when every batch
+    /// in it is below `offset`.
+    pub(crate) fn read_slice(
+        &self,
+        offset: i64,
+        max_bytes: u32,
+        max_offset: i64,
+        min_one: bool,
+    ) -> io::Result<Option<FetchSlice>> {
+        let Some((start, first)) = self.find_batch(offset)? else {
+            return Ok(None);
+        };
+        if first.last_offset() >= max_offset {
+            return Ok(Some(FetchSlice::empty()));
+        }
+        let end_by_offset = if max_offset >= self.next_offset {
+            self.size
+        } else {
+            self.position_of(max_offset)?
+        };
+        let limit = start + u64::from(max_bytes);
+        let mut end = if end_by_offset <= limit {
+            end_by_offset
+        } else {
+            self.boundary_before(start, limit)?
+        };
+        if end == start && min_one {
+            end = start + first.total_size() as u64;
+        }
+        if end == start {
+            return Ok(Some(FetchSlice::empty()));
+        }
+        Ok(Some(FetchSlice {
+            file: Some(Arc::clone(&self.file)),
+            position: start,
+            length: (end - start) as u32,
+        }))
+    }
+
     /// Position and header of the first batch whose last offset is >= `offset`.
     pub(crate) fn find_batch(&self, offset: i64) -> io::Result<Option<(u64, BatchHeader)>> {
         let (_, from) = self.index.lookup(offset);

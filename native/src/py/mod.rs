@@ -6,6 +6,7 @@
 mod acl;
 mod columns;
 mod config;
+mod convert;
 mod error;
 mod inter_broker;
 mod quotas;

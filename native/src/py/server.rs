@@ -4,125 +4,26 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use bytes::Bytes;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use super::convert::{
+    failures, marker_requests, open_requests, outcomes, producer_row, sasl_step, topic_id,
+    MarkerRow, OpenTuple, ProducerRow,
+};
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
 use super::{acl, quotas};
-use crate::control::{ControlReply, SaslStep};
+use crate::control::ControlReply;
 use crate::log::now_ms;
 use crate::metrics::{replica_families, ApiSnapshot, LATENCY_BUCKETS_MS};
 use crate::server::request_log::Requester;
-use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest, Server};
-
-/// One producer of `describe_producers`: (producer id, epoch, last sequence, last timestamp,
-/// coordinator epoch, current transaction start offset).
-type ProducerRow = (i64, i16, i32, i64, i32, i64);
-
-/// One marker of `write_markers`: (topic, partition, producer id, producer epoch, coordinator
-/// epoch, commit, transaction version).
-type MarkerRow = (String, i32, i64, i16, i32, bool, i8);
-
-fn marker_requests(markers: Vec<MarkerRow>) -> Vec<MarkerRequest> {
-    markers
-        .into_iter()
-        .map(
-            |(
-                topic,
-                partition,
-                producer_id,
-                producer_epoch,
-                coordinator_epoch,
-                commit,
-                version,
-            )| {
-                MarkerRequest {
-                    topic,
-                    partition,
-                    producer_id,
-                    producer_epoch,
-                    coordinator_epoch,
-                    commit,
-                    transaction_version: version,
-                }
-            },
-        )
-        .collect()
-}
-
-/// Each result as Python sees it: the offset, or the exception the command raises for it.
-fn outcomes(py: Python<'_>, results: Vec<Result<i64, CommandError>>) -> Vec<Py<PyAny>> {
-    results
-        .into_iter()
-        .map(|outcome| match outcome {
-            Ok(offset) => offset.into_pyobject(py).expect("int").into_any().unbind(),
-            Err(e) => PyErr::from(e).into_value(py).into_any(),
-        })
-        .collect()
-}
+use crate::server::{CommandError, Server};
 
 #[pyclass(frozen, subclass, name = "Server", module = "ferrolog_native")]
 pub struct PyServer {
     inner: Server,
-}
-
-fn topic_id(bytes: &[u8]) -> PyResult<[u8; 16]> {
-    bytes
-        .try_into()
-        .map_err(|_| PyValueError::new_err("topic_id must be 16 bytes"))
-}
-
-/// See `PyServer::open_partitions`.
-type OpenTuple = (
-    String,
-    i32,
-    Vec<u8>,
-    String,
-    i32,
-    i32,
-    String,
-    u16,
-    Vec<i32>,
-    Vec<i32>,
-);
-
-fn open_request(t: OpenTuple) -> PyResult<OpenRequest> {
-    let (
-        topic,
-        partition,
-        id,
-        role,
-        leader_epoch,
-        leader_id,
-        leader_host,
-        leader_port,
-        isr,
-        replicas,
-    ) = t;
-    let role = match role.as_str() {
-        "none" => RoleRequest::None,
-        "leader" => RoleRequest::Leader {
-            leader_epoch,
-            isr,
-            replicas,
-        },
-        "follower" => RoleRequest::Follower {
-            leader_epoch,
-            leader_id,
-            leader_host,
-            leader_port,
-            replicas,
-        },
-        other => return Err(PyValueError::new_err(format!("unknown role {other:?}"))),
-    };
-    Ok(OpenRequest {
-        topic,
-        partition,
-        topic_id: topic_id(&id)?,
-        role,
-    })
 }
 
 #[pymethods]
@@ -199,17 +100,7 @@ impl PyServer {
         step: &str,
         principal: Option<&str>,
     ) -> PyResult<()> {
-        let step = match (step, principal) {
-            ("continue", None) => SaslStep::Continue,
-            ("tokens", None) => SaslStep::ExpectTokens,
-            ("authenticated", Some(principal)) => SaslStep::Authenticated(principal.into()),
-            ("failed", None) => SaslStep::Failed,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "invalid SASL step {step:?} (principal {principal:?})"
-                )))
-            }
-        };
+        let step = sasl_step(step, principal)?;
         let body = Bytes::copy_from_slice(response);
         self.inner
             .broker()
@@ -288,16 +179,10 @@ impl PyServer {
         configs: HashMap<String, HashMap<String, String>>,
         partitions: Vec<OpenTuple>,
     ) -> PyResult<Vec<Option<Py<PyAny>>>> {
-        let requests = partitions
-            .into_iter()
-            .map(open_request)
-            .collect::<PyResult<Vec<_>>>()?;
+        let requests = open_requests(partitions)?;
         let outcomes = without_gil(py, || self.inner.open_partitions(&configs, &requests))
             .map_err(PyErr::from)?;
-        Ok(outcomes
-            .into_iter()
-            .map(|o| o.err().map(|e| PyErr::from(e).into_value(py).into_any()))
-            .collect())
+        Ok(failures(py, outcomes))
     }
 
     fn delete_partition(&self, py: Python<'_>, topic: &str, partition: i32) -> PyResult<()> {
@@ -585,19 +470,7 @@ impl PyServer {
     ) -> PyResult<Vec<ProducerRow>> {
         let producers = without_gil(py, || self.inner.describe_producers(topic, partition))
             .map_err(PyErr::from)?;
-        Ok(producers
-            .into_iter()
-            .map(|p| {
-                (
-                    p.producer_id,
-                    p.producer_epoch,
-                    p.last_sequence,
-                    p.last_timestamp,
-                    p.coordinator_epoch,
-                    p.current_txn_start_offset,
-                )
-            })
-            .collect())
+        Ok(producers.into_iter().map(producer_row).collect())
     }
 
     fn read<'py>(

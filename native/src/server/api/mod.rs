@@ -4,6 +4,7 @@ mod fetch;
 mod list_offsets;
 mod offset_for_leader_epoch;
 mod produce;
+mod produce_records;
 mod txn_verify;
 
 pub use txn_verify::NATIVE_PEER;

@@ -1,6 +1,7 @@
 //! Produce (v3-13): validate, append as leader, and for acks=all wait for the high watermark.
-//! v12 means only that the producer knows transaction version 2 (KIP-890), which changes
-//! nothing here until that version is finalized; v13 names topics by id (KIP-516).
+//! From v12 the producer uses transaction version 2 (KIP-890): the leader has the coordinator
+//! add a transactional batch's partition (`txn_verify`); v13 names topics by id (KIP-516).
+//! Taking the request apart and authorizing it: `produce_records`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -13,13 +14,13 @@ use kafka_protocol::messages::produce_response::{
 use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
 use kafka_protocol::protocol::StrBytes;
 
+use super::produce_records::{authorize, take_records, Taken};
 use super::{mute_for, txn_verify, Reply, Tally};
-use crate::acl::{Operation, ResourceType, Session};
+use crate::acl::Session;
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
 use crate::quota::{user_of, QuotaType};
-use crate::record::batch::ATTR_TRANSACTIONAL;
 use crate::record::rejected::Rejected;
 use crate::record::validate::validate_produce_records;
 use crate::replica::Partition;
@@ -175,114 +176,6 @@ async fn wait_committed(results: &mut [(String, Vec<Outcome>)], deadline: tokio:
 
 fn answer(waited: Result<(), ErrorCode>) -> ErrorCode {
     waited.err().unwrap_or(ErrorCode::None)
-}
-
-/// A Produce request's records by topic: named (v3-12), or by id (v13) with the name it has
-/// here; the ids of v13 that name no topic hosted here.
-struct Taken {
-    transactional_id: Option<String>,
-    topics: Vec<(String, PartitionRecords)>,
-    ids: HashMap<String, [u8; 16]>,
-    unknown_ids: Vec<([u8; 16], Vec<i32>)>,
-}
-
-/// Takes the record slices out and lets go of everything else that shares the frame (topic
-/// names, the transactional id), so a single-partition request's batch is owned without a
-/// copy and validated in place.
-/// `name_of` maps a v13 topic id to the name of the topic hosted here.
-fn take_records(
-    version: i16,
-    mut request: ProduceRequest,
-    name_of: impl Fn(&[u8; 16]) -> Option<String>,
-) -> Taken {
-    let topic_data = std::mem::take(&mut request.topic_data);
-    let transactional_id = request.transactional_id.take().map(|id| id.0.to_string());
-    drop(request);
-    let mut taken = Taken {
-        transactional_id,
-        topics: Vec::with_capacity(topic_data.len()),
-        ids: HashMap::new(),
-        unknown_ids: Vec::new(),
-    };
-    for t in topic_data {
-        let partitions: PartitionRecords = t
-            .partition_data
-            .into_iter()
-            .map(|p| (p.index, p.records))
-            .collect();
-        if version < 13 {
-            taken.topics.push((t.name.0.to_string(), partitions));
-            continue;
-        }
-        let id = *t.topic_id.as_bytes();
-        match name_of(&id) {
-            Some(name) => {
-                taken.ids.insert(name.clone(), id);
-                taken.topics.push((name, partitions));
-            }
-            // As Kafka: no name, so nothing to authorize or append.
-            None => taken
-                .unknown_ids
-                .push((id, partitions.into_iter().map(|(i, _)| i).collect())),
-        }
-    }
-    taken
-}
-
-/// Kafka's checks of a produce: WRITE on the transactional id when a batch is transactional
-/// (else every partition is refused with TRANSACTIONAL_ID_AUTHORIZATION_FAILED), then WRITE on
-/// each topic. Takes the refused topics out of `topics` and answers them with their error.
-fn authorize(
-    broker: &Broker,
-    session: &mut Session,
-    transactional_id: Option<&str>,
-    topics: &mut Vec<(String, PartitionRecords)>,
-) -> Vec<(String, Vec<i32>, ErrorCode)> {
-    let authorizer = &broker.authorizer;
-    let transactional = topics
-        .iter()
-        .flat_map(|(_, partitions)| partitions)
-        .any(|(_, records)| records.as_deref().is_some_and(first_batch_transactional));
-    let txn_refused = transactional
-        && !transactional_id.is_some_and(|id| {
-            session.authorize(
-                authorizer,
-                Operation::Write,
-                ResourceType::TransactionalId,
-                id,
-            )
-        });
-    let mut refused = Vec::new();
-    let mut kept = Vec::with_capacity(topics.len());
-    for (topic, partitions) in std::mem::take(topics) {
-        let error = if txn_refused {
-            ErrorCode::TransactionalIdAuthorizationFailed
-        } else if session.authorize(authorizer, Operation::Write, ResourceType::Topic, &topic) {
-            kept.push((topic, partitions));
-            continue;
-        } else {
-            ErrorCode::TopicAuthorizationFailed
-        };
-        refused.push((
-            topic,
-            partitions.into_iter().map(|(i, _)| i).collect(),
-            error,
-        ));
-    }
-    *topics = kept;
-    refused
-}
-
-/// Whether the first batch of a partition's records is transactional (Kafka's
-/// `hasTransactionalRecords` looks at the first batch of each partition): the attributes'
-/// transactional bit of a v2 batch header.
-fn first_batch_transactional(records: &[u8]) -> bool {
-    const MAGIC: usize = 16;
-    const ATTRIBUTES: usize = 21;
-    records.len() > ATTRIBUTES + 1
-        && records[MAGIC] == 2
-        && i16::from_be_bytes([records[ATTRIBUTES], records[ATTRIBUTES + 1]]) & ATTR_TRANSACTIONAL
-            != 0
 }
 
 /// A topic's part of the response: named up to v12, by id from v13.
