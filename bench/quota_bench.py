@@ -34,118 +34,23 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import re
 import statistics
-import subprocess
-import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from pathlib import Path
 
 from confluent_kafka import Producer
-from ferrolog.connection import Connection
-from prometheus_client.parser import text_string_to_metric_families
 
 from bench.harness import brokers, kafka_dist, workloads
+from bench.harness.quotas import FLOOD, MIB, KafkaWindows, Scraped, flood, set_quota
+from bench.quota_java import DRAIN_RECORD, HELD_S, HELD_TAIL_S, java_consumer_held, java_held
 
-ALTER_CLIENT_QUOTAS = 49
-MIB = 1 << 20
 STEADY_RATE = 1000  # records/s
-FLOOD, STEADY = "flood", "steady"
-DRAIN = "drain"  # the Java consumer's client id
+STEADY = "steady"
 PHASES = ("isolation", "changes", "java-producer", "java-consumer")
-
-
-@dataclass
-class Scraped(brokers.Ferrolog):
-    metrics_port: int = field(default_factory=brokers.free_port)
-
-    def command(self) -> list[str]:
-        overrides = {
-            "metrics.listener": f"http://127.0.0.1:{self.metrics_port}",
-            "quota.window.num": "3",
-            "quota.window.size.seconds": "1",
-        }
-        return [
-            *super().command(),
-            *(a for k, v in overrides.items() for a in ("--override", f"{k}={v}")),
-        ]
-
-    def bytes_in(self, topic: str) -> float:
-        return topic_bytes_in(f"http://127.0.0.1:{self.metrics_port}", topic)
-
-    def bytes_out(self, topic: str) -> float:
-        return topic_bytes_out(f"http://127.0.0.1:{self.metrics_port}", topic)
-
-
-class KafkaWindows(brokers.KafkaKRaft):
-    """Apache Kafka measuring quotas over the same windows as `Scraped`, for the isolation
-    comparison."""
-
-    def prepare(self) -> None:
-        super().prepare()
-        with (self.workdir / "server.properties").open("a") as props:
-            props.write("quota.window.num=3\nquota.window.size.seconds=1\n")
-
-
-def topic_counter(metrics_url: str, name: str, topic: str) -> float:
-    """The broker's per-topic counter `name` for `topic` so far, from its /metrics at
-    `metrics_url`."""
-    with urllib.request.urlopen(f"{metrics_url}/metrics", timeout=10) as response:
-        text = response.read().decode()
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == name and sample.labels.get("topic") == topic:
-                return float(sample.value)
-    return 0.0
-
-
-def topic_bytes_in(metrics_url: str, topic: str) -> float:
-    """The broker's bytes in to `topic` so far (Kafka's BytesInPerSec)."""
-    return topic_counter(metrics_url, "kafka_server_brokertopicmetrics_bytesin_total", topic)
-
-
-def topic_bytes_out(metrics_url: str, topic: str) -> float:
-    """The broker's record bytes sent to consumers of `topic` so far (BytesOutPerSec; what
-    followers fetch is not counted)."""
-    return topic_counter(metrics_url, "kafka_server_brokertopicmetrics_bytesout_total", topic)
-
-
-def set_quota(
-    bootstrap: str, client_id: str, rate: float | None, key: str = "producer_byte_rate"
-) -> None:
-    """AlterClientQuotas for `client_id`'s `key` (a byte rate); None removes it."""
-    host, _, port = bootstrap.rpartition(":")
-    conn = Connection(host, int(port), 10, "quota-bench")
-    try:
-        body = {
-            "entries": [
-                {
-                    "entity": [{"entity_type": "client-id", "entity_name": client_id}],
-                    "ops": [{"key": key, "value": rate or 0.0, "remove": rate is None}],
-                }
-            ],
-            "validate_only": False,
-        }
-        (entry,) = conn.request(ALTER_CLIENT_QUOTAS, 1, body)["entries"]
-        if entry["error_code"] != 0:
-            raise RuntimeError(f"AlterClientQuotas: {entry}")
-    finally:
-        conn.close()
-
-
-def perf_args(bootstrap: str, topic: str, records: int) -> list[str]:
-    """Kafka's ProducerPerformance at full speed, as client id `flood`."""
-    return [
-        "--topic", topic, "--num-records", str(records), "--record-size", "100",
-        "--throughput", "-1", "--command-property", f"bootstrap.servers={bootstrap}", "acks=1",
-        f"client.id={FLOOD}",
-    ]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -196,21 +101,6 @@ def pinned_thread(cores: set[int] | None) -> Iterator[None]:
         yield
     finally:
         os.sched_setaffinity(0, before)
-
-
-def flood(
-    bootstrap: str, topic: str, seconds: float, cores: set[int] | None = None
-) -> subprocess.Popen[str]:
-    """ProducerPerformance for at least `seconds` (more records than it sends in that time),
-    on `cores` if given."""
-    cmd = workloads._java("ProducerPerformance", *perf_args(bootstrap, topic, int(seconds * 1e6)))
-    return subprocess.Popen(
-        cmd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        preexec_fn=None if cores is None else partial(os.sched_setaffinity, 0, cores),
-    )
 
 
 def steady_p99(bootstrap: str, topic: str, seconds: float) -> float:
@@ -294,121 +184,6 @@ def isolation(
 class Timeline:
     changes: list[tuple[float, str]]  # (seconds from start, what)
     samples: list[tuple[float, float]]  # (seconds from start, bytes/s over the last interval)
-
-
-THROTTLE_AVG = re.compile(r"produce-throttle-time-avg:\{client-id=flood\}\s*:\s*([\d.]+)")
-HELD_S, HELD_TAIL_S = 20.0, 15.0
-
-
-def java_held(broker: Scraped, topic: str) -> dict[str, float]:
-    """ProducerPerformance flat out under 1 MiB/s of quota for longer than `HELD_S`: the rate
-    the broker took in over the last `HELD_TAIL_S` of its first `HELD_S` (its bytes in, the
-    batches the quota holds, less the request headers it also counts), and the client's own
-    figures for its whole run."""
-    set_quota(broker.bootstrap, FLOOD, float(MIB))
-    records = int((HELD_S + 5) * MIB / 100)
-    cmd = workloads._java("ProducerPerformance", *perf_args(broker.bootstrap, topic, records))
-    before = broker.bytes_in(topic)
-    tail: list[float] = []
-
-    def measure() -> None:
-        while broker.bytes_in(topic) == before:  # the JVM starts
-            time.sleep(0.05)
-        start = time.monotonic()
-        time.sleep(HELD_S - HELD_TAIL_S)
-        begin = broker.bytes_in(topic)
-        time.sleep(max(0.0, start + HELD_S - time.monotonic()))
-        tail.append((broker.bytes_in(topic) - begin) / HELD_TAIL_S)
-
-    meter = threading.Thread(target=measure, daemon=True)
-    meter.start()
-    out = workloads._run([*cmd, "--print-metrics"])
-    meter.join()
-    set_quota(broker.bootstrap, FLOOD, None)
-    result = workloads.parse_producer_performance(out)
-    throttle = THROTTLE_AVG.findall(out)
-    return {
-        "records/s": result["records"] / result["seconds"],
-        "seconds": result["seconds"],
-        "tail_bytes/s": tail[0] if tail else float("nan"),
-        "throttle_avg_ms": float(throttle[-1]) if throttle else float("nan"),
-    }
-
-
-FETCH_THROTTLE = re.compile(
-    rf"fetch-throttle-time-(avg|max):\{{client-id={DRAIN}\}}\s*:\s*([\d.]+|NaN)"
-)
-DRAINED_BYTES = 40 * MIB  # the topic the consumer reads: 40 s at its quota
-DRAIN_RECORD = 1000  # bytes
-
-
-def java_consumer_held(broker: brokers.Broker, topic: str) -> dict[str, float]:
-    """ConsumerPerformance (64 KiB a partition a fetch) reading `topic`, filled first with
-    DRAINED_BYTES, from the start under 1 MiB/s of consumer_byte_rate until it has read
-    `HELD_S` + 5 s of it: the rate the broker sent over the last `HELD_TAIL_S` of its first
-    `HELD_S` (its bytes out, the record batches the quota meters), and the client's own
-    figures for its whole run. A broker without /metrics here (Kafka) gives the client's
-    figures only."""
-    workloads.create_topic(broker.bootstrap, topic, 6)
-    workloads._run(
-        workloads._java(
-            "ProducerPerformance", "--topic", topic,
-            "--num-records", str(DRAINED_BYTES // DRAIN_RECORD),
-            "--record-size", str(DRAIN_RECORD), "--throughput", "-1",
-            "--command-property", f"bootstrap.servers={broker.bootstrap}", "acks=1",
-            "client.id=fill",
-        )
-    )  # fmt: skip
-    # The written pages out of the way of the reads, as between the isolation rounds.
-    os.sync()
-    set_quota(broker.bootstrap, DRAIN, float(MIB), "consumer_byte_rate")
-    records = int((HELD_S + 5) * MIB / DRAIN_RECORD)
-    tail: list[float] = []
-    done = threading.Event()
-
-    def measure(scraped: Scraped) -> None:
-        before = scraped.bytes_out(topic)
-        while scraped.bytes_out(topic) == before:  # the JVM starts and joins its group
-            if done.wait(0.05):
-                return
-        start = time.monotonic()
-        time.sleep(HELD_S - HELD_TAIL_S)
-        begin = scraped.bytes_out(topic)
-        time.sleep(max(0.0, start + HELD_S - time.monotonic()))
-        tail.append((scraped.bytes_out(topic) - begin) / HELD_TAIL_S)
-
-    meter = None
-    if isinstance(broker, Scraped):
-        meter = threading.Thread(target=measure, args=(broker,), daemon=True)
-        meter.start()
-    # ConsumerPerformance takes its client id from a consumer config file only. 64 KiB a
-    # partition, as tests/quotas/test_byte_rates.py reads, keeps each response small beside
-    # the quota (with 1 MiB a partition the broker's rate over the tail swung more).
-    with tempfile.NamedTemporaryFile("w", suffix=".properties") as config:
-        config.write(f"client.id={DRAIN}\nmax.partition.fetch.bytes=65536\n")
-        config.flush()
-        cmd = workloads._java(
-            "ConsumerPerformance", "--bootstrap-server", broker.bootstrap, "--topic", topic,
-            "--num-records", str(records), "--timeout", "60000", "--command-config", config.name,
-            "--print-metrics",
-        )  # fmt: skip
-        try:
-            out = workloads._run(cmd)
-        finally:
-            done.set()
-    if meter is not None:
-        meter.join()
-    set_quota(broker.bootstrap, DRAIN, None, "consumer_byte_rate")
-    result = workloads.parse_consumer_performance(out)
-    throttle = {kind: float(value) for kind, value in FETCH_THROTTLE.findall(out)}
-    return {
-        "records": result["records"],
-        "seconds": result["seconds"],
-        "rebalance_ms": result["rebalance_ms"],
-        "tail_bytes/s": tail[0] if tail else float("nan"),
-        "throttle_avg_ms": throttle.get("avg", float("nan")),
-        "throttle_max_ms": throttle.get("max", float("nan")),
-    }
 
 
 def changes(broker: Scraped, topic: str, phase: float) -> Timeline:

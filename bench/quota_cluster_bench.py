@@ -29,7 +29,7 @@ from pathlib import Path
 from confluent_kafka.admin import NewTopic
 
 from bench.harness import kafka_dist
-from bench.quota_bench import FLOOD, MIB, flood, set_quota, topic_bytes_in
+from bench.harness.quotas import FLOOD, MIB, flood, set_quota, topic_bytes_in
 from tests.cluster.harness import BrokerProcess, Cluster, ZooKeeper
 
 TOPIC = "q3"
