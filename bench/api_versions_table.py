@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from ferrolog.connection import Connection
+from ferrolog.protocol.messages import ApiKey
 from ferrolog.protocol.schemas import REQUESTS
 
 from bench.harness import brokers, kafka_dist
-
-API_VERSIONS = 18
 
 # Why Kafka serves an API that ferrolog does not (the file must say, issue 30). An API that
 # only Kafka serves and that is missing here shows up as "no reason recorded".
@@ -62,7 +61,7 @@ def advertised(bootstrap: str) -> dict[str, Any]:
     conn = Connection(host, int(port), 10, "api-versions-table")
     try:
         body = {"client_software_name": "ferrolog-bench", "client_software_version": "1"}
-        return conn.request(API_VERSIONS, 4, body)
+        return conn.request(ApiKey.API_VERSIONS, 4, body)
     finally:
         conn.close()
 

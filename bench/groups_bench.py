@@ -26,8 +26,8 @@ from typing import Any
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol import decode_response, encode_request
+from ferrolog.protocol.messages import ApiKey
 
-FIND_COORDINATOR, JOIN, SYNC, HEARTBEAT, COMMIT, LIST_GROUPS = 10, 11, 14, 12, 8, 16
 MEMBER_ID_REQUIRED, REBALANCE_IN_PROGRESS = 79, 27
 COMMIT_TOPIC = f"groups-bench-{uuid.uuid4().hex[:6]}"
 # Coordinator still loading / not yet elected: a client waits a little and retries.
@@ -89,7 +89,7 @@ async def _member(conn: Connection, group: str, progress: Progress) -> None:
     rejoin whenever the coordinator says a rebalance is in progress."""
     member_id = ""
     while True:
-        joined = await conn.call(JOIN, 5, _join_body(group, member_id))
+        joined = await conn.call(ApiKey.JOIN_GROUP, 5, _join_body(group, member_id))
         member_id = joined["member_id"]
         if joined["error_code"] == MEMBER_ID_REQUIRED:
             continue
@@ -100,7 +100,7 @@ async def _member(conn: Connection, group: str, progress: Progress) -> None:
         generation = joined["generation_id"]
         assignments = [{"member_id": m["member_id"], "assignment": b""} for m in joined["members"]]
         synced = await conn.call(
-            SYNC,
+            ApiKey.SYNC_GROUP,
             3,
             {
                 "group_id": group,
@@ -117,7 +117,7 @@ async def _member(conn: Connection, group: str, progress: Progress) -> None:
         while not progress.done(group):
             await asyncio.sleep(0.05)
             beat = await conn.call(
-                HEARTBEAT,
+                ApiKey.HEARTBEAT,
                 3,
                 {
                     "group_id": group,
@@ -139,7 +139,7 @@ async def rebalance(bootstrap: str, groups: int, size: int) -> float:
     conns = [await Connection.open(bootstrap) for _ in range(groups * size)]
     try:
         # The coordinator's partitions exist before the clock starts.
-        await conns[0].call(FIND_COORDINATOR, 3, {"key": names[0], "key_type": 0})
+        await conns[0].call(ApiKey.FIND_COORDINATOR, 3, {"key": names[0], "key_type": 0})
         progress = Progress(size)
         start = time.perf_counter()
         await asyncio.gather(
@@ -187,7 +187,7 @@ async def commits(bootstrap: str, connections: int, partitions: int, seconds: fl
                     }
                 ],
             }
-            response = await conn.call(COMMIT, 8, body)
+            response = await conn.call(ApiKey.OFFSET_COMMIT, 8, body)
             code = response["topics"][0]["partitions"][0]["error_code"]
             if code in NOT_READY:
                 await asyncio.sleep(0.05)
@@ -197,7 +197,7 @@ async def commits(bootstrap: str, connections: int, partitions: int, seconds: fl
 
     try:
         for i, conn in enumerate(conns):
-            await conn.call(FIND_COORDINATOR, 3, {"key": f"commit-{i}", "key_type": 0})
+            await conn.call(ApiKey.FIND_COORDINATOR, 3, {"key": f"commit-{i}", "key_type": 0})
         start = time.perf_counter()
         await asyncio.gather(*(committer(c, i) for i, c in enumerate(conns)))
         elapsed = time.perf_counter() - start
@@ -210,9 +210,9 @@ async def coordinator_ready(bootstrap: str) -> None:
     """Creates `__consumer_offsets` and waits until its partitions are loaded."""
     conn = await Connection.open(bootstrap)
     try:
-        await conn.call(FIND_COORDINATOR, 3, {"key": "warm-up", "key_type": 0})
+        await conn.call(ApiKey.FIND_COORDINATOR, 3, {"key": "warm-up", "key_type": 0})
         for _ in range(600):
-            if not (await conn.call(LIST_GROUPS, 4, {"states_filter": []}))["error_code"]:
+            if not (await conn.call(ApiKey.LIST_GROUPS, 4, {"states_filter": []}))["error_code"]:
                 return
             await asyncio.sleep(0.05)
         raise RuntimeError("the group coordinator did not load in 30 s")

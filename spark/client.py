@@ -18,10 +18,11 @@ from typing import Any
 from ferrolog import errors
 from ferrolog.client_security import ClientSecurity
 from ferrolog.connection import Connection, fetch_body
+from ferrolog.protocol.messages import ApiKey
 
-METADATA, METADATA_VERSION = 3, 9
-LIST_OFFSETS, LIST_OFFSETS_VERSION = 2, 4
-FETCH, FETCH_VERSION = 1, 11
+METADATA_VERSION = 9
+LIST_OFFSETS_VERSION = 4
+FETCH_VERSION = 11
 
 EARLIEST = -2
 LATEST = -1
@@ -107,7 +108,7 @@ class Cluster:
             "topics": None if topics is None else [{"name": t} for t in topics],
             "allow_auto_topic_creation": False,
         }
-        response = self._request(self._any(), METADATA, METADATA_VERSION, body)
+        response = self._request(self._any(), ApiKey.METADATA, METADATA_VERSION, body)
         self._brokers = {b["node_id"]: (b["host"], b["port"]) for b in response["brokers"]}
         result: dict[str, list[PartitionInfo]] = {}
         for t in response["topics"]:
@@ -165,7 +166,7 @@ class Cluster:
                     "isolation_level": isolation_level,
                     "topics": [{"name": t, "partitions": ps} for t, ps in topics.items()],
                 }
-                response = self._request(conn, LIST_OFFSETS, LIST_OFFSETS_VERSION, body)
+                response = self._request(conn, ApiKey.LIST_OFFSETS, LIST_OFFSETS_VERSION, body)
                 for t in response["topics"]:
                     for p in t["partitions"]:
                         key = (t["name"], p["partition_index"])
@@ -205,7 +206,7 @@ class Cluster:
             isolation_level=isolation_level,
         )
         conn = self.leader(topic, partition)
-        response = self._request(conn, FETCH, FETCH_VERSION, body)
+        response = self._request(conn, ApiKey.FETCH, FETCH_VERSION, body)
         if response["error_code"] != 0:
             raise errors.for_code(response["error_code"])(f"Fetch {topic}-{partition}")
         for t in response["responses"]:

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ferrolog.protocol import decode_request, decode_request_header, decode_response
-
-FETCH = 1
+from ferrolog.protocol.messages import ApiKey
 
 
 @dataclass(frozen=True)
@@ -129,8 +128,8 @@ class FetchSpy:
             while (frame := _read_frame(client)) is not None:
                 header, offset = decode_request_header(frame[4:])
                 body = None
-                if header.api_key == FETCH:
-                    body = decode_request(FETCH, header.api_version, frame[4:], offset)
+                if header.api_key == ApiKey.FETCH:
+                    body = decode_request(ApiKey.FETCH, header.api_version, frame[4:], offset)
                 # Responses come back in request order (one connection, Kafka's rule).
                 pending.append(
                     (
@@ -160,7 +159,7 @@ class FetchSpy:
                 while pending[0][0] != correlation_id:
                     pending.popleft()
                 _, api_key, version, client_id, request = pending.popleft()
-                if api_key == FETCH:
+                if api_key == ApiKey.FETCH:
                     self._record(frame, version, client_id, request)
                 client.sendall(frame)
         except (OSError, IndexError):
@@ -169,7 +168,7 @@ class FetchSpy:
             _shut(client, server)
 
     def _record(self, frame: bytes, version: int, client_id: str, request: Any) -> None:
-        _, body = decode_response(FETCH, version, frame[4:])
+        _, body = decode_response(ApiKey.FETCH, version, frame[4:])
         replica_id = request.get("replica_id", -1)
         state = request.get("replica_state")
         if version >= 15 and isinstance(state, dict):

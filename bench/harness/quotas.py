@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from ferrolog.connection import Connection
+from ferrolog.protocol.messages import ApiKey
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench.harness import brokers, workloads
 
-ALTER_CLIENT_QUOTAS = 49
 MIB = 1 << 20
 FLOOD = "flood"
 
@@ -91,7 +91,7 @@ def set_quota(
             ],
             "validate_only": False,
         }
-        (entry,) = conn.request(ALTER_CLIENT_QUOTAS, 1, body)["entries"]
+        (entry,) = conn.request(ApiKey.ALTER_CLIENT_QUOTAS, 1, body)["entries"]
         if entry["error_code"] != 0:
             raise RuntimeError(f"AlterClientQuotas: {entry}")
     finally:

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from ferrolog.config import jaas
+from ferrolog.protocol.messages import ApiKey
 
 PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
-SASL_HANDSHAKE, SASL_AUTHENTICATE = 17, 36
 
 
 class SaslError(ConnectionError):
@@ -117,7 +117,7 @@ class ClientSecurity:
         if not self.sasl:
             return
         assert self.mechanism is not None
-        answer = call(SASL_HANDSHAKE, 1, {"mechanism": self.mechanism})
+        answer = call(ApiKey.SASL_HANDSHAKE, 1, {"mechanism": self.mechanism})
         if answer["error_code"]:
             raise SaslError(
                 f"SASL mechanism {self.mechanism} refused (error {answer['error_code']}; the "
@@ -126,7 +126,7 @@ class ClientSecurity:
         exchange = sasl_tokens(self.mechanism, self.username, self.password)
         token: bytes | None = next(exchange)
         while token is not None:
-            answer = call(SASL_AUTHENTICATE, 2, {"auth_bytes": token})
+            answer = call(ApiKey.SASL_AUTHENTICATE, 2, {"auth_bytes": token})
             if answer["error_code"]:
                 raise SaslError(answer.get("error_message") or "SASL authentication failed")
             token = exchange.send(answer["auth_bytes"])

@@ -11,8 +11,8 @@ from typing import Any
 
 from ferrolog.client_security import ClientSecurity
 from ferrolog.connection import Connection, fetch_body
+from ferrolog.protocol.messages import ApiKey
 
-FETCH = 1
 FETCH_VERSION = 12
 DEBUG_REPLICA_ID = -2
 MAX_BYTES = 4 * 1024 * 1024
@@ -38,7 +38,7 @@ def debug_fetch(conn: Connection, topic: str, partition: int, offset: int) -> di
         min_bytes=0,
         max_bytes=MAX_BYTES,
     )
-    response = conn.request(FETCH, FETCH_VERSION, body)
+    response = conn.request(ApiKey.FETCH, FETCH_VERSION, body)
     result: dict[str, Any] = response["responses"][0]["partitions"][0]
     if response.get("error_code"):
         result["error_code"] = response["error_code"]

@@ -346,3 +346,34 @@ def test_no_source_file_is_longer_than_500_lines() -> None:
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert {name: n for name, n in long.items() if name not in LONG_BY_NATURE} == {}
+
+
+def test_api_keys_are_named_not_written_as_numbers() -> None:
+    """`ApiKey` (generated from Kafka's schemas) is the one source of the API keys: no module
+    binds an API's name, or a handler's API_KEY, to a number of its own (issue 29)."""
+    from ferrolog.protocol.messages import ApiKey
+
+    names = {key.name for key in ApiKey} | {"API_KEY"}
+    literal = []
+    for folder in ("python/ferrolog", "controller", "spark", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path.name == "messages.py" or "cache" in path.parts:
+                continue
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if not isinstance(node, ast.Assign):
+                    continue
+                targets = [
+                    t
+                    for target in node.targets
+                    for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+                ]
+                values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+                for target, value in zip(targets, values, strict=False):
+                    if (
+                        isinstance(target, ast.Name)
+                        and target.id in names
+                        and isinstance(value, ast.Constant)
+                        and isinstance(value.value, int)
+                    ):
+                        literal.append(f"{path.relative_to(ROOT)}: {target.id}")
+    assert literal == []

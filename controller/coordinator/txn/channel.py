@@ -20,6 +20,7 @@ import scramp
 from ferrolog.client_security import SaslError, sasl_tokens
 from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
 from ferrolog.protocol import decode_response, encode_request
+from ferrolog.protocol.messages import ApiKey
 
 # (host, port) of a live broker, None for one that is not registered.
 AddressOf = Callable[[int], tuple[str, int] | None]
@@ -27,7 +28,6 @@ REQUEST_TIMEOUT_S = 30.0
 CLOSE_TIMEOUT_S = 1.0
 _SIZE = struct.Struct(">i")
 
-API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
 API_VERSIONS_VERSION, SASL_HANDSHAKE_VERSION, SASL_AUTHENTICATE_VERSION = 3, 1, 2
 
 
@@ -159,18 +159,21 @@ async def authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> N
 async def _authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> None:
     versions = await conn.call(
         client_id,
-        API_VERSIONS,
+        ApiKey.API_VERSIONS,
         API_VERSIONS_VERSION,
         {"client_software_name": "ferrolog", "client_software_version": "1"},
     )
     if versions["error_code"]:
         raise SaslError(f"ApiVersions before SASL: error {versions['error_code']}")
     offered = {k["api_key"]: k["max_version"] for k in versions["api_keys"]}
-    if offered.get(SASL_HANDSHAKE, -1) < SASL_HANDSHAKE_VERSION or SASL_AUTHENTICATE not in offered:
+    if (
+        offered.get(ApiKey.SASL_HANDSHAKE, -1) < SASL_HANDSHAKE_VERSION
+        or ApiKey.SASL_AUTHENTICATE not in offered
+    ):
         raise SaslError("the broker has no SaslHandshake v1 (is its listener SASL?)")
-    version = min(offered[SASL_AUTHENTICATE], SASL_AUTHENTICATE_VERSION)
+    version = min(offered[ApiKey.SASL_AUTHENTICATE], SASL_AUTHENTICATE_VERSION)
     handshake = await conn.call(
-        client_id, SASL_HANDSHAKE, SASL_HANDSHAKE_VERSION, {"mechanism": login.mechanism}
+        client_id, ApiKey.SASL_HANDSHAKE, SASL_HANDSHAKE_VERSION, {"mechanism": login.mechanism}
     )
     if handshake["error_code"]:
         raise SaslError(
@@ -181,7 +184,9 @@ async def _authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> 
     exchange = sasl_tokens(login.mechanism, login.username, login.password)
     token: bytes | None = next(exchange)
     while token is not None:
-        response = await conn.call(client_id, SASL_AUTHENTICATE, version, {"auth_bytes": token})
+        response = await conn.call(
+            client_id, ApiKey.SASL_AUTHENTICATE, version, {"auth_bytes": token}
+        )
         if response["error_code"]:
             raise SaslError(
                 f"{login.mechanism} authentication as {login.username!r} failed: error "

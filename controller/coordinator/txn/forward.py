@@ -14,11 +14,11 @@ from collections.abc import Callable
 from ferrolog import errors
 from ferrolog.controller.cluster.topics import TRANSACTION_STATE
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
+from ferrolog.protocol.messages import ApiKey
 
 log = logging.getLogger(__name__)
 
 TopicPartition = tuple[str, int]
-ADD_PARTITIONS_TO_TXN = 24
 VERIFY_VERSION = 4
 
 
@@ -58,7 +58,7 @@ class CoordinatorForwarder:
         }
         try:
             response = await self._channel.request(
-                leader, ADD_PARTITIONS_TO_TXN, VERIFY_VERSION, body
+                leader, ApiKey.ADD_PARTITIONS_TO_TXN, VERIFY_VERSION, body
             )
         except ConnectionError as exc:
             log.info("verifying %s with broker %d failed: %s", transactional_id, leader, exc)

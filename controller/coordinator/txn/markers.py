@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 
 from ferrolog import errors
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
+from ferrolog.protocol.messages import ApiKey
 
 log = logging.getLogger(__name__)
 
 TopicPartition = tuple[str, int]
 RETRY_BACKOFF_S = 0.1
-WRITE_TXN_MARKERS = 27
 WRITE_TXN_MARKERS_VERSION = 1
 # v2 carries each marker's transaction version (KIP-890 part 2), sent when one has version 2.
 WRITE_TXN_MARKERS_TV2_VERSION = 2
@@ -164,7 +164,7 @@ class MarkerSender:
         if any(m.transaction_version >= 2 for m in markers):
             version = WRITE_TXN_MARKERS_TV2_VERSION
         response = await self._channel.request(
-            node, WRITE_TXN_MARKERS, version, request_body(markers)
+            node, ApiKey.WRITE_TXN_MARKERS, version, request_body(markers)
         )
         return parse_response(markers, response)
 

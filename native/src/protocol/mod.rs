@@ -16,10 +16,12 @@ use bytes::{BufMut, Bytes, BytesMut};
 use kafka_protocol::messages::{ApiKey, RequestHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion};
 
-pub const PRODUCE: i16 = 0;
-pub const FETCH: i16 = 1;
-pub const LIST_OFFSETS: i16 = 2;
-pub const OFFSET_FOR_LEADER_EPOCH: i16 = 23;
+// The keys of the natively served APIs, from the codec crate's enum (generated from Kafka's
+// schemas, as the control plane's `ApiKey` is).
+pub const PRODUCE: i16 = ApiKey::Produce as i16;
+pub const FETCH: i16 = ApiKey::Fetch as i16;
+pub const LIST_OFFSETS: i16 = ApiKey::ListOffsets as i16;
+pub const OFFSET_FOR_LEADER_EPOCH: i16 = ApiKey::OffsetForLeaderEpoch as i16;
 
 /// The APIs the native core serves and the versions it implements completely:
 /// `(api_key, min, max)`. ApiVersions (answered by Python) advertises exactly these.

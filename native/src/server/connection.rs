@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::{BufMut, Bytes, BytesMut};
+use kafka_protocol::messages::ApiKey;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::api::{self, Reply, Tally};
@@ -129,9 +130,9 @@ struct Session {
     acl: acl::Session,
 }
 
-const API_VERSIONS: i16 = 18;
-const SASL_HANDSHAKE: i16 = 17;
-const SASL_AUTHENTICATE: i16 = 36;
+const API_VERSIONS: i16 = ApiKey::ApiVersions as i16;
+const SASL_HANDSHAKE: i16 = ApiKey::SaslHandshake as i16;
+const SASL_AUTHENTICATE: i16 = ApiKey::SaslAuthenticate as i16;
 
 /// Reads one size-prefixed frame; None closes the connection (EOF, idle, or a bad size).
 /// `min` is 8 for a request (api key, version and correlation id at least), 0 for a bare

@@ -17,7 +17,8 @@ import os
 import subprocess
 from pathlib import Path
 
-DESCRIBE_LOG_DIRS = 35
+from ferrolog.protocol.messages import ApiKey
+
 KAFKA_STORAGE_ERROR = 56
 
 # The file `fill` writes: whatever free space it leaves is less than one block.
@@ -123,7 +124,7 @@ def offline_log_dirs(host: str, port: int, timeout: float = 10.0) -> list[str] |
 
     try:
         with Connection(host, port, timeout, "chaos") as conn:
-            response = conn.request(DESCRIBE_LOG_DIRS, 1, {"topics": None})
+            response = conn.request(ApiKey.DESCRIBE_LOG_DIRS, 1, {"topics": None})
     except OSError:
         return None
     return sorted(

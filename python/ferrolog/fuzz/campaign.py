@@ -44,9 +44,8 @@ from ferrolog.protocol import (
     decode_response,
     encode_request,
 )
+from ferrolog.protocol.messages import ApiKey
 
-API_VERSIONS = 18
-METADATA = 3
 CLIENT_ID = "ferrolog-fuzz"
 # How long one fuzzed request and its ping may take before the broker is checked on a fresh
 # connection (a request may legitimately wait: a long poll, a join, acks=all).
@@ -207,7 +206,7 @@ class Campaign:
         conn.send_frame(frame, size)
         if size is not None:
             return "closed: bad framing sent"  # the broker's framing check, not the ping, matters
-        conn.send_frame(encode_request(API_VERSIONS, 0, ping, CLIENT_ID, {}))
+        conn.send_frame(encode_request(ApiKey.API_VERSIONS, 0, ping, CLIENT_ID, {}))
         deadline = time.monotonic() + ANSWER_TIMEOUT_S
         while True:
             conn.settimeout(max(0.01, deadline - time.monotonic()))
@@ -235,8 +234,8 @@ class Campaign:
             return False
         try:
             with Connection(self.host, self.port, 10.0, CLIENT_ID) as fresh:
-                fresh.request(API_VERSIONS, 0, {})
-                fresh.request(METADATA, 1, {"topics": None})
+                fresh.request(ApiKey.API_VERSIONS, 0, {})
+                fresh.request(ApiKey.METADATA, 1, {"topics": None})
         except (OSError, ProtocolError) as exc:
             self._found("broker-down", f"a fresh connection failed: {exc!r}")
             return False
@@ -332,7 +331,7 @@ class Campaign:
 
     def _advertised(self) -> dict[int, tuple[int, int]]:
         with Connection(self.host, self.port, 10.0, CLIENT_ID) as conn:
-            response = conn.request(API_VERSIONS, 0, {})
+            response = conn.request(ApiKey.API_VERSIONS, 0, {})
         apis = {}
         for entry in response["api_keys"]:
             key = entry["api_key"]
@@ -416,7 +415,7 @@ def _check_response(request: bytes, answer: bytes) -> str | None:
     key, version = header.api_key, header.api_version
     low_high = SCHEMA_VERSIONS.get(key)
     if low_high is None or not low_high[0] <= version <= low_high[1]:
-        if key == API_VERSIONS:
+        if key == ApiKey.API_VERSIONS:
             version = 0  # an unknown ApiVersions version is answered as v0
         else:
             return None  # unknown to this codec (the broker should have closed: see below)
@@ -428,7 +427,7 @@ def _check_response(request: bytes, answer: bytes) -> str | None:
     try:
         correlation, _ = decode_response(key, version, answer)
     except ProtocolError as exc:
-        if key == API_VERSIONS:
+        if key == ApiKey.API_VERSIONS:
             try:
                 correlation, _ = decode_response(key, 0, answer)
             except ProtocolError:

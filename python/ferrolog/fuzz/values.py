@@ -11,6 +11,7 @@ from typing import Any
 
 from ferrolog.fuzz.batches import random_records
 from ferrolog.protocol import _plans as p
+from ferrolog.protocol.messages import ApiKey
 
 INT_EDGES = {
     p.INT8: (-(2**7), 2**7 - 1),
@@ -26,7 +27,6 @@ INT_EDGES = {
 # The APIs that never name the data topic: they would delete it, its records (DeleteRecords
 # with offset -1 empties a partition) or change its retention, and leave the end-of-run check
 # of its log little to read.
-PRODUCE = 0
 SPARE_DATA = frozenset({20, 21, 33, 44})  # DeleteTopics, DeleteRecords, AlterConfigs, Incremental
 # Fields more often null than others: a Produce that names a transactional id the broker never
 # gave out is refused, so most Produce requests leave it out and reach the log.
@@ -115,7 +115,7 @@ class BodyMaker:
         return self._struct(p.plan("request", api_key, version))
 
     def _topic(self) -> str:
-        if self._api == PRODUCE and self.rng.random() < 0.5:
+        if self._api == ApiKey.PRODUCE and self.rng.random() < 0.5:
             return self.names.data_topic  # most appends land where the end check reads
         pool = self.names.topics
         if self._api not in SPARE_DATA:

@@ -65,6 +65,7 @@ from ferrolog.handlers import (
     write_txn_markers,
 )
 from ferrolog.handlers.context import RequestContext
+from ferrolog.protocol.messages import ApiKey
 
 # A handler takes its request's TypedDict and returns its response's (ferrolog.protocol.messages);
 # the table only needs to know it takes a decoded body and returns a mapping to encode.
@@ -74,7 +75,7 @@ HandleFn = Callable[[RequestContext, Any], Awaitable[Mapping[str, object]]]
 class HandlerModule(Protocol):
     """What mypy checks of every module listed below."""
 
-    API_KEY: int
+    API_KEY: ApiKey
     MIN_VERSION: int
     MAX_VERSION: int
 

@@ -9,9 +9,9 @@ from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.errors import GroupAuthorizationFailedError, TransactionalIdAuthorizationFailedError
 from ferrolog.handlers._txn import coordinator, for_version, may_write, offsets_partition
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import AddOffsetsToTxnRequest, AddOffsetsToTxnResponse
+from ferrolog.protocol.messages import AddOffsetsToTxnRequest, AddOffsetsToTxnResponse, ApiKey
 
-API_KEY = 25
+API_KEY = ApiKey.ADD_OFFSETS_TO_TXN
 MIN_VERSION = 0
 MAX_VERSION = 4
 

@@ -28,9 +28,10 @@ from ferrolog.protocol.messages import (
     AddPartitionsToTxnResponse,
     AddPartitionsToTxnResponseAddPartitionsToTxnResult,
     AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult,
+    ApiKey,
 )
 
-API_KEY = 24
+API_KEY = ApiKey.ADD_PARTITIONS_TO_TXN
 MIN_VERSION = 0
 MAX_VERSION = 5
 

@@ -11,9 +11,10 @@ from ferrolog.protocol.messages import (
     AlterClientQuotasRequest,
     AlterClientQuotasResponse,
     AlterClientQuotasResponseEntryData,
+    ApiKey,
 )
 
-API_KEY = 49
+API_KEY = ApiKey.ALTER_CLIENT_QUOTAS
 MIN_VERSION = 0
 MAX_VERSION = 1
 

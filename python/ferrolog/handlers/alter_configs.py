@@ -25,10 +25,11 @@ from ferrolog.protocol.messages import (
     AlterConfigsRequestAlterConfigsResource,
     AlterConfigsResponse,
     AlterConfigsResponseAlterConfigsResourceResponse,
+    ApiKey,
     IncrementalAlterConfigsRequestAlterConfigsResource,
 )
 
-API_KEY = 33
+API_KEY = ApiKey.ALTER_CONFIGS
 MIN_VERSION = 0
 MAX_VERSION = 2
 

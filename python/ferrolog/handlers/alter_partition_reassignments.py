@@ -16,9 +16,10 @@ from ferrolog.protocol.messages import (
     AlterPartitionReassignmentsResponse,
     AlterPartitionReassignmentsResponseReassignablePartitionResponse,
     AlterPartitionReassignmentsResponseReassignableTopicResponse,
+    ApiKey,
 )
 
-API_KEY = 45
+API_KEY = ApiKey.ALTER_PARTITION_REASSIGNMENTS
 MIN_VERSION = 0
 MAX_VERSION = 1
 

@@ -12,9 +12,10 @@ from ferrolog.protocol.messages import (
     AlterUserScramCredentialsRequest,
     AlterUserScramCredentialsResponse,
     AlterUserScramCredentialsResponseAlterUserScramCredentialsResult,
+    ApiKey,
 )
 
-API_KEY = 51
+API_KEY = ApiKey.ALTER_USER_SCRAM_CREDENTIALS
 MIN_VERSION = 0
 MAX_VERSION = 0
 

@@ -21,9 +21,9 @@ from ferrolog.api_versions import advertised
 from ferrolog.controller.api import FinalizedFeatures
 from ferrolog.errors import InvalidRequestError, RebootstrapRequiredError
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import ApiVersionsRequest, ApiVersionsResponse
+from ferrolog.protocol.messages import ApiKey, ApiVersionsRequest, ApiVersionsResponse
 
-API_KEY = 18
+API_KEY = ApiKey.API_VERSIONS
 MIN_VERSION = 0
 MAX_VERSION = 5
 TARGET_VERSION = 5

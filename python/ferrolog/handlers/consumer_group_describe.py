@@ -11,12 +11,13 @@ from ferrolog.controller.coordinator.api import consumer_describe_error
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     ConsumerGroupDescribeRequest,
     ConsumerGroupDescribeResponse,
     ConsumerGroupDescribeResponseDescribedGroup,
 )
 
-API_KEY = 69
+API_KEY = ApiKey.CONSUMER_GROUP_DESCRIBE
 MIN_VERSION = 0
 MAX_VERSION = 1
 

@@ -17,11 +17,12 @@ from ferrolog.controller.coordinator.api import HeartbeatCall, consumer_heartbea
 from ferrolog.handlers._groups import client_host, coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     ConsumerGroupHeartbeatRequest,
     ConsumerGroupHeartbeatResponse,
 )
 
-API_KEY = 68
+API_KEY = ApiKey.CONSUMER_GROUP_HEARTBEAT
 MIN_VERSION = 0
 MAX_VERSION = 1
 GROUP_VERSION = "group.version"

@@ -15,12 +15,13 @@ from ferrolog.controller.api import (
 from ferrolog.handlers._acls import code, refusal
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     CreateAclsRequest,
     CreateAclsRequestAclCreation,
     CreateAclsResponse,
 )
 
-API_KEY = 30
+API_KEY = ApiKey.CREATE_ACLS
 MIN_VERSION = 1
 MAX_VERSION = 3
 

@@ -9,13 +9,14 @@ from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol.messages import (
+    ApiKey,
     CreatePartitionsRequest,
     CreatePartitionsRequestCreatePartitionsTopic,
     CreatePartitionsResponse,
     CreatePartitionsResponseCreatePartitionsTopicResult,
 )
 
-API_KEY = 37
+API_KEY = ApiKey.CREATE_PARTITIONS
 MIN_VERSION = 0
 MAX_VERSION = 3
 

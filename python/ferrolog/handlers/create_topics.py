@@ -15,13 +15,14 @@ from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
+    ApiKey,
     CreateTopicsRequest,
     CreateTopicsRequestCreatableTopic,
     CreateTopicsResponse,
     CreateTopicsResponseCreatableTopicResult,
 )
 
-API_KEY = 19
+API_KEY = ApiKey.CREATE_TOPICS
 MIN_VERSION = 2
 MAX_VERSION = 7
 

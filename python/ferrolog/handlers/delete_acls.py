@@ -7,12 +7,13 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._acls import binding_filter, refusal
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DeleteAclsRequest,
     DeleteAclsResponse,
     DeleteAclsResponseDeleteAclsFilterResult,
 )
 
-API_KEY = 31
+API_KEY = ApiKey.DELETE_ACLS
 MIN_VERSION = 1
 MAX_VERSION = 3
 

@@ -10,12 +10,13 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DeleteGroupsRequest,
     DeleteGroupsResponse,
     DeleteGroupsResponseDeletableGroupResult,
 )
 
-API_KEY = 42
+API_KEY = ApiKey.DELETE_GROUPS
 MIN_VERSION = 0
 MAX_VERSION = 3
 

@@ -13,13 +13,14 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DeleteRecordsRequest,
     DeleteRecordsResponse,
     DeleteRecordsResponseDeleteRecordsPartitionResult,
     DeleteRecordsResponseDeleteRecordsTopicResult,
 )
 
-API_KEY = 21
+API_KEY = ApiKey.DELETE_RECORDS
 MIN_VERSION = 0
 MAX_VERSION = 2
 

@@ -10,12 +10,13 @@ from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.mutation_quota import MutationQuota
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
+    ApiKey,
     DeleteTopicsRequest,
     DeleteTopicsResponse,
     DeleteTopicsResponseDeletableTopicResult,
 )
 
-API_KEY = 20
+API_KEY = ApiKey.DELETE_TOPICS
 MIN_VERSION = 1
 MAX_VERSION = 6
 

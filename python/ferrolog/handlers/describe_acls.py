@@ -8,12 +8,13 @@ from ferrolog.errors import KafkaError
 from ferrolog.handlers._acls import binding_filter, refusal
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeAclsRequest,
     DescribeAclsResponse,
     DescribeAclsResponseDescribeAclsResource,
 )
 
-API_KEY = 29
+API_KEY = ApiKey.DESCRIBE_ACLS
 MIN_VERSION = 1
 MAX_VERSION = 3
 

@@ -7,12 +7,13 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.errors import ClusterAuthorizationFailedError, KafkaError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeClientQuotasRequest,
     DescribeClientQuotasResponse,
     DescribeClientQuotasResponseEntryData,
 )
 
-API_KEY = 48
+API_KEY = ApiKey.DESCRIBE_CLIENT_QUOTAS
 MIN_VERSION = 0
 MAX_VERSION = 1
 

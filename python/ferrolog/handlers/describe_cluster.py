@@ -12,12 +12,13 @@ from ferrolog import errors
 from ferrolog.handlers._acls import NOT_REQUESTED, cluster_operations
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeClusterRequest,
     DescribeClusterResponse,
     DescribeClusterResponseDescribeClusterBroker,
 )
 
-API_KEY = 60
+API_KEY = ApiKey.DESCRIBE_CLUSTER
 MIN_VERSION = 0
 MAX_VERSION = 2
 

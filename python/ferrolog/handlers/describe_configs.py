@@ -18,13 +18,14 @@ from ferrolog.handlers._acls import require_config_access
 from ferrolog.handlers._resources import ConfigResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeConfigsRequest,
     DescribeConfigsResponse,
     DescribeConfigsResponseDescribeConfigsResourceResult,
     DescribeConfigsResponseDescribeConfigsResult,
 )
 
-API_KEY = 32
+API_KEY = ApiKey.DESCRIBE_CONFIGS
 MIN_VERSION = 1
 MAX_VERSION = 4
 

@@ -10,12 +10,13 @@ from ferrolog.controller.coordinator.api import describe_error
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeGroupsRequest,
     DescribeGroupsResponse,
     DescribeGroupsResponseDescribedGroup,
 )
 
-API_KEY = 15
+API_KEY = ApiKey.DESCRIBE_GROUPS
 MIN_VERSION = 0
 MAX_VERSION = 6
 GROUP_NOT_FOUND_VERSION = 6

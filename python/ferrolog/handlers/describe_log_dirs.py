@@ -16,13 +16,14 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeLogDirsRequest,
     DescribeLogDirsResponse,
     DescribeLogDirsResponseDescribeLogDirsPartition,
     DescribeLogDirsResponseDescribeLogDirsResult,
 )
 
-API_KEY = 35
+API_KEY = ApiKey.DESCRIBE_LOG_DIRS
 MIN_VERSION = 1
 MAX_VERSION = 5
 

@@ -12,12 +12,13 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeProducersRequest,
     DescribeProducersResponse,
     DescribeProducersResponsePartitionResponse,
 )
 
-API_KEY = 61
+API_KEY = ApiKey.DESCRIBE_PRODUCERS
 MIN_VERSION = 0
 MAX_VERSION = 0
 

@@ -35,6 +35,7 @@ from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.metadata import partition_placement
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeTopicPartitionsRequest,
     DescribeTopicPartitionsResponse,
     DescribeTopicPartitionsResponseCursor,
@@ -42,7 +43,7 @@ from ferrolog.protocol.messages import (
     DescribeTopicPartitionsResponseTopic,
 )
 
-API_KEY = 75
+API_KEY = ApiKey.DESCRIBE_TOPIC_PARTITIONS
 MIN_VERSION = 0
 MAX_VERSION = 0
 

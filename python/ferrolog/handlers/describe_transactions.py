@@ -9,12 +9,13 @@ from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers._txn import coordinator, grouped
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeTransactionsRequest,
     DescribeTransactionsResponse,
     DescribeTransactionsResponseTransactionState,
 )
 
-API_KEY = 65
+API_KEY = ApiKey.DESCRIBE_TRANSACTIONS
 MIN_VERSION = 0
 MAX_VERSION = 0
 

@@ -8,12 +8,13 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     DescribeUserScramCredentialsRequest,
     DescribeUserScramCredentialsResponse,
     DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResult,
 )
 
-API_KEY = 50
+API_KEY = ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS
 MIN_VERSION = 0
 MAX_VERSION = 0
 

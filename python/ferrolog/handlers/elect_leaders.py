@@ -12,12 +12,13 @@ from ferrolog.controller.api import AclOperation, ElectionType
 from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     ElectLeadersRequest,
     ElectLeadersResponse,
     ElectLeadersResponsePartitionResult,
 )
 
-API_KEY = 43
+API_KEY = ApiKey.ELECT_LEADERS
 MIN_VERSION = 0
 MAX_VERSION = 2
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from ferrolog.errors import TransactionalIdAuthorizationFailedError
 from ferrolog.handlers._txn import coordinator, for_version, may_write
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import EndTxnRequest, EndTxnResponse
+from ferrolog.protocol.messages import ApiKey, EndTxnRequest, EndTxnResponse
 
-API_KEY = 26
+API_KEY = ApiKey.END_TXN
 MIN_VERSION = 0
 MAX_VERSION = 5
 

@@ -18,12 +18,13 @@ from ferrolog.controller.api import (
 from ferrolog.controller.coordinator.api import partition_for
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     FindCoordinatorRequest,
     FindCoordinatorResponse,
     FindCoordinatorResponseCoordinator,
 )
 
-API_KEY = 10
+API_KEY = ApiKey.FIND_COORDINATOR
 MIN_VERSION = 0
 MAX_VERSION = 6
 

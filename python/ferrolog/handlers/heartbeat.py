@@ -7,9 +7,9 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import HeartbeatRequest, HeartbeatResponse
+from ferrolog.protocol.messages import ApiKey, HeartbeatRequest, HeartbeatResponse
 
-API_KEY = 12
+API_KEY = ApiKey.HEARTBEAT
 MIN_VERSION = 0
 MAX_VERSION = 4
 

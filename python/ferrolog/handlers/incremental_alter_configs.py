@@ -24,13 +24,14 @@ from ferrolog.handlers.describe_configs import (
     check_topic_name,
 )
 from ferrolog.protocol.messages import (
+    ApiKey,
     IncrementalAlterConfigsRequest,
     IncrementalAlterConfigsRequestAlterableConfig,
     IncrementalAlterConfigsRequestAlterConfigsResource,
     IncrementalAlterConfigsResponse,
 )
 
-API_KEY = 44
+API_KEY = ApiKey.INCREMENTAL_ALTER_CONFIGS
 MIN_VERSION = 0
 MAX_VERSION = 1
 

@@ -20,9 +20,9 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers._txn import coordinator, for_version, may_write
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import InitProducerIdRequest, InitProducerIdResponse
+from ferrolog.protocol.messages import ApiKey, InitProducerIdRequest, InitProducerIdResponse
 
-API_KEY = 22
+API_KEY = ApiKey.INIT_PRODUCER_ID
 MIN_VERSION = 0
 MAX_VERSION = 5
 

@@ -8,9 +8,9 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.api import JoinCall, join_response
 from ferrolog.handlers._groups import client_host, coordinator, require_group
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import JoinGroupRequest, JoinGroupResponse
+from ferrolog.protocol.messages import ApiKey, JoinGroupRequest, JoinGroupResponse
 
-API_KEY = 11
+API_KEY = ApiKey.JOIN_GROUP
 MIN_VERSION = 0
 MAX_VERSION = 9
 # v7 made the protocol name nullable; before, an error carries "".

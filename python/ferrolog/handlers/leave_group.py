@@ -8,12 +8,13 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     LeaveGroupRequest,
     LeaveGroupResponse,
     LeaveGroupResponseMemberResponse,
 )
 
-API_KEY = 13
+API_KEY = ApiKey.LEAVE_GROUP
 MIN_VERSION = 0
 MAX_VERSION = 5
 BATCH_VERSION = 3

@@ -17,12 +17,13 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._resources import ConfigResourceType
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     ListConfigResourcesRequest,
     ListConfigResourcesResponse,
     ListConfigResourcesResponseConfigResource,
 )
 
-API_KEY = 74
+API_KEY = ApiKey.LIST_CONFIG_RESOURCES
 MIN_VERSION = 0
 MAX_VERSION = 1
 

@@ -7,9 +7,9 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers._groups import coordinator
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import ListGroupsRequest, ListGroupsResponse
+from ferrolog.protocol.messages import ApiKey, ListGroupsRequest, ListGroupsResponse
 
-API_KEY = 16
+API_KEY = ApiKey.LIST_GROUPS
 MIN_VERSION = 0
 MAX_VERSION = 5
 

@@ -7,12 +7,13 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     ListPartitionReassignmentsRequest,
     ListPartitionReassignmentsResponse,
     ListPartitionReassignmentsResponseOngoingPartitionReassignment,
 )
 
-API_KEY = 46
+API_KEY = ApiKey.LIST_PARTITION_REASSIGNMENTS
 MIN_VERSION = 0
 MAX_VERSION = 0
 

@@ -17,12 +17,13 @@ from ferrolog.controller.coordinator.api import TxnState
 from ferrolog.handlers._txn import coordinator
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
+    ApiKey,
     ListTransactionsRequest,
     ListTransactionsResponse,
     ListTransactionsResponseTransactionState,
 )
 
-API_KEY = 66
+API_KEY = ApiKey.LIST_TRANSACTIONS
 MIN_VERSION = 0
 MAX_VERSION = 2
 

@@ -40,6 +40,7 @@ from ferrolog.handlers._acls import (
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
+    ApiKey,
     MetadataRequest,
     MetadataRequestTopic,
     MetadataResponse,
@@ -48,7 +49,7 @@ from ferrolog.protocol.messages import (
     MetadataResponseTopic,
 )
 
-API_KEY = 3
+API_KEY = ApiKey.METADATA
 MIN_VERSION = 0
 MAX_VERSION = 13
 

@@ -17,11 +17,12 @@ from ferrolog.handlers._groups import by_topic_id, coordinator, readable_topics,
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
+    ApiKey,
     OffsetCommitRequest,
     OffsetCommitResponse,
 )
 
-API_KEY = 8
+API_KEY = ApiKey.OFFSET_COMMIT
 MIN_VERSION = 2
 MAX_VERSION = 10
 TOPIC_ID_VERSION = 10

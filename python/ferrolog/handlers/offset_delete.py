@@ -7,9 +7,9 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation
 from ferrolog.handlers._groups import coordinator, readable_topics, require_group
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import OffsetDeleteRequest, OffsetDeleteResponse
+from ferrolog.protocol.messages import ApiKey, OffsetDeleteRequest, OffsetDeleteResponse
 
-API_KEY = 47
+API_KEY = ApiKey.OFFSET_DELETE
 MIN_VERSION = 0
 MAX_VERSION = 0
 

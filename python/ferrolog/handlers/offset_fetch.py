@@ -16,6 +16,7 @@ from ferrolog.handlers._groups import coordinator, require_group, topic_id, topi
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol import ZERO_UUID
 from ferrolog.protocol.messages import (
+    ApiKey,
     OffsetFetchRequest,
     OffsetFetchRequestTopic,
     OffsetFetchRequestTopics,
@@ -23,7 +24,7 @@ from ferrolog.protocol.messages import (
     OffsetFetchResponseGroup,
 )
 
-API_KEY = 9
+API_KEY = ApiKey.OFFSET_FETCH
 MIN_VERSION = 1
 MAX_VERSION = 10
 GROUPS_VERSION = 8

@@ -12,9 +12,9 @@ from __future__ import annotations
 from ferrolog.controller.security.sasl import Outcome, SaslAuthenticator
 from ferrolog.errors import IllegalSaslStateError, SaslAuthenticationFailedError
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import SaslAuthenticateRequest, SaslAuthenticateResponse
+from ferrolog.protocol.messages import ApiKey, SaslAuthenticateRequest, SaslAuthenticateResponse
 
-API_KEY = 36
+API_KEY = ApiKey.SASL_AUTHENTICATE
 MIN_VERSION = 0
 MAX_VERSION = 2
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ferrolog.errors import IllegalSaslStateError, UnsupportedSaslMechanismError
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import SaslHandshakeRequest, SaslHandshakeResponse
+from ferrolog.protocol.messages import ApiKey, SaslHandshakeRequest, SaslHandshakeResponse
 
-API_KEY = 17
+API_KEY = ApiKey.SASL_HANDSHAKE
 MIN_VERSION = 0
 MAX_VERSION = 1
 

@@ -8,9 +8,9 @@ from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.api import sync_response
 from ferrolog.handlers._groups import coordinator, require_group
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import SyncGroupRequest, SyncGroupResponse
+from ferrolog.protocol.messages import ApiKey, SyncGroupRequest, SyncGroupResponse
 
-API_KEY = 14
+API_KEY = ApiKey.SYNC_GROUP
 MIN_VERSION = 0
 MAX_VERSION = 5
 

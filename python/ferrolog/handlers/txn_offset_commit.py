@@ -21,11 +21,12 @@ from ferrolog.handlers._groups import by_topic_id, coordinator, readable_topics,
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.offset_commit import partition_exists
 from ferrolog.protocol.messages import (
+    ApiKey,
     TxnOffsetCommitRequest,
     TxnOffsetCommitResponse,
 )
 
-API_KEY = 28
+API_KEY = ApiKey.TXN_OFFSET_COMMIT
 MIN_VERSION = 0
 MAX_VERSION = 6
 ABORTABLE_VERSION = 4

@@ -16,9 +16,9 @@ from __future__ import annotations
 from ferrolog.controller.api import AclOperation, FeatureUpdate, UpgradeType
 from ferrolog.errors import ClusterAuthorizationFailedError, KafkaError
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import UpdateFeaturesRequest, UpdateFeaturesResponse
+from ferrolog.protocol.messages import ApiKey, UpdateFeaturesRequest, UpdateFeaturesResponse
 
-API_KEY = 57
+API_KEY = ApiKey.UPDATE_FEATURES
 MIN_VERSION = 0
 MAX_VERSION = 2
 

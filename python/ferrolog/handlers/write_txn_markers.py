@@ -12,9 +12,9 @@ from ferrolog.controller.coordinator.api import Marker
 from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers._txn import grouped
 from ferrolog.handlers.context import RequestContext
-from ferrolog.protocol.messages import WriteTxnMarkersRequest, WriteTxnMarkersResponse
+from ferrolog.protocol.messages import ApiKey, WriteTxnMarkersRequest, WriteTxnMarkersResponse
 
-API_KEY = 27
+API_KEY = ApiKey.WRITE_TXN_MARKERS
 MIN_VERSION = 1
 MAX_VERSION = 2
 

@@ -34,6 +34,7 @@ from prometheus_client.registry import Collector
 from ferrolog.config.inter_broker import inter_broker_client
 from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.metrics.loop import ask_loop
+from ferrolog.protocol.messages import ApiKey
 
 if TYPE_CHECKING:
     from ferrolog.broker import Broker
@@ -47,7 +48,7 @@ LABELS = ["consumergroup", "topic", "partition"]
 REMOTE_WAIT_S = 0.5
 # Committed offsets copied per turn of the broker's loop.
 SLICE = 5000
-LIST_OFFSETS, LIST_OFFSETS_VERSION = 2, 5
+LIST_OFFSETS_VERSION = 5
 LATEST_TIMESTAMP = -1
 
 Key = tuple[str, int]  # topic, partition
@@ -176,7 +177,7 @@ class LagCollector(Collector):
         }
         try:
             response = await self._channel_to_leaders().request(
-                leader, LIST_OFFSETS, LIST_OFFSETS_VERSION, body
+                leader, ApiKey.LIST_OFFSETS, LIST_OFFSETS_VERSION, body
             )
         except ConnectionError as exc:
             log.debug("high watermarks from broker %d for lag: %s", leader, exc)

@@ -32,6 +32,7 @@ from ferrolog.protocol._plans import (
 )
 from ferrolog.protocol._plans import plan as _plan
 from ferrolog.protocol._shared import ProtocolError, RequestHeader
+from ferrolog.protocol.messages import ApiKey
 from ferrolog.protocol.schemas import REQUESTS, RESPONSES
 
 _I8 = Struct(">b")
@@ -406,7 +407,7 @@ def decode_request(api_key: int, api_version: int, frame: Any, offset: int) -> d
 def _response_header_version(api_key: int, api_version: int) -> int:
     # ApiVersionsResponse keeps header v0 even when flexible, so that a client can read the
     # answer whatever version it asked for (ApiVersionsResponse.json).
-    if api_key == 18 or not _is_flexible(RESPONSES, api_key, api_version):
+    if api_key == ApiKey.API_VERSIONS or not _is_flexible(RESPONSES, api_key, api_version):
         return 0
     return 1
 

@@ -151,6 +151,8 @@ class Generated:
     # Typed bodies, keyed so that each api key's request sorts before its response and the
     # data schemas come last. The headers have none: only the codec itself builds them.
     typed: dict[tuple[Any, ...], list[TypedStruct]] = dataclasses.field(default_factory=dict)
+    # Each API's key by the name of its request schema, less "Request" (`ApiKey`).
+    api_names: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 def collect(schemas_dir: Path) -> Generated:
@@ -166,6 +168,7 @@ def collect(schemas_dir: Path) -> Generated:
             continue
         message = convert(schema, path.name)
         if kind == "request":
+            out.api_names[schema["apiKey"]] = schema["name"].removesuffix("Request")
             tables["REQUESTS"][schema["apiKey"]] = message
             out.typed[(0, schema["apiKey"], 0)] = typed_structs(schema, path.name)
         elif kind == "response":
@@ -259,9 +262,18 @@ def render_messages(generated: Generated) -> str:
         "codec takes and returns, one TypedDict per message (all its versions) and per nested",
         "struct. A NotRequired field exists only in the versions its comment gives (or is",
         "tagged); the encoder refuses keys that are not fields of the message. How the types",
-        'are derived: ferrolog/protocol/generate_messages.py."""',
+        "are derived: ferrolog/protocol/generate_messages.py. `ApiKey` names every API's key",
+        'as Kafka names the API (ProduceRequest: PRODUCE), for code that names one."""',
         "",
+        "from enum import IntEnum",
         "from typing import NotRequired, TypedDict",
+        "",
+        "",
+        "class ApiKey(IntEnum):",
+        *(
+            f"    {snake_case(name).upper()} = {key}"
+            for key, name in sorted(generated.api_names.items())
+        ),
     ]
     names: set[str] = set()
     for key in sorted(generated.typed):

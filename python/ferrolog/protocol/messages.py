@@ -1,14 +1,110 @@
 # generated - do not edit; regenerate with `python -m ferrolog.protocol.generate`
-# content sha256: 6eaf43ac3bd321256fd684de0deacb5a15cdaa1f6eeecd441d26574eae3f2596
+# content sha256: b44f613c35c5b4e9b7d2690c93b88e194c9500ffb4d6a7cea141238e8ae01f02
 # schemas sha256: 8205adbf27f4395dce11e021b6ed8f1ea24903d1c739f08023b90988b5aaa6e1
 # from Kafka's message schemas (messages/*.json, internal/*/*.json).
 """Typed bodies of every request, response and data schema, for mypy: the dicts the
 codec takes and returns, one TypedDict per message (all its versions) and per nested
 struct. A NotRequired field exists only in the versions its comment gives (or is
 tagged); the encoder refuses keys that are not fields of the message. How the types
-are derived: ferrolog/protocol/generate_messages.py."""
+are derived: ferrolog/protocol/generate_messages.py. `ApiKey` names every API's key
+as Kafka names the API (ProduceRequest: PRODUCE), for code that names one."""
 
+from enum import IntEnum
 from typing import NotRequired, TypedDict
+
+
+class ApiKey(IntEnum):
+    PRODUCE = 0
+    FETCH = 1
+    LIST_OFFSETS = 2
+    METADATA = 3
+    OFFSET_COMMIT = 8
+    OFFSET_FETCH = 9
+    FIND_COORDINATOR = 10
+    JOIN_GROUP = 11
+    HEARTBEAT = 12
+    LEAVE_GROUP = 13
+    SYNC_GROUP = 14
+    DESCRIBE_GROUPS = 15
+    LIST_GROUPS = 16
+    SASL_HANDSHAKE = 17
+    API_VERSIONS = 18
+    CREATE_TOPICS = 19
+    DELETE_TOPICS = 20
+    DELETE_RECORDS = 21
+    INIT_PRODUCER_ID = 22
+    OFFSET_FOR_LEADER_EPOCH = 23
+    ADD_PARTITIONS_TO_TXN = 24
+    ADD_OFFSETS_TO_TXN = 25
+    END_TXN = 26
+    WRITE_TXN_MARKERS = 27
+    TXN_OFFSET_COMMIT = 28
+    DESCRIBE_ACLS = 29
+    CREATE_ACLS = 30
+    DELETE_ACLS = 31
+    DESCRIBE_CONFIGS = 32
+    ALTER_CONFIGS = 33
+    ALTER_REPLICA_LOG_DIRS = 34
+    DESCRIBE_LOG_DIRS = 35
+    SASL_AUTHENTICATE = 36
+    CREATE_PARTITIONS = 37
+    CREATE_DELEGATION_TOKEN = 38
+    RENEW_DELEGATION_TOKEN = 39
+    EXPIRE_DELEGATION_TOKEN = 40
+    DESCRIBE_DELEGATION_TOKEN = 41
+    DELETE_GROUPS = 42
+    ELECT_LEADERS = 43
+    INCREMENTAL_ALTER_CONFIGS = 44
+    ALTER_PARTITION_REASSIGNMENTS = 45
+    LIST_PARTITION_REASSIGNMENTS = 46
+    OFFSET_DELETE = 47
+    DESCRIBE_CLIENT_QUOTAS = 48
+    ALTER_CLIENT_QUOTAS = 49
+    DESCRIBE_USER_SCRAM_CREDENTIALS = 50
+    ALTER_USER_SCRAM_CREDENTIALS = 51
+    VOTE = 52
+    BEGIN_QUORUM_EPOCH = 53
+    END_QUORUM_EPOCH = 54
+    DESCRIBE_QUORUM = 55
+    ALTER_PARTITION = 56
+    UPDATE_FEATURES = 57
+    ENVELOPE = 58
+    FETCH_SNAPSHOT = 59
+    DESCRIBE_CLUSTER = 60
+    DESCRIBE_PRODUCERS = 61
+    BROKER_REGISTRATION = 62
+    BROKER_HEARTBEAT = 63
+    UNREGISTER_BROKER = 64
+    DESCRIBE_TRANSACTIONS = 65
+    LIST_TRANSACTIONS = 66
+    ALLOCATE_PRODUCER_IDS = 67
+    CONSUMER_GROUP_HEARTBEAT = 68
+    CONSUMER_GROUP_DESCRIBE = 69
+    CONTROLLER_REGISTRATION = 70
+    GET_TELEMETRY_SUBSCRIPTIONS = 71
+    PUSH_TELEMETRY = 72
+    ASSIGN_REPLICAS_TO_DIRS = 73
+    LIST_CONFIG_RESOURCES = 74
+    DESCRIBE_TOPIC_PARTITIONS = 75
+    SHARE_GROUP_HEARTBEAT = 76
+    SHARE_GROUP_DESCRIBE = 77
+    SHARE_FETCH = 78
+    SHARE_ACKNOWLEDGE = 79
+    ADD_RAFT_VOTER = 80
+    REMOVE_RAFT_VOTER = 81
+    UPDATE_RAFT_VOTER = 82
+    INITIALIZE_SHARE_GROUP_STATE = 83
+    READ_SHARE_GROUP_STATE = 84
+    WRITE_SHARE_GROUP_STATE = 85
+    DELETE_SHARE_GROUP_STATE = 86
+    READ_SHARE_GROUP_STATE_SUMMARY = 87
+    STREAMS_GROUP_HEARTBEAT = 88
+    STREAMS_GROUP_DESCRIBE = 89
+    DESCRIBE_SHARE_GROUP_OFFSETS = 90
+    ALTER_SHARE_GROUP_OFFSETS = 91
+    DELETE_SHARE_GROUP_OFFSETS = 92
+    STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE = 93
+    UNREGISTER_CONTROLLER = 94
 
 
 class ProduceRequestPartitionProduceData(TypedDict):

@@ -24,7 +24,7 @@ use kafka_protocol::messages::add_partitions_to_txn_request::{
     AddPartitionsToTxnTopic, AddPartitionsToTxnTransaction,
 };
 use kafka_protocol::messages::{
-    AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ProducerId, RequestHeader,
+    AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ApiKey, ProducerId, RequestHeader,
     ResponseHeader, TopicName, TransactionalId,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
@@ -38,7 +38,7 @@ use crate::server::Broker;
 /// The peer named on the control plane's requests that the native core itself asks; the
 /// control plane may forward these to another broker (`add_partitions_to_txn.py`).
 pub const NATIVE_PEER: &str = "ferrolog-native";
-const API_KEY: i16 = 24;
+const API_KEY: i16 = ApiKey::AddPartitionsToTxn as i16;
 const VERSION: i16 = 4;
 /// Produce v11 clients know TRANSACTION_ABORTABLE (KIP-890).
 const ABORTABLE_PRODUCE_VERSION: i16 = 11;
