@@ -5,6 +5,7 @@ offset with the same value, with offsets strictly increasing."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from functools import partial
@@ -208,7 +209,15 @@ class TailingConsumer:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(10)
-        self._consumer.close()
+        # Bounded: once in a full suite (28 Nov) librdkafka 2.16's close of this consumer
+        # (group.id set, partitions assigned, no subscription) waited forever in
+        # rd_kafka_consumer_close0 after five leader bounces, every broker up and idle, and
+        # pytest's timeout cannot interrupt a wait in C. What the tests check is what it read.
+        closer = threading.Thread(target=self._consumer.close, daemon=True)
+        closer.start()
+        closer.join(30)
+        if closer.is_alive():
+            logging.getLogger(__name__).warning("the tailing consumer's close took over 30 s")
 
 
 def check_continuous(
