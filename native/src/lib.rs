@@ -20,6 +20,7 @@ pub mod quota;
 pub mod record;
 pub mod replica;
 pub mod server;
+pub mod tls;
 
 #[cfg(feature = "python")]
 mod py;

@@ -377,3 +377,19 @@ def test_api_keys_are_named_not_written_as_numbers() -> None:
                     ):
                         literal.append(f"{path.relative_to(ROOT)}: {target.id}")
     assert literal == []
+
+
+def test_the_native_layers_below_the_server_do_not_reach_up() -> None:
+    """The native core's lower layers (the inter-broker client, the shared TLS, metrics,
+    replication state, logs and records) never use the server: what both need lives below it
+    (`crate::tls`, `crate::replica::PartitionState`)."""
+    below = ["client", "tls", "metrics", "replica", "log", "record", "quota", "acl"]
+    reaching = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in below
+        for path in (ROOT / "native/src" / folder).rglob("*.rs")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "crate::server" in line and not line.lstrip().startswith("//")
+    ]
+    assert len(list((ROOT / "native/src/client").rglob("*.rs"))) > 2  # the walk sees them
+    assert reaching == []

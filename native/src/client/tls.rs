@@ -1,6 +1,6 @@
 //! The rustls client config of an SSL (or SASL_SSL) inter-broker listener, from the same
 //! `ssl.*` properties (and `listener.name.<inter>.ssl.*` overrides) and the same store loading
-//! as the listener's server side ([`crate::server::tls`]).
+//! as the listener's server side ([`crate::tls`]).
 
 use std::sync::Arc;
 
@@ -19,7 +19,7 @@ use tokio_rustls::rustls::{
 };
 
 use crate::properties::{table::server, Props};
-use crate::server::tls::{protocol_versions, roots, Stores};
+use crate::tls::{protocol_versions, roots, Stores};
 
 /// What a broker connects to others with over TLS, as read from its stores: for rustls here,
 /// and for the control plane's own connections (Python's `ssl`), so both trust and present

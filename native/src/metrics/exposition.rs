@@ -16,7 +16,7 @@ use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
 
-use crate::server::PartitionState;
+use crate::replica::PartitionState;
 
 type PartitionGauge = (&'static str, &'static str, fn(&PartitionState) -> i64);
 

@@ -12,7 +12,7 @@ use super::{Broker, Server};
 use crate::error::ErrorCode;
 use crate::log::{now_ms, LogConfig};
 use crate::record::batch::iter_batches;
-use crate::replica::{Partition, Role};
+use crate::replica::{Partition, PartitionState, Role};
 
 /// A failed command: a Kafka error, an I/O error, or a bad config value.
 #[derive(Debug, thiserror::Error)]
@@ -29,31 +29,6 @@ impl From<ErrorCode> for CommandError {
     fn from(code: ErrorCode) -> Self {
         CommandError::Kafka(code, format!("{code:?}"))
     }
-}
-
-/// A snapshot of one local replica.
-#[derive(Debug, Clone)]
-pub struct PartitionState {
-    pub topic: String,
-    pub partition: i32,
-    pub topic_id: [u8; 16],
-    pub is_leader: bool,
-    /// "leader", "follower" or "none".
-    pub role: &'static str,
-    pub leader_epoch: i32,
-    /// -1: no leader known.
-    pub leader_id: i32,
-    pub isr: Vec<i32>,
-    pub replicas: Vec<i32>,
-    pub last_stable_offset: i64,
-    pub log_start_offset: i64,
-    pub log_end_offset: i64,
-    pub high_watermark: i64,
-    pub size_bytes: u64,
-    pub segment_count: usize,
-    /// The topic's `min.insync.replicas`.
-    pub min_insync_replicas: i32,
-    pub log_dir: String,
 }
 
 /// One partition of an `open_partitions` command.

@@ -13,7 +13,6 @@ pub mod fetch_session;
 pub mod replication;
 pub mod request_log;
 mod sendfile;
-pub mod ssl_principal_mapper;
 pub mod tls;
 mod transport;
 
@@ -38,10 +37,12 @@ use crate::replica::fetcher::FetcherManager;
 use crate::replica::Registry;
 use crate::server::fetch_session::{FetchSessionCache, EVICTION_MS};
 use crate::server::request_log::RequestLog;
+use crate::tls::principal;
 use completions::Completions;
 use connection_limits::{ConnectionLimits, Refusal};
 
-pub use commands::{CommandError, MarkerRequest, OpenRequest, PartitionState, RoleRequest};
+pub use crate::replica::PartitionState;
+pub use commands::{CommandError, MarkerRequest, OpenRequest, RoleRequest};
 pub use config::{ListenerConfig, ServerConfig};
 pub use replication::ReplicaState;
 
@@ -271,7 +272,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
             listener.principal_mapper,
         )
     });
-    let anonymous: Arc<str> = tls::ANONYMOUS_PRINCIPAL.into();
+    let anonymous: Arc<str> = principal::ANONYMOUS_PRINCIPAL.into();
     let mut shutdown = broker.shutdown.subscribe();
     loop {
         let accepted = tokio::select! {
@@ -337,7 +338,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
             // SASL_SSL's principal is the one SASL authenticates: Kafka maps certificates on
             // SSL listeners only.
             let subject = match stream.get_ref().1.peer_certificates() {
-                Some([certificate, ..]) if !sasl => tls::subject_name(certificate),
+                Some([certificate, ..]) if !sasl => principal::subject_name(certificate),
                 _ => None,
             };
             if let Some(subject) = subject {

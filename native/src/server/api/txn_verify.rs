@@ -246,7 +246,7 @@ async fn ask(
             peer: NATIVE_PEER.to_string(),
             // The broker's own request: through no listener.
             listener: "".into(),
-            principal: crate::server::tls::ANONYMOUS_PRINCIPAL.into(),
+            principal: crate::tls::principal::ANONYMOUS_PRINCIPAL.into(),
             sasl: crate::control::SaslPhase::Done,
             frame: frame.freeze(),
         })
