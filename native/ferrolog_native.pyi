@@ -27,6 +27,7 @@ __all__ = [
     "crc32c",
     "compress",
     "decompress",
+    "decode_batches",
     "build_batch",
     "validate_batch",
     "config_names",
@@ -363,6 +364,16 @@ def crc32c(data: bytes) -> int: ...
 def compress(codec: int, data: bytes) -> bytes:
     """codec: 0 none, 1 gzip, 2 snappy (xerial framing), 3 lz4 (frame), 4 zstd."""
 def decompress(codec: int, data: bytes) -> bytes: ...
+def decode_batches(
+    records: bytes,
+) -> list[
+    tuple[int, int, int, int, bool, bool | None, list[tuple[bytes | None, bytes | None]]]
+]:
+    """The batches of a coordinator's internal topic as its load replays them: (base offset,
+    last offset, producer id, producer epoch, transactional, the marker's outcome (True:
+    COMMIT) or None for a data batch, its (key, value) records), every whole batch of
+    ``records`` (a partial last one left out), decompressed. Raises ``KafkaNativeError`` on
+    corrupt data."""
 def build_batch(
     records: list[tuple[bytes | None, bytes | None, list[tuple[str, bytes | None]], int]],
     codec: int = 0,

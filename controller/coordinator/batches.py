@@ -4,13 +4,13 @@ partition back when its coordinator loads it.
 Both coordinators replay their partition from the log start at load; they need the keys and
 values of data batches, and (for transactional offset commits) the producer of a batch and
 the COMMIT/ABORT markers that end its transaction. Appends and reads go through the native
-core (`Server.append`, `Server.read`) in a worker thread: they wait on disk and replication."""
+core (`Server.append`, `Server.read`), which also builds the batches and decodes what is read
+back (`build_batch`, `decode_batches`): Python parses no record batch."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import struct
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, NamedTuple
@@ -21,13 +21,6 @@ if TYPE_CHECKING:
 # A coordinator reads its partition in chunks of this many bytes.
 READ_CHUNK = 1 << 20
 
-_HEADER = struct.Struct(">qiibIhiqqqhii")
-HEADER_SIZE = _HEADER.size  # 61
-_ATTR_CODEC = 0x07
-_ATTR_TRANSACTIONAL = 0x10
-_ATTR_CONTROL = 0x20
-# Control record key: int16 version, int16 type (0 ABORT, 1 COMMIT).
-_CONTROL_KEY = struct.Struct(">hh")
 CONTROL_ABORT = 0
 CONTROL_COMMIT = 1
 
@@ -35,91 +28,40 @@ log = logging.getLogger(__name__)
 
 
 class Batch(NamedTuple):
+    """A batch as a loading coordinator replays it, decoded by the native core
+    (`ferrolog_native.decode_batches`)."""
+
     base_offset: int
     last_offset: int
-    attributes: int
     producer_id: int
     producer_epoch: int
-    # The records section (after the 61-byte header), possibly compressed.
-    section: bytes
+    is_transactional: bool
+    # A transaction marker's outcome (True: COMMIT), or None for a data batch.
+    commit: bool | None
+    records: list[tuple[bytes | None, bytes | None]]
 
     @property
     def is_control(self) -> bool:
-        return bool(self.attributes & _ATTR_CONTROL)
-
-    @property
-    def is_transactional(self) -> bool:
-        return bool(self.attributes & _ATTR_TRANSACTIONAL)
+        return self.commit is not None
 
     def control_type(self) -> int | None:
         """CONTROL_COMMIT or CONTROL_ABORT for a transaction marker, else None."""
-        if not self.is_control:
+        if self.commit is None:
             return None
-        for key, _ in _records(self.section):
-            if key is not None and len(key) >= _CONTROL_KEY.size:
-                control: int = _CONTROL_KEY.unpack_from(key)[1]
-                return control
-        return None
+        return CONTROL_COMMIT if self.commit else CONTROL_ABORT
 
     def key_values(self) -> Iterator[tuple[bytes | None, bytes | None]]:
-        """The (key, value) of each record of a data batch (none for a control batch)."""
-        if self.is_control:
-            return iter(())
-        section = self.section
-        codec = self.attributes & _ATTR_CODEC
-        if codec:
-            import ferrolog_native
-
-            section = ferrolog_native.decompress(codec, section)
-        return _records(section)
-
-
-def _varint(buf: bytes | memoryview, pos: int) -> tuple[int, int]:
-    shift = 0
-    raw = 0
-    while True:
-        byte = buf[pos]
-        pos += 1
-        raw |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            break
-        shift += 7
-    return (raw >> 1) ^ -(raw & 1), pos
-
-
-def _records(section: bytes) -> Iterator[tuple[bytes | None, bytes | None]]:
-    buf = memoryview(section)
-    pos = 0
-    while pos < len(buf):
-        length, pos = _varint(buf, pos)
-        end = pos + length
-        pos += 1  # attributes
-        _, pos = _varint(buf, pos)  # timestamp delta
-        _, pos = _varint(buf, pos)  # offset delta
-        key_len, pos = _varint(buf, pos)
-        key = None if key_len < 0 else bytes(buf[pos : pos + key_len])
-        pos += max(key_len, 0)
-        value_len, pos = _varint(buf, pos)
-        value = None if value_len < 0 else bytes(buf[pos : pos + value_len])
-        yield key, value
-        pos = end
+        """The (key, value) of each record of a data batch (none for a marker)."""
+        return iter(self.records)
 
 
 def iter_batches(data: bytes) -> Iterator[Batch]:
     """Each whole batch in `data`; a truncated batch at the end (a bounded read) is left
     out."""
-    pos = 0
-    while pos + HEADER_SIZE <= len(data):
-        f = _HEADER.unpack_from(data, pos)
-        base_offset, length, attributes, last_delta = f[0], f[1], f[5], f[6]
-        end = pos + 12 + length
-        if end > len(data):
-            return
-        yield Batch(
-            base_offset, base_offset + last_delta, attributes, f[9], f[10],
-            data[pos + HEADER_SIZE : end],
-        )  # fmt: skip
-        pos = end
+    import ferrolog_native
+
+    for row in ferrolog_native.decode_batches(data):
+        yield Batch(*row)
 
 
 def build_batch(

@@ -136,3 +136,29 @@ def test_helpers() -> None:
     assert stored == batch
     with pytest.raises(fn.KafkaNativeError):
         fn.validate_batch(batch[:-1], config, 0)
+
+
+def test_decode_batches_reads_back_what_a_coordinator_replays(server: fn.Server) -> None:
+    """What a loading coordinator replays: data batches (compressed ones decompressed) with
+    their producer, and transaction markers with their outcome; a partial last batch (a
+    bounded read's end) is left for the next read, and corrupt data raises."""
+    now = int(time.time() * 1000)
+    plain = fn.build_batch([(b"k1", b"v1", [], now), (b"k2", None, [], now)])
+    txn = fn.build_batch(
+        [(b"k3", b"v3", [], now)], codec=3, producer_id=7, producer_epoch=0, base_sequence=0,
+        transactional=True,
+    )  # fmt: skip
+    assert server.append(TOPIC, 0, plain) == 0
+    assert server.append(TOPIC, 0, txn) == 2
+    assert server.write_markers([(TOPIC, 0, 7, 0, 4, True, 0)]) == [3]
+    log = server.read(TOPIC, 0, 0, 1 << 20)
+    assert fn.decode_batches(log) == [
+        (0, 1, -1, -1, False, None, [(b"k1", b"v1"), (b"k2", None)]),
+        (2, 2, 7, 0, True, None, [(b"k3", b"v3")]),
+        (3, 3, 7, 0, True, True, []),
+    ]
+    assert len(fn.decode_batches(log + plain[:-5])) == 3
+    corrupt = bytearray(plain)
+    corrupt[-1] = 0x7F  # the last record's header count runs past its end
+    with pytest.raises(fn.KafkaNativeError):
+        fn.decode_batches(bytes(corrupt))

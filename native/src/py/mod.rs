@@ -138,6 +138,40 @@ fn validate_batch<'py>(
 
 /// Installs the native core's logger: `level` as Python's logging names it (DEBUG, INFO,
 /// WARNING, ERROR, CRITICAL), `fmt` one of `ferrolog.logs.FORMATS`.
+/// A record's key and value, each absent when null.
+type KeyValue = (Option<Py<PyBytes>>, Option<Py<PyBytes>>);
+/// One batch of `decode_batches`: (base offset, last offset, producer id, producer epoch,
+/// transactional, the marker's outcome (True: COMMIT) or None for a data batch, its records).
+type ReplayRow = (i64, i64, i64, i16, bool, Option<bool>, Vec<KeyValue>);
+
+/// The batches of a coordinator's internal topic as its load replays them: every whole
+/// batch of `records` (a partial last one left out), decompressed, so Python never parses a
+/// record batch.
+#[pyfunction]
+fn decode_batches(py: Python<'_>, records: &[u8]) -> PyResult<Vec<ReplayRow>> {
+    let batches = without_gil(py, || {
+        crate::record::records::replay_batches(records, i32::MAX as usize)
+    })
+    .map_err(|e| CommandError::Kafka(e, "cannot decode the coordinator's batches".into()))?;
+    let bytes = |b: &Option<Vec<u8>>| b.as_deref().map(|b| PyBytes::new(py, b).unbind());
+    Ok(batches
+        .into_iter()
+        .map(|b| {
+            let h = b.header;
+            let records = b.records.iter().map(|r| (bytes(&r.key), bytes(&r.value)));
+            (
+                h.base_offset,
+                h.last_offset(),
+                h.producer_id,
+                h.producer_epoch,
+                h.is_transactional(),
+                b.marker.map(|m| m.commit),
+                records.collect(),
+            )
+        })
+        .collect())
+}
+
 #[pyfunction]
 fn init_logging(level: &str, fmt: &str) -> PyResult<()> {
     let level = match level.to_ascii_uppercase().as_str() {
@@ -182,6 +216,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(crc32c_py, m)?)?;
     m.add_function(wrap_pyfunction!(compress, m)?)?;
     m.add_function(wrap_pyfunction!(decompress, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_batches, m)?)?;
     m.add_function(wrap_pyfunction!(build_batch, m)?)?;
     m.add_function(wrap_pyfunction!(validate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(config::config_names, m)?)?;

@@ -24,3 +24,5 @@ pub mod varint;
 mod interop_tests;
 #[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod replay_tests;

@@ -218,3 +218,46 @@ pub fn control_marker(batch: &[u8]) -> Result<ControlMarker, ErrorCode> {
         _ => Err(ErrorCode::InvalidRecord),
     }
 }
+
+/// A batch as a coordinator replaying its internal topic reads it: a transaction marker, or
+/// the records of a data batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayBatch {
+    pub header: BatchHeader,
+    pub marker: Option<ControlMarker>,
+    pub records: Vec<DecodedRecord>,
+}
+
+/// Every whole batch of `buf`, decompressed (`limit` bounds each); a partial last batch, as a
+/// bounded read may end with, is left out. Corrupt data is an error.
+pub fn replay_batches(buf: &[u8], limit: usize) -> Result<Vec<ReplayBatch>, ErrorCode> {
+    let mut out = Vec::new();
+    let mut pos = 0usize;
+    while buf.len() - pos >= HEADER_SIZE {
+        let header = BatchHeader::parse(&buf[pos..])?;
+        if header.length < (HEADER_SIZE - LOG_OVERHEAD) as i32 {
+            return Err(ErrorCode::CorruptMessage);
+        }
+        let end = pos + header.total_size();
+        if end > buf.len() {
+            break;
+        }
+        let batch = &buf[pos..end];
+        out.push(if header.is_control() {
+            ReplayBatch {
+                header,
+                marker: Some(control_marker(batch)?),
+                records: Vec::new(),
+            }
+        } else {
+            let (header, records) = decode_batch(batch, limit)?;
+            ReplayBatch {
+                header,
+                marker: None,
+                records,
+            }
+        });
+        pos = end;
+    }
+    Ok(out)
+}

@@ -54,6 +54,14 @@ impl Outcome {
         }
     }
 
+    /// The same error for each of `indexes`.
+    fn errors(indexes: Vec<i32>, error: ErrorCode) -> Vec<Outcome> {
+        indexes
+            .into_iter()
+            .map(|i| Outcome::error(i, error))
+            .collect()
+    }
+
     /// A batch refused for its records: each one's error, and the log start offset as Kafka
     /// reports it with them.
     fn rejected(partition: &Partition, rejected: &Rejected) -> Outcome {
@@ -293,21 +301,11 @@ pub async fn handle(
         results.push((topic, outcomes));
     }
     for (topic, indexes, error) in unauthorized {
-        let outcomes = indexes
-            .into_iter()
-            .map(|i| Outcome::error(i, error))
-            .collect();
-        results.push((topic, outcomes));
+        results.push((topic, Outcome::errors(indexes, error)));
     }
     let mut unknown: Vec<([u8; 16], Vec<Outcome>)> = unknown_ids
         .into_iter()
-        .map(|(id, indexes)| {
-            let outcomes = indexes
-                .into_iter()
-                .map(|i| Outcome::error(i, ErrorCode::UnknownTopicId))
-                .collect();
-            (id, outcomes)
-        })
+        .map(|(id, indexes)| (id, Outcome::errors(indexes, ErrorCode::UnknownTopicId)))
         .collect();
 
     if acks == -1 {
@@ -323,22 +321,8 @@ pub async fn handle(
 
     // As Kafka, once the request is complete: an acks=all produce is metered when it is
     // answered.
-    // The response carries, and the connection is muted for, the larger of the byte-rate
-    // and request-time throttles, as Kafka does.
-    let now = now_ms();
-    let user = user_of(session.principal());
-    let byte_throttle_ms = broker.quotas.record_and_get_throttle_time_ms(
-        QuotaType::Produce,
-        user,
-        &client_id,
-        request_size as f64,
-        now,
-    );
     let busy = started.elapsed().saturating_sub(waited);
-    let request_throttle_ms = broker
-        .quotas
-        .record_request_time(user, &client_id, busy, now);
-    let throttle_ms = byte_throttle_ms.max(request_throttle_ms);
+    let throttle_ms = throttle(broker, session, &client_id, request_size, busy);
     let mute = mute_for(throttle_ms);
 
     if acks == 0 {
@@ -355,7 +339,6 @@ pub async fn handle(
         };
     }
 
-    let throttle_time_ms = i32::try_from(throttle_ms).unwrap_or(i32::MAX);
     let mut responses: Vec<TopicProduceResponse> = results
         .into_iter()
         .map(|(name, outcomes)| {
@@ -369,7 +352,7 @@ pub async fn handle(
             .map(|(id, outcomes)| topic_response(version, String::new(), id, outcomes)),
     );
     let response = ProduceResponse::default()
-        .with_throttle_time_ms(throttle_time_ms)
+        .with_throttle_time_ms(i32::try_from(throttle_ms).unwrap_or(i32::MAX))
         .with_responses(responses);
     let reply = Reply::from_encoded(encode_response(
         PRODUCE,
@@ -381,6 +364,31 @@ pub async fn handle(
         (Reply::Send(chunks), Some(throttle)) => Reply::SendThenMute(chunks, throttle),
         (reply, _) => reply,
     }
+}
+
+/// Meters a complete request against the client's produce byte rate and request time: the
+/// larger of the two throttles, which the response carries and the connection is muted for,
+/// as Kafka does.
+fn throttle(
+    broker: &Broker,
+    session: &Session,
+    client_id: &str,
+    request_size: usize,
+    busy: Duration,
+) -> i64 {
+    let now = now_ms();
+    let user = user_of(session.principal());
+    let byte_throttle_ms = broker.quotas.record_and_get_throttle_time_ms(
+        QuotaType::Produce,
+        user,
+        client_id,
+        request_size as f64,
+        now,
+    );
+    let request_throttle_ms = broker
+        .quotas
+        .record_request_time(user, client_id, busy, now);
+    byte_throttle_ms.max(request_throttle_ms)
 }
 
 #[cfg(test)]
