@@ -69,6 +69,7 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "max.connections": (INT, 0, None, ()),
     "max.connections.per.ip": (INT, 0, None, ()),
     "max.connections.per.ip.overrides": (S, None, None, ()),
+    "max.connection.creation.rate": (INT, 0, None, ()),
     "connections.max.idle.ms": (L, None, None, ()),
     "socket.request.max.bytes": (INT, 1, None, ()),
     "num.io.threads": (INT, 1, None, ()),

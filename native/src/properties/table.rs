@@ -287,6 +287,18 @@ pub mod server {
         choices: &[],
     };
 
+    /// Most new connections a second, broker-wide, measured over quota.window.num windows of
+    /// quota.window.size.seconds; over it a listener waits before it accepts the next (the inter-
+    /// broker listener is not held when there are others).
+    pub const MAX_CONNECTION_CREATION_RATE: Property = Property {
+        name: "max.connection.creation.rate",
+        kind: Kind::Int,
+        default: Some("2147483647"),
+        min: Some(0.0),
+        max: None,
+        choices: &[],
+    };
+
     /// Idle connections are closed after this (negative: never).
     pub const CONNECTIONS_MAX_IDLE_MS: Property = Property {
         name: "connections.max.idle.ms",
@@ -498,6 +510,7 @@ pub mod server {
         &MAX_CONNECTIONS,
         &MAX_CONNECTIONS_PER_IP,
         &MAX_CONNECTIONS_PER_IP_OVERRIDES,
+        &MAX_CONNECTION_CREATION_RATE,
         &CONNECTIONS_MAX_IDLE_MS,
         &SOCKET_REQUEST_MAX_BYTES,
         &NUM_IO_THREADS,

@@ -35,6 +35,8 @@ pub struct ServerConfig {
     /// `max.connections.per.ip`, and the addresses `max.connections.per.ip.overrides` names.
     pub max_connections_per_ip: usize,
     pub max_connections_per_ip_overrides: HashMap<IpAddr, usize>,
+    /// `max.connection.creation.rate` (i32::MAX: none).
+    pub max_connection_creation_rate: i32,
     pub idle_timeout: Duration,
     pub max_request_bytes: i32,
     /// `sasl.server.max.receive.size`: the largest frame before authentication.
@@ -202,6 +204,7 @@ impl ServerConfig {
             max_connections: p.integer(&server::MAX_CONNECTIONS)?,
             max_connections_per_ip,
             max_connections_per_ip_overrides,
+            max_connection_creation_rate: p.integer(&server::MAX_CONNECTION_CREATION_RATE)?,
             idle_timeout: Duration::from_millis(idle_ms),
             max_request_bytes: p.integer(&server::SOCKET_REQUEST_MAX_BYTES)?,
             sasl_max_receive_bytes: p.integer(&server::SASL_SERVER_MAX_RECEIVE_SIZE)?,

@@ -1,13 +1,19 @@
 //! Kafka's connection limits, counted from accept to close: `max.connections` in all and
 //! `max.connections.per.ip` from one address, with `max.connections.per.ip.overrides` for
 //! named hosts. A connection over either is closed as soon as it is accepted, as Kafka's
-//! `ConnectionQuotas` does (every listener counts, the inter-broker one too).
+//! `ConnectionQuotas` does (every listener counts, the inter-broker one too). And
+//! `max.connection.creation.rate`, Kafka's broker-wide connection-accept rate: over it, the
+//! listener waits before it serves the connection it accepted (at most one quota window), as
+//! Kafka's acceptor does; the inter-broker listener is not held when there are others.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, ToSocketAddrs};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use parking_lot::Mutex;
+
+use crate::quota::{Rate, WindowConfig};
 
 #[derive(Debug)]
 pub struct ConnectionLimits {
@@ -17,6 +23,15 @@ pub struct ConnectionLimits {
     overrides: HashMap<IpAddr, usize>,
     /// Open connections by address; kept only when some address has a limit.
     per_ip: Mutex<HashMap<IpAddr, usize>>,
+    /// `max.connection.creation.rate`, when it is set below Kafka's default (Int.MaxValue).
+    creation: Option<CreationRate>,
+}
+
+#[derive(Debug)]
+struct CreationRate {
+    bound: f64,
+    window: WindowConfig,
+    rate: Mutex<Rate>,
 }
 
 /// Why a connection was refused.
@@ -34,7 +49,33 @@ impl ConnectionLimits {
             max_per_ip,
             overrides,
             per_ip: Mutex::new(HashMap::new()),
+            creation: None,
         }
+    }
+
+    /// Holds new connections to `max_rate` a second, measured over `window` (Kafka's quota
+    /// windows); `i32::MAX` is no limit.
+    pub fn with_creation_rate(mut self, max_rate: i32, window: WindowConfig) -> Self {
+        self.creation = (max_rate < i32::MAX).then(|| CreationRate {
+            bound: f64::from(max_rate.max(0)),
+            window,
+            rate: Mutex::new(Rate::new()),
+        });
+        self
+    }
+
+    /// Counts a connection just accepted against the creation rate: how long its listener
+    /// waits before serving it (zero under the rate), at most one quota window, as Kafka's
+    /// `QuotaUtils.boundedThrottleTime` bounds it.
+    pub fn creation_delay(&self, now_ms: i64) -> Duration {
+        let Some(c) = &self.creation else {
+            return Duration::ZERO;
+        };
+        let ms = c
+            .rate
+            .lock()
+            .record_and_check(c.window, 1.0, c.bound, now_ms);
+        Duration::from_millis(ms.clamp(0, c.window.window_ms) as u64)
     }
 
     fn per_ip_limited(&self) -> bool {
@@ -138,6 +179,24 @@ mod tests {
         limits.release(a);
         assert_eq!(limits.admit(a), Ok(()));
         assert_eq!(limits.open(), 5);
+    }
+
+    #[test]
+    fn connections_over_the_creation_rate_wait_at_most_a_window() {
+        let window = WindowConfig {
+            samples: 2,
+            window_ms: 1000,
+        };
+        let limits = ConnectionLimits::new(100, 100, HashMap::new()).with_creation_rate(5, window);
+        let delays: Vec<Duration> = (0..8).map(|_| limits.creation_delay(10_000)).collect();
+        // Five a second are served at once; the sixth within that second waits.
+        assert!(delays[..5].iter().all(Duration::is_zero), "{delays:?}");
+        assert!(delays[5..].iter().all(|d| !d.is_zero()), "{delays:?}");
+        assert!(delays.iter().all(|d| *d <= Duration::from_secs(1)));
+        // Unlimited by default.
+        let open =
+            ConnectionLimits::new(100, 100, HashMap::new()).with_creation_rate(i32::MAX, window);
+        assert!((0..1000).all(|_| open.creation_delay(10_000).is_zero()));
     }
 
     #[test]

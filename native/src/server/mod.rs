@@ -142,7 +142,8 @@ impl Server {
             config.max_connections,
             config.max_connections_per_ip,
             config.max_connections_per_ip_overrides.clone(),
-        );
+        )
+        .with_creation_rate(config.max_connection_creation_rate, config.quota_window);
         let broker = Arc::new(Broker {
             config,
             quotas,
@@ -273,6 +274,10 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
         )
     });
     let anonymous: Arc<str> = principal::ANONYMOUS_PRINCIPAL.into();
+    // Kafka's protected listener: the inter-broker one, when there are others, is not held
+    // to the broker-wide creation rate.
+    let protected =
+        broker.config.listeners.len() > 1 && broker.config.inter_broker.listener == config.name;
     let mut shutdown = broker.shutdown.subscribe();
     loop {
         let accepted = tokio::select! {
@@ -288,6 +293,15 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
                 continue;
             }
         };
+        if !protected {
+            let delay = broker.connections.creation_delay(now_ms());
+            if !delay.is_zero() {
+                tokio::select! {
+                    _ = stopped(&mut shutdown) => break,
+                    () = tokio::time::sleep(delay) => {}
+                }
+            }
+        }
         match broker.connections.admit(peer.ip()) {
             Ok(()) => {}
             Err(Refusal::PerIp(limit)) => {

@@ -264,6 +264,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "more are closed when accepted. 0 only with overrides.", minimum=0, native=True),
         _b("max.connections.per.ip.overrides", _S, "", "Per-host limits instead of "
            "max.connections.per.ip, as host:count pairs, comma-separated.", native=True),
+        _b("max.connection.creation.rate", _I, str(INT_MAX), "Most new connections a second, "
+           "broker-wide, measured over quota.window.num windows of quota.window.size.seconds; "
+           "over it a listener waits before it accepts the next (the inter-broker listener is "
+           "not held when there are others).", minimum=0, native=True),
         _b("connections.max.idle.ms", _L, "600000", "Idle connections are closed after this "
            "(negative: never).", native=True),
         _b("socket.request.max.bytes", _I, "104857600", "Largest request frame accepted.",
