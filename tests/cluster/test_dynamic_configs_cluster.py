@@ -124,11 +124,16 @@ def test_per_broker_values_describe_and_refusals_as_on_kafka(cluster: Cluster) -
     ) in refused.stdout + refused.stderr
     # Kafka's, dynamic, and a promise ferrolog does not keep yet: refused with the reason.
     unkept = kafka_configs(
-        bootstrap, "--entity-default", "--alter", "--add-config", "max.connection.creation.rate=10"
+        bootstrap,
+        "--entity-default",
+        "--alter",
+        "--add-config",
+        "log.cleaner.io.max.bytes.per.second=1000000",
     )
     assert unkept.returncode != 0
     assert (
-        "InvalidRequestException: max.connection.creation.rate=10 is not supported by ferrolog"
+        "InvalidRequestException: log.cleaner.io.max.bytes.per.second=1000000 is not supported "
+        "by ferrolog"
     ) in unkept.stdout + unkept.stderr
 
 
