@@ -250,6 +250,12 @@ class Server:
         key. The data path enforces ``producer_byte_rate`` and ``consumer_byte_rate``."""
     def authorizer_enabled(self) -> bool:
         """Whether `authorizer.class.name` switched the authorizer on."""
+    def set_live_brokers(
+        self, brokers: list[tuple[int, str | None, list[tuple[str, str, int]]]]
+    ) -> None:
+        """Replaces the live brokers' advertised listeners: (node id, rack, [(listener name,
+        host, port)]). A Produce (v10+) or Fetch (v16+) partition answered
+        NOT_LEADER_OR_FOLLOWER names its leader's endpoint on the client's listener (KIP-951)."""
     def set_acls(self, acls: list[tuple[int, int, str, str, str, int, int]]) -> None:
         """Replaces every ACL: (resource type, pattern type, name, principal, host,
         operation, permission), with Kafka's codes."""

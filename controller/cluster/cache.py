@@ -6,7 +6,7 @@ replaced by every view read from ZooKeeper (`ZkController.replace_view`)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Protocol
 
 from ferrolog.controller.api import ReassignmentStatus, TopicPartition
@@ -24,12 +24,29 @@ class LeadershipListener(Protocol):
     def on_resign(self, partition: int) -> None: ...
 
 
+# Told the live brokers whenever they change (the native core's leader hints, KIP-951).
+BrokersSink = Callable[[dict[int, BrokerRegistration]], None]
+
+# What `ferrolog_native.Server.set_live_brokers` takes: (node id, rack, [(listener, host, port)]).
+LiveBrokerRow = tuple[int, str | None, list[tuple[str, str, int]]]
+
+
+def live_broker_rows(brokers: dict[int, BrokerRegistration]) -> list[LiveBrokerRow]:
+    """Each broker's advertised listeners, for the native core."""
+    rows = []
+    for b in brokers.values():
+        endpoints = b.endpoints or tuple(e for e in (b.endpoint("PLAINTEXT"),) if e is not None)
+        rows.append((b.node_id, b.rack, [(e.listener_name, e.host, e.port) for e in endpoints]))
+    return rows
+
+
 class MetadataCache:
     def __init__(self, node_id: int) -> None:
         self.node_id = node_id
         self._topics: dict[str, TopicRecord] = {}
         self._states: dict[str, dict[int, PartitionState]] = {}
         self._brokers: dict[int, BrokerRegistration] = {}
+        self._brokers_sinks: list[BrokersSink] = []
         self._listeners: dict[str, list[LeadershipListener]] = {}
 
     @property
@@ -51,6 +68,17 @@ class MetadataCache:
 
     def brokers(self) -> dict[int, BrokerRegistration]:
         return dict(self._brokers)
+
+    def subscribe_brokers(self, sink: BrokersSink) -> None:
+        """`sink` hears the live brokers on every change from the next one on."""
+        self._brokers_sinks.append(sink)
+
+    def _set_brokers(self, brokers: dict[int, BrokerRegistration]) -> None:
+        changed = brokers != self._brokers
+        self._brokers = brokers
+        if changed:
+            for sink in self._brokers_sinks:
+                sink(dict(brokers))
 
     def reassignments(self) -> dict[TopicPartition, list[int]]:
         """Pending partition reassignments: partition -> target replicas. A single node has

@@ -109,7 +109,7 @@ class Controller(MetadataCache):
         """Registers this broker, then begins a new leadership term for every partition it
         leads and opens its local replicas."""
         await self.store.register_broker(registration)
-        self._brokers = await self.store.brokers()
+        self._set_brokers(await self.store.brokers())
         await self._client_quotas.load()
         await self._scram_credentials.load()
         await self._acls.load()
@@ -288,7 +288,7 @@ class Controller(MetadataCache):
             raise TopicAlreadyExistsError(f"topic {spec.name!r} already exists")
         # Placement uses the store's live brokers, not the cache: in cluster mode the cache
         # may not have seen a broker that registered a moment ago.
-        self._brokers = await self.store.brokers()
+        self._set_brokers(await self.store.brokers())
         return plan(spec, self._topics, sorted(self._brokers), self.config, self._rng)
 
     def _initial_states(self, topic: TopicRecord) -> dict[int, PartitionState]:
@@ -326,7 +326,7 @@ class Controller(MetadataCache):
             topic = self._topics.get(name)
             if topic is None:
                 raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
-            self._brokers = await self.store.brokers()
+            self._set_brokers(await self.store.brokers())
             added = plan_partitions(
                 topic, total_count, assignment, sorted(self._brokers), self._rng
             )

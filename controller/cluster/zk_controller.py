@@ -72,7 +72,7 @@ class ZkController(Controller):
         self._view_read_at = read_at
         self._topics = dict(view.topics)
         self._states = {name: dict(states) for name, states in view.states.items()}
-        self._brokers = dict(view.brokers)
+        self._set_brokers(dict(view.brokers))
         if read_at > self._features_written_at:
             self._feature_control.finalized = view.features
         changed, self._view_changed = self._view_changed, asyncio.Event()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ferrolog.config import BrokerConfig, parse_listeners
 from ferrolog.config.inter_broker import sasl_login
+from ferrolog.controller.cluster.cache import live_broker_rows
 from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
@@ -203,9 +204,13 @@ class Broker:
 
     def _listen(self, controller: Controller) -> None:
         """The coordinators hear which partitions of their internal topics this broker
-        leads, from the controller's first change on."""
+        leads, and the native core which brokers are live, from the controller's first
+        change on."""
         assert self.group_coordinator is not None
         assert self.txn_coordinator is not None
+        native = self.native
+        assert native is not None
+        controller.subscribe_brokers(lambda live: native.set_live_brokers(live_broker_rows(live)))
         controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator.runtime)
         controller.add_leadership_listener(TRANSACTION_STATE, self.txn_coordinator.runtime)
         controller.group_configs.subscribe(self.group_coordinator.set_group_configs)

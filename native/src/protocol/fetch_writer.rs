@@ -1,10 +1,10 @@
-//! The Fetch response (v4-15) written by hand as chunks, so that record data is never copied:
+//! The Fetch response (v4-18) written by hand as chunks, so that record data is never copied:
 //! each partition's records are a file region that the connection sends with sendfile.
 //!
 //! Field order and encodings follow `FetchResponse.json`; v12 is the first flexible version
 //! (compact arrays/strings/bytes and a tag section after every struct), v13 names topics by
-//! id instead of by name. The tagged fields of a partition other than the diverging epoch
-//! (current leader, snapshot id) keep their defaults and are therefore not written.
+//! id instead of by name, v16 adds the leaders' endpoints (KIP-951) as a top-level tagged
+//! field. A partition's snapshot id (tag 2) keeps its default and is therefore not written.
 
 use bytes::{BufMut, BytesMut};
 
@@ -24,6 +24,9 @@ pub struct FetchPartitionOut {
     /// v12+ (tag 0): the follower's log diverges from ours; `(epoch, end_offset)` tells it
     /// where to truncate.
     pub diverging_epoch: Option<(i32, i64)>,
+    /// v12+ (tag 1), set from v16 (KIP-951): `(leader_id, leader_epoch)` with a
+    /// NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH.
+    pub current_leader: Option<(i32, i32)>,
     /// The batches; None or an empty chunk is written as zero-length records.
     pub records: Option<Chunk>,
 }
@@ -40,6 +43,7 @@ impl FetchPartitionOut {
             aborted_transactions: None,
             preferred_read_replica: -1,
             diverging_epoch: None,
+            current_leader: None,
             records: None,
         }
     }
@@ -61,6 +65,18 @@ pub struct FetchResponseOut {
     pub error_code: i16,
     pub session_id: i32,
     pub topics: Vec<FetchTopicOut>,
+    /// v16+ (tag 0): the endpoints of the leaders the partitions name.
+    pub node_endpoints: Vec<NodeEndpoint>,
+}
+
+/// One broker's endpoint on one listener, as a response's NodeEndpoints carry it (Fetch v16+,
+/// Produce v10+).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeEndpoint {
+    pub node_id: i32,
+    pub host: String,
+    pub port: i32,
+    pub rack: Option<String>,
 }
 
 /// Accumulates small fields in one buffer and cuts it only where a file region goes.
@@ -99,6 +115,14 @@ impl ChunkWriter {
             self.cur.put_i16(s.len() as i16);
         }
         self.cur.put_slice(s.as_bytes());
+    }
+
+    fn nullable_string(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.string(s),
+            None if self.flexible => self.cur.put_u8(0),
+            None => self.cur.put_i16(-1),
+        }
     }
 
     fn tags(&mut self) {
@@ -163,7 +187,28 @@ fn put_uvarint(buf: &mut BytesMut, mut v: u32) {
     buf.put_u8(v as u8);
 }
 
-/// Writes the whole response (size prefix, header, body) for Fetch `version` (4-15).
+/// A flexible partition's tag section: the diverging epoch (tag 0) and the current leader
+/// (tag 1), each when set, in tag order.
+fn partition_tags(buf: &mut BytesMut, p: &FetchPartitionOut) {
+    let count = u8::from(p.diverging_epoch.is_some()) + u8::from(p.current_leader.is_some());
+    buf.put_u8(count);
+    if let Some((epoch, end_offset)) = p.diverging_epoch {
+        // tag 0, 13 bytes of EpochEndOffset (with its own empty tags)
+        buf.put_slice(&[0, 13]);
+        buf.put_i32(epoch);
+        buf.put_i64(end_offset);
+        buf.put_u8(0);
+    }
+    if let Some((leader_id, leader_epoch)) = p.current_leader {
+        // tag 1, 9 bytes of LeaderIdAndEpoch (with its own empty tags)
+        buf.put_slice(&[1, 9]);
+        buf.put_i32(leader_id);
+        buf.put_i32(leader_epoch);
+        buf.put_u8(0);
+    }
+}
+
+/// Writes the whole response (size prefix, header, body) for Fetch `version` (4-18).
 pub fn write_fetch_response(
     version: i16,
     correlation_id: i32,
@@ -216,20 +261,33 @@ pub fn write_fetch_response(
                 w.cur.put_i32(p.preferred_read_replica);
             }
             w.records(p.records.as_ref());
-            match (p.diverging_epoch, w.flexible) {
-                (Some((epoch, end_offset)), true) => {
-                    // one tagged field: tag 0, 13 bytes of EpochEndOffset (with its own tags)
-                    w.cur.put_slice(&[1, 0, 13]);
-                    w.cur.put_i32(epoch);
-                    w.cur.put_i64(end_offset);
-                    w.cur.put_u8(0);
-                }
-                _ => w.tags(),
+            if w.flexible {
+                partition_tags(&mut w.cur, p);
             }
         }
         w.tags();
     }
-    w.tags();
+    if version >= 16 && !response.node_endpoints.is_empty() {
+        // one tagged field: tag 0, the endpoints as a compact array, sized first
+        let mut endpoints = ChunkWriter {
+            done: Vec::new(),
+            cur: BytesMut::with_capacity(64),
+            flexible: true,
+        };
+        endpoints.array_len(response.node_endpoints.len());
+        for e in &response.node_endpoints {
+            endpoints.cur.put_i32(e.node_id);
+            endpoints.string(&e.host);
+            endpoints.cur.put_i32(e.port);
+            endpoints.nullable_string(e.rack.as_deref());
+            endpoints.tags();
+        }
+        w.cur.put_slice(&[1, 0]);
+        put_uvarint(&mut w.cur, endpoints.cur.len() as u32);
+        w.cur.put_slice(&endpoints.cur);
+    } else {
+        w.tags();
+    }
     w.finish()
 }
 
@@ -289,13 +347,17 @@ mod tests {
                             aborted_transactions: Some(vec![(7, 9)]),
                             preferred_read_replica: -1,
                             diverging_epoch: Some((4, 30)),
+                            current_leader: Some((1, 4)),
                             records: Some(Chunk::File {
                                 file: Arc::clone(&file),
                                 position: 10,
                                 length: 50,
                             }),
                         },
-                        FetchPartitionOut::error(1, 6),
+                        FetchPartitionOut {
+                            current_leader: Some((2, 9)),
+                            ..FetchPartitionOut::error(1, 6)
+                        },
                     ],
                 },
                 FetchTopicOut {
@@ -307,6 +369,20 @@ mod tests {
                     }],
                 },
             ],
+            node_endpoints: vec![
+                NodeEndpoint {
+                    node_id: 2,
+                    host: "h2".into(),
+                    port: 9093,
+                    rack: Some("r2".into()),
+                },
+                NodeEndpoint {
+                    node_id: 3,
+                    host: "h3".into(),
+                    port: 9094,
+                    rack: None,
+                },
+            ],
         };
         (response, data[10..60].to_vec())
     }
@@ -314,7 +390,7 @@ mod tests {
     #[test]
     fn decodes_with_kafka_protocol_at_every_served_version() {
         let (response, region) = sample();
-        for version in 4..=15i16 {
+        for version in 4..=18i16 {
             let bytes = inline(&write_fetch_response(version, 77, &response));
             let mut buf = Bytes::from(bytes);
             assert_eq!(buf.get_i32() as usize, buf.len(), "size prefix v{version}");
@@ -356,6 +432,22 @@ mod tests {
             }
             let p1 = &alpha.partitions[1];
             assert_eq!(p1.diverging_epoch.epoch, -1);
+            if version >= 12 {
+                let leaders = [&p0.current_leader, &p1.current_leader];
+                let leaders = leaders.map(|l| (l.leader_id.0, l.leader_epoch));
+                assert_eq!(leaders, [(1, 4), (2, 9)]);
+            }
+            let endpoints: Vec<_> = decoded
+                .node_endpoints
+                .iter()
+                .map(|e| (e.node_id.0, e.host.as_str(), e.port, e.rack.as_deref()))
+                .collect();
+            if version >= 16 {
+                let want = vec![(2, "h2", 9093, Some("r2")), (3, "h3", 9094, None)];
+                assert_eq!(endpoints, want);
+            } else {
+                assert!(endpoints.is_empty());
+            }
             assert_eq!((p1.partition_index, p1.error_code), (1, 6));
             assert!(p1.aborted_transactions.is_none());
             assert_eq!(p1.records.as_deref(), Some(&b""[..]));

@@ -5,8 +5,12 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use std::collections::HashMap;
+
 use crate::control::SaslStep;
+use crate::metrics::TopicMetrics;
 use crate::server::commands::ActiveProducer;
+use crate::server::leader_hints::BrokerNode;
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest};
 
 /// One producer of `describe_producers`: (producer id, epoch, last sequence, last timestamp,
@@ -153,4 +157,20 @@ pub(super) fn failures(
         .into_iter()
         .map(|o| o.err().map(|e| PyErr::from(e).into_value(py).into_any()))
         .collect()
+}
+
+/// One broker of `set_live_brokers`: (node id, rack, [(listener name, host, port)]).
+pub(super) type LiveBrokerRow = (i32, Option<String>, Vec<(String, String, i32)>);
+
+pub(super) fn live_brokers(rows: Vec<LiveBrokerRow>) -> HashMap<i32, BrokerNode> {
+    rows.into_iter()
+        .map(|(id, rack, listeners)| (id, BrokerNode { rack, listeners }))
+        .collect()
+}
+
+/// One topic of `topic_metrics`: (topic, {field: count}), fields as in `TopicMetrics::values`.
+pub(super) fn topic_metric_row(
+    (topic, metrics): (String, std::sync::Arc<TopicMetrics>),
+) -> (String, HashMap<&'static str, u64>) {
+    (topic, metrics.values().into_iter().collect())
 }

@@ -9,8 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::convert::{
-    failures, marker_requests, open_requests, outcomes, producer_row, sasl_step, topic_id,
-    MarkerRow, OpenTuple, ProducerRow,
+    failures, live_brokers, marker_requests, open_requests, outcomes, producer_row, sasl_step,
+    topic_id, topic_metric_row, LiveBrokerRow, MarkerRow, OpenTuple, ProducerRow,
 };
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
@@ -271,6 +271,15 @@ impl PyServer {
         self.inner.broker().authorizer.enabled()
     }
 
+    /// The live brokers' advertised listeners, `(node_id, rack, [(listener, host, port)])`,
+    /// replacing the last set: the leaders that Produce and Fetch errors name (KIP-951).
+    fn set_live_brokers(&self, brokers: Vec<LiveBrokerRow>) {
+        self.inner
+            .broker()
+            .live_brokers
+            .replace(live_brokers(brokers));
+    }
+
     /// Replaces every ACL the broker checks.
     fn set_acls(&self, acls: Vec<acl::PyAcl>) -> PyResult<()> {
         acl::set_acls(&self.inner.broker().authorizer, acls)
@@ -344,13 +353,8 @@ impl PyServer {
     /// Each hosted topic's data-path counters: `(topic, {field: count})`, fields as in
     /// `TopicMetrics::values`.
     fn topic_metrics(&self) -> Vec<(String, HashMap<&'static str, u64>)> {
-        self.inner
-            .broker()
-            .partitions
-            .topic_metrics()
-            .into_iter()
-            .map(|(topic, m)| (topic, m.values().into_iter().collect()))
-            .collect()
+        let topics = self.inner.broker().partitions.topic_metrics();
+        topics.into_iter().map(topic_metric_row).collect()
     }
 
     /// Per API: `(api_key, requests, latency bucket counts, latency sum in ms, [(error
@@ -377,12 +381,7 @@ impl PyServer {
     ) {
         let broker = self.inner.broker();
         broker.requests.errors(api_key, &codes);
-        let who = Requester {
-            api_key,
-            api_version,
-            client_id,
-            peer,
-        };
+        let who = Requester::new(api_key, api_version, client_id, peer);
         broker.request_log.failed(who, &codes);
     }
 
@@ -396,12 +395,7 @@ impl PyServer {
         peer: &str,
         reason: &str,
     ) {
-        let who = Requester {
-            api_key,
-            api_version,
-            client_id,
-            peer,
-        };
+        let who = Requester::new(api_key, api_version, client_id, peer);
         self.inner.broker().request_log.refused(who, reason);
     }
 

@@ -160,6 +160,16 @@ impl Partition {
         });
     }
 
+    /// The leader this replica knows of and its epoch: itself when it leads, the one it
+    /// follows otherwise; (-1, -1) before it has a role.
+    pub fn leader(&self) -> (i32, i32) {
+        let st = self.state.read();
+        match st.role {
+            Role::None => (-1, -1),
+            Role::Leader | Role::Follower => (st.leader_id, st.leader_epoch),
+        }
+    }
+
     /// The leader epoch if this replica leads, else NOT_LEADER_OR_FOLLOWER.
     pub fn leader_epoch_if_leader(&self) -> Result<i32, ErrorCode> {
         let st = self.state.read();

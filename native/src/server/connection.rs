@@ -228,7 +228,9 @@ async fn handle<S: Transport>(
         }
         Route::Native => {
             let mut tally = Tally::default();
-            let reply = api::dispatch(broker, peek, frame, &mut tally, &mut session.acl).await;
+            let listener = &session.who.listener;
+            let reply =
+                api::dispatch(broker, peek, frame, &mut tally, &mut session.acl, listener).await;
             broker.requests.errors(peek.api_key, tally.counts());
             broker.request_log.failed(who, tally.counts());
             match reply {

@@ -10,6 +10,7 @@ pub mod config;
 mod connection;
 mod connection_limits;
 pub mod fetch_session;
+pub mod leader_hints;
 pub mod replication;
 pub mod request_log;
 mod sendfile;
@@ -40,6 +41,7 @@ use crate::server::request_log::RequestLog;
 use crate::tls::principal;
 use completions::Completions;
 use connection_limits::{ConnectionLimits, Refusal};
+use leader_hints::LiveBrokers;
 
 pub use crate::replica::PartitionState;
 pub use commands::{CommandError, MarkerRequest, OpenRequest, RoleRequest};
@@ -67,6 +69,8 @@ pub struct Broker {
     pub quotas: ClientQuotaManager,
     /// The ACLs the control plane pushed, checked by the natively served APIs.
     pub authorizer: Authorizer,
+    /// The live brokers' endpoints the control plane pushed, for KIP-951's leader hints.
+    pub live_brokers: LiveBrokers,
     connections: ConnectionLimits,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
@@ -148,6 +152,7 @@ impl Server {
             config,
             quotas,
             authorizer,
+            live_brokers: LiveBrokers::default(),
             logs,
             partitions: Registry::new(),
             fetchers,

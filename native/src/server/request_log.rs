@@ -31,6 +31,17 @@ pub struct Requester<'a> {
     pub peer: &'a str,
 }
 
+impl<'a> Requester<'a> {
+    pub fn new(api_key: i16, api_version: i16, client_id: Option<&'a str>, peer: &'a str) -> Self {
+        Requester {
+            api_key,
+            api_version,
+            client_id,
+            peer,
+        }
+    }
+}
+
 /// What a line is about: an API with an error code, or an API refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Kind {

@@ -79,16 +79,18 @@ impl Reply {
     }
 }
 
+/// `listener`: the one the request came in through, whose endpoints leader hints name.
 pub async fn dispatch(
     broker: &Arc<Broker>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
     session: &mut Session,
+    listener: &str,
 ) -> Reply {
     match peek.api_key {
-        protocol::PRODUCE => produce::handle(broker, peek, frame, tally, session).await,
-        protocol::FETCH => fetch::handle(broker, peek, frame, tally, session).await,
+        protocol::PRODUCE => produce::handle(broker, peek, frame, tally, session, listener).await,
+        protocol::FETCH => fetch::handle(broker, peek, frame, tally, session, listener).await,
         protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame, tally, session),
         protocol::OFFSET_FOR_LEADER_EPOCH => {
             offset_for_leader_epoch::handle(broker, peek, frame, tally, session)

@@ -1,4 +1,5 @@
 //! Produce (v3-13): validate, append as leader, and for acks=all wait for the high watermark.
+//! From v10 a NOT_LEADER_OR_FOLLOWER names the leader and its endpoint (KIP-951).
 //! From v12 the producer uses transaction version 2 (KIP-890): the leader has the coordinator
 //! add a transactional batch's partition (`txn_verify`); v13 names topics by id (KIP-516).
 //! Taking the request apart and authorizing it: `produce_records`.
@@ -7,14 +8,15 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use kafka_protocol::messages::produce_response::{
-    BatchIndexAndErrorMessage, PartitionProduceResponse, TopicProduceResponse,
+    BatchIndexAndErrorMessage, LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse,
+    TopicProduceResponse,
 };
-use kafka_protocol::messages::{ProduceRequest, ProduceResponse, TopicName};
+use kafka_protocol::messages::{BrokerId, ProduceRequest, ProduceResponse, TopicName};
 use kafka_protocol::protocol::StrBytes;
 
-use super::produce_records::{authorize, take_records, Taken};
+use super::produce_records::{authorize, into_owned, take_records, Taken};
 use super::{mute_for, txn_verify, Reply, Tally};
 use crate::acl::Session;
 use crate::error::ErrorCode;
@@ -24,7 +26,11 @@ use crate::quota::{user_of, QuotaType};
 use crate::record::rejected::Rejected;
 use crate::record::validate::validate_produce_records;
 use crate::replica::Partition;
+use crate::server::leader_hints::LeaderHints;
 use crate::server::Broker;
+
+/// Produce v10 added KIP-951's leader hints.
+const LEADER_HINT_VERSION: i16 = 10;
 
 struct Outcome {
     index: i32,
@@ -38,6 +44,8 @@ struct Outcome {
     /// of them; Kafka sends no message for other errors.
     record_errors: Vec<(i32, String)>,
     error_message: Option<String>,
+    /// KIP-951: (leader id, leader epoch) with a NOT_LEADER_OR_FOLLOWER.
+    current_leader: Option<(i32, i32)>,
 }
 
 impl Outcome {
@@ -51,6 +59,7 @@ impl Outcome {
             wait: None,
             record_errors: Vec::new(),
             error_message: None,
+            current_leader: None,
         }
     }
 
@@ -73,14 +82,6 @@ impl Outcome {
             ..Outcome::error(index, rejected.code)
         }
     }
-}
-
-/// The request's record bytes as an owned buffer: without a copy when nothing else shares the
-/// frame any more (a single-partition request), with one otherwise.
-fn into_owned(records: Bytes) -> BytesMut {
-    records
-        .try_into_mut()
-        .unwrap_or_else(|shared| BytesMut::from(&shared[..]))
 }
 
 fn produce_one(
@@ -216,6 +217,14 @@ fn partition_response(version: i16, o: Outcome) -> PartitionProduceResponse {
     if version < 8 {
         return response;
     }
+    let response = match o.current_leader {
+        Some((leader_id, leader_epoch)) => response.with_current_leader(
+            LeaderIdAndEpoch::default()
+                .with_leader_id(BrokerId(leader_id))
+                .with_leader_epoch(leader_epoch),
+        ),
+        None => response,
+    };
     response
         .with_record_errors(
             o.record_errors
@@ -230,12 +239,43 @@ fn partition_response(version: i16, o: Outcome) -> PartitionProduceResponse {
         .with_error_message(o.error_message.map(StrBytes::from_string))
 }
 
+/// KIP-951: each NOT_LEADER_OR_FOLLOWER's leader, and those leaders' endpoints on `listener`.
+fn hint_leaders(
+    broker: &Broker,
+    listener: &str,
+    results: &mut [(String, Vec<Outcome>)],
+) -> Vec<NodeEndpoint> {
+    let mut hints = LeaderHints::new(&broker.live_brokers, listener);
+    for (topic, outcomes) in results.iter_mut() {
+        for o in outcomes.iter_mut() {
+            if o.error != ErrorCode::NotLeaderOrFollower {
+                continue;
+            }
+            if let Some(partition) = broker.partitions.get(topic, o.index) {
+                o.current_leader = hints.current_leader(&partition, o.error, false);
+            }
+        }
+    }
+    hints
+        .into_endpoints()
+        .into_iter()
+        .map(|e| {
+            NodeEndpoint::default()
+                .with_node_id(BrokerId(e.node_id))
+                .with_host(StrBytes::from_string(e.host))
+                .with_port(e.port)
+                .with_rack(e.rack.map(StrBytes::from_string))
+        })
+        .collect()
+}
+
 pub async fn handle(
     broker: &Arc<Broker>,
     peek: HeaderPeek,
     frame: Bytes,
     tally: &mut Tally,
     session: &mut Session,
+    listener: &str,
 ) -> Reply {
     let started = Instant::now();
     // What the request waits for (the transaction coordinator, replication) is not the
@@ -339,6 +379,11 @@ pub async fn handle(
         };
     }
 
+    let node_endpoints = if version >= LEADER_HINT_VERSION {
+        hint_leaders(broker, listener, &mut results)
+    } else {
+        Vec::new()
+    };
     let mut responses: Vec<TopicProduceResponse> = results
         .into_iter()
         .map(|(name, outcomes)| {
@@ -353,7 +398,8 @@ pub async fn handle(
     );
     let response = ProduceResponse::default()
         .with_throttle_time_ms(i32::try_from(throttle_ms).unwrap_or(i32::MAX))
-        .with_responses(responses);
+        .with_responses(responses)
+        .with_node_endpoints(node_endpoints);
     let reply = Reply::from_encoded(encode_response(
         PRODUCE,
         version,
@@ -389,63 +435,4 @@ fn throttle(
         .quotas
         .record_request_time(user, client_id, busy, now);
     byte_throttle_ms.max(request_throttle_ms)
-}
-
-#[cfg(test)]
-mod tests {
-    use bytes::{Bytes, BytesMut};
-    use kafka_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-    use kafka_protocol::messages::{ApiKey, ProduceRequest, RequestHeader, TopicName};
-    use kafka_protocol::protocol::{Encodable, StrBytes};
-
-    use super::{into_owned, take_records};
-    use crate::protocol::decode_request;
-
-    fn frame(partitions: i32) -> Bytes {
-        let request = ProduceRequest::default()
-            .with_transactional_id(Some(StrBytes::from_static_str("txn").into()))
-            .with_acks(1)
-            .with_topic_data(vec![TopicProduceData::default()
-                .with_name(TopicName(StrBytes::from_static_str("t")))
-                .with_partition_data(
-                    (0..partitions)
-                        .map(|i| {
-                            PartitionProduceData::default()
-                                .with_index(i)
-                                .with_records(Some(Bytes::from_static(&[7; 100])))
-                        })
-                        .collect(),
-                )]);
-        let header = RequestHeader::default()
-            .with_request_api_key(ApiKey::Produce as i16)
-            .with_request_api_version(9)
-            .with_client_id(Some(StrBytes::from_static_str("c")));
-        let mut buf = BytesMut::new();
-        header.encode(&mut buf, 2).expect("header");
-        request.encode(&mut buf, 9).expect("body");
-        buf.freeze()
-    }
-
-    #[test]
-    fn a_lone_batch_is_owned_without_a_copy() {
-        let frame = frame(1);
-        let range = frame.as_ptr() as usize..frame.as_ptr() as usize + frame.len();
-        let (_, request) = decode_request::<ProduceRequest>(frame).expect("decodes");
-        let mut topics = take_records(9, request, |_| None).topics;
-        let records = topics[0].1.pop().and_then(|(_, r)| r).expect("records");
-        let owned = into_owned(records);
-        assert!(
-            range.contains(&(owned.as_ptr() as usize)),
-            "the frame's own bytes"
-        );
-        assert_eq!(&owned[..], &[7; 100]);
-    }
-
-    #[test]
-    fn shared_batches_are_copied() {
-        let (_, request) = decode_request::<ProduceRequest>(frame(2)).expect("decodes");
-        let mut topics = take_records(9, request, |_| None).topics;
-        let (_, first) = topics[0].1.remove(0);
-        assert_eq!(&into_owned(first.expect("records"))[..], &[7; 100]);
-    }
 }

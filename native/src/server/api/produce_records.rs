@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use bytes::{Bytes, BytesMut};
 use kafka_protocol::messages::ProduceRequest;
 
 use super::produce::PartitionRecords;
@@ -118,4 +119,71 @@ fn first_batch_transactional(records: &[u8]) -> bool {
         && records[MAGIC] == 2
         && i16::from_be_bytes([records[ATTRIBUTES], records[ATTRIBUTES + 1]]) & ATTR_TRANSACTIONAL
             != 0
+}
+
+/// The request's record bytes as an owned buffer: without a copy when nothing else shares the
+/// frame any more (a single-partition request), with one otherwise.
+pub(super) fn into_owned(records: Bytes) -> BytesMut {
+    records
+        .try_into_mut()
+        .unwrap_or_else(|shared| BytesMut::from(&shared[..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::{Bytes, BytesMut};
+    use kafka_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+    use kafka_protocol::messages::{ApiKey, ProduceRequest, RequestHeader, TopicName};
+    use kafka_protocol::protocol::{Encodable, StrBytes};
+
+    use super::{into_owned, take_records};
+    use crate::protocol::decode_request;
+
+    fn frame(partitions: i32) -> Bytes {
+        let request = ProduceRequest::default()
+            .with_transactional_id(Some(StrBytes::from_static_str("txn").into()))
+            .with_acks(1)
+            .with_topic_data(vec![TopicProduceData::default()
+                .with_name(TopicName(StrBytes::from_static_str("t")))
+                .with_partition_data(
+                    (0..partitions)
+                        .map(|i| {
+                            PartitionProduceData::default()
+                                .with_index(i)
+                                .with_records(Some(Bytes::from_static(&[7; 100])))
+                        })
+                        .collect(),
+                )]);
+        let header = RequestHeader::default()
+            .with_request_api_key(ApiKey::Produce as i16)
+            .with_request_api_version(9)
+            .with_client_id(Some(StrBytes::from_static_str("c")));
+        let mut buf = BytesMut::new();
+        header.encode(&mut buf, 2).expect("header");
+        request.encode(&mut buf, 9).expect("body");
+        buf.freeze()
+    }
+
+    #[test]
+    fn a_lone_batch_is_owned_without_a_copy() {
+        let frame = frame(1);
+        let range = frame.as_ptr() as usize..frame.as_ptr() as usize + frame.len();
+        let (_, request) = decode_request::<ProduceRequest>(frame).expect("decodes");
+        let mut topics = take_records(9, request, |_| None).topics;
+        let records = topics[0].1.pop().and_then(|(_, r)| r).expect("records");
+        let owned = into_owned(records);
+        assert!(
+            range.contains(&(owned.as_ptr() as usize)),
+            "the frame's own bytes"
+        );
+        assert_eq!(&owned[..], &[7; 100]);
+    }
+
+    #[test]
+    fn shared_batches_are_copied() {
+        let (_, request) = decode_request::<ProduceRequest>(frame(2)).expect("decodes");
+        let mut topics = take_records(9, request, |_| None).topics;
+        let (_, first) = topics[0].1.remove(0);
+        assert_eq!(&into_owned(first.expect("records"))[..], &[7; 100]);
+    }
 }

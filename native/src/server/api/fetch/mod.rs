@@ -1,11 +1,13 @@
-//! Fetch (v4-15) for consumers and followers, with long polling: when fewer than `min_bytes`
+//! Fetch (v4-18) for consumers and followers, with long polling: when fewer than `min_bytes`
 //! are available the request waits on the partitions' progress watches until enough arrive or
 //! `max_wait_ms` passes. Record data is answered as file regions (sendfile).
 //!
 //! Fetch sessions (KIP-227, `crate::server::fetch_session`) decide which partitions a request
 //! reads and which its response carries: a full request reads what it names and opens a
 //! session; an incremental one reads every partition of its session and answers only those
-//! with something new. From v13 topics are named by id (KIP-516).
+//! with something new. From v13 topics are named by id (KIP-516). From v16 a partition answered
+//! NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH names its leader and that leader's endpoint
+//! (KIP-951).
 //!
 //! Who fetches decides what is read: followers (replica id >= 0) read the leader up to its log
 //! end and their fetch offset is their log end offset; consumers read the leader up to the high
@@ -13,6 +15,7 @@
 //! `ferrolog verify-replicas`) reads any replica, leader or follower, up to its high watermark.
 
 mod read;
+mod respond;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -26,22 +29,22 @@ use kafka_protocol::messages::FetchRequest;
 use tokio::sync::watch;
 
 use self::read::{Plan, Target};
+use self::respond::{error_reply, finish, hint_leaders, throttled_reply, Answer};
 use super::{Reply, Tally};
 use crate::acl::{Operation, ResourceType, Session, CLUSTER_NAME};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
-use crate::protocol::fetch_writer::{
-    write_fetch_response, FetchPartitionOut, FetchResponseOut, FetchTopicOut,
-};
+use crate::protocol::fetch_writer::FetchPartitionOut;
 use crate::protocol::{decode_request, Chunk, HeaderPeek};
 use crate::quota::{user_of, QuotaType};
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
-    Context, FetchMetadata, FetchParams, Finish, Outcome, PartitionKey, Sent, TopicRef,
-    INVALID_SESSION_ID,
+    Context, FetchMetadata, FetchParams, PartitionKey, TopicRef, INVALID_SESSION_ID,
 };
 use crate::server::Broker;
 
+/// Fetch v16 added KIP-951's leader hints.
+const LEADER_HINT_VERSION: i16 = 16;
 const READ_COMMITTED: i8 = 1;
 /// Kafka's `DEBUGGING_CONSUMER_ID`: a consumer allowed to read from followers.
 const DEBUGGING_CONSUMER: i32 = -2;
@@ -59,6 +62,7 @@ pub async fn handle(
     frame: Bytes,
     tally: &mut Tally,
     session: &mut Session,
+    listener: &str,
 ) -> Reply {
     let started = Instant::now();
     let (header, request) = match decode_request::<FetchRequest>(frame) {
@@ -140,7 +144,7 @@ pub async fn handle(
     };
     let max_wait = Duration::from_millis(request.max_wait_ms.max(0) as u64);
     let min_bytes = request.min_bytes.min(max_bytes).max(0) as usize;
-    let (outs, waited) = read_until_ready(&plan, max_wait, min_bytes).await;
+    let (mut outs, waited) = read_until_ready(&plan, max_wait, min_bytes).await;
     // The request quota meters the time spent reading, not the long poll's wait; followers
     // are exempt (a cluster action in Kafka).
     let request_throttle_ms = match follower {
@@ -174,22 +178,17 @@ pub async fn handle(
             return throttled_reply(peek, &mode, throttle_ms.max(request_throttle_ms));
         }
     }
-    finish(broker, peek, plan, mode, outs, tally, request_throttle_ms)
-}
-
-/// The empty answer of a fetch over its byte-rate quota.
-fn throttled_reply(peek: HeaderPeek, mode: &Mode, throttle_ms: i64) -> Reply {
-    let session_id = match mode {
-        Mode::Incremental { session_id, .. } => *session_id,
-        Mode::Sessionless | Mode::Full => INVALID_SESSION_ID,
+    let node_endpoints = if version >= LEADER_HINT_VERSION {
+        hint_leaders(broker, listener, &plan, &mut outs)
+    } else {
+        Vec::new()
     };
-    let response = FetchResponseOut {
-        throttle_time_ms: i32::try_from(throttle_ms).unwrap_or(i32::MAX),
-        session_id,
-        ..Default::default()
+    let answer = Answer {
+        outs,
+        node_endpoints,
+        throttle_ms: request_throttle_ms,
     };
-    let chunks = write_fetch_response(peek.api_version, peek.correlation_id, &response);
-    Reply::sent_then_muted(chunks, throttle_ms)
+    finish(broker, peek, plan, mode, answer, tally)
 }
 
 /// The request's partitions, in its order. Topic names are shared by their partitions.
@@ -320,146 +319,6 @@ async fn read_until_ready(
             return (plan.read_all(false).partitions, waited);
         }
     }
-}
-
-/// Settles the session and writes the response: everything for full and sessionless
-/// fetches, only what changed for incremental ones.
-fn finish(
-    broker: &Broker,
-    peek: HeaderPeek,
-    plan: Plan,
-    mode: Mode,
-    outs: Vec<FetchPartitionOut>,
-    tally: &mut Tally,
-    throttle_ms: i64,
-) -> Reply {
-    count(&plan, &outs, tally);
-    let outcomes: Vec<Outcome> = outs.iter().map(outcome).collect();
-    let (session_id, answered) = match mode {
-        Mode::Sessionless | Mode::Full => (INVALID_SESSION_ID, None),
-        Mode::Incremental { session_id, epoch } => {
-            let keys = plan.targets.iter().map(|t| &t.key);
-            let settled = broker.fetch_sessions.lock().finish_incremental(
-                session_id,
-                epoch,
-                keys.zip(outcomes.iter().copied()),
-            );
-            match settled {
-                Ok(answered) => (session_id, Some(answered)),
-                // Evicted or closed while this request waited: everything, sessionless.
-                Err(Finish::Gone) => (INVALID_SESSION_ID, None),
-                Err(Finish::EpochMoved) => {
-                    return error_reply(
-                        tally,
-                        peek,
-                        ErrorCode::InvalidFetchSessionEpoch,
-                        session_id,
-                    )
-                }
-            }
-        }
-    };
-    let mut response = FetchResponseOut {
-        throttle_time_ms: i32::try_from(throttle_ms).unwrap_or(i32::MAX),
-        session_id,
-        topics: by_topic(&plan.targets, outs, answered.as_deref()),
-        ..Default::default()
-    };
-    if let Mode::Full = mode {
-        let cached = plan
-            .targets
-            .into_iter()
-            .zip(outcomes)
-            .map(|(t, o)| (t.key, t.params, o));
-        response.session_id = broker.fetch_sessions.lock().create_session(
-            now_ms(),
-            plan.follower.is_some(),
-            plan.version >= 13,
-            cached,
-        );
-    }
-    let chunks = write_fetch_response(peek.api_version, peek.correlation_id, &response);
-    Reply::sent_then_muted(chunks, throttle_ms)
-}
-
-/// Kafka's fetch meters: a consumer's bytes and requests per topic, a follower's bytes as
-/// replication, and every partition's error code.
-fn count(plan: &Plan, outs: &[FetchPartitionOut], tally: &mut Tally) {
-    for (target, out) in plan.targets.iter().zip(outs) {
-        tally.add(out.error_code);
-        let Ok(partition) = &target.partition else {
-            continue;
-        };
-        let metrics = partition.metrics();
-        let bytes = out.records.as_ref().map_or(0, |r| r.len() as u64);
-        if plan.follower.is_some() {
-            metrics.replication_bytes_out.add(bytes);
-            continue;
-        }
-        metrics.fetch_requests.add(1);
-        metrics.bytes_out.add(bytes);
-        if out.error_code != 0 {
-            metrics.failed_fetch_requests.add(1);
-        }
-    }
-}
-
-fn outcome(out: &FetchPartitionOut) -> Outcome {
-    Outcome {
-        sent: Sent {
-            high_watermark: out.high_watermark,
-            last_stable_offset: out.last_stable_offset,
-            log_start_offset: out.log_start_offset,
-        },
-        has_records: out.records.as_ref().is_some_and(|r| !r.is_empty()),
-        error: out.error_code != 0,
-        diverging: out.diverging_epoch.is_some(),
-    }
-}
-
-/// The answered partitions grouped into topics, consecutive partitions of a topic together
-/// (as Kafka's FetchResponse does).
-fn by_topic(
-    targets: &[Target],
-    outs: Vec<FetchPartitionOut>,
-    answered: Option<&[bool]>,
-) -> Vec<FetchTopicOut> {
-    let mut topics: Vec<FetchTopicOut> = Vec::new();
-    let mut last: Option<&TopicRef> = None;
-    for (i, (target, out)) in targets.iter().zip(outs).enumerate() {
-        if answered.is_some_and(|a| !a[i]) {
-            continue;
-        }
-        if last != Some(&target.key.topic) {
-            let (topic, topic_id) = match &target.key.topic {
-                TopicRef::Name(name) => (name.to_string(), [0; 16]),
-                TopicRef::Id(id) => (String::new(), *id),
-            };
-            topics.push(FetchTopicOut {
-                topic,
-                topic_id,
-                partitions: Vec::new(),
-            });
-            last = Some(&target.key.topic);
-        }
-        topics.last_mut().expect("pushed").partitions.push(out);
-    }
-    topics
-}
-
-/// A response with only a top-level error (a session error).
-fn error_reply(tally: &mut Tally, peek: HeaderPeek, error: ErrorCode, session_id: i32) -> Reply {
-    tally.add(error.code());
-    let response = FetchResponseOut {
-        error_code: error.code(),
-        session_id,
-        ..Default::default()
-    };
-    Reply::Send(write_fetch_response(
-        peek.api_version,
-        peek.correlation_id,
-        &response,
-    ))
 }
 
 /// Resolves when any of the watches reports a change (or its partition is gone).

@@ -106,6 +106,7 @@ impl Plan {
             aborted_transactions: self.read_committed.then(Vec::new),
             preferred_read_replica: -1,
             diverging_epoch: None,
+            current_leader: None,
             records: None,
         };
         if self.version >= 12 && w.last_fetched_epoch >= 0 {
