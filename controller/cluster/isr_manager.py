@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from ferrolog.controller.cluster.isr import FollowerProgress, next_isr
+from ferrolog.native_calls import native_call
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -87,8 +88,8 @@ class IsrManager:
         if not led:
             return
         view = self._holder.view
-        partitions = await asyncio.to_thread(self._native.partition_states)
-        progress = await asyncio.to_thread(self._native.replica_states)
+        partitions = await native_call(self._native.partition_states)
+        progress = await native_call(self._native.replica_states)
         followers: dict[tuple[str, int], dict[int, FollowerProgress]] = {}
         for r in progress:
             followers.setdefault((r.topic, r.partition), {})[r.replica_id] = FollowerProgress(
@@ -154,7 +155,7 @@ class IsrManager:
             # writing against a stale version.
             view.states.setdefault(t, {})[p] = new
             applied.append((t, p, state, wanted, new.version))
-        failed = await asyncio.to_thread(self._set_isrs, applied)
+        failed = await native_call(self._set_isrs, applied)
         for (t, p, state, wanted, version), error in zip(applied, failed, strict=True):
             if error is not None:
                 log.warning("set ISR failed topic=%s partition=%d: %r", t, p, error)

@@ -29,6 +29,7 @@ from ferrolog.controller.cluster.isr_manager import IsrManager
 from ferrolog.controller.cluster.stats import ClusterStats
 from ferrolog.controller.store.view import ClusterView
 from ferrolog.controller.store.zk_brokers import BrokerIdInUseError
+from ferrolog.native_calls import native_call
 from ferrolog.timeouts import wait_event
 
 if TYPE_CHECKING:
@@ -182,7 +183,7 @@ class ClusterMember:
         """The local replicas on offline log directories; new ones are published for the
         controller, which moves their leadership and ISR membership to other replicas (Kafka's
         LogDirFailureChannel: the broker keeps serving its other directories)."""
-        offline = await asyncio.to_thread(self._replicas.offline_partitions)
+        offline = await native_call(self._replicas.offline_partitions)
         if self._registered and not offline <= self._reported_offline:
             offline |= self._reported_offline
             log.error(

@@ -6,7 +6,6 @@ they run on worker threads: the event loop keeps serving other connections meanw
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Collection, Iterable, Sequence
@@ -17,6 +16,7 @@ from ferrolog.config.table import topic_configs_defaulting_to
 from ferrolog.controller.cluster.election import NO_LEADER
 from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
 from ferrolog.controller.store.view import ClusterView
+from ferrolog.native_calls import native_call
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -101,17 +101,17 @@ class ReplicaManager:
     ) -> list[Exception | None]:
         if not requests:
             return []
-        return await asyncio.to_thread(self._native.open_partitions, configs, requests)
+        return await native_call(self._native.open_partitions, configs, requests)
 
     async def delete(self, topic: TopicRecord) -> None:
         for partition, replicas in sorted(topic.assignment.items()):
             if self._node_id in replicas:
-                await asyncio.to_thread(self._native.delete_partition, topic.name, partition)
+                await native_call(self._native.delete_partition, topic.name, partition)
 
     async def update_config(self, topic: TopicRecord) -> None:
         if any(self._node_id in replicas for replicas in topic.assignment.values()):
             resolved = self._config.resolve_topic_config(topic.configs)
-            await asyncio.to_thread(self._native.update_topic_config, topic.name, resolved)
+            await native_call(self._native.update_topic_config, topic.name, resolved)
 
     async def apply_broker_defaults(self, topics: Iterable[TopicRecord], changed: set[str]) -> None:
         """The broker properties `changed` changed at runtime (dynamic broker configs): gives
@@ -134,7 +134,7 @@ class ReplicaManager:
                 except Exception as exc:  # not open here (yet): it opens with the new config
                     log.info("topic config not applied topic=%s: %r", name, exc)
 
-        await asyncio.to_thread(push)
+        await native_call(push)
         log.info("new broker defaults applied to %d local topics", len(updates))
 
     def offline_partitions(self) -> set[tuple[str, int]]:
@@ -225,7 +225,7 @@ class ReplicaManager:
         if applied == (state.leader, state.leader_epoch):
             version, isr = self._isrs.get(key, (-1, []))
             if state.leader == self._node_id and state.version > version and isr != state.isr:
-                await asyncio.to_thread(
+                await native_call(
                     self._native.set_isr, name, partition, list(state.isr), state.leader_epoch
                 )
                 self._isrs[key] = (state.version, list(state.isr))
@@ -270,7 +270,7 @@ class ReplicaManager:
         name, partition = key
         if self._roles.get(key, (NO_LEADER, 0))[0] == self._node_id:
             changes.append(RoleChange(name, partition, False, -1))
-        await asyncio.to_thread(self._native.delete_partition, name, partition)
+        await native_call(self._native.delete_partition, name, partition)
         self._opened.pop(key, None)
         self._roles.pop(key, None)
         self._isrs.pop(key, None)

@@ -15,6 +15,8 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
+from ferrolog.native_calls import native_call
+
 if TYPE_CHECKING:
     import ferrolog_native
 
@@ -107,11 +109,11 @@ async def read_partition(
     high watermark can lag what the previous leader acknowledged until its followers fetch
     again; a coordinator that stopped there would answer from an older state than its clients
     were told of (Kafka's coordinators load to the log end for the same reason)."""
-    start, committed, end = await asyncio.to_thread(positions, native, topic, partition)
+    start, committed, end = await native_call(positions, native, topic, partition)
     deadline = time.monotonic() + COMMIT_WAIT_S
     while committed < end and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
-        _, committed, _ = await asyncio.to_thread(positions, native, topic, partition)
+        _, committed, _ = await native_call(positions, native, topic, partition)
     if committed < end:
         log.warning(
             "loading %s-%d below its log end: high watermark %d, log end %d",
@@ -119,7 +121,7 @@ async def read_partition(
         )  # fmt: skip
     offset = start
     while True:
-        data = await asyncio.to_thread(native.read, topic, partition, offset, READ_CHUNK)
+        data = await native_call(native.read, topic, partition, offset, READ_CHUNK)
         last = -1
         for batch in iter_batches(data):
             last = batch.last_offset

@@ -34,6 +34,7 @@ from ferrolog.controller.store.zookeeper import ZkStore
 from ferrolog.dispatcher import Dispatcher
 from ferrolog.handlers.context import BrokerServices
 from ferrolog.metrics.http import MetricsServer
+from ferrolog.native_calls import native_call
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -96,7 +97,7 @@ class Broker:
             config.native_server_config(),
             inter_broker_sasl=None if login is None else login.as_tuple(),
         )
-        await asyncio.to_thread(native.start)
+        await native_call(native.start)
         self.native = native
         try:
             # Listening from the start: /healthz answers while the broker registers and opens
@@ -323,7 +324,7 @@ class Broker:
             self._waits.stop()
             self._waits = None
         if self.native is not None and not self._native_stopped:
-            await asyncio.to_thread(self.native.shutdown)
+            await native_call(self.native.shutdown)
             self._native_stopped = True  # `native` stays readable; its shutdown runs once
             log.info("broker stopped node_id=%d", self.config.node_id)
 

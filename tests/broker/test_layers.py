@@ -379,6 +379,23 @@ def test_api_keys_are_named_not_written_as_numbers() -> None:
     assert literal == []
 
 
+def test_native_calls_run_on_their_own_threads() -> None:
+    """The native core's blocking calls are awaited on their own pool (`native_call`) or as
+    completions (`NativeWaits`), never on asyncio's default executor, where the event loop's
+    host-name lookups wait behind them (issue 29)."""
+    on_default, on_own = [], 0
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            called, first = ast.unparse(node.func), ast.unparse(node.args[0])
+            if called.endswith(("to_thread", "run_in_executor")) and "native" in first:
+                on_default.append(f"{name}:{node.lineno}: {first}")
+            on_own += called == "native_call"
+    assert on_default == []
+    assert on_own > 10  # the scan sees the calls
+
+
 def test_the_native_layers_below_the_server_do_not_reach_up() -> None:
     """The native core's lower layers (the inter-broker client, the shared TLS, metrics,
     replication state, logs and records) never use the server: what both need lives below it

@@ -5,13 +5,12 @@ so runs in a worker thread); its KafkaNativeError codes go straight into the res
 
 from __future__ import annotations
 
-import asyncio
-
 import ferrolog_native
 
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
+from ferrolog.native_calls import native_call
 from ferrolog.protocol.messages import (
     ApiKey,
     DeleteRecordsRequest,
@@ -34,7 +33,7 @@ async def _delete_one(
             raise errors.NotLeaderOrFollowerError(f"not the leader of {topic}-{partition}")
         if offset < -1:
             raise errors.OffsetOutOfRangeError(f"offset {offset} is negative")
-        low = await asyncio.to_thread(ctx.broker.native.delete_records, topic, partition, offset)
+        low = await native_call(ctx.broker.native.delete_records, topic, partition, offset)
     except ferrolog_native.KafkaNativeError as exc:
         return {"partition_index": partition, "low_watermark": -1, "error_code": _native_code(exc)}
     except errors.KafkaError as exc:

@@ -6,7 +6,6 @@ usable bytes from the file system. Both touch the disk, so they run in a worker 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 from typing import Any
@@ -15,6 +14,7 @@ from ferrolog import errors
 from ferrolog.controller.api import AclOperation
 from ferrolog.errors import ClusterAuthorizationFailedError
 from ferrolog.handlers.context import RequestContext
+from ferrolog.native_calls import native_call
 from ferrolog.protocol.messages import (
     ApiKey,
     DescribeLogDirsRequest,
@@ -122,7 +122,7 @@ async def handle(ctx: RequestContext, request: DescribeLogDirsRequest) -> Descri
             "results": [],
         }
     native, log_dirs, wanted = ctx.broker.native, ctx.broker.config.log_dirs, _wanted(request)
-    results = await asyncio.to_thread(
+    results = await native_call(
         lambda: _describe(
             native.partition_states(),
             log_dirs,

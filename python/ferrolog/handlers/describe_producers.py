@@ -6,11 +6,10 @@ NOT_LEADER_OR_FOLLOWER, one that does not exist UNKNOWN_TOPIC_OR_PARTITION."""
 
 from __future__ import annotations
 
-import asyncio
-
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation, ResourceType
 from ferrolog.handlers.context import RequestContext
+from ferrolog.native_calls import native_call
 from ferrolog.protocol.messages import (
     ApiKey,
     DescribeProducersRequest,
@@ -35,7 +34,7 @@ async def _partition(
             "active_producers": [],
         }
     try:
-        producers = await asyncio.to_thread(ctx.broker.native.describe_producers, topic, partition)
+        producers = await native_call(ctx.broker.native.describe_producers, topic, partition)
     except Exception as exc:
         error = errors.from_native(exc)
         return {
