@@ -13,6 +13,7 @@ import pytest
 from ferrolog.connection import Connection
 from ferrolog.protocol import ZERO_UUID
 
+from tests import raw_fetch
 from tests.cluster.harness import Cluster
 from tests.waiting import wait_until
 
@@ -42,21 +43,7 @@ def _produce(conn: Connection, version: int) -> tuple[dict[str, Any], dict[str, 
 def _fetch(
     conn: Connection, version: int, topic_id: bytes
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    partition = {"partition": 0, "current_leader_epoch": -1, "fetch_offset": 0,
-                 "last_fetched_epoch": -1, "log_start_offset": -1,
-                 "partition_max_bytes": 65536}  # fmt: skip
-    body = {
-        "replica_state": {"replica_id": -1, "replica_epoch": -1},
-        "max_wait_ms": 0,
-        "min_bytes": 1,
-        "max_bytes": 1 << 20,
-        "isolation_level": 0,
-        "session_id": 0,
-        "session_epoch": -1,
-        "topics": [{"topic_id": topic_id, "partitions": [partition]}],
-        "forgotten_topics_data": [],
-        "rack_id": "",
-    }
+    body = raw_fetch.one_partition(version, topic_id=topic_id)
     answer = conn.request(FETCH, version, body)
     return answer, answer["responses"][0]["partitions"][0]
 

@@ -126,6 +126,13 @@ def validate(req: HeartbeatCall, assignors: list[str]) -> tuple[int, str] | None
 Fence = Callable[[GroupShard, Group, str, int], bool]
 
 
+def is_full(shard: GroupShard, cg: ConsumerGroup, member_id: str) -> bool:
+    """Whether `member_id` (empty: a new member) is refused for the group's size: Kafka's
+    throwIfConsumerGroupIsFull, for both protocols' joins."""
+    full = len(cg.members) >= shard.settings.consumer_max_size
+    return full and (not member_id or member_id not in cg.members)
+
+
 def heartbeat(
     shard: GroupShard, req: HeartbeatCall, now: int, topics: Topics, host: str, fence: Fence
 ) -> ConsumerGroupHeartbeatResponse:
@@ -169,6 +176,12 @@ def heartbeat(
             shard.write(shard.consumer_write(group, removed=[member.member_id]))
         return error_response(0, None, member_id, epoch)
 
+    if is_full(shard, cg, req["member_id"]):
+        return error_response(
+            errors.GroupMaxSizeReachedError.code,
+            "The consumer group has reached its maximum capacity of "
+            f"{settings.consumer_max_size} members.",
+        )
     member = cg.members.get(member_id)
     joined = False
     replaced: list[str] = []

@@ -77,6 +77,7 @@ def settings_from(config: BrokerConfig) -> GroupSettings:
         consumer_assignors=_assignors(config.get("group.consumer.assignors") or ""),
         consumer_session_timeout_ms=config.get_int("group.consumer.session.timeout.ms"),
         consumer_heartbeat_interval_ms=config.get_int("group.consumer.heartbeat.interval.ms"),
+        consumer_max_size=config.get_int("group.consumer.max.size"),
         # Kafka reads the policy case-insensitively.
         consumer_migration_policy=(config.get("group.consumer.migration.policy") or "").lower(),
     )

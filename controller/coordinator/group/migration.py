@@ -132,6 +132,9 @@ def upgrade(shard: GroupShard, group: Group, now: int, topics: Topics) -> str | 
     group_id = group.group_id
     if not shard.settings.upgrade_enabled() or group.protocol_type != CONSUMER_PROTOCOL_TYPE:
         return f"Group {group_id} is not a consumer group."
+    if len(group.members) > shard.settings.consumer_max_size:
+        # Kafka's validateOnlineUpgrade refuses it alike.
+        return f"Group {group_id} is not a consumer group."
     try:
         parsed = {
             m.member_id: (subscription(m.metadata(group.protocol)), assignment(m.assignment))
@@ -274,6 +277,9 @@ def join(
     unknown = not member_id
     if unknown:
         member_id = str(uuid.uuid4())
+    if consumer.is_full(shard, cg, member_id):
+        reply(join_response(errors.GroupMaxSizeReachedError.code, member_id))
+        return
     protocol_type = req.get("protocol_type") or ""
     protocols = [(p["name"], bytes(p["metadata"])) for p in req.get("protocols") or []]
     if not cg.supports_classic_protocols(protocol_type, {n for n, _ in protocols}):

@@ -41,6 +41,7 @@ class GroupSettings:
     consumer_assignors: tuple[str, ...] = ("uniform", "range")  # group.consumer.assignors
     consumer_session_timeout_ms: int = 45_000  # group.consumer.session.timeout.ms
     consumer_heartbeat_interval_ms: int = 5000  # group.consumer.heartbeat.interval.ms
+    consumer_max_size: int = 2**31 - 1  # group.consumer.max.size
     # group.consumer.migration.policy: whether a classic group with members is upgraded in
     # place when a member joins with ConsumerGroupHeartbeat, and a consumer group downgraded
     # when its last KIP-848 member leaves (bidirectional, upgrade, downgrade or disabled).

@@ -319,6 +319,17 @@ pub mod server {
         choices: &[],
     };
 
+    /// Most record bytes one Fetch response carries, below the request's own limit; the first batch
+    /// answered is whole even when larger, so a reader always moves on.
+    pub const FETCH_MAX_BYTES: Property = Property {
+        name: "fetch.max.bytes",
+        kind: Kind::Int,
+        default: Some("57671680"),
+        min: Some(1024.0),
+        max: None,
+        choices: &[],
+    };
+
     /// Worker threads of the native core's runtime, which serves connections and does their disk
     /// I/O.
     pub const NUM_IO_THREADS: Property = Property {
@@ -513,6 +524,7 @@ pub mod server {
         &MAX_CONNECTION_CREATION_RATE,
         &CONNECTIONS_MAX_IDLE_MS,
         &SOCKET_REQUEST_MAX_BYTES,
+        &FETCH_MAX_BYTES,
         &NUM_IO_THREADS,
         &NUM_RECOVERY_THREADS_PER_DATA_DIR,
         &QUEUED_MAX_REQUESTS,

@@ -272,6 +272,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "(negative: never).", native=True),
         _b("socket.request.max.bytes", _I, "104857600", "Largest request frame accepted.",
            minimum=1, native=True),
+        _b("fetch.max.bytes", _I, "57671680", "Most record bytes one Fetch response carries, "
+           "below the request's own limit; the first batch answered is whole even when larger, "
+           "so a reader always moves on.", minimum=1024, native=True),
         _b("num.io.threads", _I, "8", "Worker threads of the native core's runtime, which "
            "serves connections and does their disk I/O.", minimum=1, native=True),
         _b("num.recovery.threads.per.data.dir", _I, "2", "Threads per log directory that "
@@ -434,6 +437,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "does not heartbeat for this long is removed.", minimum=1),
         _b("group.consumer.heartbeat.interval.ms", _I, "5000", "How often consumer group "
            "members heartbeat.", minimum=1),
+        _b("group.consumer.max.size", _I, str(INT_MAX), "Most members of a consumer group: "
+           "one more is refused with GROUP_MAX_SIZE_REACHED, and a classic group with more is "
+           "not upgraded.", minimum=1),
         # The bounds of the two above, and of a group's own consumer.session.timeout.ms and
         # consumer.heartbeat.interval.ms (GROUP_CONFIGS), checked as Kafka checks them.
         _b("group.consumer.min.session.timeout.ms", _I, "45000", "The minimum allowed "

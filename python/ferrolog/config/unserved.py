@@ -248,8 +248,6 @@ UNSERVED: tuple[Unserved, ...] = (
         'a limit the native core does not enforce yet',
         refused=True,
         properties=(
-            ('fetch.max.bytes', 'INT', '57671680', False),
-            ('group.consumer.max.size', 'INT', '2147483647', False),
             ('log.cleaner.io.max.bytes.per.second', 'DOUBLE', '1.7976931348623157E308', True),
             ('queued.max.request.bytes', 'LONG', '-1', False),
             ('unstable.api.versions.enable', 'BOOLEAN', 'false', False),

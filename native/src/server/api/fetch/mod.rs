@@ -109,9 +109,9 @@ pub async fn handle(
             .quotas
             .max_value_in_quota_window(QuotaType::Fetch, user, client_id),
     };
-    let max_bytes = quota_cap.map_or(request.max_bytes, |cap| {
-        request.max_bytes.min(cap.min(f64::from(i32::MAX)) as i32)
-    });
+    // As Kafka: the broker's fetch.max.bytes bounds every fetch, followers' too.
+    let asked = request.max_bytes.min(broker.config.fetch_max_bytes);
+    let max_bytes = quota_cap.map_or(asked, |cap| asked.min(cap.min(f64::from(i32::MAX)) as i32));
     // As Kafka: a follower needs CLUSTER_ACTION on the cluster, a consumer READ on each topic.
     let cluster_action = follower.is_some()
         && session.authorize(
