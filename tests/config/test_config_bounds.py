@@ -73,6 +73,7 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "fetch.max.bytes": (INT, 1024, None, ()),
     "connections.max.idle.ms": (L, None, None, ()),
     "socket.request.max.bytes": (INT, 1, None, ()),
+    "queued.max.request.bytes": (L, None, None, ()),
     "num.io.threads": (INT, 1, None, ()),
     "num.recovery.threads.per.data.dir": (INT, 1, None, ()),
     "num.network.threads": (INT, 1, None, ()),
@@ -362,3 +363,11 @@ def test_the_broker_command_refuses_to_start_naming_the_property(tmp_path: Path)
         in result.output
     )
     assert list(tmp_path.iterdir()) == []  # refused before anything was written
+
+
+def test_request_memory_holds_at_least_one_request() -> None:
+    """As Kafka's KafkaConfig requires: a pool smaller than the largest request is refused."""
+    with pytest.raises(InvalidConfigError, match=r"must be larger or equal to socket\.request"):
+        BrokerConfig({"queued.max.request.bytes": "1000"})
+    BrokerConfig({"queued.max.request.bytes": "1000", "socket.request.max.bytes": "1000"})
+    BrokerConfig({"queued.max.request.bytes": "-1"})

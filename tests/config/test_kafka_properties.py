@@ -83,7 +83,7 @@ def test_a_served_property_has_kafkas_type() -> None:
     [
         ("remote.log.storage.system.enable", "true"),
         ("sasl.oauthbearer.jwks.endpoint.url", "https://idp.example/jwks"),
-        ("queued.max.request.bytes", "1048576"),
+        ("log.cleaner.io.max.bytes.per.second", "1048576"),
         ("create.topic.policy.class.name", "com.example.Policy"),
         ("delegation.token.secret.key", "s3cret"),
         ("group.coordinator.rebalance.protocols", "classic"),
@@ -104,7 +104,7 @@ def test_kafkas_default_or_an_equivalent_value_of_a_refused_property_is_accepted
     config = BrokerConfig(
         {
             "remote.log.storage.system.enable": "false",
-            "queued.max.request.bytes": "-1",
+            "log.cleaner.io.max.bytes.per.second": "1.7976931348623157E308",
             "group.coordinator.rebalance.protocols": "classic,consumer",
         }
     )

@@ -319,6 +319,17 @@ pub mod server {
         choices: &[],
     };
 
+    /// Most bytes of requests read and not yet handled (-1: no limit); over it the connections wait
+    /// before reading the next. At least socket.request.max.bytes when set.
+    pub const QUEUED_MAX_REQUEST_BYTES: Property = Property {
+        name: "queued.max.request.bytes",
+        kind: Kind::Long,
+        default: Some("-1"),
+        min: None,
+        max: None,
+        choices: &[],
+    };
+
     /// Most record bytes one Fetch response carries, below the request's own limit; the first batch
     /// answered is whole even when larger, so a reader always moves on.
     pub const FETCH_MAX_BYTES: Property = Property {
@@ -524,6 +535,7 @@ pub mod server {
         &MAX_CONNECTION_CREATION_RATE,
         &CONNECTIONS_MAX_IDLE_MS,
         &SOCKET_REQUEST_MAX_BYTES,
+        &QUEUED_MAX_REQUEST_BYTES,
         &FETCH_MAX_BYTES,
         &NUM_IO_THREADS,
         &NUM_RECOVERY_THREADS_PER_DATA_DIR,

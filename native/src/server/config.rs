@@ -39,6 +39,8 @@ pub struct ServerConfig {
     pub max_connection_creation_rate: i32,
     pub idle_timeout: Duration,
     pub max_request_bytes: i32,
+    /// `queued.max.request.bytes`: requests read and not handled yet (<= 0: no limit).
+    pub queued_max_request_bytes: i64,
     /// `fetch.max.bytes`: the most record bytes of one Fetch response, below its own limit.
     pub fetch_max_bytes: i32,
     /// `sasl.server.max.receive.size`: the largest frame before authentication.
@@ -210,6 +212,7 @@ impl ServerConfig {
             idle_timeout: Duration::from_millis(idle_ms),
             max_request_bytes: p.integer(&server::SOCKET_REQUEST_MAX_BYTES)?,
             fetch_max_bytes: p.integer(&server::FETCH_MAX_BYTES)?,
+            queued_max_request_bytes: p.integer(&server::QUEUED_MAX_REQUEST_BYTES)?,
             sasl_max_receive_bytes: p.integer(&server::SASL_SERVER_MAX_RECEIVE_SIZE)?,
             failed_authentication_delay: millis(
                 p,

@@ -11,6 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::api::{self, Reply, Tally};
 use super::request_log::{self, Requester};
+use super::request_memory::Grant;
 use super::transport::Transport;
 use super::{stopped, Broker};
 use crate::acl;
@@ -67,7 +68,7 @@ pub async fn serve<S: Transport>(
             _ = stopped(&mut shutdown) => return,
             frame = read_frame(&mut stream, broker, min, max) => frame,
         };
-        let Some(frame) = frame else { return };
+        let Some((frame, memory)) = frame else { return };
         let peek = if session.phase == SaslPhase::Token {
             // A bare token answers the SaslHandshake v0 before it: a SaslAuthenticate in all
             // but its framing.
@@ -102,7 +103,7 @@ pub async fn serve<S: Transport>(
         }
         let next = tokio::select! {
             _ = stopped(&mut shutdown) => return,
-            next = handle(broker, &mut stream, requester, &mut session, peek, frame) => next,
+            next = handle(broker, &mut stream, requester, &mut session, peek, (frame, memory)) => next,
         };
         if let Next::Mute(throttle) = next {
             // Not reading is what mutes: the client's next request waits in the socket.
@@ -134,15 +135,15 @@ const API_VERSIONS: i16 = ApiKey::ApiVersions as i16;
 const SASL_HANDSHAKE: i16 = ApiKey::SaslHandshake as i16;
 const SASL_AUTHENTICATE: i16 = ApiKey::SaslAuthenticate as i16;
 
-/// Reads one size-prefixed frame; None closes the connection (EOF, idle, or a bad size).
-/// `min` is 8 for a request (api key, version and correlation id at least), 0 for a bare
-/// SASL token.
+/// Reads one size-prefixed frame, its body once the request memory has room for it; None
+/// closes the connection (EOF, idle, or a bad size). `min` is 8 for a request (api key,
+/// version and correlation id at least), 0 for a bare SASL token.
 async fn read_frame<S: Transport>(
     stream: &mut S,
     broker: &Broker,
     min: i32,
     max: i32,
-) -> Option<Bytes> {
+) -> Option<(Bytes, Grant)> {
     let idle = broker.config.idle_timeout;
     let size = match tokio::time::timeout(idle, stream.read_i32()).await {
         Ok(Ok(size)) => size,
@@ -151,11 +152,13 @@ async fn read_frame<S: Transport>(
     if !(min..=max).contains(&size) {
         return None;
     }
+    // Not bounded by the idle timeout: waiting for memory is the broker's doing.
+    let memory = broker.request_memory.take(size as usize).await;
     if size == 0 {
-        return Some(Bytes::new());
+        return Some((Bytes::new(), memory));
     }
     match tokio::time::timeout(idle, read_body(stream, size as usize)).await {
-        Ok(Ok(buf)) => Some(buf.freeze()),
+        Ok(Ok(buf)) => Some((buf.freeze(), memory)),
         _ => None,
     }
 }
@@ -204,7 +207,7 @@ async fn handle<S: Transport>(
     who: Requester<'_>,
     session: &mut Session,
     peek: HeaderPeek,
-    frame: Bytes,
+    (frame, memory): (Bytes, Grant),
 ) -> Next {
     let idle = broker.config.idle_timeout;
     let started = Instant::now();
@@ -231,6 +234,8 @@ async fn handle<S: Transport>(
             let listener = &session.who.listener;
             let reply =
                 api::dispatch(broker, peek, frame, &mut tally, &mut session.acl, listener).await;
+            // Handled: a produce's records are in the log now.
+            drop(memory);
             broker.requests.errors(peek.api_key, tally.counts());
             broker.request_log.failed(who, tally.counts());
             match reply {
@@ -258,6 +263,9 @@ async fn handle<S: Transport>(
             }
         }
         Route::Control => {
+            // The control plane decodes the request at once: Kafka releases every request but
+            // Produce's once it is parsed.
+            drop(memory);
             let request = ControlRequest {
                 handle: 0,
                 connection_id: session.id,

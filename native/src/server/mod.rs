@@ -13,6 +13,7 @@ pub mod fetch_session;
 pub mod leader_hints;
 pub mod replication;
 pub mod request_log;
+pub mod request_memory;
 mod sendfile;
 pub mod tls;
 mod transport;
@@ -42,6 +43,7 @@ use crate::tls::principal;
 use completions::Completions;
 use connection_limits::{ConnectionLimits, Refusal};
 use leader_hints::LiveBrokers;
+use request_memory::RequestMemory;
 
 pub use crate::replica::PartitionState;
 pub use commands::{CommandError, MarkerRequest, OpenRequest, RoleRequest};
@@ -71,6 +73,8 @@ pub struct Broker {
     pub authorizer: Authorizer,
     /// The live brokers' endpoints the control plane pushed, for KIP-951's leader hints.
     pub live_brokers: LiveBrokers,
+    /// `queued.max.request.bytes`: the memory of requests read and not yet handled.
+    pub request_memory: Arc<RequestMemory>,
     connections: ConnectionLimits,
     next_connection_id: AtomicU64,
     /// Flips to true once: the listener and every connection stop.
@@ -148,11 +152,13 @@ impl Server {
             config.max_connections_per_ip_overrides.clone(),
         )
         .with_creation_rate(config.max_connection_creation_rate, config.quota_window);
+        let queued_max_request_bytes = config.queued_max_request_bytes;
         let broker = Arc::new(Broker {
             config,
             quotas,
             authorizer,
             live_brokers: LiveBrokers::default(),
+            request_memory: RequestMemory::new(queued_max_request_bytes),
             logs,
             partitions: Registry::new(),
             fetchers,

@@ -34,6 +34,11 @@ def check(config: BrokerConfig) -> None:
     _listeners(config)
     _consumer_group_timeouts(config)
     _kraft_roles(config)
+    queued = config.get_int("queued.max.request.bytes")
+    if 0 < queued < config.get_int("socket.request.max.bytes"):
+        raise InvalidConfigError(
+            "queued.max.request.bytes must be larger or equal to socket.request.max.bytes"
+        )
     authorizer = (config.get("authorizer.class.name") or "").strip()
     if authorizer and authorizer not in AUTHORIZER_CLASSES:
         # Kafka would load the class; ferrolog has its own authorizer behind Kafka's names.

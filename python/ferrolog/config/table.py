@@ -272,6 +272,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "(negative: never).", native=True),
         _b("socket.request.max.bytes", _I, "104857600", "Largest request frame accepted.",
            minimum=1, native=True),
+        _b("queued.max.request.bytes", _L, "-1", "Most bytes of requests read and not yet "
+           "handled (-1: no limit); over it the connections wait before reading the next. At "
+           "least socket.request.max.bytes when set.", native=True),
         _b("fetch.max.bytes", _I, "57671680", "Most record bytes one Fetch response carries, "
            "below the request's own limit; the first batch answered is whole even when larger, "
            "so a reader always moves on.", minimum=1024, native=True),

@@ -249,7 +249,6 @@ UNSERVED: tuple[Unserved, ...] = (
         refused=True,
         properties=(
             ('log.cleaner.io.max.bytes.per.second', 'DOUBLE', '1.7976931348623157E308', True),
-            ('queued.max.request.bytes', 'LONG', '-1', False),
             ('unstable.api.versions.enable', 'BOOLEAN', 'false', False),
         ),
     ),
