@@ -250,6 +250,9 @@ class Server:
         key. The data path enforces ``producer_byte_rate`` and ``consumer_byte_rate``."""
     def authorizer_enabled(self) -> bool:
         """Whether `authorizer.class.name` switched the authorizer on."""
+    def request_memory(self) -> tuple[int, int]:
+        """The request memory of ``queued.max.request.bytes``: (available, used) bytes, as
+        Kafka's ``MemoryPoolAvailable`` and ``MemoryPoolUsed`` (without a limit: 2**63-1, 0)."""
     def set_live_brokers(
         self, brokers: list[tuple[int, str | None, list[tuple[str, str, int]]]]
     ) -> None:

@@ -202,3 +202,18 @@ def test_quota_throttles_per_client(ferrolog_broker_factory: Factory) -> None:
 
     wait_until(throttled, what="the throttle at /metrics")
     assert value(scrape(broker), "kafka_server_produce_throttle_time_ms_total", **labels) > 0
+
+
+def test_request_memory_gauges(ferrolog_broker_factory: Factory) -> None:
+    """Kafka's SocketServer `MemoryPoolAvailable` and `MemoryPoolUsed`: the whole pool of
+    queued.max.request.bytes while no request is in flight; without one, Long.MAX_VALUE
+    available, as Kafka's MemoryPool.NONE reports."""
+    limit = "200000"
+    bounded = ferrolog_broker_factory(
+        overrides={"socket.request.max.bytes": limit, "queued.max.request.bytes": limit}
+    )
+    samples = scrape(bounded)
+    assert value(samples, "kafka_network_socketserver_memorypoolavailable") == int(limit)
+    assert value(samples, "kafka_network_socketserver_memorypoolused") == 0
+    unbounded = scrape(ferrolog_broker_factory())
+    assert value(unbounded, "kafka_network_socketserver_memorypoolavailable") == float(2**63 - 1)

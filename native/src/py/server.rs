@@ -404,6 +404,12 @@ impl PyServer {
         self.inner.broker().control.pending_count()
     }
 
+    /// `queued.max.request.bytes`' pool: (available, used) bytes, as Kafka's SocketServer
+    /// gauges (`MemoryPoolAvailable`, `MemoryPoolUsed`).
+    fn request_memory(&self) -> (i64, i64) {
+        self.inner.broker().request_memory.gauges()
+    }
+
     fn append(&self, py: Python<'_>, topic: &str, partition: i32, records: &[u8]) -> PyResult<i64> {
         without_gil(py, || self.inner.append(topic, partition, records)).map_err(PyErr::from)
     }

@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 
 #[derive(Debug)]
 pub struct RequestMemory {
+    limit: i64,
     /// None: no limit (Kafka's default, -1).
     available: Option<Mutex<i64>>,
     freed: Notify,
@@ -29,6 +30,7 @@ impl RequestMemory {
     /// `limit` <= 0: no limit.
     pub fn new(limit: i64) -> Arc<Self> {
         Arc::new(RequestMemory {
+            limit,
             available: (limit > 0).then(|| Mutex::new(limit)),
             freed: Notify::new(),
         })
@@ -63,6 +65,14 @@ impl RequestMemory {
     /// Bytes left (negative when overdrawn); None without a limit.
     pub fn available(&self) -> Option<i64> {
         self.available.as_ref().map(|a| *a.lock())
+    }
+
+    /// Kafka's `MemoryPoolAvailable` and `MemoryPoolUsed`: without a limit, i64::MAX and 0.
+    pub fn gauges(&self) -> (i64, i64) {
+        match self.available() {
+            Some(left) => (left, self.limit - left),
+            None => (i64::MAX, 0),
+        }
     }
 }
 

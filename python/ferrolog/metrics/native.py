@@ -57,6 +57,8 @@ REQUESTS = "kafka_network_requestmetrics_requests"
 ERRORS = "kafka_network_requestmetrics_errors"
 TOTAL_TIME = "kafka_network_requestmetrics_totaltimems"
 QUEUE_SIZE = "kafka_network_requestchannel_requestqueuesize"
+POOL_AVAILABLE = "kafka_network_socketserver_memorypoolavailable"
+POOL_USED = "kafka_network_socketserver_memorypoolused"
 # Kafka's per-client quota sensors are `kafka.server:type=Produce|Fetch|Request,user=,client-id=`
 # (`throttle-time`); here as totals, so a dashboard takes their rate.
 THROTTLE_TIME = "kafka_server_{}_throttle_time_ms"
@@ -87,6 +89,13 @@ class NativeCollector(Collector):
             QUEUE_SIZE,
             "Requests handed to the Python control plane and not answered yet.",
             value=self._native.request_queue_size(),
+        )
+        available, used = self._native.request_memory()
+        yield GaugeMetricFamily(
+            POOL_AVAILABLE, "Bytes left for requests read and not yet handled.", value=available
+        )
+        yield GaugeMetricFamily(
+            POOL_USED, "Bytes of requests read and not yet handled.", value=used
         )
 
     def _topics(self) -> Iterator[Metric]:
