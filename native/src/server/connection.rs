@@ -86,12 +86,7 @@ pub async fn serve<S: Transport>(
             }
             peek
         };
-        let requester = Requester {
-            api_key: peek.api_key,
-            api_version: peek.api_version,
-            client_id: client_id.as_deref(),
-            peer: &peer,
-        };
+        let requester = Requester::new(peek.api_key, peek.api_version, client_id.as_deref(), &peer);
         if session.phase == SaslPhase::Handshake
             && ![API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE].contains(&peek.api_key)
         {

@@ -12,7 +12,6 @@ use std::collections::{BTreeMap, HashMap};
 
 use parking_lot::RwLock;
 
-use crate::error::ErrorCode;
 pub use crate::protocol::fetch_writer::NodeEndpoint;
 use crate::replica::Partition;
 
@@ -70,19 +69,9 @@ impl<'a> LeaderHints<'a> {
         }
     }
 
-    /// The (leader id, leader epoch) to answer with `error` for `partition`, if the error
-    /// carries one (`fenced_too`: FENCED_LEADER_EPOCH does, for Fetch) and a leader is known.
-    pub fn current_leader(
-        &mut self,
-        partition: &Partition,
-        error: ErrorCode,
-        fenced_too: bool,
-    ) -> Option<(i32, i32)> {
-        let hinted = error == ErrorCode::NotLeaderOrFollower
-            || (fenced_too && error == ErrorCode::FencedLeaderEpoch);
-        if !hinted {
-            return None;
-        }
+    /// The (leader id, leader epoch) a partition refused for its leadership answers with, if
+    /// a leader is known; that leader's endpoint joins the response's.
+    pub fn current_leader(&mut self, partition: &Partition) -> Option<(i32, i32)> {
         let (leader_id, leader_epoch) = partition.leader();
         if leader_id < 0 {
             return None;

@@ -252,7 +252,7 @@ fn hint_leaders(
                 continue;
             }
             if let Some(partition) = broker.partitions.get(topic, o.index) {
-                o.current_leader = hints.current_leader(&partition, o.error, false);
+                o.current_leader = hints.current_leader(&partition);
             }
         }
     }

@@ -31,12 +31,11 @@ pub(super) fn hint_leaders(
 ) -> Vec<NodeEndpoint> {
     let mut hints = LeaderHints::new(&broker.live_brokers, listener);
     for (target, out) in plan.targets.iter().zip(outs.iter_mut()) {
-        if out.error_code == 0 {
-            continue;
-        }
-        let error = ErrorCode::from_code(out.error_code);
-        if let (Ok(partition), Some(error)) = (&target.partition, error) {
-            out.current_leader = hints.current_leader(partition, error, true);
+        let refused = [ErrorCode::NotLeaderOrFollower, ErrorCode::FencedLeaderEpoch]
+            .iter()
+            .any(|e| e.code() == out.error_code);
+        if let (true, Ok(partition)) = (refused, &target.partition) {
+            out.current_leader = hints.current_leader(partition);
         }
     }
     hints.into_endpoints()
