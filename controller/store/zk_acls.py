@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,12 +31,14 @@ from ..acl.model import (
     parse_name,
 )
 from ..acl.model import ResourceType as AclResourceType
+from . import zk_notifications as notifications
 from . import zk_paths as paths
 
 log = logging.getLogger(__name__)
 
 Watcher = Callable[[WatchedEvent], None]
 CHANGE_ROOTS = (paths.ACL_LITERAL_CHANGES, paths.ACL_EXTENDED_CHANGES)
+PREFIX = paths.ACL_CHANGE_PREFIX
 # The newest notification seen under each change root (None: there was none).
 Seen = dict[str, str | None]
 Entries = frozenset[AccessControlEntry]
@@ -76,17 +77,12 @@ def _entries(read: Any) -> frozenset[AccessControlEntry]:
     return decode_acls(data)
 
 
-def _notifications(client: KazooClient, root: str, watch: Watcher | None) -> list[str]:
-    children = client.get_children(root, watch=watch)
-    return sorted(c for c in children if c.startswith(paths.ACL_CHANGE_PREFIX))
-
-
 def read_changes(
     client: KazooClient, watch: Watcher | None, seen: Seen | None
 ) -> tuple[Seen, AclTable | None, bool]:
     """(the newest notification of each root, what changed since `seen` or everything when
     `seen` is None, whether that is everything); None when nothing changed."""
-    names = {root: _notifications(client, root, watch) for root in CHANGE_ROOTS}
+    names = {root: notifications.names(client, root, PREFIX, watch) for root in CHANGE_ROOTS}
     latest: Seen = {root: (n[-1] if n else None) for root, n in names.items()}
     if seen is None:
         return latest, read_all(client), True
@@ -131,7 +127,7 @@ def alter(client: KazooClient, additions: AclChanges, removals: AclChanges) -> A
         )
     if changed:
         for root in CHANGE_ROOTS:
-            _purge(client, root)
+            notifications.purge(client, root, PREFIX)
     return written
 
 
@@ -159,19 +155,6 @@ def _update(client: KazooClient, path: str, add: Entries, remove: Entries) -> tu
             return entries, True
         except (BadVersionError, NoNodeError, NotEmptyError):
             continue
-
-
-def _purge(client: KazooClient, root: str) -> None:
-    """Deletes notifications older than Kafka's expiry, keeping the newest."""
-    children = _notifications(client, root, None)
-    expired_before = time.time() * 1000 - paths.CONFIG_CHANGE_EXPIRATION_MS
-    for name in children[:-1]:
-        path = f"{root}/{name}"
-        with contextlib.suppress(NoNodeError):
-            stat = client.exists(path)
-            if stat is None or stat.ctime >= expired_before:
-                break
-            client.delete(path)
 
 
 # ACLs (Kafka's `ZkAclStore`, `ResourceZNode` and `ZkAclChangeStore`)

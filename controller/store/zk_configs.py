@@ -14,7 +14,6 @@ has since expired.
 from __future__ import annotations
 
 import contextlib
-import time
 import urllib.parse
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from kazoo.protocol.states import WatchedEvent
 from ..quota.entity import CLIENT_ID, USER, ClientQuotaEntity, QuotaTable
 from ..scram import BY_NAME as SCRAM_MECHANISMS
 from ..scram import ScramChanges, ScramCredential, ScramTable
+from . import zk_notifications as notifications
 from . import zk_paths as paths
 from .base import BrokerConfigs, GroupConfigs
 
@@ -49,12 +49,6 @@ class ConfigChanges:
     groups: GroupConfigs = field(default_factory=dict)
 
 
-def _notifications(client: KazooClient, watch: Watcher | None) -> list[str]:
-    """The change notifications, oldest first; `watch` fires on the next one."""
-    children = client.get_children(paths.CONFIG_CHANGES, watch=watch)
-    return sorted(c for c in children if c.startswith(paths.CONFIG_CHANGE_PREFIX))
-
-
 def read_changes(
     client: KazooClient,
     watch: Watcher | None,
@@ -64,7 +58,7 @@ def read_changes(
     """The newest notification and what changed since `after` (the newest one seen before,
     None if there was none, False to read everything), for the broker entities `brokers`;
     None when nothing did."""
-    names = _notifications(client, watch)
+    names = notifications.names(client, paths.CONFIG_CHANGES, paths.CONFIG_CHANGE_PREFIX, watch)
     latest = names[-1] if names else None
     if after is False:
         quotas, scram = read_entities(client)
@@ -279,21 +273,7 @@ def notify(client: KazooClient, entity_paths: Collection[str]) -> None:
             encode_config_change(entity_path),
             sequence=True,
         )
-    _purge_changes(client)
-
-
-def _purge_changes(client: KazooClient) -> None:
-    """Deletes notifications older than Kafka's expiry, keeping the newest (brokers compare
-    against it)."""
-    children = _notifications(client, None)
-    expired_before = time.time() * 1000 - paths.CONFIG_CHANGE_EXPIRATION_MS
-    for name in children[:-1]:
-        path = f"{paths.CONFIG_CHANGES}/{name}"
-        with contextlib.suppress(NoNodeError):
-            stat = client.exists(path)
-            if stat is None or stat.ctime >= expired_before:
-                break  # sequential: the rest are newer
-            client.delete(path)
+    notifications.purge(client, paths.CONFIG_CHANGES, paths.CONFIG_CHANGE_PREFIX)
 
 
 # /config/users, /config/clients and /config/changes (client quotas)
