@@ -29,10 +29,6 @@ _STREAMS = "streams groups (KIP-1071): issue 31"
 _ISSUE_30 = "not yet built: issue 30"
 KAFKA_ONLY_REASONS: dict[int, str] = {
     34: _ISSUE_30,  # AlterReplicaLogDirs
-    38: _ISSUE_30,  # delegation tokens
-    39: _ISSUE_30,
-    40: _ISSUE_30,
-    41: _ISSUE_30,
     55: _KRAFT,  # DescribeQuorum
     64: _KRAFT,  # UnregisterBroker
     76: _SHARE,

@@ -47,6 +47,8 @@ from ferrolog.controller.store.base import (
     TopicRecord,
 )
 from ferrolog.controller.store.view import TopicPartition
+from ferrolog.controller.tokens.manager import DelegationTokenManager
+from ferrolog.controller.tokens.model import TokenInfo
 from ferrolog.errors import KafkaError
 
 __all__ = [
@@ -63,6 +65,7 @@ __all__ = [
     "ClientQuotaControlManager",
     "ConfigChange",
     "ControllerApi",
+    "DelegationTokenManager",
     "Deletion",
     "DynamicBrokerConfigManager",
     "ElectionType",
@@ -75,6 +78,7 @@ __all__ = [
     "ResourcePattern",
     "ResourceType",
     "ScramControlManager",
+    "TokenInfo",
     "TopicPartition",
     "TopicRecord",
     "TopicSpec",
@@ -125,6 +129,11 @@ class ControllerApi(Protocol):
     def scram_credentials(self) -> ScramControlManager:
         """The users' SCRAM credentials: DescribeUserScramCredentials and
         AlterUserScramCredentials."""
+
+    @property
+    def delegation_tokens(self) -> DelegationTokenManager:
+        """The delegation tokens: CreateDelegationToken, RenewDelegationToken,
+        ExpireDelegationToken, DescribeDelegationToken, and SCRAM's `tokenauth`."""
 
     @property
     def acls(self) -> AclControlManager:

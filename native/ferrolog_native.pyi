@@ -63,6 +63,10 @@ class ControlRequest:
         """Kafka's principal of the connection: ``User:ANONYMOUS``, ``User:<DN>`` of its
         TLS client certificate, or ``User:<name>`` it authenticated as with SASL."""
     @property
+    def token_authenticated(self) -> bool:
+        """Whether the connection authenticated with a delegation token (SCRAM's
+        ``tokenauth``)."""
+    @property
     def sasl_phase(self) -> str:
         """``done`` (authenticated, or a listener without SASL), ``handshake`` (a SASL
         listener's connection not yet authenticated), or ``token`` (``frame`` is a bare SASL
@@ -168,7 +172,8 @@ class Server:
     ) -> None:
         """Sends the answer to a SASL request (or a bare token), then the connection goes on
         as ``step`` says: ``continue``, ``tokens`` (bare tokens follow), ``authenticated`` (as
-        ``principal``: every request is served from now on) or ``failed`` (closed)."""
+        ``principal``: every request is served from now on), ``authenticated-by-token``
+        (likewise, with a delegation token) or ``failed`` (closed)."""
     def record_controller_mutation(
         self,
         client_id: str | None,

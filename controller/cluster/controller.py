@@ -62,6 +62,7 @@ from ..group_configs import GroupConfigManager
 from ..producer_ids import ProducerIdAllocator
 from ..quota.manager import ClientQuotaControlManager, QuotaSink
 from ..scram import ScramControlManager
+from ..tokens.manager import DelegationTokenManager
 from .cache import MetadataCache
 
 if TYPE_CHECKING:
@@ -72,6 +73,14 @@ log = logging.getLogger(__name__)
 
 
 class Controller(MetadataCache):
+    # The managers of ControllerApi, each the one place of its entities.
+    client_quotas: ClientQuotaControlManager
+    acls: AclControlManager
+    scram_credentials: ScramControlManager
+    delegation_tokens: DelegationTokenManager
+    broker_configs: DynamicBrokerConfigManager
+    group_configs: GroupConfigManager
+
     def __init__(
         self,
         store: MetadataStore,
@@ -83,16 +92,17 @@ class Controller(MetadataCache):
     ) -> None:
         super().__init__(config.node_id)
         self.store = store
-        self._client_quotas = ClientQuotaControlManager(store, quota_sink)
-        self._acls = AclControlManager(store, acl_sink)
-        self._scram_credentials = ScramControlManager(store)
-        self._broker_configs = DynamicBrokerConfigManager(store, config)
-        self._group_configs = GroupConfigManager(store, config)
+        self.client_quotas = ClientQuotaControlManager(store, quota_sink)
+        self.acls = AclControlManager(store, acl_sink)
+        self.scram_credentials = ScramControlManager(store)
+        self.delegation_tokens = DelegationTokenManager(store, config)
+        self.broker_configs = DynamicBrokerConfigManager(store, config)
+        self.group_configs = GroupConfigManager(store, config)
         self.config = config
         self._replicas = replicas
         if replicas is not None:
             local = replicas
-            self._broker_configs.subscribe(
+            self.broker_configs.subscribe(
                 lambda changed: local.apply_broker_defaults(self._topics.values(), changed)
             )
         self._rng = rng or random.Random()
@@ -110,12 +120,13 @@ class Controller(MetadataCache):
         leads and opens its local replicas."""
         await self.store.register_broker(registration)
         self._set_brokers(await self.store.brokers())
-        await self._client_quotas.load()
-        await self._scram_credentials.load()
-        await self._acls.load()
+        await self.client_quotas.load()
+        await self.scram_credentials.load()
+        await self.delegation_tokens.load()
+        await self.acls.load()
         # Before the local replicas open, so they open with the dynamic topic defaults.
-        await self._broker_configs.load()
-        await self._group_configs.load()
+        await self.broker_configs.load()
+        await self.group_configs.load()
         await self._feature_control.load()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}
@@ -137,26 +148,6 @@ class Controller(MetadataCache):
         layouts = [(topic, states[name]) for name, topic in sorted(topics.items())]
         self._loading = self._apply_in_order(layouts)
         log.info("controller started node_id=%d topics=%d", self.node_id, len(topics))
-
-    @property
-    def client_quotas(self) -> ClientQuotaControlManager:
-        return self._client_quotas
-
-    @property
-    def scram_credentials(self) -> ScramControlManager:
-        return self._scram_credentials
-
-    @property
-    def acls(self) -> AclControlManager:
-        return self._acls
-
-    @property
-    def broker_configs(self) -> DynamicBrokerConfigManager:
-        return self._broker_configs
-
-    @property
-    def group_configs(self) -> GroupConfigManager:
-        return self._group_configs
 
     def finalized_features(self) -> FinalizedFeatures:
         return self._feature_control.finalized

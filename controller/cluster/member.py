@@ -166,6 +166,10 @@ class ClusterMember:
             # Before the replicas below open, so that they open with the topic defaults.
             await self._controller.broker_configs.update(configs.brokers, configs.full)
             self._controller.group_configs.update(configs.groups, configs.full)
+        if self._controller.delegation_tokens.enabled:
+            tokens = await self._store.token_changes()
+            if tokens is not None:
+                self._controller.delegation_tokens.update(*tokens)
         acls = await self._store.acl_changes()
         if acls is not None:
             self._controller.acls.update(*acls)

@@ -13,8 +13,10 @@ default principal builder).
   ScramControlManager keeps (ZooKeeper's `/config/users/<user>` in a cluster). The server side
   is written here, not taken from scramp: scramp refuses what Kafka accepts (the extensions
   of the client-first message, and a client-final nonce that only ends with the server's,
-  which Debian's kcat sends), and clients that work with Kafka must work here. Kafka's token
-  extension (delegation tokens) is refused.
+  which Debian's kcat sends), and clients that work with Kafka must work here. With Kafka's
+  `tokenauth=true` extension the user name is a delegation token's id, checked against the
+  credential derived from the token's HMAC, and the client authenticates as the token's
+  owner (KIP-48).
 
 Each connection's exchange in progress is kept by connection id until it ends; an exchange a
 client abandons is dropped after `ABANDONED_AFTER_S`.
@@ -66,6 +68,8 @@ class Outcome:
 
     challenge: bytes
     principal: str | None = None
+    # Authenticated with a delegation token (Kafka's `tokenAuthenticated` principal).
+    by_token: bool = False
 
 
 class _Exchange(abc.ABC):
@@ -114,13 +118,18 @@ class _Scram(_Exchange):
     nonce in front of it, and Kafka serves it)."""
 
     def __init__(
-        self, mechanism: ScramMechanism, credential_of: Callable[[str], ScramCredential | None]
+        self,
+        mechanism: ScramMechanism,
+        credential_of: Callable[[str], ScramCredential | None],
+        token_credential_of: Callable[[str], TokenCredential | None],
     ) -> None:
         super().__init__(mechanism.name)
         self._hash = mechanism.hash_name
         self._min_iterations = mechanism.min_iterations
         self._credential_of = credential_of
+        self._token_credential_of = token_credential_of
         self._user = ""
+        self._by_token = False
         self._credential: ScramCredential | None = None
         self._nonce = ""
         self._auth_prefix = ""  # client-first-bare "," server-first
@@ -143,16 +152,20 @@ class _Scram(_Exchange):
         fields = _attributes(bare)
         if "n" not in fields or "r" not in fields or not fields["r"]:
             raise self._failed("client-first without user or nonce")
-        if fields.get("tokenauth", "false").lower() == "true":
-            raise self._failed("delegation tokens are not supported")
         # RFC 5802's saslname: "," and "=" arrive escaped.
         user = fields["n"].replace("=2C", ",").replace("=3D", "=")
         if authzid and authzid[2:].replace("=2C", ",").replace("=3D", "=") != user:
             raise SaslAuthenticationFailedError(AUTHZID_DIFFERS)
-        credential = self._credential_of(user)
+        # Kafka parses the extension with Boolean.parseBoolean: "true" in any case.
+        self._by_token = fields.get("tokenauth", "false").lower() == "true"
+        if self._by_token:
+            found = self._token_credential_of(user)
+            credential, user = found if found is not None else (None, user)
+        else:
+            credential = self._credential_of(user)
         if credential is None:
             # Kafka says no more to the client than for a wrong password.
-            raise self._failed("unknown user")
+            raise self._failed("unknown user or delegation token")
         if credential.iterations < self._min_iterations:
             raise self._failed("too few iterations")
         self._user = user
@@ -181,11 +194,16 @@ class _Scram(_Exchange):
         if not hmac.compare_digest(computed, credential.stored_key):
             raise self._failed("invalid proof")
         verifier = hmac.digest(credential.server_key, auth_message, self._hash)
-        return Outcome(b"v=" + base64.b64encode(verifier), f"User:{self._user}")
+        return Outcome(b"v=" + base64.b64encode(verifier), f"User:{self._user}", self._by_token)
 
     def _failed(self, why: str) -> SaslAuthenticationFailedError:
         log.debug("SCRAM authentication refused: %s", why)
         return SaslAuthenticationFailedError(scram_failed(self.mechanism))
+
+
+# A delegation token's SCRAM credential, and the name of its owner (who a client that
+# authenticates with it is).
+TokenCredential = tuple[ScramCredential, str]
 
 
 def _attributes(message: str) -> dict[str, str]:
@@ -205,6 +223,8 @@ class SaslAuthenticator:
     config: BrokerConfig
     # The SCRAM credential of (user, mechanism), as the metadata store has it now.
     scram_credential: Callable[[str, str], ScramCredential | None]
+    # The credential of (delegation token id, mechanism) and the token's owner.
+    token_credential: Callable[[str, str], TokenCredential | None] = lambda token, m: None
     _exchanges: dict[int, _Exchange] = field(default_factory=dict)
     _plain_users: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -226,6 +246,7 @@ class SaslAuthenticator:
             self._exchanges[connection] = _Scram(
                 SCRAM_MECHANISMS[mechanism],
                 lambda user: self.scram_credential(user, mechanism),
+                lambda token: self.token_credential(token, mechanism),
             )
 
     def step(self, connection: int, token: bytes) -> Outcome:

@@ -11,6 +11,7 @@ from ..acl.manager import AclChanges
 from ..acl.model import AclTable
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramTable
+from ..tokens.model import TokenInfo
 
 # Dynamic broker configs by broker id (None: the cluster default).
 BrokerConfigs = dict[int | None, dict[str, str]]
@@ -184,6 +185,15 @@ class MetadataStore(abc.ABC):
         """Adds and removes entries of each resource pattern named (read, change, write:
         concurrent writers are not lost), lets every broker know, and returns the stored
         entries of those patterns now (empty: none left)."""
+
+    @abc.abstractmethod
+    async def delegation_tokens(self) -> dict[str, TokenInfo]:
+        """Every delegation token, by id (expired ones too, until they are removed)."""
+
+    @abc.abstractmethod
+    async def alter_delegation_token(self, token_id: str, token: TokenInfo | None) -> None:
+        """Creates or replaces (None: removes) a delegation token, and lets every broker
+        know."""
 
     @abc.abstractmethod
     async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:

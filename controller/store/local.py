@@ -29,7 +29,8 @@ from ..acl.manager import AclChanges
 from ..acl.model import AclTable, PatternType, ResourcePattern, ResourceType, parse_name
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramCredential, ScramTable
-from . import zk_acls
+from ..tokens.model import TokenInfo
+from . import zk_acls, zk_tokens
 from . import zk_paths as paths
 from .base import (
     BadVersionError,
@@ -192,6 +193,12 @@ class LocalStore(MetadataStore):
         stored = self._data.get("group_configs", {})
         return {group: dict(configs) for group, configs in stored.items() if configs}
 
+    async def delegation_tokens(self) -> dict[str, TokenInfo]:
+        self._check()
+        stored = self._data.get("delegation_tokens", {})
+        # Kept as Kafka's token znode is, so one codec serves both stores.
+        return {t: zk_tokens.decode(json.dumps(raw).encode()) for t, raw in stored.items()}
+
     async def finalized_features(self) -> FinalizedFeatures:
         self._check()
         return _features_from_json(self._data)
@@ -326,6 +333,16 @@ class LocalStore(MetadataStore):
                 stored[group] = dict(configs)
             else:
                 stored.pop(group, None)
+
+        await self._apply(mutate)
+
+    async def alter_delegation_token(self, token_id: str, token: TokenInfo | None) -> None:
+        def mutate(data: dict[str, Any]) -> None:
+            stored = data.setdefault("delegation_tokens", {})
+            if token is None:
+                stored.pop(token_id, None)
+            else:
+                stored[token_id] = json.loads(zk_tokens.encode(token))
 
         await self._apply(mutate)
 

@@ -31,6 +31,12 @@ The layout follows Kafka's ZooKeeper mode so that the tree reads familiarly in `
   `/kafka-acl-extended-changes/acl_changes_<seq>` (`{"version":1,"resourceType","name",
   "patternType"}`) (persistent sequential): one per changed resource pattern, which every
   broker watches to re-read it
+- `/delegation_token/tokens/<token id>` (persistent): `{"version":3,"owner","tokenRequester",
+  "renewers","issueTimestamp","maxTimestamp","expiryTimestamp","tokenId"}`, a delegation token
+  (principals sanitized: `User%3Aalice`), without its HMAC, as Kafka 3.x's
+  `DelegationTokenManagerZk` writes it
+- `/delegation_token/token_changes/token_change_<seq>` (persistent sequential): the id of a
+  created, changed or removed token, which every broker watches to re-read it
 - `/controller` (ephemeral): `{"version":1,"brokerid":<id>,"timestamp":...}`
 - `/controller_epoch` (persistent): the epoch as a decimal string
 - `/admin/reassign_partitions` (persistent): `{"version":1,"partitions":[{topic, partition,
@@ -100,6 +106,9 @@ ACL_PREFIXED = "/kafka-acl-extended/prefixed"
 ACL_LITERAL_CHANGES = "/kafka-acl-changes"
 ACL_EXTENDED_CHANGES = "/kafka-acl-extended-changes"
 ACL_CHANGE_PREFIX = "acl_changes_"
+TOKENS = "/delegation_token/tokens"
+TOKEN_CHANGES = "/delegation_token/token_changes"
+TOKEN_CHANGE_PREFIX = "token_change_"
 
 # Created at startup so that children watches and creates below them never miss a parent.
 PERSISTENT_ROOTS = (
@@ -120,6 +129,8 @@ PERSISTENT_ROOTS = (
     ACL_PREFIXED,
     ACL_LITERAL_CHANGES,
     ACL_EXTENDED_CHANGES,
+    TOKENS,
+    TOKEN_CHANGES,
 )
 
 

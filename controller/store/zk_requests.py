@@ -1,6 +1,7 @@
 """The request znodes of Kafka's ZooKeeper mode that brokers and admin requests write and the
 controller settles: `/admin/reassign_partitions`, preferred and unclean elections, controlled
-shutdown, offline replicas with their `/log_dir_event_notification`. Blocking kazoo calls, run
+shutdown, offline replicas with their `/log_dir_event_notification`; and the producer id
+blocks of `/latest_producer_id_block`. Blocking kazoo calls, run
 on the store's threads.
 
 Reassignments and elections are written by request handlers on any broker and settled by the
@@ -108,3 +109,18 @@ def complete_log_dir_events(client: KazooClient, names: Collection[str]) -> None
     for name in names:
         with contextlib.suppress(NoNodeError):
             client.delete(f"{paths.LOG_DIR_EVENT_NOTIFICATION}/{name}")
+
+
+def allocate_producer_ids(client: KazooClient, count: int) -> int:
+    """Reserves the next `count` producer ids in `/latest_producer_id_block`
+    (compare-and-set: brokers allocate concurrently); returns the first."""
+    client.ensure_path(paths.PRODUCER_ID_BLOCK)
+    while True:
+        data, stat = client.get(paths.PRODUCER_ID_BLOCK)
+        first = paths.decode_producer_id_block_end(data) + 1
+        block = paths.encode_producer_id_block(0, first, first + count - 1)
+        try:
+            client.set(paths.PRODUCER_ID_BLOCK, block, stat.version)
+            return first
+        except ZkBadVersionError:
+            continue

@@ -29,11 +29,10 @@ import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ferrolog.timeouts import bounded
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import BadVersionError as ZkBadVersionError
 from kazoo.exceptions import NodeExistsError
 from kazoo.protocol.states import WatchedEvent
 
@@ -41,7 +40,17 @@ from ..acl.manager import AclChanges
 from ..acl.model import AclTable
 from ..quota.entity import ClientQuotaEntity, QuotaTable
 from ..scram import ScramChanges, ScramTable
-from . import zk_acls, zk_brokers, zk_configs, zk_features, zk_fenced, zk_requests, zk_topics
+from ..tokens.model import TokenInfo
+from . import (
+    zk_acls,
+    zk_brokers,
+    zk_configs,
+    zk_features,
+    zk_fenced,
+    zk_requests,
+    zk_tokens,
+    zk_topics,
+)
 from . import zk_paths as paths
 from .base import (
     BadVersionError,
@@ -55,6 +64,7 @@ from .base import (
 )
 from .local import new_cluster_id
 from .view import ClusterView, TopicPartition
+from .zk_tokens import TokenChanges
 from .zk_view import KnownStates, read_brokers, read_features, read_topic_states, read_view
 
 log = logging.getLogger(__name__)
@@ -63,6 +73,7 @@ T = TypeVar("T")
 # A watched read re-reads every partition state at least this often, in case a change was
 # not seen (it should not happen; this bounds the harm if it does).
 FULL_READ_S = 30.0
+_UNSEEN: dict[str, Any] = {"configs": False, "acls": None, "tokens": False}
 
 
 class ZkStore(MetadataStore):
@@ -91,12 +102,10 @@ class ZkStore(MetadataStore):
         self._changed: set[str] = set()
         self._generation = 0
         self._full_read_at = 0.0
-        # The newest config change notification `config_changes` processed (None: there was
-        # none; False: read everything next time, as after a connection state change).
-        self._config_change: str | bool | None = False
-        # The newest ACL change notifications `acl_changes` processed (None: read every ACL
-        # next time, as after a connection state change).
-        self._acl_seen: zk_acls.Seen | None = None
+        # The newest change notifications each of `config_changes`, `acl_changes` and
+        # `token_changes` processed: `_UNSEEN` (read everything next time) at first and after a
+        # connection state change, when a notification may have expired unseen.
+        self._seen: dict[str, Any] = dict(_UNSEEN)
 
     @property
     def client(self) -> KazooClient:
@@ -127,8 +136,7 @@ class ZkStore(MetadataStore):
         with self._lock:
             self._generation += 1
             self._known = {}
-            self._config_change = False
-            self._acl_seen = None
+            self._seen = dict(_UNSEEN)
         if self._loop is not None and self._on_session is not None:
             self._loop.call_soon_threadsafe(self._on_session, str(state))
         if state == KazooState.CONNECTED:
@@ -223,19 +231,12 @@ class ZkStore(MetadataStore):
         cluster default since the last call (the first call, and the first after a
         connection state change, reads everything); None if nothing. Watches for the next
         change."""
-
-        def read() -> zk_configs.ConfigChanges | None:
-            with self._lock:
-                after, generation = self._config_change, self._generation
-            latest, changes = zk_configs.read_changes(
+        return await self._since_seen(
+            "configs",
+            lambda after: zk_configs.read_changes(
                 self.client, self._watcher, after, (None, node_id)
-            )
-            with self._lock:
-                if generation == self._generation:
-                    self._config_change = latest
-            return changes
-
-        return await self._call(read)
+            ),
+        )
 
     async def alter_client_quotas(
         self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
@@ -273,16 +274,45 @@ class ZkStore(MetadataStore):
         every ACL: the first call, and the first after a connection state change); None if
         nothing changed. Watches for the next change."""
 
-        def read() -> tuple[AclTable, bool] | None:
-            with self._lock:
-                seen, generation = self._acl_seen, self._generation
+        def read(seen: zk_acls.Seen | None) -> tuple[zk_acls.Seen, tuple[AclTable, bool] | None]:
             latest, changes, full = zk_acls.read_changes(self.client, self._watcher, seen)
+            return latest, None if changes is None else (changes, full)
+
+        return await self._since_seen("acls", read)
+
+    # Delegation tokens (any broker writes them; every broker watches the change notifications)
+
+    async def delegation_tokens(self) -> dict[str, TokenInfo]:
+        return await self._call(lambda: zk_tokens.read_all(self.client))
+
+    async def alter_delegation_token(self, token_id: str, token: TokenInfo | None) -> None:
+        await self._call(lambda: zk_tokens.write(self.client, token_id, token))
+
+    async def token_changes(self) -> tuple[TokenChanges, bool] | None:
+        """As `acl_changes`, for delegation tokens."""
+
+        def read(seen: str | bool | None) -> tuple[str | None, tuple[TokenChanges, bool] | None]:
+            after = None if isinstance(seen, bool) else seen
+            full = seen is False
+            latest, changes = zk_tokens.read_changes(self.client, self._watcher, after, full)
+            return latest, None if changes is None else (changes, full)
+
+        return await self._since_seen("tokens", read)
+
+    async def _since_seen(self, kind: str, read: Callable[[Any], tuple[Any, T]]) -> T:
+        """`read(seen)` with the newest notification of `kind` seen so far; keeps the one it
+        returns as seen, unless the connection state changed meanwhile."""
+
+        def run() -> T:
+            with self._lock:
+                seen, generation = self._seen[kind], self._generation
+            latest, result = read(seen)
             with self._lock:
                 if generation == self._generation:
-                    self._acl_seen = latest
-            return None if changes is None else (changes, full)
+                    self._seen[kind] = latest
+            return result
 
-        return await self._call(read)
+        return await self._call(run)
 
     # Finalized features: read by every broker (in each view), written by the controller only
 
@@ -458,17 +488,4 @@ class ZkStore(MetadataStore):
         if count < 1:
             raise ValueError("count must be positive")
 
-        def allocate() -> int:
-            client = self.client
-            client.ensure_path(paths.PRODUCER_ID_BLOCK)
-            while True:
-                data, stat = client.get(paths.PRODUCER_ID_BLOCK)
-                first = paths.decode_producer_id_block_end(data) + 1
-                block = paths.encode_producer_id_block(0, first, first + count - 1)
-                try:
-                    client.set(paths.PRODUCER_ID_BLOCK, block, stat.version)
-                    return first
-                except ZkBadVersionError:
-                    continue
-
-        return await self._call(allocate)
+        return await self._call(lambda: zk_requests.allocate_producer_ids(self.client, count))

@@ -51,6 +51,7 @@ class Broker:
         self.controller: Controller | None = None
         self.group_coordinator: GroupCoordinator | None = None
         self._waits: NativeWaits | None = None
+        self._token_sweeps: asyncio.Task[None] | None = None
         self.txn_coordinator: TransactionCoordinator | None = None
         self.txn_markers: LocalMarkerWriter | None = None
         self.services: BrokerServices | None = None
@@ -152,10 +153,19 @@ class Broker:
                 group_coordinator=self.group_coordinator,
                 txn_coordinator=self.txn_coordinator,
                 txn_markers=self.txn_markers,
-                sasl=SaslAuthenticator(config, controller.scram_credentials.credential),
+                sasl=SaslAuthenticator(
+                    config,
+                    controller.scram_credentials.credential,
+                    controller.delegation_tokens.credential,
+                ),
             )
             self._dispatcher = Dispatcher(native, self.services, HANDLERS, advertised())
             self._dispatcher.start()
+            self._token_sweeps = asyncio.ensure_future(
+                controller.delegation_tokens.sweep_forever(
+                    lambda: controller.controller_id == config.node_id
+                )
+            )
             # Served while they load; "started" means every local replica is open.
             await (self.member.loaded() if self.member is not None else controller.loaded())
             self.ready = True
@@ -293,6 +303,10 @@ class Broker:
         (bounded by `controlled.shutdown.timeout.ms`), so producers switch to other replicas
         before this one goes."""
         self.ready = False
+        if self._token_sweeps is not None:
+            self._token_sweeps.cancel()
+            await asyncio.gather(self._token_sweeps, return_exceptions=True)
+            self._token_sweeps = None
         if self.member is not None:
             member, self.member = self.member, None
             if graceful and self.config.get_bool("controlled.shutdown.enable"):

@@ -4,7 +4,8 @@ clients (the Spark reader, the tools): TLS and SASL (PLAIN, SCRAM-SHA-256, SCRAM
 - `ClientSecurity.from_properties` reads `security.protocol`, `ssl.truststore.*`,
   `ssl.keystore.*`, `ssl.key.password`, `ssl.endpoint.identification.algorithm`,
   `sasl.mechanism` and `sasl.jaas.config` (the username and password of Kafka's
-  PlainLoginModule or ScramLoginModule line), so Spark's `kafka.*` options work as they are.
+  PlainLoginModule or ScramLoginModule line, and ScramLoginModule's `tokenauth="true"`: a
+  delegation token's id and HMAC), so Spark's `kafka.*` options work as they are.
 - `wrap` puts TLS on a socket and `authenticate` runs the SASL exchange on a blocking
   connection, as Kafka's Java client does: SaslHandshake v1, then SaslAuthenticate v2.
 - `librdkafka` gives the same settings in librdkafka's names (the Spark writer's producer).
@@ -50,6 +51,8 @@ class ClientSecurity:
     mechanism: str | None = None
     username: str = ""
     password: str = ""
+    # SCRAM with a delegation token (`username` its id, `password` its HMAC in base64).
+    token_auth: bool = False
 
     @property
     def tls(self) -> bool:
@@ -71,11 +74,11 @@ class ClientSecurity:
             ca_pem = _truststore(p)
             cert_pem, key_pem = _keystore(p)
         mechanism = username = password = None
+        options: dict[str, str] = {}
         if protocol.startswith("SASL_"):
             mechanism = p.get("sasl.mechanism", "GSSAPI").upper()
             if mechanism not in MECHANISMS:
                 raise ValueError(f"sasl.mechanism {mechanism} is not one of {MECHANISMS}")
-            options: dict[str, str] = {}
             for module in jaas.parse(p.get("sasl.jaas.config", "")):
                 options.update(module.options)
             username, password = options.get("username"), options.get("password")
@@ -91,6 +94,7 @@ class ClientSecurity:
             mechanism=mechanism,
             username=username or "",
             password=password or "",
+            token_auth=options.get("tokenauth", "false").lower() == "true",
         )
 
     def ssl_context(self) -> ssl.SSLContext:
@@ -123,7 +127,7 @@ class ClientSecurity:
                 f"SASL mechanism {self.mechanism} refused (error {answer['error_code']}; the "
                 f"broker offers {answer['mechanisms']})"
             )
-        exchange = sasl_tokens(self.mechanism, self.username, self.password)
+        exchange = sasl_tokens(self.mechanism, self.username, self.password, self.token_auth)
         token: bytes | None = next(exchange)
         while token is not None:
             answer = call(ApiKey.SASL_AUTHENTICATE, 2, {"auth_bytes": token})
@@ -132,7 +136,10 @@ class ClientSecurity:
             token = exchange.send(answer["auth_bytes"])
 
     def librdkafka(self) -> dict[str, Any]:
-        """The same settings as librdkafka properties."""
+        """The same settings as librdkafka properties; ValueError for a delegation token,
+        which librdkafka's SCRAM cannot present."""
+        if self.token_auth:
+            raise ValueError("librdkafka cannot authenticate with a delegation token (tokenauth)")
         config: dict[str, Any] = {"security.protocol": self.protocol}
         if self.tls:
             if self.ca_pem:
@@ -156,10 +163,11 @@ class ClientSecurity:
         return config
 
 
-def sasl_tokens(mechanism: str, username: str, password: str) -> Any:
+def sasl_tokens(mechanism: str, username: str, password: str, token_auth: bool = False) -> Any:
     """A generator of the client's tokens: sent each server token, it yields the next one
     (None: done). Sans-IO, so the blocking clients here and the control plane's asyncio
-    connections to other brokers (`BrokerChannel`) share it."""
+    connections to other brokers (`BrokerChannel`) share it. `token_auth`: SCRAM with Kafka's
+    `tokenauth=true` extension (a delegation token)."""
     if mechanism == "PLAIN":
         yield f"\0{username}\0{password}".encode()
         yield None
@@ -169,7 +177,13 @@ def sasl_tokens(mechanism: str, username: str, password: str) -> Any:
     import scramp
 
     client = scramp.ScramClient([mechanism], username, password)
-    server_first = yield client.get_client_first().encode()
+    first = client.get_client_first()
+    if token_auth:
+        # RFC 5802's extensions follow the nonce in client-first-bare, which the proof
+        # covers: scramp has no parameter for them, so its bare message is extended too.
+        first += ",tokenauth=true"
+        client.client_first_bare += ",tokenauth=true"
+    server_first = yield first.encode()
     client.set_server_first(server_first.decode())
     server_final = yield client.get_client_final().encode()
     try:

@@ -131,6 +131,7 @@ class Dispatcher:
             broker=self._services,
             listener_name=request.listener_name,
             principal=request.principal,
+            token_authenticated=request.token_authenticated,
             connection_id=request.connection_id,
             sasl_phase=request.sasl_phase,
         )
@@ -231,7 +232,8 @@ class Dispatcher:
         except (SaslAuthenticationFailedError, IllegalSaslStateError) as exc:
             self._close(request, f"SASL authentication failed: {exc.message}")
             return
-        step = "continue" if outcome.principal is None else "authenticated"
+        step = context.sasl_step
+        assert step is not None
         self._queue.respond_sasl(request.handle, outcome.challenge, step, outcome.principal)
 
     def _unsupported_api_versions(self, request: ControlRequest) -> None:

@@ -202,8 +202,8 @@ def test_describe_broker() -> None:
     assert sensitive == {"ssl.keystore.password", "ssl.key.password", "ssl.keystore.key",
                          "ssl.keystore.certificate.chain", "ssl.truststore.password",
                          "ssl.truststore.certificates", "sasl.jaas.config",
-                         # Kafka's passwords that ferrolog knows but does not serve.
                          "delegation.token.secret.key",
+                         # Kafka's passwords that ferrolog knows but does not serve.
                          "sasl.oauthbearer.client.credentials.client.secret",
                          "sasl.oauthbearer.assertion.private.key.passphrase"}  # fmt: skip
     secret = BrokerConfig({"ssl.keystore.password": "hunter2"}).describe_broker()

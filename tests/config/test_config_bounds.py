@@ -65,6 +65,11 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "sasl.mechanism.inter.broker.protocol": (S, None, None, ()),
     "sasl.jaas.config": (PW, None, None, ()),
     "sasl.server.max.receive.size": (INT, None, None, ()),
+    # Kafka 4.4.0's DelegationTokenManagerConfigs.
+    "delegation.token.secret.key": (PW, None, None, ()),
+    "delegation.token.max.lifetime.ms": (L, 1, None, ()),
+    "delegation.token.expiry.time.ms": (L, 1, None, ()),
+    "delegation.token.expiry.check.interval.ms": (L, 1, None, ()),
     "connection.failed.authentication.delay.ms": (INT, 0, None, ()),
     "max.connections": (INT, 0, None, ()),
     "max.connections.per.ip": (INT, 0, None, ()),

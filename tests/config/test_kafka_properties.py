@@ -85,7 +85,7 @@ def test_a_served_property_has_kafkas_type() -> None:
         ("sasl.oauthbearer.jwks.endpoint.url", "https://idp.example/jwks"),
         ("log.cleaner.io.max.bytes.per.second", "1048576"),
         ("create.topic.policy.class.name", "com.example.Policy"),
-        ("delegation.token.secret.key", "s3cret"),
+        ("transaction.two.phase.commit.enable", "true"),
         ("group.coordinator.rebalance.protocols", "classic"),
     ],
 )

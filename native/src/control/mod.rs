@@ -34,6 +34,9 @@ pub struct ControlRequest {
     pub principal: Arc<str>,
     /// Where the connection is in its SASL authentication.
     pub sasl: SaslPhase,
+    /// Authenticated with a delegation token (Kafka's `KafkaPrincipal.tokenAuthenticated`):
+    /// such a connection may not ask for delegation tokens itself.
+    pub token_authenticated: bool,
     /// Header and body, without the size prefix; a bare SASL token in [`SaslPhase::Token`].
     pub frame: Bytes,
 }
@@ -58,8 +61,9 @@ pub enum SaslStep {
     Continue,
     /// The client will send bare tokens next (SaslHandshake v0).
     ExpectTokens,
-    /// Authenticated as this principal: every request is served from now on.
-    Authenticated(Arc<str>),
+    /// Authenticated as this principal (with a delegation token: `by_token`): every request
+    /// is served from now on.
+    Authenticated { principal: Arc<str>, by_token: bool },
     /// Refused: the connection closes after the response (Kafka's answer to a failed
     /// authentication).
     Failed,
@@ -197,6 +201,7 @@ mod tests {
             listener: "PLAINTEXT".into(),
             principal: "User:ANONYMOUS".into(),
             sasl: SaslPhase::Done,
+            token_authenticated: false,
             frame: Bytes::from_static(b"frame"),
         }
     }

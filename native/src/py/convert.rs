@@ -133,7 +133,14 @@ pub(super) fn sasl_step(step: &str, principal: Option<&str>) -> PyResult<SaslSte
     Ok(match (step, principal) {
         ("continue", None) => SaslStep::Continue,
         ("tokens", None) => SaslStep::ExpectTokens,
-        ("authenticated", Some(principal)) => SaslStep::Authenticated(principal.into()),
+        ("authenticated", Some(principal)) => SaslStep::Authenticated {
+            principal: principal.into(),
+            by_token: false,
+        },
+        ("authenticated-by-token", Some(principal)) => SaslStep::Authenticated {
+            principal: principal.into(),
+            by_token: true,
+        },
         ("failed", None) => SaslStep::Failed,
         _ => {
             return Err(PyValueError::new_err(format!(

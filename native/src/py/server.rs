@@ -90,8 +90,9 @@ impl PyServer {
     }
 
     /// The answer to a SASL request, then what the connection does: `step` is "continue",
-    /// "tokens" (bare tokens follow, after SaslHandshake v0), "authenticated" (as
-    /// `principal`) or "failed" (the connection closes once the response is out).
+    /// "tokens" (bare tokens follow, after SaslHandshake v0), "authenticated" or
+    /// "authenticated-by-token" (as `principal`) or "failed" (the connection closes once the
+    /// response is out).
     #[pyo3(signature = (handle, response, step, principal = None))]
     fn respond_sasl(
         &self,

@@ -48,6 +48,11 @@ impl PyControlRequest {
     fn principal(&self) -> &str {
         &self.inner.principal
     }
+    /// Whether the connection authenticated with a delegation token.
+    #[getter]
+    fn token_authenticated(&self) -> bool {
+        self.inner.token_authenticated
+    }
     /// Where the connection is in SASL authentication: "done" (authenticated, or not a SASL
     /// listener), "handshake" (before it), "token" (the frame is a bare SASL token).
     #[getter]

@@ -26,6 +26,8 @@ pub struct Peer {
     pub listener: Arc<str>,
     /// Kafka's principal: `User:ANONYMOUS`, or from the client certificate under TLS.
     pub principal: Arc<str>,
+    /// Authenticated with a delegation token (SASL/SCRAM with `tokenauth`).
+    pub token_authenticated: bool,
 }
 
 /// Serves the connection until the peer leaves, a request is malformed, the idle timeout
@@ -271,6 +273,7 @@ async fn handle<S: Transport>(
                 listener: Arc::clone(&session.who.listener),
                 principal: Arc::clone(&session.who.principal),
                 sasl: session.phase,
+                token_authenticated: session.who.token_authenticated,
                 frame,
             };
             let mut pending = broker.control.submit(request).await;
@@ -317,10 +320,14 @@ impl Session {
                 self.phase = SaslPhase::Token;
                 Next::Read
             }
-            SaslStep::Authenticated(principal) => {
+            SaslStep::Authenticated {
+                principal,
+                by_token,
+            } => {
                 let host = self.who.address.ip().to_string();
                 self.acl = acl::Session::new(Arc::clone(&principal), host);
                 self.who.principal = principal;
+                self.who.token_authenticated = by_token;
                 self.phase = SaslPhase::Done;
                 Next::Read
             }

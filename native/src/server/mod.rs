@@ -332,6 +332,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
             address: peer,
             listener: Arc::clone(&name),
             principal: Arc::clone(&anonymous),
+            token_authenticated: false,
         };
         let Some((acceptor, principal_mapper)) = acceptor.clone() else {
             tokio::spawn(async move {

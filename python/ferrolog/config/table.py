@@ -239,6 +239,16 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "mechanism, given only as listener.name.<name>.<mechanism>.sasl.jaas.config: "
            "PlainLoginModule's user_<name>=\"<password>\" entries are the PLAIN users, and "
            "username and password are the broker's own credentials towards other brokers."),
+        # Delegation tokens (KIP-48): off while the secret key is unset, as in Kafka.
+        _b("delegation.token.secret.key", _P, None, "The key every broker derives delegation "
+           "tokens' HMACs (their SCRAM passwords) from; the same on every broker. Unset: "
+           "delegation tokens are disabled."),
+        _b("delegation.token.max.lifetime.ms", _L, "604800000", "Longest a delegation token "
+           "lives, however often it is renewed.", minimum=1),
+        _b("delegation.token.expiry.time.ms", _L, "86400000", "How long a delegation token "
+           "lives from its creation or last renewal.", minimum=1),
+        _b("delegation.token.expiry.check.interval.ms", _L, "3600000", "How often the "
+           "controller removes expired delegation tokens.", minimum=1),
         _b("sasl.server.max.receive.size", _I, "524288", "Largest frame a client may send "
            "before it has authenticated; a larger one closes the connection.", native=True),
         _b("connection.failed.authentication.delay.ms", _I, "100", "How long a connection "

@@ -228,16 +228,6 @@ UNSERVED: tuple[Unserved, ...] = (
         ),
     ),
     Unserved(
-        'delegation tokens are not served yet',
-        refused=True,
-        properties=(
-            ('delegation.token.expiry.check.interval.ms', 'LONG', '3600000', False),
-            ('delegation.token.expiry.time.ms', 'LONG', '86400000', False),
-            ('delegation.token.max.lifetime.ms', 'LONG', '604800000', False),
-            ('delegation.token.secret.key', 'PASSWORD', None, False),
-        ),
-    ),
-    Unserved(
         'two-phase commit (KIP-939) is not served yet',
         refused=True,
         properties=(

@@ -68,12 +68,15 @@ class RequestContext:
     # Kafka's principal of the connection (from its TLS client certificate or its SASL
     # authentication, if any).
     principal: str = "User:ANONYMOUS"
+    # The connection authenticated with a delegation token: it may not ask for tokens.
+    token_authenticated: bool = False
     connection_id: int = 0
     # Where the connection is in SASL authentication (the native core's `sasl_phase`):
     # "done", "handshake" (a SASL listener's connection before it authenticated).
     sasl_phase: str = "done"
     # Set by the SASL handlers: what the connection does once the response is out
-    # ("continue", "tokens", "authenticated" as `sasl_principal`, "failed"), or "close"
+    # ("continue", "tokens", "authenticated" or "authenticated-by-token" as `sasl_principal`,
+    # "failed"), or "close"
     # (closed with no response, Kafka's answer to a SASL request out of order).
     sasl_step: str | None = None
     sasl_principal: str | None = None

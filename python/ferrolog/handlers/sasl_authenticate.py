@@ -45,6 +45,6 @@ def token(ctx: RequestContext, sasl: SaslAuthenticator, auth_bytes: bytes) -> Ou
     if outcome.principal is None:
         ctx.sasl_step = "continue"
     else:
-        ctx.sasl_step = "authenticated"
+        ctx.sasl_step = "authenticated-by-token" if outcome.by_token else "authenticated"
         ctx.sasl_principal = outcome.principal
     return outcome

@@ -248,6 +248,7 @@ async fn ask(
             listener: "".into(),
             principal: crate::tls::principal::ANONYMOUS_PRINCIPAL.into(),
             sasl: crate::control::SaslPhase::Done,
+            token_authenticated: false,
             frame: frame.freeze(),
         })
         .await;
