@@ -72,7 +72,8 @@ test-rust: ## Rust unit tests of the core, built without pyo3
 	cargo test --no-default-features
 
 test-python: ## Python tests (the Cython codec), then the codec tests again on the pure-Python twin
-	$(PY) -m pytest
+	@# The slowest tests in the log: where the next cut of CI time comes from.
+	$(PY) -m pytest --durations=40
 	FERROLOG_PURE_PYTHON=1 $(PY) -m pytest tests/protocol -q
 
 lint: ## ruff, mypy, clippy, rustfmt --check
