@@ -168,12 +168,19 @@ class Server:
         connection. Responses on one connection go out in request order. ``throttle_ms`` > 0
         mutes the connection for that long once the response is out (a request quota)."""
     def respond_sasl(
-        self, handle: int, response: bytes, step: str, principal: str | None = None
+        self,
+        handle: int,
+        response: bytes,
+        step: str,
+        principal: str | None = None,
+        lifetime_ms: int | None = None,
     ) -> None:
         """Sends the answer to a SASL request (or a bare token), then the connection goes on
         as ``step`` says: ``continue``, ``tokens`` (bare tokens follow), ``authenticated`` (as
         ``principal``: every request is served from now on), ``authenticated-by-token``
-        (likewise, with a delegation token) or ``failed`` (closed)."""
+        (likewise, with a delegation token) or ``failed`` (closed). With ``lifetime_ms`` the
+        authentication ends after that long: the first request after it closes the
+        connection."""
     def record_controller_mutation(
         self,
         client_id: str | None,

@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ferrolog.clock import now_ms
 from ferrolog.config import BrokerConfig
 from ferrolog.errors import (
     IllegalSaslStateError,
@@ -70,6 +71,8 @@ class Outcome:
     principal: str | None = None
     # Authenticated with a delegation token (Kafka's `tokenAuthenticated` principal).
     by_token: bool = False
+    # How long the authentication holds (a token's time to its expiry), None: for good.
+    lifetime_ms: int | None = None
 
 
 class _Exchange(abc.ABC):
@@ -130,6 +133,7 @@ class _Scram(_Exchange):
         self._token_credential_of = token_credential_of
         self._user = ""
         self._by_token = False
+        self._expiry_ms: int | None = None
         self._credential: ScramCredential | None = None
         self._nonce = ""
         self._auth_prefix = ""  # client-first-bare "," server-first
@@ -160,7 +164,10 @@ class _Scram(_Exchange):
         self._by_token = fields.get("tokenauth", "false").lower() == "true"
         if self._by_token:
             found = self._token_credential_of(user)
-            credential, user = found if found is not None else (None, user)
+            if found is not None:
+                credential, user, self._expiry_ms = found
+            else:
+                credential = None
         else:
             credential = self._credential_of(user)
         if credential is None:
@@ -194,16 +201,19 @@ class _Scram(_Exchange):
         if not hmac.compare_digest(computed, credential.stored_key):
             raise self._failed("invalid proof")
         verifier = hmac.digest(credential.server_key, auth_message, self._hash)
-        return Outcome(b"v=" + base64.b64encode(verifier), f"User:{self._user}", self._by_token)
+        # Kafka's session lifetime: a token's connection lasts until the token expires.
+        lifetime = None if self._expiry_ms is None else max(0, self._expiry_ms - now_ms())
+        challenge = b"v=" + base64.b64encode(verifier)
+        return Outcome(challenge, f"User:{self._user}", self._by_token, lifetime)
 
     def _failed(self, why: str) -> SaslAuthenticationFailedError:
         log.debug("SCRAM authentication refused: %s", why)
         return SaslAuthenticationFailedError(scram_failed(self.mechanism))
 
 
-# A delegation token's SCRAM credential, and the name of its owner (who a client that
-# authenticates with it is).
-TokenCredential = tuple[ScramCredential, str]
+# A delegation token's SCRAM credential, the name of its owner (who a client that
+# authenticates with it is) and its expiry time.
+TokenCredential = tuple[ScramCredential, str, int]
 
 
 def _attributes(message: str) -> dict[str, str]:

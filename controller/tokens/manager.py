@@ -110,10 +110,10 @@ class DelegationTokenManager:
 
     # Authentication
 
-    def credential(self, token_id: str, mechanism: str) -> tuple[ScramCredential, str] | None:
+    def credential(self, token_id: str, mechanism: str) -> tuple[ScramCredential, str, int] | None:
         """The SCRAM credential a `tokenauth` authentication as `token_id` is checked against,
-        and the name of the user it authenticates as (the token's owner); None for a token
-        this broker does not know."""
+        the name of the user it authenticates as (the token's owner) and when the token
+        expires; None for a token this broker does not know."""
         token = self._tokens.get(token_id)
         known = SCRAM_MECHANISMS.get(mechanism)
         if token is None or known is None:
@@ -128,7 +128,7 @@ class DelegationTokenManager:
             )
             self._credentials[(token_id, mechanism)] = credential
         _, _, owner_name = token.owner.partition(":")
-        return credential, owner_name
+        return credential, owner_name, token.expiry_ms
 
     # Requests (the handlers check who may ask: listener, principal, ACLs)
 

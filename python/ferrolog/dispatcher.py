@@ -208,7 +208,9 @@ class Dispatcher:
                 context.peer,
                 "SASL authentication failed",
             )
-        self._queue.respond_sasl(request.handle, encoded, step, context.sasl_principal)
+        self._queue.respond_sasl(
+            request.handle, encoded, step, context.sasl_principal, context.sasl_lifetime_ms
+        )
 
     def _sasl_token(self, request: ControlRequest) -> None:
         """A bare token after SaslHandshake v0: answered with a bare token; a failure closes
@@ -234,7 +236,9 @@ class Dispatcher:
             return
         step = context.sasl_step
         assert step is not None
-        self._queue.respond_sasl(request.handle, outcome.challenge, step, outcome.principal)
+        self._queue.respond_sasl(
+            request.handle, outcome.challenge, step, outcome.principal, outcome.lifetime_ms
+        )
 
     def _unsupported_api_versions(self, request: ControlRequest) -> None:
         # Parsed as v0 means: only the correlation id matters, the body is not read at all.

@@ -293,6 +293,20 @@ def _java(main: str, bootstrap: str, config: Path, *args: str) -> subprocess.Com
     )
 
 
+def test_a_token_connection_ends_when_the_token_expires(broker: SaslBroker) -> None:
+    """Kafka's session lifetime: the first request after the token's expiry closes the
+    connection (ferrolog has no re-authentication; the client connects again)."""
+    bob = connect(broker, "bob")
+    short = create(bob, max_lifetime_ms=1000)
+    bob.close()
+    as_token = connect(broker, None, token=(short["token_id"], short["hmac"]))
+    assert as_token.request(ApiKey.METADATA, 12, {"topics": None})["brokers"]
+    time.sleep(max(0.0, short["max_timestamp_ms"] / 1000 - time.time()) + 0.1)
+    with pytest.raises(ConnectionError):
+        as_token.request(ApiKey.METADATA, 12, {"topics": None})
+    as_token.close()
+
+
 @needs_kafka_jars
 def test_kafka_tools_create_use_renew_and_expire_a_token(
     broker: SaslBroker, tmp_path: Path

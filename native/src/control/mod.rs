@@ -62,8 +62,12 @@ pub enum SaslStep {
     /// The client will send bare tokens next (SaslHandshake v0).
     ExpectTokens,
     /// Authenticated as this principal (with a delegation token: `by_token`): every request
-    /// is served from now on.
-    Authenticated { principal: Arc<str>, by_token: bool },
+    /// is served from now on, for `lifetime` when the credential expires (a token's).
+    Authenticated {
+        principal: Arc<str>,
+        by_token: bool,
+        lifetime: Option<Duration>,
+    },
     /// Refused: the connection closes after the response (Kafka's answer to a failed
     /// authentication).
     Failed,

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use crate::control::SaslStep;
 use crate::metrics::TopicMetrics;
@@ -129,17 +130,24 @@ fn open_request(t: OpenTuple) -> PyResult<OpenRequest> {
 
 /// `respond_sasl`'s step: "continue", "tokens", "authenticated" (with the principal) or
 /// "failed".
-pub(super) fn sasl_step(step: &str, principal: Option<&str>) -> PyResult<SaslStep> {
+pub(super) fn sasl_step(
+    step: &str,
+    principal: Option<&str>,
+    lifetime_ms: Option<u64>,
+) -> PyResult<SaslStep> {
+    let lifetime = lifetime_ms.map(Duration::from_millis);
     Ok(match (step, principal) {
         ("continue", None) => SaslStep::Continue,
         ("tokens", None) => SaslStep::ExpectTokens,
         ("authenticated", Some(principal)) => SaslStep::Authenticated {
             principal: principal.into(),
             by_token: false,
+            lifetime,
         },
         ("authenticated-by-token", Some(principal)) => SaslStep::Authenticated {
             principal: principal.into(),
             by_token: true,
+            lifetime,
         },
         ("failed", None) => SaslStep::Failed,
         _ => {

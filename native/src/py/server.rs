@@ -90,18 +90,18 @@ impl PyServer {
     }
 
     /// The answer to a SASL request, then what the connection does: `step` is "continue",
-    /// "tokens" (bare tokens follow, after SaslHandshake v0), "authenticated" or
-    /// "authenticated-by-token" (as `principal`) or "failed" (the connection closes once the
-    /// response is out).
-    #[pyo3(signature = (handle, response, step, principal = None))]
+    /// "tokens" (bare tokens follow, after SaslHandshake v0), "authenticated[-by-token]" (as
+    /// `principal`, for `lifetime_ms` if given) or "failed" (closed after the response).
+    #[pyo3(signature = (handle, response, step, principal = None, lifetime_ms = None))]
     fn respond_sasl(
         &self,
         handle: u64,
         response: &[u8],
         step: &str,
         principal: Option<&str>,
+        lifetime_ms: Option<u64>,
     ) -> PyResult<()> {
-        let step = sasl_step(step, principal)?;
+        let step = sasl_step(step, principal, lifetime_ms)?;
         let body = Bytes::copy_from_slice(response);
         self.inner
             .broker()

@@ -55,6 +55,7 @@ pub async fn serve<S: Transport>(
         } else {
             SaslPhase::Done
         },
+        expires: None,
     };
     // Clients name themselves once per connection; read only for the request log.
     let mut client_id: Option<String> = None;
@@ -98,6 +99,15 @@ pub async fn serve<S: Transport>(
                 .refused(requester, "request before SASL authentication");
             return;
         }
+        if session
+            .expires
+            .is_some_and(|at| tokio::time::Instant::now() >= at)
+        {
+            broker
+                .request_log
+                .refused(requester, "SASL session expired");
+            return;
+        }
         let next = tokio::select! {
             _ = stopped(&mut shutdown) => return,
             next = handle(broker, &mut stream, requester, &mut session, peek, (frame, memory)) => next,
@@ -126,6 +136,10 @@ struct Session {
     id: u64,
     phase: SaslPhase,
     acl: acl::Session,
+    /// When an authentication with an expiring credential (a delegation token) ends: the
+    /// first request after it closes the connection, as Kafka's SocketServer does (ferrolog
+    /// has no re-authentication, so the client connects and authenticates again).
+    expires: Option<tokio::time::Instant>,
 }
 
 const API_VERSIONS: i16 = ApiKey::ApiVersions as i16;
@@ -323,7 +337,9 @@ impl Session {
             SaslStep::Authenticated {
                 principal,
                 by_token,
+                lifetime,
             } => {
+                self.expires = lifetime.map(|l| tokio::time::Instant::now() + l);
                 let host = self.who.address.ip().to_string();
                 self.acl = acl::Session::new(Arc::clone(&principal), host);
                 self.who.principal = principal;

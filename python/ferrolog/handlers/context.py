@@ -80,6 +80,8 @@ class RequestContext:
     # (closed with no response, Kafka's answer to a SASL request out of order).
     sasl_step: str | None = None
     sasl_principal: str | None = None
+    # How long the authentication holds (a delegation token's), None: for good.
+    sasl_lifetime_ms: int | None = None
 
     @property
     def host(self) -> str:

@@ -47,4 +47,5 @@ def token(ctx: RequestContext, sasl: SaslAuthenticator, auth_bytes: bytes) -> Ou
     else:
         ctx.sasl_step = "authenticated-by-token" if outcome.by_token else "authenticated"
         ctx.sasl_principal = outcome.principal
+        ctx.sasl_lifetime_ms = outcome.lifetime_ms
     return outcome
