@@ -71,6 +71,9 @@ def test_log_dirs_falls_back_to_log_dir() -> None:
 def test_broker_id_is_a_synonym_of_node_id() -> None:
     assert BrokerConfig({"broker.id": "7"}).node_id == 7
     assert BrokerConfig({"node.id": "7", "broker.id": "7"}).node_id == 7
+    # Either names the other, as Kafka's populateSynonyms: kafka-configs shows both.
+    assert BrokerConfig({"node.id": "7"}).get("broker.id") == "7"
+    assert BrokerConfig({"broker.id": "7"}).get("node.id") == "7"
     with pytest.raises(InvalidConfigError):
         BrokerConfig({"node.id": "1", "broker.id": "2"})
 

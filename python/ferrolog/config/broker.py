@@ -64,6 +64,12 @@ class BrokerConfig:
         node, broker = self._settings.get("node.id"), self._settings.get("broker.id")
         if node is not None and broker is not None and node != broker:
             raise InvalidConfigError(f"node.id {node} and broker.id {broker} disagree")
+        # Kafka's populateSynonyms: either one names the other too (kafka-configs describes
+        # broker.id as the node id, not null).
+        if node is None and broker is not None:
+            self._settings["node.id"] = broker
+        elif broker is None and node is not None:
+            self._settings["broker.id"] = node
         checks.check(self)
         self._resolve_topic_defaults()
 
