@@ -106,7 +106,15 @@ class DelegationTokenManager:
         changed = {t for t in old.keys() | tokens.keys() if old.get(t) != tokens.get(t)}
         self._credentials = {k: c for k, c in self._credentials.items() if k[0] not in changed}
         self._tokens = tokens
-        self._by_hmac = {self.hmac(t): t for t in tokens}
+        # Only the changed tokens' HMACs are computed again: a change costs one, not all.
+        by_hmac = {} if full else self._by_hmac
+        for token_id in tokens.keys() if full else changed:
+            mac = self.hmac(token_id)
+            if token_id in tokens:
+                by_hmac[mac] = token_id
+            else:
+                by_hmac.pop(mac, None)
+        self._by_hmac = by_hmac
 
     # Authentication
 
