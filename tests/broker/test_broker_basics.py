@@ -41,6 +41,7 @@ class FakeRequest:
     peer: str = "127.0.0.1:5555"
     listener_name: str = "PLAINTEXT"
     principal: str = "User:ANONYMOUS"
+    token_authenticated: bool = False
     connection_id: int = 1
     sasl_phase: str = "done"
 
