@@ -30,6 +30,7 @@ SECRET = "token-secret-key"
 DAY_MS = 86_400_000
 WEEK_MS = 7 * DAY_MS
 # Kafka's error codes.
+AUTH_DISABLED = 61
 NOT_FOUND, OWNER_MISMATCH, NOT_ALLOWED, AUTHORIZATION_FAILED = 62, 63, 64, 65
 EXPIRED, INVALID_PRINCIPAL_TYPE, TOPIC_AUTHORIZATION_FAILED = 66, 67, 29
 TOPIC = "token-topic"
@@ -346,6 +347,20 @@ def test_kafka_tools_create_use_renew_and_expire_a_token(
     refused = _java(TOPIC_COMMAND, bootstrap, with_token, "--list")
     assert refused.returncode != 0
     assert "Authentication failed" in refused.stdout + refused.stderr
+
+
+def test_without_a_secret_key_tokens_are_disabled() -> None:
+    with SaslBroker(PASSWORDS) as keyless:
+        bob = connect(keyless, "bob")
+        refused = create(bob)
+        assert refused["error_code"] == AUTH_DISABLED
+        assert refused["issue_timestamp_ms"] == refused["max_timestamp_ms"] == 0
+        assert renew(bob, b"x", 1)["error_code"] == AUTH_DISABLED
+        assert expire(bob, b"x", 1)["error_code"] == AUTH_DISABLED
+        assert describe(bob)["error_code"] == AUTH_DISABLED
+        bob.close()
+        with pytest.raises(SaslError):
+            connect(keyless, None, token=("A" * 22, b"\0" * 64))
 
 
 def test_tokens_survive_a_restart(broker: SaslBroker) -> None:
