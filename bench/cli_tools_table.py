@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.ports import free_port
+from ferrolog.secured import add_scram_users
 
 from bench.cli_tools_steps import SCRAM_LOGIN, TOPIC, USERS, Step, client_properties, steps
 from bench.harness import brokers, kafka_dist
@@ -148,7 +149,8 @@ def start_ferrolog(work: Path) -> tuple[EmbeddedBroker, Target]:
     broker.start()
     try:
         node = wait_ready(f"127.0.0.1:{plain}")
-        add_scram_users(f"127.0.0.1:{plain}")
+        # Kafka's users came with the format; ferrolog takes them through its own API.
+        add_scram_users(f"127.0.0.1:{plain}", USERS, ("SCRAM-SHA-256",))
     except BaseException:
         broker.close()
         raise
@@ -175,27 +177,6 @@ def wait_ready(plaintext: str, timeout: float = 60) -> int:
         if time.monotonic() > deadline:
             raise RuntimeError(f"{plaintext} lists no broker after {timeout}s")
         time.sleep(0.5)
-
-
-def add_scram_users(plaintext: str) -> None:
-    # ferrolog keeps SCRAM credentials in its metadata store, written through
-    # AlterUserScramCredentials as python/ferrolog/secured.py does.
-    from confluent_kafka.admin import (  # type: ignore[attr-defined]
-        AdminClient,
-        ScramCredentialInfo,
-        ScramMechanism,
-        UserScramCredentialUpsertion,
-    )
-
-    admin = AdminClient({"bootstrap.servers": plaintext})
-    upserts = [
-        UserScramCredentialUpsertion(
-            user, ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096), password.encode()
-        )
-        for user, password in USERS.items()
-    ]
-    for future in admin.alter_user_scram_credentials(upserts).values():  # type: ignore[arg-type]
-        future.result(30)
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

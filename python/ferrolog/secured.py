@@ -39,6 +39,38 @@ def plain_jaas(users: Mapping[str, str]) -> str:
     return f"{PLAIN_LOGIN_MODULE} required {entries};"
 
 
+def add_scram_users(
+    bootstrap: str,
+    users: Mapping[str, str],
+    mechanisms: tuple[str, ...] = ("SCRAM-SHA-256", "SCRAM-SHA-512"),
+) -> None:
+    """Gives each of `users` (name -> password) a SCRAM credential of each of `mechanisms`,
+    through the broker's own API at `bootstrap`, as `kafka-configs` would: the credentials
+    land where the broker keeps them."""
+    # confluent-kafka's stubs do not re-export its SCRAM types.
+    from confluent_kafka.admin import (  # type: ignore[attr-defined]
+        AdminClient,
+        ScramCredentialInfo,
+        ScramMechanism,
+        UserScramCredentialUpsertion,
+    )
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    by_name = {
+        "SCRAM-SHA-256": ScramMechanism.SCRAM_SHA_256,
+        "SCRAM-SHA-512": ScramMechanism.SCRAM_SHA_512,
+    }
+    upserts = [
+        UserScramCredentialUpsertion(
+            user, ScramCredentialInfo(by_name[mechanism], SCRAM_ITERATIONS), password.encode()
+        )
+        for user, password in users.items()
+        for mechanism in mechanisms
+    ]
+    for future in admin.alter_user_scram_credentials(upserts).values():  # type: ignore[arg-type]
+        future.result(30)
+
+
 class SecuredBroker:
     def __init__(
         self,
@@ -109,33 +141,11 @@ class SecuredBroker:
     def start(self) -> SecuredBroker:
         self._broker.start()
         try:
-            self._add_scram_users()
+            add_scram_users(self.address("PLAINTEXT"), self.users)
         except BaseException:
             self._broker.close()
             raise
         return self
-
-    def _add_scram_users(self) -> None:
-        # Through the broker's own API, as `kafka-configs` would: the credentials land where
-        # the broker keeps them.
-        # confluent-kafka's stubs do not re-export its SCRAM types.
-        from confluent_kafka.admin import (  # type: ignore[attr-defined]
-            AdminClient,
-            ScramCredentialInfo,
-            ScramMechanism,
-            UserScramCredentialUpsertion,
-        )
-
-        admin = AdminClient({"bootstrap.servers": self.address("PLAINTEXT")})
-        upserts = [
-            UserScramCredentialUpsertion(
-                user, ScramCredentialInfo(mechanism, SCRAM_ITERATIONS), password.encode()
-            )
-            for user, password in self.users.items()
-            for mechanism in (ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)
-        ]
-        for future in admin.alter_user_scram_credentials(upserts).values():  # type: ignore[arg-type]
-            future.result(30)
 
     def close(self) -> None:
         self._broker.close()

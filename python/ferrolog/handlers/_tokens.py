@@ -4,8 +4,15 @@
 
 from __future__ import annotations
 
-from ferrolog.errors import DelegationTokenRequestNotAllowedError, InvalidConfigError
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from ferrolog.clock import now_ms
+from ferrolog.errors import DelegationTokenRequestNotAllowedError, InvalidConfigError, KafkaError
 from ferrolog.handlers.context import RequestContext
+
+if TYPE_CHECKING:
+    from ferrolog.controller.api import DelegationTokenManager
 
 
 def not_allowed(ctx: RequestContext) -> DelegationTokenRequestNotAllowedError | None:
@@ -36,3 +43,18 @@ def split(principal: str) -> tuple[str, str]:
     """("User", "alice") of "User:alice"."""
     principal_type, _, name = principal.partition(":")
     return principal_type, name
+
+
+async def new_expiry(
+    ctx: RequestContext, change: Callable[[DelegationTokenManager, int], Awaitable[int]]
+) -> tuple[int, int]:
+    """RenewDelegationToken's and ExpireDelegationToken's (error code, expiry timestamp):
+    `change(tokens, now)` decides the new expiry unless the connection may not ask."""
+    error = not_allowed(ctx)
+    if error is not None:
+        return error.code, -1
+    try:
+        return 0, await change(ctx.broker.controller.delegation_tokens, now_ms())
+    except KafkaError as exc:
+        # Kafka 4.4's controller leaves the timestamp at the schema's default.
+        return exc.code, 0

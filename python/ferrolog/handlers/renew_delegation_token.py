@@ -4,9 +4,7 @@ never past the token's max lifetime)."""
 
 from __future__ import annotations
 
-from ferrolog.clock import now_ms
-from ferrolog.errors import KafkaError
-from ferrolog.handlers._tokens import not_allowed
+from ferrolog.handlers._tokens import new_expiry
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     ApiKey,
@@ -22,15 +20,10 @@ MAX_VERSION = 2
 async def handle(
     ctx: RequestContext, request: RenewDelegationTokenRequest
 ) -> RenewDelegationTokenResponse:
-    error = not_allowed(ctx)
-    if error is not None:
-        return {"error_code": error.code, "expiry_timestamp_ms": -1, "throttle_time_ms": 0}
-    tokens = ctx.broker.controller.delegation_tokens
-    try:
-        expiry = await tokens.renew(
-            request["hmac"], ctx.principal, request["renew_period_ms"], now_ms()
-        )
-    except KafkaError as exc:
-        # Kafka 4.4's controller leaves the timestamp at the schema's default.
-        return {"error_code": exc.code, "expiry_timestamp_ms": 0, "throttle_time_ms": 0}
-    return {"error_code": 0, "expiry_timestamp_ms": expiry, "throttle_time_ms": 0}
+    code, expiry = await new_expiry(
+        ctx,
+        lambda tokens, now: tokens.renew(
+            request["hmac"], ctx.principal, request["renew_period_ms"], now
+        ),
+    )
+    return {"error_code": code, "expiry_timestamp_ms": expiry, "throttle_time_ms": 0}
