@@ -9,10 +9,12 @@ from collections.abc import Callable
 
 import ferrolog_native
 import pytest
-from confluent_kafka import Consumer, TopicPartition
+from confluent_kafka import Consumer, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
+
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.native
 
@@ -42,6 +44,17 @@ def _produce_many(bootstrap: str, count: int, errors: list[object]) -> None:
         conn.close()
 
 
+def _end_offset(bootstrap: str) -> int | None:
+    """The partition's log end offset; None while it does not answer yet."""
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "unused"})
+    try:
+        return int(consumer.get_watermark_offsets(TopicPartition(TOPIC, 0), timeout=10)[1])
+    except KafkaException:
+        return None
+    finally:
+        consumer.close()
+
+
 def test_requests_wait_for_memory_and_are_all_answered(
     ferrolog_broker_factory: Callable[..., EmbeddedBroker],
 ) -> None:
@@ -51,6 +64,9 @@ def test_requests_wait_for_memory_and_are_all_answered(
     bootstrap = broker.bootstrap_servers
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic(TOPIC, 1, 1)])[TOPIC].result(20)
+    # CreateTopics answers once the topic is written and its replica opens just after; the
+    # raw senders below do not retry, so they start once the partition answers.
+    wait_until(lambda: _end_offset(bootstrap) == 0, 30, what="the new partition to answer")
     errors: list[object] = []
     senders = [
         threading.Thread(target=_produce_many, args=(bootstrap, 5, errors)) for _ in range(6)
@@ -60,9 +76,4 @@ def test_requests_wait_for_memory_and_are_all_answered(
     for sender in senders:
         sender.join(120)
     assert errors == []
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "unused"})
-    try:
-        _, end = consumer.get_watermark_offsets(TopicPartition(TOPIC, 0), timeout=10)
-    finally:
-        consumer.close()
-    assert end == 30
+    assert _end_offset(bootstrap) == 30
