@@ -128,8 +128,9 @@ fn open_request(t: OpenTuple) -> PyResult<OpenRequest> {
     })
 }
 
-/// `respond_sasl`'s step: "continue", "tokens", "authenticated" (with the principal) or
-/// "failed".
+/// `respond_sasl`'s step: "continue", "tokens", "authenticated" or "authenticated-by-token"
+/// (with the principal; the second marks a delegation-token login, which may not manage
+/// tokens) or "failed".
 pub(super) fn sasl_step(
     step: &str,
     principal: Option<&str>,
