@@ -72,8 +72,10 @@ test-rust: ## Rust unit tests of the core, built without pyo3
 	cargo test --no-default-features
 
 test-python: ## Python tests (the Cython codec), then the codec tests again on the pure-Python twin
-	@# The slowest tests in the log: where the next cut of CI time comes from.
-	$(PY) -m pytest --durations=40
+	@# Two workers (pytest-xdist), each test file on one: its module-scoped brokers start
+	@# once, and its tests may share machine-wide state (nft tables, fixed loopback addresses).
+	@# The slowest tests in the log: where the next cut comes from.
+	$(PY) -m pytest -n 2 --dist loadfile --durations=40
 	FERROLOG_PURE_PYTHON=1 $(PY) -m pytest tests/protocol -q
 
 lint: ## ruff, mypy, clippy, rustfmt --check

@@ -68,6 +68,9 @@ setup(
             "pytest>=8",
             "pytest-timeout>=2.3",
             "pytest-benchmark>=4",
+            # `make test` runs the suite on two workers: most of its time is brokers, JVMs and
+            # clients waiting on timers and each other, which a second worker overlaps.
+            "pytest-xdist>=3.5",
             "hypothesis>=6.100",
             "kafka-python>=2.2",
             "aiokafka>=0.11",

@@ -32,7 +32,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     it as it happens: a run that ends abruptly (an INTERNALERROR, a killed pytest) prints no
     summary, and CI shows only the end of its output, where `.ci/run` prints this file."""
     path = os.environ.get("FERROLOG_TEST_FAILURES")
-    if not path or not report.failed:
+    # Under pytest-xdist the main process sees each worker's reports too: it alone writes.
+    if not path or not report.failed or "PYTEST_XDIST_WORKER" in os.environ:
         return
     lines = report.longreprtext.splitlines()
     why = next((line[1:].strip() for line in lines if line.startswith("E ")), "")

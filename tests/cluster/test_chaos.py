@@ -32,9 +32,14 @@ def _chaos(out: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dic
     return run, report
 
 
-pytestmark = pytest.mark.skipif(
-    not _zookeeper_available(), reason="Debian's zookeeper package is not installed"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not _zookeeper_available(), reason="Debian's zookeeper package is not installed"
+    ),
+    # A run is three brokers, ZooKeeper and its clients through several fault cycles: 90 s on
+    # this machine alone, 110 s beside another test worker; each run has its own time limit.
+    pytest.mark.timeout(600),
+]
 
 
 def test_chaos_on_ferrolog_finds_no_anomaly(tmp_path: Path) -> None:
