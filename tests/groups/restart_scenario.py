@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.connection import Connection
 from kafka import KafkaConsumer
 
 from tests.waiting import wait_until
@@ -94,12 +95,33 @@ def _committed(bootstrap: str, group: str, topic: str) -> dict[int, int]:
         probe.close()
 
 
+def _led_everywhere(bootstrap: str, topic: str) -> bool:
+    """Whether every broker of `bootstrap` knows a leader for each partition of `topic`."""
+    for address in bootstrap.split(","):
+        host, _, port = address.rpartition(":")
+        conn = Connection(host, int(port), 10, "restart-scenario")
+        try:
+            answer = conn.request(3, 12, {"topics": [{"name": topic}]})
+        finally:
+            conn.close()
+        (known,) = answer["topics"]
+        leaders = [p["leader_id"] for p in known["partitions"]]
+        if known["error_code"] or len(leaders) != PARTITIONS or -1 in leaders:
+            return False
+    return True
+
+
 def resumes_after(bootstrap: str, disrupt: Callable[[str], str], replication: int = 1) -> None:
     """Runs the scenario once on the cluster at `bootstrap`; `disrupt(group_id)` takes the
     group's coordinator away and returns the bootstrap to use afterwards."""
     topic, group = f"t-{uuid.uuid4().hex[:8]}", f"g-{uuid.uuid4().hex[:8]}"
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic(topic, PARTITIONS, replication)])[topic].result(30)
+    # CreateTopics answers once the controller wrote the topic, as in Kafka, and the other
+    # brokers learn it a moment later. A librdkafka consumer told by one of them that its
+    # subscribed topic does not exist joins only after its next metadata refresh (5 minutes
+    # by default), so the 2/2/2 split would wait on the client, not the group.
+    wait_until(lambda: _led_everywhere(bootstrap, topic), 30, what=f"leaders of {topic}")
     consumers = [
         Consumer(
             {
