@@ -140,7 +140,12 @@ def resumes_after(bootstrap: str, disrupt: Callable[[str], str], replication: in
     def balanced(members: list[Consumer], sizes: list[int]) -> bool:
         for c in members:
             m = c.poll(0.02)
-            assert m is None or m.error() is not None, "a record before the group settled"
+            if m is not None and m.error() is None:
+                # Read again: was the commit lost, or did the client not find it?
+                raise AssertionError(
+                    f"record {m.partition()}@{m.offset()} before the group settled; "
+                    f"committed now: {_committed(bootstrap, group, topic)}"
+                )
         return _sizes(members) == sizes
 
     wait_until(lambda: balanced(consumers, [2, 2, 2]), 60, what="a 2/2/2 split")
