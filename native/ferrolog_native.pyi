@@ -23,6 +23,7 @@ __all__ = [
     "KafkaNativeError",
     "native_api_versions",
     "error_codes",
+    "shut_down_cleanly",
     "version",
     "crc32c",
     "compress",
@@ -369,6 +370,9 @@ def native_api_versions() -> dict[int, tuple[int, int]]:
     """The APIs the native core serves itself, ``{api_key: (min_version, max_version)}``
     (Produce, Fetch, ListOffsets, OffsetForLeaderEpoch). ApiVersions advertises exactly these
     for them; a request of these APIs outside the range closes the connection."""
+
+def shut_down_cleanly(dirs: list[str]) -> bool:
+    """Whether every log directory was shut down cleanly (asked before the broker opens them)."""
 
 def error_codes() -> dict[str, int]:
     """The native error-code table, ``{"CORRUPT_MESSAGE": 2, ...}``."""

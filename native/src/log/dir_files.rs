@@ -19,6 +19,23 @@ pub const LOCK_FILE: &str = ".lock";
 pub const META_PROPERTIES: &str = "meta.properties";
 pub const PARTITION_METADATA: &str = "partition.metadata";
 
+/// Whether the log directory at `path` was shut down cleanly: it has the clean-shutdown marker,
+/// or holds no partition (a new directory). Asked before the broker opens its directories,
+/// which takes the marker away.
+pub fn shut_down_cleanly(path: &Path) -> io::Result<bool> {
+    if !path.exists() || path.join(CLEAN_SHUTDOWN_FILE).exists() {
+        return Ok(true);
+    }
+    for entry in std::fs::read_dir(path)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if entry.file_type()?.is_dir() && parse_partition_dir(&name.to_string_lossy()).is_some() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Kafka's textual topic id: base64url without padding (`Uuid.toString`).
 pub fn topic_id_string(id: [u8; 16]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -48,6 +48,7 @@ mod txn_index;
 pub use cleaner::CleanStats;
 pub use config::LogConfig;
 pub use dir_failure::LogDirFailure;
+pub use dir_files::shut_down_cleanly;
 pub use maintenance::FlushPlan;
 pub use manager::LogManager;
 pub use partition_log::{FetchSlice, LeaderAppend, Log, TimestampOffset};

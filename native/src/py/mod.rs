@@ -47,6 +47,19 @@ fn native_api_versions() -> HashMap<i16, (i16, i16)> {
         .collect()
 }
 
+/// Whether every one of the log directories `dirs` was shut down cleanly, asked before the
+/// broker opens them: a broker that stopped uncleanly may have lost records it acknowledged,
+/// so its controller takes it out of the eligible leader replicas (KIP-966).
+#[pyfunction]
+fn shut_down_cleanly(dirs: Vec<String>) -> PyResult<bool> {
+    for dir in dirs {
+        if !crate::log::shut_down_cleanly(std::path::Path::new(&dir))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 #[pyfunction]
 fn error_codes() -> HashMap<String, i16> {
     ErrorCode::ALL
@@ -211,6 +224,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(native_api_versions, m)?)?;
     m.add_function(wrap_pyfunction!(error_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(shut_down_cleanly, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(init_logging, m)?)?;
     m.add_function(wrap_pyfunction!(crc32c_py, m)?)?;

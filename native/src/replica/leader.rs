@@ -108,10 +108,19 @@ impl Partition {
     }
 
     /// HW = min LEO over the ISR; members whose LEO is not known yet hold it where it is, and
-    /// it never moves backwards on the leader.
+    /// it never moves backwards on the leader. As Kafka 4.4's leaders (KIP-966), it does not
+    /// move while the ISR is smaller than `min.insync.replicas` (at most the replica count):
+    /// then every committed record is on each replica that left the ISR last, which is what
+    /// lets the controller elect one of them (an eligible leader replica) without loss.
     pub(super) fn advance_hw(&self, st: &RoleState, log: &mut crate::log::Log) -> Progress {
         let leo = log.log_end_offset();
         let current = log.high_watermark();
+        if st.under_min_isr(log.config().min_insync_replicas) {
+            return Progress {
+                high_watermark: current,
+                log_end_offset: leo,
+            };
+        }
         let mut min = leo;
         for replica in st.isr.iter().filter(|r| **r != self.node_id) {
             let theirs = st

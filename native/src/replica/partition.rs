@@ -68,6 +68,16 @@ pub(super) struct RoleState {
     pub(super) followers: HashMap<i32, FollowerProgress>,
 }
 
+impl RoleState {
+    /// Whether the ISR is smaller than `min.insync.replicas`, counted as Kafka's leaders count
+    /// it (its `effectiveMinIsr`): at most the number of replicas, so a topic that asks for more
+    /// than it has is not refused forever.
+    pub(super) fn under_min_isr(&self, min_insync_replicas: i32) -> bool {
+        let min = usize::try_from(min_insync_replicas).unwrap_or(0);
+        self.isr.len() < min.min(self.replicas.len())
+    }
+}
+
 #[derive(Debug)]
 pub struct Partition {
     topic: String,
@@ -390,7 +400,7 @@ impl Partition {
             return Err(ErrorCode::NotLeaderOrFollower.into());
         }
         let mut log = self.log.write();
-        if acks == -1 && (st.isr.len() as i32) < log.config().min_insync_replicas {
+        if acks == -1 && st.under_min_isr(log.config().min_insync_replicas) {
             return Err(ErrorCode::NotEnoughReplicas.into());
         }
         let appended = append(&mut log, st.leader_epoch)?;
@@ -424,16 +434,16 @@ impl Partition {
         let mut rx = self.subscribe();
         loop {
             let committed = rx.borrow_and_update().high_watermark > last_offset;
-            let (isr, min_isr) = {
+            let under_min_isr = {
                 let st = self.state.read();
                 if st.role != Role::Leader {
                     return Err(ErrorCode::NotLeaderOrFollower);
                 }
                 let min_isr = self.log.read().config().min_insync_replicas;
-                (st.isr.len() as i32, min_isr)
+                st.under_min_isr(min_isr)
             };
             if committed {
-                return if isr < min_isr {
+                return if under_min_isr {
                     Err(ErrorCode::NotEnoughReplicasAfterAppend)
                 } else {
                     Ok(())

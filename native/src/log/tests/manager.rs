@@ -47,6 +47,24 @@ fn partitions_spread_over_dirs_and_metadata_is_written() {
 }
 
 #[test]
+fn a_directory_with_partitions_and_no_marker_was_not_shut_down_cleanly() {
+    let a = tempdir().unwrap();
+    let fresh = a.path().join("new");
+    assert!(
+        crate::log::shut_down_cleanly(&fresh).unwrap(),
+        "nothing to lose yet"
+    );
+    let m = LogManager::new(vec![a.path().to_path_buf()]).unwrap();
+    m.open_or_create("t", 0, TOPIC_ID, small_config()).unwrap();
+    assert!(
+        !crate::log::shut_down_cleanly(a.path()).unwrap(),
+        "running (or killed): no marker"
+    );
+    m.shutdown().unwrap();
+    assert!(crate::log::shut_down_cleanly(a.path()).unwrap());
+}
+
+#[test]
 fn clean_shutdown_and_restart_keep_offsets_and_checkpoints() {
     let a = tempdir().unwrap();
     let dirs = vec![a.path().to_path_buf()];

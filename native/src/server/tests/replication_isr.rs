@@ -25,24 +25,48 @@ fn acks_all_is_refused_before_appending_when_the_isr_is_too_small() {
     );
 }
 
+/// KIP-966: under `min.insync.replicas` (counted up to the replica count) the leader appends
+/// but does not commit, so the replica that left the ISR last holds every committed record.
 #[test]
-fn an_isr_shrinking_under_a_waiting_produce_answers_not_enough_replicas_after_append() {
+fn the_high_watermark_stays_while_the_isr_is_under_min_insync_replicas() {
+    for (replicas, committed) in [(&[1, 2][..], 0), (&[1][..], 2)] {
+        let a = Node::start(1);
+        a.open(&[("min.insync.replicas", "2")]);
+        a.lead(1, &[1], replicas);
+        let mut producer = a.connect();
+        assert_eq!(produce(&mut producer, 2, 1, 1000), (0, 0));
+        assert_eq!(a.offsets(), (2, committed), "replicas {replicas:?}");
+    }
+}
+
+#[test]
+fn an_isr_shrinking_under_a_waiting_produce_leaves_it_uncommitted() {
     let a = Node::start(1);
     a.open(&[("min.insync.replicas", "2")]);
     a.lead(1, &[1, 2], &[1, 2]);
     let mut producer = a.connect();
-    let id = producer.send(ApiKey::Produce, 9, &produce_request(2, -1, 10_000));
+    let id = producer.send(ApiKey::Produce, 9, &produce_request(2, -1, 1_000));
     wait_until("the batch is appended", || a.offsets().0 == 2);
     // follower 2 never fetched; the ISR policy removes it
     a.server().set_isr(T, 0, vec![1], 1).expect("set isr");
     let r: ProduceResponse = producer.receive(9, id);
     let p = &r.responses[0].partition_responses[0];
-    assert_eq!(p.error_code, ErrorCode::NotEnoughReplicasAfterAppend.code());
+    assert_eq!(p.error_code, ErrorCode::RequestTimedOut.code());
     assert_eq!(
         a.offsets(),
-        (2, 2),
-        "stored and committed by the smaller ISR"
+        (2, 0),
+        "stored, but an ISR under min.insync.replicas commits nothing"
     );
+}
+
+#[test]
+fn acks_all_asking_more_replicas_than_the_partition_has_is_committed_by_all_it_has() {
+    let a = Node::start(1);
+    a.open(&[("min.insync.replicas", "3")]);
+    a.lead(1, &[1], &[1]);
+    let mut producer = a.connect();
+    assert_eq!(produce(&mut producer, 2, -1, 1000), (0, 0));
+    assert_eq!(a.offsets(), (2, 2));
 }
 
 #[test]
