@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster import election, reassignment
@@ -118,6 +119,22 @@ class ActiveController:
         value = self._config.topic_config(configs)["unclean.leader.election.enable"]
         return value.lower() == "true"
 
+    def _eligibility(
+        self,
+        view: ClusterView,
+        configs: dict[str, str],
+        replicas: list[int],
+        restarted: Collection[int] = (),
+    ) -> election.Eligibility | None:
+        """KIP-966 for one partition; `restarted`: its replicas whose registration is newer
+        than its state (the ones whose unclean shutdown it has not taken in yet)."""
+        return election.eligibility(
+            view.features.levels,
+            self._config.topic_config(configs),
+            replicas,
+            [b for b in restarted if view.brokers[b].unclean_shutdown],
+        )
+
     async def _elections(self, view: ClusterView) -> bool:
         started = time.monotonic()
         live = set(view.brokers)
@@ -126,11 +143,8 @@ class ActiveController:
             zxid = view.state_zxids.get((topic.name, partition), 0)
             # A replica whose registration is newer than the state restarted since: a leader's
             # term, and a follower's place in the ISR, belong to the previous process.
-            bounced = [
-                b
-                for b in {state.leader, *state.isr}
-                if b in live and view.broker_epochs.get(b, 0) > zxid
-            ]
+            restarted = [b for b in replicas if b in live and view.broker_epochs.get(b, 0) > zxid]
+            bounced = [b for b in restarted if b == state.leader or b in state.isr]
             decided = election.failover(
                 state,
                 replicas,
@@ -140,6 +154,7 @@ class ActiveController:
                 bounced=bounced,
                 unclean_allowed=self._unclean(topic.configs),
                 controller_epoch=self.epoch,
+                elr=self._eligibility(view, topic.configs, replicas, restarted),
             )
             if decided is not None:
                 writes.append((topic.name, partition, decided, state.version))
@@ -184,6 +199,7 @@ class ActiveController:
                     view.online(name, partition, live),
                     avoid=view.shutting_down,
                     controller_epoch=self.epoch,
+                    elr=self._eligibility(view, topic.configs, topic.assignment[partition]),
                 )
                 if isinstance(decided, PartitionState):
                     writes.append((name, partition, decided, state.version))

@@ -17,9 +17,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from ferrolog.controller.cluster.election import eligibility, with_isr
 from ferrolog.controller.cluster.isr import FollowerProgress, next_isr
 from ferrolog.native_calls import native_call
 
@@ -58,6 +58,7 @@ class IsrManager:
         self._node_id = node_id
         self._holder = holder
         self._stats = stats
+        self._config = config
         self._lag_ms = config.get_int("replica.lag.time.max.ms")
         self._task: asyncio.Task[None] | None = None
 
@@ -100,7 +101,7 @@ class IsrManager:
         # from it, and shrinking the ISR to itself would leave the controller no replica to
         # move the leadership to.
         offline_dirs = set(self._native.offline_log_dirs())
-        changes: list[tuple[str, int, PartitionState, list[int]]] = []
+        changes: list[tuple[str, int, PartitionState, PartitionState]] = []
         for ps in partitions:
             key = (ps.topic, ps.partition)
             since = led.get(key)
@@ -134,20 +135,26 @@ class IsrManager:
                 or (b in view.brokers and key not in view.offline_replicas.get(b, ()))
             ]
             if wanted != list(state.isr):
-                changes.append((ps.topic, ps.partition, state, wanted))
+                elr = eligibility(
+                    view.features.levels,
+                    self._config.topic_config(topic.configs),
+                    topic.assignment.get(ps.partition, []),
+                )
+                changes.append((ps.topic, ps.partition, state, with_isr(state, wanted, elr)))
         if changes:
             await self._apply(view, changes)
 
     async def _apply(
-        self, view: ClusterView, changes: list[tuple[str, int, PartitionState, list[int]]]
+        self, view: ClusterView, changes: list[tuple[str, int, PartitionState, PartitionState]]
     ) -> None:
         """Writes every change of one tick at once (store first), then gives the ones written
         to the native core."""
         written = await self._store.update_partition_states(
-            [(t, p, replace(state, isr=wanted), state.version) for t, p, state, wanted in changes]
+            [(t, p, decided, state.version) for t, p, state, decided in changes]
         )
         applied = []
-        for (t, p, state, wanted), new in zip(changes, written, strict=True):
+        for (t, p, state, decided), new in zip(changes, written, strict=True):
+            wanted = list(decided.isr)
             if new is None:  # someone else (the controller) changed the partition
                 self._holder.mark_dirty()
                 continue

@@ -42,6 +42,10 @@ class PartitionState:
     isr: list[int]
     controller_epoch: int = 0
     version: int = 0  # bumped on every write; compare-and-set token
+    # KIP-966: replicas that held every committed record when the ISR shrank below
+    # min.insync.replicas, and the last leader once the ISR is empty (`election.with_isr`).
+    elr: list[int] = field(default_factory=list)
+    last_known_elr: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,9 @@ class BrokerRegistration:
     port: int
     rack: str | None = None
     endpoints: tuple[Endpoint, ...] = ()
+    # Its log directories were not shut down cleanly before this start (KIP-966: it may have
+    # lost what it acknowledged, so it is no eligible leader replica).
+    unclean_shutdown: bool = False
 
     def endpoint(self, listener_name: str) -> Endpoint | None:
         """The broker's endpoint on listener `listener_name`, None if it has none there (Kafka

@@ -18,6 +18,7 @@ import json
 import os
 import uuid
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -254,13 +255,8 @@ class LocalStore(MetadataStore):
                 raise BadVersionError(
                     f"{name}-{partition}: version {current['version']}, expected {expected_version}"
                 )
-            written = PartitionState(
-                leader=state.leader,
-                leader_epoch=state.leader_epoch,
-                isr=list(state.isr),
-                controller_epoch=state.controller_epoch,
-                version=expected_version + 1,
-            )
+            # A single broker's replicas are never fewer than its ISR: no ELR to keep.
+            written = replace(state, isr=list(state.isr), version=expected_version + 1)
             states[str(partition)] = _state_to_json(written)
             return written
 

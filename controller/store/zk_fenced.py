@@ -6,6 +6,7 @@ every write. Blocking kazoo calls, run on the store's threads."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kazoo.client import KazooClient
@@ -72,13 +73,7 @@ def write_states(
 
 
 def with_version(state: PartitionState, version: int) -> PartitionState:
-    return PartitionState(
-        leader=state.leader,
-        leader_epoch=state.leader_epoch,
-        isr=list(state.isr),
-        controller_epoch=state.controller_epoch,
-        version=version,
-    )
+    return replace(state, version=version)
 
 
 def epoch_check_failed(results: list[Any]) -> bool:

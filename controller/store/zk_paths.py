@@ -212,6 +212,9 @@ def encode_broker(registration: BrokerRegistration) -> bytes:
             "jmx_port": -1,
             "features": {},
             "timestamp": str(int(time.time() * 1000)),
+            # ferrolog's extension (KRaft brokers tell their controller so in their
+            # registration, KIP-966); Kafka's readers ignore a key they do not know.
+            **({"unclean_shutdown": True} if registration.unclean_shutdown else {}),
         }
     )
 
@@ -237,6 +240,7 @@ def decode_broker(node_id: int, data: bytes) -> BrokerRegistration:
         port=port,
         rack=rack,
         endpoints=tuple(endpoints),
+        unclean_shutdown=bool(raw.get("unclean_shutdown", False)),
     )
 
 
@@ -282,15 +286,20 @@ def decode_topic_config(data: bytes) -> dict[str, str]:
 
 
 def encode_state(state: PartitionState) -> bytes:
-    return dumps(
-        {
-            "version": 1,
-            "leader": state.leader,
-            "leader_epoch": state.leader_epoch,
-            "isr": list(state.isr),
-            "controller_epoch": state.controller_epoch,
-        }
-    )
+    """Kafka's layout; KIP-966's lists (which Kafka only ever kept in KRaft) are ferrolog's
+    extension, written only when not empty so that the znode is otherwise Kafka's own."""
+    raw: dict[str, Any] = {
+        "version": 1,
+        "leader": state.leader,
+        "leader_epoch": state.leader_epoch,
+        "isr": list(state.isr),
+        "controller_epoch": state.controller_epoch,
+    }
+    if state.elr:
+        raw["eligible_leader_replicas"] = list(state.elr)
+    if state.last_known_elr:
+        raw["last_known_elr"] = list(state.last_known_elr)
+    return dumps(raw)
 
 
 def decode_state(data: bytes, zk_version: int) -> PartitionState:
@@ -301,6 +310,8 @@ def decode_state(data: bytes, zk_version: int) -> PartitionState:
         isr=[int(b) for b in raw["isr"]],
         controller_epoch=int(raw["controller_epoch"]),
         version=zk_version,
+        elr=[int(b) for b in raw.get("eligible_leader_replicas", ())],
+        last_known_elr=[int(b) for b in raw.get("last_known_elr", ())],
     )
 
 

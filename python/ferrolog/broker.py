@@ -93,6 +93,7 @@ class Broker:
         config = self.config
         for directory in config.log_dirs:
             await asyncio.to_thread(_mkdir, directory)
+        clean = await native_call(ferrolog_native.shut_down_cleanly, config.log_dirs)
         login = sasl_login(config)  # over a SASL inter-broker listener
         native = ferrolog_native.Server(
             config.native_server_config(),
@@ -116,6 +117,7 @@ class Broker:
                 port=self._port,
                 rack=config.get("broker.rack"),
                 endpoints=tuple(self.endpoints),
+                unclean_shutdown=not clean,
             )
             replicas = ReplicaManager(native, config, config.node_id)
             self._waits = NativeWaits(native)

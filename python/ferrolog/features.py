@@ -19,6 +19,8 @@ A level of 0 means "not finalized": it is never stored.
 
 from __future__ import annotations
 
+ELR_FEATURE = "eligible.leader.replicas.version"
+
 # name -> (min, max) level ferrolog supports.
 SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     # 1: KIP-890 part 1, the partition leader verifies with the transaction coordinator that a
@@ -31,8 +33,11 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     "group.version": (0, 1),
     # 1: KIP-932 share groups, not implemented.
     "share.version": (0, 0),
-    # 1: KIP-966 eligible leader replicas, not implemented.
-    "eligible.leader.replicas.version": (0, 0),
+    # 1: KIP-966's eligible leader replicas: the controller keeps the replicas that left an ISR
+    # below min.insync.replicas and elects from them when the ISR empties (controller/cluster/
+    # election.py). Leaders hold the high watermark below the minimum whatever the level, as
+    # Kafka 4.4's do.
+    ELR_FEATURE: (0, 1),
     # The KRaft quorum's own protocol: ferrolog's metadata is in ZooKeeper (or a local file).
     "kraft.version": (0, 0),
     # metadata.version is not listed, as Kafka in ZooKeeper mode does not list it: it versions
@@ -44,11 +49,15 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
 
 # What a new cluster starts with, as `kafka-storage format` finalizes Kafka 4.4's defaults (its
 # 4.4 release version): the consumer group protocol and transactions of KIP-890 part 2 work
-# without a `kafka-features upgrade`. Written once, when the cluster's metadata is first created
-# (ZooKeeper's `/feature`, or a new local store); a cluster that already exists keeps what it
-# has, and `kafka-features downgrade` goes back (to transaction.version 1 for clients that
-# cannot bump the epoch per transaction, say).
-NEW_CLUSTER_LEVELS: dict[str, int] = {"group.version": 1, "transaction.version": 2}
+# without a `kafka-features upgrade`, and the controller keeps eligible leader replicas. Written
+# once, when the cluster's metadata is first created (ZooKeeper's `/feature`, or a new local
+# store); a cluster that already exists keeps what it has, and `kafka-features downgrade` goes
+# back (to transaction.version 1 for clients that cannot bump the epoch per transaction, say).
+NEW_CLUSTER_LEVELS: dict[str, int] = {
+    "group.version": 1,
+    "transaction.version": 2,
+    ELR_FEATURE: 1,
+}
 
 
 def advertised(api_version: int) -> list[tuple[str, int, int]]:

@@ -328,7 +328,11 @@ def test_live_api_versions_v4(ferrolog_broker: EmbeddedBroker) -> None:
     assert {
         f["name"]: (f["min_version_level"], f["max_version_level"])
         for f in decoded["finalized_features"]
-    } == {"group.version": (1, 1), "transaction.version": (2, 2)}
+    } == {
+        "group.version": (1, 1),
+        "transaction.version": (2, 2),
+        "eligible.leader.replicas.version": (1, 1),
+    }
 
 
 @pytest.mark.native

@@ -76,6 +76,84 @@ def test_failover(
         assert decided.version == state.version  # the store sets the next version
 
 
+def elr_st(
+    leader: int, epoch: int, isr: list[int], elr: list[int], last: list[int] | None = None
+) -> PartitionState:
+    return PartitionState(leader, epoch, isr, version=7, elr=elr, last_known_elr=last or [])
+
+
+MIN2 = election.Eligibility(min_isr=2)
+
+
+@pytest.mark.parametrize(
+    ("state", "live", "elr", "expected"),
+    [
+        # the ISR at the minimum: no eligible replicas
+        (elr_st(1, 4, R, []), {1, 2}, MIN2, (1, 4, [1, 2], [], [])),
+        # below it: the follower that left holds every committed record (the leader's high
+        # watermark stays), so it is eligible
+        (elr_st(1, 4, [1, 2], []), {1}, MIN2, (1, 4, [1], [2], [])),
+        # the last in-sync replica dies: the ISR empties, both are eligible, and the partition
+        # remembers its last leader
+        (elr_st(1, 4, [1], [2]), set(), MIN2, (-1, 5, [], [1, 2], [1])),
+        # ...already so: no churn
+        (elr_st(-1, 5, [], [1, 2], [1]), {3}, MIN2, None),
+        # an eligible replica returns: it leads, with an ISR of itself (where Kafka's rule
+        # before KIP-966 waits for broker 1)
+        (elr_st(-1, 5, [], [1, 2], [1]), {2, 3}, MIN2, (2, 6, [2], [1], [])),
+        # a dead leader with an eligible replica alive: elected at once
+        (elr_st(1, 4, [1], [2]), {2}, MIN2, (2, 5, [2], [1], [])),
+        # one that restarted after an unclean shutdown is no longer eligible, nor leader
+        (
+            elr_st(-1, 5, [], [1, 2], [1]),
+            {2, 3},
+            election.Eligibility(2, frozenset({2})),
+            (-1, 5, [], [1], [1]),
+        ),
+        # nothing eligible is left: the last known leader recovers the partition
+        (elr_st(-1, 5, [], [], [1]), {1}, MIN2, (1, 6, [1], [], [])),
+        # ...not while an eligible replica may still return
+        (elr_st(-1, 5, [], [2], [1]), {1}, MIN2, None),
+        # the ISR at the minimum clears the eligible replicas
+        (elr_st(2, 6, [2, 3], [1]), {1, 2, 3}, MIN2, (2, 6, [2, 3], [], [])),
+        (elr_st(2, 6, [2, 3, 1], [1]), {2, 3}, MIN2, (2, 6, [2, 3], [], [])),
+        # a minimum of one: only the last member, once it is gone, is eligible
+        (elr_st(1, 4, [1, 2], []), {1}, election.Eligibility(1), (1, 4, [1], [], [])),
+        (elr_st(1, 4, [1], []), set(), election.Eligibility(1), (-1, 5, [], [1], [1])),
+    ],
+)
+def test_failover_with_eligible_leader_replicas(
+    state: PartitionState,
+    live: set[int],
+    elr: election.Eligibility,
+    expected: tuple[int, int, list[int], list[int], list[int]] | None,
+) -> None:
+    decided = election.failover(state, R, live, controller_epoch=9, elr=elr)
+    if expected is None:
+        assert decided is None
+    else:
+        assert decided is not None
+        got = (decided.leader, decided.leader_epoch, decided.isr, decided.elr)
+        assert (*got, decided.last_known_elr) == expected
+
+
+def test_eligibility_follows_the_feature_and_the_replica_count() -> None:
+    config = {"min.insync.replicas": "2"}
+    assert election.eligibility({}, config, R) is None
+    on = {"eligible.leader.replicas.version": 1}
+    assert election.eligibility(on, config, R) == election.Eligibility(2)
+    assert election.eligibility(on, config, [1]) == election.Eligibility(1)
+    # A replica that restarted uncleanly but is in neither list has nothing to lose: unclean
+    # election may pick it at once.
+    unclean = election.Eligibility(1, frozenset({2}))
+    offline = elr_st(-1, 5, [], [1], [1])
+    decided = election.failover(offline, R, {2}, unclean_allowed=True, elr=unclean)
+    assert decided is not None
+    assert (decided.leader, decided.isr, decided.elr) == (2, [2], [])
+    without = election.with_isr(elr_st(1, 4, [1], [2], [3]), [1], None)
+    assert (without.elr, without.last_known_elr) == ([], [])
+
+
 PREFERRED, UNCLEAN = election.ElectionType.PREFERRED, election.ElectionType.UNCLEAN
 
 

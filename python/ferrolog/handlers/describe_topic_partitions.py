@@ -9,9 +9,8 @@ KRaftMetadataCache, read from the 4.4.0 jars). Kafka 4's admin client describes 
 - Topics in name order from the cursor's topic (and, in it, from the cursor's partition); at
   most min(`ResponsePartitionLimit`, `max.request.partition.size.limit`) partitions, at least
   one: where the limit cuts, `NextCursor` names the topic and partition to go on from.
-- Each partition as the controller holds it; a leader that is not a live broker is -1. The
-  eligible leader replicas are empty: ferrolog's controller keeps none (KIP-966's ELR is not
-  built yet).
+- Each partition as the controller holds it, with its eligible leader replicas and last known
+  leader (KIP-966); a leader that is not a live broker is -1.
 - A cursor whose topic is not among the named ones, or whose partition is negative, is an
   INVALID_REQUEST for every named topic."""
 
@@ -142,9 +141,14 @@ def _partitions(
         replicas = record.assignment.get(index)
         if replicas is None:
             continue
-        placement = partition_placement(ctx, record.name, index, replicas, states.get(index), live)
-        # No eligible leader replicas: the controller keeps none (KIP-966 is not built).
+        state = states.get(index)
+        placement = partition_placement(ctx, record.name, index, replicas, state, live)
         out.append(
-            {**placement, "error_code": 0, "eligible_leader_replicas": [], "last_known_elr": []}
+            {
+                **placement,
+                "error_code": 0,
+                "eligible_leader_replicas": list(state.elr) if state is not None else [],
+                "last_known_elr": list(state.last_known_elr) if state is not None else [],
+            }
         )
     return out, (end if end < count else None)
