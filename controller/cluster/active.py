@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster import election, reassignment
@@ -115,22 +115,19 @@ class ActiveController:
                 self._stats.count_elections((time.monotonic() - started) * 1000)
                 return
 
-    def _unclean(self, configs: dict[str, str]) -> bool:
-        value = self._config.topic_config(configs)["unclean.leader.election.enable"]
-        return value.lower() == "true"
-
     def _eligibility(
         self,
         view: ClusterView,
-        configs: dict[str, str],
+        config: Mapping[str, str],
         replicas: list[int],
         restarted: Collection[int] = (),
     ) -> election.Eligibility | None:
-        """KIP-966 for one partition; `restarted`: its replicas whose registration is newer
-        than its state (the ones whose unclean shutdown it has not taken in yet)."""
+        """KIP-966 for one partition of a topic of effective config `config`; `restarted`: its
+        replicas whose registration is newer than its state (the ones whose unclean shutdown
+        it has not taken in yet)."""
         return election.eligibility(
             view.features.levels,
-            self._config.topic_config(configs),
+            config,
             replicas,
             [b for b in restarted if view.brokers[b].unclean_shutdown],
         )
@@ -139,7 +136,11 @@ class ActiveController:
         started = time.monotonic()
         live = set(view.brokers)
         writes: list[tuple[str, int, PartitionState, int]] = []
+        configs: dict[str, Mapping[str, str]] = {}  # each topic's, worked out once a pass
         for topic, partition, replicas, state in view.partitions():
+            config = configs.get(topic.name)
+            if config is None:
+                config = configs[topic.name] = self._config.topic_config(topic.configs)
             zxid = view.state_zxids.get((topic.name, partition), 0)
             # A replica whose registration is newer than the state restarted since: a leader's
             # term, and a follower's place in the ISR, belong to the previous process.
@@ -152,9 +153,9 @@ class ActiveController:
                 view.online(topic.name, partition, live),
                 avoid=view.shutting_down,
                 bounced=bounced,
-                unclean_allowed=self._unclean(topic.configs),
+                unclean_allowed=config["unclean.leader.election.enable"].lower() == "true",
                 controller_epoch=self.epoch,
-                elr=self._eligibility(view, topic.configs, replicas, restarted),
+                elr=self._eligibility(view, config, replicas, restarted),
             )
             if decided is not None:
                 writes.append((topic.name, partition, decided, state.version))
@@ -199,7 +200,11 @@ class ActiveController:
                     view.online(name, partition, live),
                     avoid=view.shutting_down,
                     controller_epoch=self.epoch,
-                    elr=self._eligibility(view, topic.configs, topic.assignment[partition]),
+                    elr=self._eligibility(
+                        view,
+                        self._config.topic_config(topic.configs),
+                        topic.assignment[partition],
+                    ),
                 )
                 if isinstance(decided, PartitionState):
                     writes.append((name, partition, decided, state.version))

@@ -184,20 +184,24 @@ def failover(
     is_bounced = leader in bounced and not must_move
     moving_off = leader in avoid and not must_move
     followers_in_sync = [b for b in live if b == leader or b not in bounced]
-    stays = replace(
-        state,
-        isr=[b for b in state.isr if b in followers_in_sync],
-        controller_epoch=controller_epoch,
+    kept = [b for b in state.isr if b in followers_in_sync]
+    stays = not (must_move or is_bounced or moving_off)
+    settled = (
+        not state.elr and not state.last_known_elr and (elr is None or len(kept) >= elr.min_isr)
     )
-    if not (must_move or is_bounced or moving_off):
-        return _changed(state, with_isr(state, stays.isr, elr, stays))
+    if stays and kept == state.isr and settled:
+        # The common case, decided without building a state: a pass looks at every partition.
+        return None
+    unchanged = replace(state, controller_epoch=controller_epoch)
+    if stays:
+        return _changed(state, with_isr(state, kept, elr, unchanged))
     live_isr = [b for b in replicas if b in state.isr and b in live]
     good = [b for b in live_isr if b not in avoid and b not in bounced]
     if good:
         new_leader = good[0]
     elif moving_off and not is_bounced:
         # Nowhere better to go: keep leading rather than go offline.
-        return _changed(state, with_isr(state, stays.isr, elr, stays))
+        return _changed(state, with_isr(state, kept, elr, unchanged))
     elif live_isr:
         new_leader = live_isr[0]
     else:
