@@ -3,7 +3,8 @@
     python -m bench.run --mode quick            # a few minutes: ferrolog, Kafka 4 (KRaft)
     python -m bench.run --mode full             # the whole matrix, three brokers, 3 rounds
     python -m bench.run --mode smoke --brokers ferrolog --out /tmp/x   # CI: no Java needed
-    python -m bench.run --mode replicated       # 3 ferrolog brokers vs 3 Kafka 3.9 (ZK), RF 3
+    python -m bench.run --mode replicated       # 3 ferrolog brokers vs 3 Kafka 4.4 (KRaft)
+                                                # and 3 Kafka 3.9 (ZK), RF 3
     python -m bench.run --mode scale --partitions 1000,10000   # issue 9: partitions, crash,
                                                 # connections; ferrolog vs Kafka 4 (KRaft)
 
@@ -46,10 +47,11 @@ from bench.harness import (
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULTS = {"smoke": (["ferrolog"], 1, 5_000), "quick": (["ferrolog", "kafka4"], 2, 100_000),
             "full": (["ferrolog", "kafka4", "kafka3zk"], 3, 200_000),
-            "replicated": (["ferrolog", "kafka3zk"], 3, 100_000)}
+            "replicated": (["ferrolog", "kafka4", "kafka3zk"], 3, 100_000)}
 REPLICATED_SETUP = (
     "Replicated: each broker name is a cluster of three brokers with one ZooKeeper of its own "
-    "(ferrolog in cluster mode; Kafka 3.9 in ZooKeeper mode), replication factor 3, "
+    "(ferrolog in cluster mode; Kafka 3.9 in ZooKeeper mode); kafka4 is three Kafka 4.4 nodes "
+    "in KRaft mode, each broker and controller, without ZooKeeper; replication factor 3, "
     "min.insync.replicas=2, acks=all. CPU s/GB is the three brokers' process trees together "
     "(ZooKeeper not counted); peak RSS is the largest of the three brokers (each one in the "
     "samples: peak_rss_mb_each); start-up is spawning the three to the first acknowledged "
