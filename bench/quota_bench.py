@@ -326,6 +326,7 @@ def main() -> None:
 
     phase = args.phase_seconds
     chosen = "" if args.phases == PHASES else f" --phases {','.join(args.phases)}"
+    chosen += " --with-kafka" if args.with_kafka else ""
     lines = [
         "# Client quotas (issue 13)",
         "",
