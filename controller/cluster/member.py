@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ferrolog.controller.cluster.active import ActiveController
@@ -96,6 +97,9 @@ class ClusterMember:
                 await asyncio.sleep(0.25)
         self._registered = True
         log.info("registered broker node_id=%d", self.node_id)
+        # Only the first registration speaks for how the previous process stopped; one after a
+        # lost session follows no stop, and must not cost the replicas their eligibility.
+        self._registration = replace(self._registration, unclean_shutdown=False)
         # The view goes to the controller cache now, so requests can be answered; the local
         # replicas load in the first sync of the loop, each served as soon as it is open.
         read_at = time.monotonic()

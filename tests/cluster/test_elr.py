@@ -13,6 +13,7 @@ leading with an ISR of itself, and all 150 acknowledged records read back."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -22,7 +23,7 @@ from ferrolog.connection import Connection
 from ferrolog.features import ELR_FEATURE
 
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
-from tests.cluster.harness import Cluster
+from tests.cluster.harness import ZK_SESSION_MS, Cluster
 from tests.handlers.features_tools import SAFE_DOWNGRADE, update
 from tests.waiting import wait_until
 
@@ -113,6 +114,34 @@ def test_an_eligible_replica_leads_when_the_last_in_sync_one_is_gone(cluster: Cl
     assert "eligible_leader_replicas" not in state
     assert "last_known_elr" not in state
     wait_until(lambda: cluster.verify_replicas("elr").returncode == 0, 30, what="identical")
+    # Only a process's first registration tells how the previous one stopped: after a lost
+    # session, 1 registers again as a broker that did not stop at all.
+    assert _registration(cluster, 1).get("unclean_shutdown") is True
+    cluster.brokers[1].pause()
+    wait_until(lambda: 1 not in _registered(cluster), ZK_SESSION_MS / 1000 + 20, what="expiry")
+    cluster.brokers[1].resume()
+    wait_until(lambda: 1 in _registered(cluster), 30, what="1 to register again")
+    assert "unclean_shutdown" not in _registration(cluster, 1)
+
+
+def _registered(cluster: Cluster) -> list[int]:
+    zk = cluster.zk_client()
+    try:
+        return [int(b) for b in zk.get_children("/brokers/ids")]
+    finally:
+        zk.stop()
+        zk.close()
+
+
+def _registration(cluster: Cluster, node: int) -> dict[str, Any]:
+    zk = cluster.zk_client()
+    try:
+        data, _ = zk.get(f"/brokers/ids/{node}")
+    finally:
+        zk.stop()
+        zk.close()
+    raw: dict[str, Any] = json.loads(data)
+    return raw
 
 
 def test_without_the_feature_the_partition_waits_for_its_last_in_sync_replica(
