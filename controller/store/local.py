@@ -255,7 +255,7 @@ class LocalStore(MetadataStore):
                 raise BadVersionError(
                     f"{name}-{partition}: version {current['version']}, expected {expected_version}"
                 )
-            # A single broker's replicas are never fewer than its ISR: no ELR to keep.
+            # Not stored: KIP-966's lists (one broker's one replica is never below its minimum).
             written = replace(state, isr=list(state.isr), version=expected_version + 1)
             states[str(partition)] = _state_to_json(written)
             return written

@@ -21,6 +21,7 @@ import pytest
 from confluent_kafka.admin import NewTopic
 from ferrolog.connection import Connection
 from ferrolog.features import ELR_FEATURE
+from kazoo.exceptions import NoNodeError
 
 from tests.cluster.checker import AckedProducer, check_no_loss, read_all
 from tests.cluster.harness import ZK_SESSION_MS, Cluster
@@ -116,27 +117,23 @@ def test_an_eligible_replica_leads_when_the_last_in_sync_one_is_gone(cluster: Cl
     wait_until(lambda: cluster.verify_replicas("elr").returncode == 0, 30, what="identical")
     # Only a process's first registration tells how the previous one stopped: after a lost
     # session, 1 registers again as a broker that did not stop at all.
-    assert _registration(cluster, 1).get("unclean_shutdown") is True
+    first = _registration(cluster, 1)
+    assert first is not None
+    assert first.get("unclean_shutdown") is True
     cluster.brokers[1].pause()
-    wait_until(lambda: 1 not in _registered(cluster), ZK_SESSION_MS / 1000 + 20, what="expiry")
+    wait_until(lambda: _registration(cluster, 1) is None, ZK_SESSION_MS / 1000 + 20, what="expiry")
     cluster.brokers[1].resume()
-    wait_until(lambda: 1 in _registered(cluster), 30, what="1 to register again")
-    assert "unclean_shutdown" not in _registration(cluster, 1)
+    again = wait_until(lambda: _registration(cluster, 1), 30, what="1 to register again")
+    assert "unclean_shutdown" not in again
 
 
-def _registered(cluster: Cluster) -> list[int]:
-    zk = cluster.zk_client()
-    try:
-        return [int(b) for b in zk.get_children("/brokers/ids")]
-    finally:
-        zk.stop()
-        zk.close()
-
-
-def _registration(cluster: Cluster, node: int) -> dict[str, Any]:
+def _registration(cluster: Cluster, node: int) -> dict[str, Any] | None:
+    """Broker `node`'s registration znode, None while it has none."""
     zk = cluster.zk_client()
     try:
         data, _ = zk.get(f"/brokers/ids/{node}")
+    except NoNodeError:
+        return None
     finally:
         zk.stop()
         zk.close()
