@@ -26,9 +26,7 @@ from bench.harness import brokers, kafka_dist
 _KRAFT = "KRaft's own (ferrolog's controller is elected through ZooKeeper)"
 _SHARE = "share groups (KIP-932): issue 31"
 _STREAMS = "streams groups (KIP-1071): issue 31"
-_ISSUE_30 = "not yet built: issue 30"
 KAFKA_ONLY_REASONS: dict[int, str] = {
-    34: _ISSUE_30,  # AlterReplicaLogDirs
     55: _KRAFT,  # DescribeQuorum
     64: _KRAFT,  # UnregisterBroker
     76: _SHARE,

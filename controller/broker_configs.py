@@ -41,7 +41,6 @@ NOT_ENFORCED = frozenset(
     {
         "leader.replication.throttled.rate",
         "follower.replication.throttled.rate",
-        "replica.alter.log.dirs.io.max.bytes.per.second",
     }
 )
 

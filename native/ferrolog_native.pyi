@@ -13,10 +13,13 @@ the one config table, ``ferrolog.config.table``. They hold exactly the names
 table's bounds, raises ``ValueError``. The native core has no defaults of its own.
 """
 
+from typing import final
+
 from typing_extensions import disjoint_base
 
 __all__ = [
     "Server",
+    "LogDirs",
     "ControlRequest",
     "PartitionState",
     "ReplicaState",
@@ -39,6 +42,22 @@ __all__ = [
     "decode_columns",
     "init_logging",
 ]
+
+
+@final
+class LogDirs:
+    """Replicas moving between this broker's log directories while they serve."""
+
+    def alter(self, topic: str, partition: int, log_dir: str) -> bool:
+        """Moves the partition's log to the log directory ``log_dir`` (a future log, copied,
+        then swapped in); False when the partition is not hosted here (the directory is kept
+        for when it is created). Raises ``KafkaNativeError`` with Kafka's code for a
+        refusal."""
+    def futures(self) -> list[tuple[str, int, str, int, int]]:
+        """The logs being moved: (topic, partition, destination log directory, size in bytes,
+        offsets behind the current log)."""
+    def set_rate(self, bytes_per_second: int | None) -> None:
+        """``replica.alter.log.dirs.io.max.bytes.per.second`` changed (None: no limit)."""
 
 
 @disjoint_base
@@ -200,6 +219,9 @@ class Server:
     def close_connection(self, handle: int) -> None:
         """Answers the request by closing its connection (Kafka's answer to a malformed or
         unsupported request)."""
+    @property
+    def log_dirs(self) -> LogDirs:
+        """Moving replicas between this broker's log directories (AlterReplicaLogDirs)."""
     def shutdown(self) -> None:
         """Stops accepting, closes connections, flushes and checkpoints every log. Idempotent."""
 
@@ -438,7 +460,6 @@ def probe_broker(
 
 # Consumers: fetched records as Arrow-layout column buffers (the PySpark data source).
 
-from typing import final  # noqa: E402
 
 @final
 class BinaryBuffers:

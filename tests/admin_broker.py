@@ -41,8 +41,20 @@ class FakePartition:
     size_bytes: int = 1000
 
 
+class FakeLogDirs:
+    """No replica moves between directories here: they are tested on real brokers
+    (tests/broker/test_alter_replica_log_dirs.py)."""
+
+    def futures(self) -> list[tuple[str, int, str, int, int]]:
+        return []
+
+    def set_rate(self, bytes_per_second: int | None) -> None:
+        pass
+
+
 @dataclass
 class FakeNative:
+    log_dirs: FakeLogDirs = field(default_factory=FakeLogDirs)
     log_dir: str = ""
     partitions: list[FakePartition] = field(default_factory=list)
     calls: list[tuple[Any, ...]] = field(default_factory=list)
@@ -176,7 +188,7 @@ def make_broker(
     loop = asyncio.new_event_loop()
     store = LocalStore(config.data_dir)
     loop.run_until_complete(store.start())
-    native = FakeNative(str(Path(config.log_dirs[0])))
+    native = FakeNative(log_dir=str(Path(config.log_dirs[0])))
     controller = Controller(store, config, ReplicaManager(native, config, config.node_id))  # type: ignore[arg-type]
     for registration in others:
         loop.run_until_complete(store.register_broker(registration))

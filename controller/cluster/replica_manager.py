@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import ferrolog_native
 from ferrolog.config.table import topic_configs_defaulting_to
 from ferrolog.controller.cluster.election import NO_LEADER
 from ferrolog.controller.store.base import BrokerRegistration, PartitionState, TopicRecord
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 OpenRequest = tuple[str, int, bytes, str, int, int, str, int, list[int], list[int]]
 Role = tuple[str, int, int, str, int, list[int], list[int]]
 _NO_ROLE: Role = ("none", -1, -1, "", 0, [], [])
+# The dynamic broker property the native core's log-directory mover is throttled by.
+ALTER_LOG_DIRS_RATE = "replica.alter.log.dirs.io.max.bytes.per.second"
 
 
 def _leader(state: PartitionState, replicas: list[int]) -> Role:
@@ -116,7 +119,11 @@ class ReplicaManager:
     async def apply_broker_defaults(self, topics: Iterable[TopicRecord], changed: set[str]) -> None:
         """The broker properties `changed` changed at runtime (dynamic broker configs): gives
         the native core the new config of each local topic that takes one of them as the
-        default of a topic config it does not override, in one worker thread."""
+        default of a topic config it does not override, in one worker thread; and the new
+        rate of replicas moving between log directories."""
+        if ALTER_LOG_DIRS_RATE in changed:
+            rate = self._config.get(ALTER_LOG_DIRS_RATE)
+            self._native.log_dirs.set_rate(int(rate) if rate is not None else None)
         affected = topic_configs_defaulting_to(changed)
         updates = {
             topic.name: self._config.resolve_topic_config(topic.configs)

@@ -94,7 +94,7 @@ pub(super) fn read_checkpoint(path: &Path) -> HashMap<Key, i64> {
 
 /// A random-enough directory id without a random-number crate: std's hasher keys are random
 /// per process.
-fn random_id() -> [u8; 16] {
+pub(super) fn random_id() -> [u8; 16] {
     use std::hash::{BuildHasher, Hasher};
     let mut id = [0u8; 16];
     for (i, half) in id.chunks_mut(8).enumerate() {

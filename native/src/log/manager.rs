@@ -28,6 +28,8 @@ pub use super::dir_files::{
     topic_id_string, CLEAN_SHUTDOWN_FILE, HIGH_WATERMARK_CHECKPOINT, LOCK_FILE,
     LOG_START_CHECKPOINT, META_PROPERTIES, PARTITION_METADATA, RECOVERY_POINT_CHECKPOINT,
 };
+use super::dir_move::Mover;
+use super::future_log::{parse_future_dir, resolve_duplicates};
 use super::placement::{open_log, plan_open, LogDir, Offsets, State};
 
 pub(super) type Key = (String, i32);
@@ -35,7 +37,9 @@ pub(super) type Key = (String, i32);
 #[derive(Debug)]
 pub struct LogManager {
     pub dirs: Vec<PathBuf>,
-    state: parking_lot::Mutex<State>,
+    pub(super) state: parking_lot::Mutex<State>,
+    /// Logs moving to another directory (AlterReplicaLogDirs).
+    pub(super) mover: Mover,
     /// Signalled when a partition finishes opening (see `State::opening`).
     opened: parking_lot::Condvar,
     /// `producer.id.expiration.ms`, a broker setting: `tick` forgets producers idle longer.
@@ -69,7 +73,8 @@ impl LogManager {
         }
         let mut state = State::default();
         let mut locks = Vec::with_capacity(dirs.len());
-        for path in &dirs {
+        let mover = Mover::default();
+        for (d, path) in dirs.iter().enumerate() {
             std::fs::create_dir_all(path)?;
             locks.push(lock_dir(path)?);
             ensure_meta_properties(path, node_id)?;
@@ -89,6 +94,9 @@ impl LogManager {
                 if name.ends_with("-delete") {
                     // A deletion interrupted by a crash: finish it.
                     std::fs::remove_dir_all(entry.path())?;
+                } else if let Some(key) = parse_future_dir(&name) {
+                    // A move interrupted by the stop: it goes on once the partition opens.
+                    mover.record_found(key, d, entry.path());
                 } else if let Some(key) = parse_partition_dir(&name) {
                     partitions.insert(key);
                 }
@@ -107,9 +115,11 @@ impl LogManager {
                 failure: Arc::default(),
             });
         }
+        resolve_duplicates(&mut state)?;
         Ok(LogManager {
             dirs,
             state: parking_lot::Mutex::new(state),
+            mover,
             opened: parking_lot::Condvar::new(),
             // The server sets both from the broker's config; until then, the table's defaults.
             producer_id_expiration_ms: AtomicI64::new(properties::default_of(
@@ -166,7 +176,7 @@ impl LogManager {
             state.opening.insert(key.clone());
             plan
         };
-        let opened = open_log(&plan, topic_id, config);
+        let opened = open_log(&plan, topic_id, config.clone());
         let mut state = self.state.lock();
         state.opening.remove(&key);
         self.opened.notify_all();
@@ -195,7 +205,11 @@ impl LogManager {
         dir.unopened.log_start.remove(&key);
         dir.unopened.high_watermark.remove(&key);
         let handle = Arc::new(RwLock::new(log));
-        state.logs.insert(key, (Arc::clone(&handle), plan.dir));
+        state
+            .logs
+            .insert(key.clone(), (Arc::clone(&handle), plan.dir));
+        drop(state);
+        self.resume_move(&key, &config);
         Ok(handle)
     }
 
@@ -264,6 +278,7 @@ impl LogManager {
     /// fetches in flight keep reading their open segment files.
     pub fn delete(&self, topic: &str, partition: i32) -> std::io::Result<()> {
         let key = (topic.to_owned(), partition);
+        self.cancel_move(&key);
         let mut state = self.state.lock();
         if let Some((handle, _)) = state.logs.remove(&key) {
             handle.write().closed = true;
@@ -409,6 +424,7 @@ impl LogManager {
             }
             state.logs.values().map(|(h, _)| Arc::clone(h)).collect()
         };
+        self.stop_mover();
         // Every log is sealed and its producer snapshot written, then each log directory's
         // file system is synced once: a broker with thousands of partitions stops in one
         // write-back instead of several fsyncs per partition.

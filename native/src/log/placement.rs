@@ -57,6 +57,8 @@ pub(super) struct State {
     pub(super) opening: HashSet<Key>,
     /// Set by `shutdown`: no log opens after it (a bulk open still running stops).
     pub(super) closing: bool,
+    /// Where AlterReplicaLogDirs asked a partition not hosted yet to be created.
+    pub(super) preferred: HashMap<Key, usize>,
 }
 
 /// Where and how to open one partition, decided under the manager's lock.
@@ -68,16 +70,20 @@ pub(super) struct OpenPlan {
     pub(super) high_watermark: i64,
 }
 
-/// A partition already in an offline directory cannot open; a new one goes to the online
-/// directory holding the fewest partitions (none online: an error).
+/// A partition already in an offline directory cannot open; a new one goes where
+/// AlterReplicaLogDirs asked, else to the online directory holding the fewest partitions (none
+/// online: an error).
 pub(super) fn plan_open(state: &mut State, key: &Key) -> io::Result<OpenPlan> {
     let d = match state.dirs.iter().position(|d| d.partitions.contains(key)) {
         Some(d) if state.dirs[d].is_offline() => return Err(offline_error(&state.dirs[d].path)),
         Some(d) => d,
-        None => (0..state.dirs.len())
-            .filter(|&d| !state.dirs[d].is_offline())
-            .min_by_key(|&d| state.dirs[d].partitions.len())
-            .ok_or_else(|| io::Error::other("every log directory is offline"))?,
+        None => match state.preferred.remove(key) {
+            Some(d) if !state.dirs[d].is_offline() => d,
+            _ => (0..state.dirs.len())
+                .filter(|&d| !state.dirs[d].is_offline())
+                .min_by_key(|&d| state.dirs[d].partitions.len())
+                .ok_or_else(|| io::Error::other("every log directory is offline"))?,
+        },
     };
     let dir = &mut state.dirs[d];
     // Counted at once, so that partitions placed while this one opens spread over the dirs.

@@ -423,6 +423,17 @@ pub mod server {
         choices: &[],
     };
 
+    /// Bytes per second a replica moving between this broker's log directories copies; unset: no
+    /// limit.
+    pub const REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND: Property = Property {
+        name: "replica.alter.log.dirs.io.max.bytes.per.second",
+        kind: Kind::Long,
+        default: None,
+        min: Some(0.0),
+        max: None,
+        choices: &[],
+    };
+
     /// Bytes a follower fetches per partition.
     pub const REPLICA_FETCH_MAX_BYTES: Property = Property {
         name: "replica.fetch.max.bytes",
@@ -545,6 +556,7 @@ pub mod server {
         &QUOTA_WINDOW_SIZE_SECONDS,
         &LOG_DIRS,
         &LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS,
+        &REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND,
         &REPLICA_FETCH_MAX_BYTES,
         &REPLICA_FETCH_WAIT_MAX_MS,
         &REPLICA_FETCH_MIN_BYTES,

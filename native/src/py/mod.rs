@@ -9,6 +9,7 @@ mod config;
 mod convert;
 mod error;
 mod inter_broker;
+mod log_dirs;
 mod quotas;
 mod server;
 mod types;
@@ -215,6 +216,7 @@ fn init_logging(level: &str, fmt: &str) -> PyResult<()> {
 #[pyo3(name = "ferrolog_native")]
 fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<server::PyServer>()?;
+    m.add_class::<log_dirs::PyLogDirs>()?;
     m.add_class::<types::PyControlRequest>()?;
     m.add_class::<types::PyPartitionState>()?;
     m.add_class::<types::PyReplicaState>()?;

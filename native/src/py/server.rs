@@ -68,10 +68,8 @@ impl PyServer {
 
     #[pyo3(signature = (max_requests=256))]
     fn take_requests(&self, max_requests: usize) -> Vec<PyControlRequest> {
-        self.inner
-            .broker()
-            .control
-            .take_requests(max_requests)
+        let requests = self.inner.broker().control.take_requests(max_requests);
+        requests
             .into_iter()
             .map(|inner| PyControlRequest { inner })
             .collect()
@@ -103,10 +101,8 @@ impl PyServer {
     ) -> PyResult<()> {
         let step = sasl_step(step, principal, lifetime_ms)?;
         let body = Bytes::copy_from_slice(response);
-        self.inner
-            .broker()
-            .control
-            .reply(handle, ControlReply::Sasl(body, step));
+        let control = &self.inner.broker().control;
+        control.reply(handle, ControlReply::Sasl(body, step));
         Ok(())
     }
 
@@ -145,10 +141,14 @@ impl PyServer {
     }
 
     fn close_connection(&self, handle: u64) {
-        self.inner
-            .broker()
-            .control
-            .reply(handle, ControlReply::Close);
+        let control = &self.inner.broker().control;
+        control.reply(handle, ControlReply::Close);
+    }
+
+    /// Moving replicas between this broker's log directories (AlterReplicaLogDirs).
+    #[getter]
+    fn log_dirs(&self) -> super::log_dirs::PyLogDirs {
+        super::log_dirs::PyLogDirs::new(self.inner.broker())
     }
 
     fn shutdown(&self, py: Python<'_>) -> PyResult<()> {

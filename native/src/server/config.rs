@@ -62,6 +62,8 @@ pub struct ServerConfig {
     pub recovery_threads_per_dir: usize,
     /// Idle producers' state is forgotten after this (see `LogManager::tick`).
     pub producer_id_expiration_ms: i64,
+    /// `replica.alter.log.dirs.io.max.bytes.per.second` (None: no limit).
+    pub alter_log_dirs_rate: Option<i64>,
     /// `max.incremental.fetch.session.cache.slots`: at most this many fetch sessions.
     pub fetch_session_slots: usize,
     /// `transaction.partition.verification.enable`: the first batch of a transaction on a
@@ -232,6 +234,8 @@ impl ServerConfig {
             control_queue_size: p.integer(&server::QUEUED_MAX_REQUESTS)?,
             recovery_threads_per_dir: p.integer(&server::NUM_RECOVERY_THREADS_PER_DATA_DIR)?,
             producer_id_expiration_ms: p.integer(&server::PRODUCER_ID_EXPIRATION_MS)?,
+            alter_log_dirs_rate: p
+                .optional_integer(&server::REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND)?,
             fetch_session_slots: p.integer(&server::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS)?,
             transaction_verification: p
                 .boolean(&server::TRANSACTION_PARTITION_VERIFICATION_ENABLE)?,

@@ -127,6 +127,8 @@ impl Server {
         let logs = Arc::new(LogManager::new(config.log_dirs.clone())?);
         logs.set_threads_per_dir(config.recovery_threads_per_dir);
         logs.set_producer_id_expiration_ms(config.producer_id_expiration_ms);
+        logs.set_alter_log_dirs_rate(config.alter_log_dirs_rate);
+        logs.start_mover();
         let control = ControlBridge::new(config.control_queue_size)?;
         let handle = runtime.handle().clone();
         let shutdown = watch::channel(false).0;

@@ -367,9 +367,10 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("compression.type", _S, "producer", "Codec of stored batches; producer keeps the "
            "producer's.", choices=_COMPRESSION, dynamic=True),
         # Kafka's replication quotas (`DynamicConfig.Broker`), set by kafka-reassign-partitions
-        # --throttle and cleared by --verify. ferrolog does not throttle replication yet: it
-        # stores them, reports them and says so in its log. Kafka lists no default for them
-        # (they are not KafkaConfig's), so neither does ferrolog.
+        # --throttle (--replica-alter-log-dirs-throttle) and cleared by --verify. ferrolog
+        # does not throttle replication yet: it stores the two replication rates, reports them
+        # and says so in its log; the log-directory move rate it enforces. Kafka lists no
+        # default for them (they are not KafkaConfig's), so neither does ferrolog.
         _b("leader.replication.throttled.rate", _L, None, "Replication bytes per second a "
            "leader may send; unset: no limit (not enforced by ferrolog yet).", minimum=0,
            dynamic=True),
@@ -377,8 +378,8 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "follower may fetch; unset: no limit (not enforced by ferrolog yet).", minimum=0,
            dynamic=True),
         _b("replica.alter.log.dirs.io.max.bytes.per.second", _L, None, "Bytes per second "
-           "moved between log directories; unset: no limit (not enforced: ferrolog does not "
-           "move replicas between directories).", minimum=0, dynamic=True),
+           "a replica moving between this broker's log directories copies; unset: no limit.",
+           minimum=0, dynamic=True, native=True),
         _b("replica.fetch.max.bytes", _I, "1048576", "Bytes a follower fetches per partition.",
            minimum=0, native=True),
         # Topics and replication

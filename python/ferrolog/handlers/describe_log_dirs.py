@@ -1,7 +1,8 @@
 """DescribeLogDirs (key 35), v1-5: this broker's log directories and the partitions in them.
 v5's `is_cordoned` (KIP-1066) is false for every directory: ferrolog does not cordon any.
 
-Sizes and offsets come from one native snapshot (`Server.partition_states`); v4's total and
+Sizes and offsets come from one native snapshot (`Server.partition_states`, and
+`log_dirs.futures` for the replicas being moved between directories); v4's total and
 usable bytes from the file system. Both touch the disk, so they run in a worker thread."""
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def _owning_dir(path: str, log_dirs: list[str]) -> str:
 
 def _describe(
     states: list[Any],
+    futures: list[tuple[str, int, str, int, int]],
     log_dirs: list[str],
     wanted: dict[str, set[int]] | None,
     offline: set[str],
@@ -68,17 +70,30 @@ def _describe(
     by_dir: dict[str, dict[str, list[DescribeLogDirsResponseDescribeLogDirsPartition]]] = {
         d: {} for d in dirs
     }
-    for state in sorted(states, key=lambda s: (s.topic, s.partition)):
-        if wanted is not None and state.partition not in wanted.get(state.topic, ()):
+    # (directory, topic, partition, size, lag, future): a replica being moved is listed in
+    # its current directory and, as a future, in its destination, as Kafka lists it.
+    entries = [
+        # Kafka's lag of a current replica: how far its end is behind the high watermark,
+        # never negative.
+        (
+            s.log_dir,
+            s.topic,
+            s.partition,
+            s.size_bytes,
+            max(s.high_watermark - s.log_end_offset, 0),
+            False,
+        )
+        for s in states
+    ] + [(d, t, p, size, lag, True) for t, p, d, size, lag in futures]
+    for log_dir, topic, partition, size, lag, future in sorted(entries, key=lambda e: e[1:3]):
+        if wanted is not None and partition not in wanted.get(topic, ()):
             continue
-        by_dir.setdefault(_owning_dir(state.log_dir, dirs), {}).setdefault(state.topic, []).append(
+        by_dir.setdefault(_owning_dir(log_dir, dirs), {}).setdefault(topic, []).append(
             {
-                "partition_index": state.partition,
-                "partition_size": state.size_bytes,
-                # Kafka's lag of a current (not future) replica: how far its end is behind the
-                # high watermark, never negative.
-                "offset_lag": max(state.high_watermark - state.log_end_offset, 0),
-                "is_future_key": False,
+                "partition_index": partition,
+                "partition_size": size,
+                "offset_lag": lag,
+                "is_future_key": future,
             }
         )
     results: list[DescribeLogDirsResponseDescribeLogDirsResult] = []
@@ -125,6 +140,7 @@ async def handle(ctx: RequestContext, request: DescribeLogDirsRequest) -> Descri
     results = await native_call(
         lambda: _describe(
             native.partition_states(),
+            native.log_dirs.futures(),
             log_dirs,
             wanted,
             {os.path.abspath(d) for d in native.offline_log_dirs()},

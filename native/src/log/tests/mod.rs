@@ -3,6 +3,7 @@
 mod append_read;
 mod compaction;
 mod config;
+mod dir_move;
 mod epochs;
 mod manager;
 mod proptests;
