@@ -71,21 +71,31 @@ def _sizes(consumers: list[Consumer]) -> list[int]:
     return sorted(len(c.assignment()) for c in consumers)
 
 
-def _read(consumers: list[Consumer], end: int, within: float = 60.0) -> int:
+def _read(
+    consumers: list[Consumer], end: int, again: Callable[[], str], within: float = 60.0
+) -> None:
     """Polls every consumer until each partition has been read up to `end` (what a member
-    has not read, it does not commit: librdkafka answers "nothing new", -1001); how many
-    records that took, so that a record delivered twice shows."""
-    got = 0
+    has not read, it does not commit: librdkafka answers "nothing new", -1001). A record
+    delivered twice fails at once, naming it, the member that read it each time and
+    `again()` (what the group has committed then)."""
+    readers: dict[tuple[int, int], int] = {}
     following: dict[int, int] = {}
     deadline = time.monotonic() + within
     while any(following.get(p, 0) < end for p in range(PARTITIONS)):
-        assert time.monotonic() < deadline, f"read {got} records, up to {following}"
-        for c in consumers:
+        assert time.monotonic() < deadline, f"read {len(readers)} records, up to {following}"
+        for i, c in enumerate(consumers):
             m = c.poll(0.02)
-            if m is not None and m.error() is None:
-                got += 1
-                following[m.partition()] = max(following.get(m.partition(), 0), m.offset() + 1)
-    return got
+            if m is None or m.error() is not None:
+                continue
+            record = (m.partition(), m.offset())
+            if record in readers:
+                raise AssertionError(
+                    f"record {record[0]}@{record[1]} read by member {readers[record]}, then "
+                    f"again by member {i} (whose partitions are "
+                    f"{sorted(tp.partition for tp in c.assignment())}); {again()}"
+                )
+            readers[record] = i
+            following[m.partition()] = max(following.get(m.partition(), 0), m.offset() + 1)
 
 
 def _committed(bootstrap: str, group: str, topic: str) -> dict[int, int]:
@@ -139,6 +149,9 @@ def resumes_after(bootstrap: str, disrupt: Callable[[str], str], replication: in
     for c in consumers:
         c.subscribe([topic])
 
+    def committed_now() -> str:
+        return f"committed now: {_committed(bootstrap, group, topic)}"
+
     def balanced(members: list[Consumer], sizes: list[int]) -> bool:
         for c in members:
             m = c.poll(0.02)
@@ -146,13 +159,13 @@ def resumes_after(bootstrap: str, disrupt: Callable[[str], str], replication: in
                 # Read again: was the commit lost, or did the client not find it?
                 raise AssertionError(
                     f"record {m.partition()}@{m.offset()} before the group settled; "
-                    f"committed now: {_committed(bootstrap, group, topic)}"
+                    f"{committed_now()}"
                 )
         return _sizes(members) == sizes
 
     wait_until(lambda: balanced(consumers, [2, 2, 2]), 60, what="a 2/2/2 split")
     produce(bootstrap, topic, PER_PARTITION)
-    assert _read(consumers, PER_PARTITION) == PER_PARTITION * PARTITIONS
+    _read(consumers, PER_PARTITION, committed_now)
     for c in consumers:
         # Acknowledged, or a later failure could be a refused commit rather than a lost one.
         _assert_committed(_commit(c), PER_PARTITION)
@@ -161,7 +174,7 @@ def resumes_after(bootstrap: str, disrupt: Callable[[str], str], replication: in
     wait_until(lambda: balanced(remaining, [3, 3]), 60, what="a 3/3 split")
     produce(bootstrap, topic, PER_PARTITION)
     second = 2 * PER_PARTITION
-    assert _read(remaining, second) == PER_PARTITION * PARTITIONS
+    _read(remaining, second, committed_now)
     answers = [_commit(c) for c in remaining]
     for acknowledged in answers:
         _assert_committed(acknowledged, second)
