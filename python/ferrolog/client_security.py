@@ -8,7 +8,8 @@ clients (the Spark reader, the tools): TLS and SASL (PLAIN, SCRAM-SHA-256, SCRAM
   delegation token's id and HMAC), so Spark's `kafka.*` options work as they are.
 - `wrap` puts TLS on a socket and `authenticate` runs the SASL exchange on a blocking
   connection, as Kafka's Java client does: SaslHandshake v1, then SaslAuthenticate v2.
-- `librdkafka` gives the same settings in librdkafka's names (the Spark writer's producer).
+- `librdkafka` gives the same settings in librdkafka's names (the Spark writer's producer),
+  and `from_librdkafka` reads them back (ferrolog's commands take librdkafka's `-X`).
 
 PKCS12 stores (and JKS ones that are PKCS12 files, as keytool writes them since Java 9) are
 read with `cryptography`, which Python's `ssl` module cannot do; PEM needs nothing more.
@@ -95,6 +96,37 @@ class ClientSecurity:
             username=username or "",
             password=password or "",
             token_auth=options.get("tokenauth", "false").lower() == "true",
+        )
+
+    @classmethod
+    def from_librdkafka(cls, config: Mapping[str, Any]) -> ClientSecurity:
+        """From librdkafka properties (what ferrolog's own commands take with `-X`), the
+        inverse of `librdkafka`: certificates as `ssl.*.location` files or `ssl.*.pem`."""
+        c = {k.lower(): str(v) for k, v in config.items()}
+        protocol = c.get("security.protocol", "PLAINTEXT").upper()
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"security.protocol {protocol} is not one of {PROTOCOLS}")
+
+        def pem(name: str) -> str | None:
+            if f"ssl.{name}.pem" in c:
+                return c[f"ssl.{name}.pem"]
+            location = c.get(f"ssl.{name}.location")
+            return Path(location).read_text() if location else None
+
+        mechanism = c.get("sasl.mechanism", c.get("sasl.mechanisms", "GSSAPI")).upper()
+        if protocol.startswith("SASL_") and mechanism not in MECHANISMS:
+            raise ValueError(f"sasl.mechanism {mechanism} is not one of {MECHANISMS}")
+        tls = protocol in ("SSL", "SASL_SSL")
+        return cls(
+            protocol=protocol,
+            ca_pem=pem("ca") if tls else None,
+            cert_pem=pem("certificate") if tls else None,
+            key_pem=pem("key") if tls else None,
+            key_password=c.get("ssl.key.password"),
+            check_hostname=c.get("ssl.endpoint.identification.algorithm", "https") != "none",
+            mechanism=mechanism if protocol.startswith("SASL_") else None,
+            username=c.get("sasl.username", ""),
+            password=c.get("sasl.password", ""),
         )
 
     def ssl_context(self) -> ssl.SSLContext:

@@ -138,3 +138,27 @@ def test_a_pkcs12_key_store_sends_its_intermediate_ca(
     # The broker trusts the root CA only: without the intermediate it cannot verify carol.
     with pytest.raises(ssl.SSLError, match="UNKNOWN_CA"):
         api_versions(strict, store("alone.p12", []))
+
+
+def test_librdkafka_properties_read_back_as_the_same_settings(strict: SecuredBroker) -> None:
+    """ferrolog's commands take librdkafka's `-X` properties and some of them speak Kafka's
+    protocol themselves (the ELR columns of `ferrolog topics describe`)."""
+    issued = strict.client_certificate
+    security = ClientSecurity.from_librdkafka(
+        {
+            "security.protocol": "ssl",
+            "ssl.ca.location": str(strict.ca.ca_pem),
+            "ssl.certificate.location": str(issued.cert_pem),
+            "ssl.key.location": str(issued.key_pem),
+        }
+    )
+    host, port = strict.address("SSL").split(":")
+    with Connection(host, int(port), 10, "client-security", security=security) as conn:
+        assert conn.request(API_VERSIONS, 0, {})["error_code"] == 0
+    assert ClientSecurity.from_librdkafka(security.librdkafka()) == security
+    sasl = ClientSecurity(
+        protocol="SASL_PLAINTEXT", mechanism="SCRAM-SHA-512", username="u", password="p"
+    )
+    assert ClientSecurity.from_librdkafka(sasl.librdkafka()) == sasl
+    with pytest.raises(ValueError, match="GSSAPI"):
+        ClientSecurity.from_librdkafka({"security.protocol": "SASL_SSL"})

@@ -17,8 +17,11 @@ import json
 import time
 from typing import Any
 
+import click
 import pytest
+from click.testing import CliRunner
 from confluent_kafka.admin import NewTopic
+from ferrolog.cli.tools import register
 from ferrolog.connection import Connection
 from ferrolog.features import ELR_FEATURE
 from kazoo.exceptions import NoNodeError
@@ -75,6 +78,24 @@ def _described(cluster: Cluster, node: int, name: str) -> dict[str, Any]:
     return partition
 
 
+def _shown_by_ferrolog_topics(cluster: Cluster, node: int, name: str) -> list[str]:
+    """Partition 0's row of `ferrolog topics describe` against broker `node`: partition,
+    leader, replicas, ISR, ELR, last known ELR."""
+
+    @click.group()
+    def ferrolog() -> None:
+        """Stand-in for the `ferrolog` command group."""
+
+    register(ferrolog)
+    shown = CliRunner().invoke(
+        ferrolog, ["topics", "describe", name, "-b", cluster.brokers[node].bootstrap]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "Last known ELR" in shown.output, shown.output
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in shown.output.splitlines()]
+    return next(row for row in rows if row and row[0] == "0")
+
+
 def test_an_eligible_replica_leads_when_the_last_in_sync_one_is_gone(cluster: Cluster) -> None:
     acked = _down_to_one(cluster, "elr")
     state = cluster.state("elr")
@@ -98,6 +119,7 @@ def test_an_eligible_replica_leads_when_the_last_in_sync_one_is_gone(cluster: Cl
         return partition["eligible_leader_replicas"], partition["last_known_elr"]
 
     wait_until(lambda: described() == ([1, 2], [1]), 10, what="DescribeTopicPartitions on 3")
+    assert _shown_by_ferrolog_topics(cluster, 3, "elr") == ["0", "none", "1,2,3", "", "1,2", "1"]
     # 1 was killed: it may have lost what it acknowledged, so it leaves the ELR and does not
     # lead, though it led last and 2 is not back.
     _start(cluster, 1)

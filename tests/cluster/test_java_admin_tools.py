@@ -36,7 +36,7 @@ def test_kafka_topics_describes_partitions_page_by_page(cluster: Cluster) -> Non
     for p in range(3):
         replicas = ",".join(str(b) for b in cluster.partition("described", p).replicas)
         leader = cluster.leader("described", p)
-        # Isr: the replicas' order, as the controller holds it; Elr: ferrolog keeps none.
+        # Isr: the replicas' order, as the controller holds it; Elr: empty while the ISR is full.
         isr = ",".join(str(b) for b in cluster.partition("described", p).isrs)
         expected.append(
             f"\tTopic: described\tPartition: {p}\tLeader: {leader}\tReplicas: {replicas}"

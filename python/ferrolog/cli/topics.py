@@ -32,6 +32,10 @@ from ferrolog.cli.common import (
     _metadata,
     _parse_pairs,
 )
+from ferrolog.client_security import ClientSecurity
+from ferrolog.connection import Connection
+from ferrolog.errors import KafkaError
+from ferrolog.protocol.messages import ApiKey
 
 
 @click.group()
@@ -173,8 +177,8 @@ def topics_describe(
     properties: tuple[str, ...],
     timeout: float,
 ) -> None:
-    """Describe topics (all of them with no names): partitions, leaders, replicas, ISR and
-    configs."""
+    """Describe topics (all of them with no names): partitions, leaders, replicas, ISR,
+    eligible leader replicas and configs."""
     admin = AdminClient(_client_config(bootstrap_server, properties))
     metadata = _metadata(admin, timeout)
     wanted = list(names) or sorted(n for n in metadata.topics if internal or not n.startswith("__"))
@@ -189,18 +193,26 @@ def topics_describe(
         else {}
     )
     console = _console()
+    config = _client_config(bootstrap_server, properties)
+    eligible = _eligible_leaders(metadata, config, wanted, timeout)
     for name in wanted:
         topic = metadata.topics[name]
-        table = Table("Partition", "Leader", "Replicas", "ISR", title=f"Topic {name}")
+        columns = ["Partition", "Leader", "Replicas", "ISR"]
+        table = Table(
+            *columns, *(["ELR", "Last known ELR"] if eligible else []), title=f"Topic {name}"
+        )
         for index in sorted(topic.partitions):
             part = topic.partitions[index]
             leader = str(part.leader) if part.leader >= 0 else "none"
-            table.add_row(
+            row = [
                 str(index),
                 leader,
                 ",".join(map(str, part.replicas)),
                 ",".join(map(str, part.isrs)),
-            )
+            ]
+            if eligible:
+                row.extend(",".join(map(str, ids)) for ids in eligible.get((name, index), ([], [])))
+            table.add_row(*row)
         console.print(table)
         future = next(f for r, f in config_futures.items() if r.name == name)
         try:
@@ -214,9 +226,42 @@ def topics_describe(
             console.print(f"Topic {name} has no config overrides (--all-configs shows them all).")
             continue
         configs = Table("Config", "Value", "Source", title=f"Configs of {name}")
-        for row in rows:
-            configs.add_row(*row)
+        for config_row in rows:
+            configs.add_row(*config_row)
         console.print(configs)
+
+
+def _eligible_leaders(
+    metadata: Any, config: dict[str, Any], names: list[str], timeout: float
+) -> dict[tuple[str, int], tuple[list[int], list[int]]] | None:
+    """Each partition's eligible leader replicas and last known ELR (KIP-966), which only
+    DescribeTopicPartitions carries, as Kafka's kafka-topics reads them; None when no broker
+    answers it (an older broker: the columns are left out)."""
+    if not names or not metadata.brokers:
+        return {}
+    broker = next(iter(metadata.brokers.values()))
+    found: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
+    body: dict[str, Any] = {
+        "topics": [{"name": n} for n in names],
+        "response_partition_limit": 2000,
+        "cursor": None,
+    }
+    try:
+        security = ClientSecurity.from_librdkafka(config)
+        with Connection(broker.host, broker.port, timeout, "ferrolog-topics", security) as conn:
+            while True:
+                answer = conn.request(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, body)
+                for topic in answer["topics"]:
+                    for p in topic["partitions"]:
+                        found[(topic["name"], p["partition_index"])] = (
+                            p["eligible_leader_replicas"] or [],
+                            p["last_known_elr"] or [],
+                        )
+                if answer["next_cursor"] is None:
+                    return found
+                body["cursor"] = answer["next_cursor"]
+    except (OSError, ValueError, KafkaError):
+        return None
 
 
 @topics.command("alter")
