@@ -62,6 +62,23 @@ def capture_offsets(out: str, ctx: dict[str, str], work: Path) -> None:
     (work / "delete-records.json").write_text(json.dumps({"version": 1, "partitions": parts}))
 
 
+def capture_log_dir(out: str, ctx: dict[str, str], work: Path) -> None:
+    """Writes the plan a user would write to move partition 0 of the topic to the broker's
+    other log directory (from kafka-log-dirs' JSON line), and names that directory."""
+    described = json.loads(next(line for line in out.splitlines() if line.startswith("{")))
+    (broker,) = described["brokers"]
+    dirs = [d["logDir"] for d in broker["logDirs"]]
+    holding = [
+        d["logDir"]
+        for d in broker["logDirs"]
+        if any(p["partition"] == f"{ctx['topic']}-0" for p in d["partitions"])
+    ]
+    ctx["to_dir"] = next(d for d in dirs if d not in holding)
+    move = {"topic": ctx["topic"], "partition": 0, "replicas": [int(ctx["node"])]}
+    plan = {"version": 1, "partitions": [{**move, "log_dirs": [ctx["to_dir"]]}]}
+    (work / "dirs-plan.json").write_text(json.dumps(plan))
+
+
 def steps() -> list[Step]:
     boot = ("--bootstrap-server", "{bootstrap}", "--command-config", "{config}")
     topics = (f"{TOOLS}.TopicCommand", *boot)
@@ -69,6 +86,7 @@ def steps() -> list[Step]:
     acls = (f"{TOOLS}.AclCommand", *boot)
     groups = (f"{TOOLS}.consumer.group.ConsumerGroupCommand", *boot)
     reassign = (f"{TOOLS}.reassign.ReassignPartitionsCommand", *boot)
+    log_dirs = (f"{TOOLS}.LogDirsCommand", *boot)
     tokens = (f"{TOOLS}.DelegationTokenCommand", *boot)
     txn = (f"{TOOLS}.TransactionsCommand", *boot)
     consumer = (f"{TOOLS}.consumer.ConsoleConsumer", *boot)
@@ -166,8 +184,16 @@ def steps() -> list[Step]:
           expect="{topic}:0:", capture=capture_offsets),
         s("delete-records --offset-json-file", (f"{TOOLS}.DeleteRecordsCommand", *boot),
           "--offset-json-file", "{work}/delete-records.json", expect="low_watermark"),
-        s("log-dirs --describe", (f"{TOOLS}.LogDirsCommand", *boot), "--describe",
-          expect="{topic}"),
+        s("log-dirs --describe", log_dirs, "--describe", expect="{topic}",
+          capture=capture_log_dir),
+        s("reassign-partitions --execute (log_dirs: to the other dir)", reassign, "--execute",
+          "--reassignment-json-file", "{work}/dirs-plan.json"),
+        s("reassign-partitions --verify (log_dirs)", reassign, "--verify",
+          "--reassignment-json-file", "{work}/dirs-plan.json",
+          expect="Reassignment of replica {topic}-0-{node} completed successfully"),
+        s("log-dirs --describe (after the move)", log_dirs, "--describe", "--topic-list",
+          "{topic}",
+          expect=r'"partition":"{topic}-0"[^\]]*\],"error":null,"logDir":"{to_dir}"'),
         s("leader-election preferred --all-topic-partitions",
           (f"{TOOLS}.LeaderElectionCommand", *boot), "--election-type", "preferred",
           "--all-topic-partitions"),

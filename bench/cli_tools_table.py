@@ -93,6 +93,7 @@ def start_kafka(work: Path) -> tuple[subprocess.Popen[bytes], Target]:
             1, f"1@127.0.0.1:{ctrl}", f"127.0.0.1:{plain}", ctrl, work / "data"
         ),
         **SECURED,
+        "log.dirs": f"{work / 'data'},{work / 'data2'}",
         "listeners": f"PLAINTEXT://127.0.0.1:{plain},SASL_PLAINTEXT://127.0.0.1:{sasl},"
         f"CONTROLLER://127.0.0.1:{ctrl}",
         "advertised.listeners": f"PLAINTEXT://127.0.0.1:{plain},SASL_PLAINTEXT://127.0.0.1:{sasl}",
@@ -142,6 +143,7 @@ def start_ferrolog(work: Path) -> tuple[EmbeddedBroker, Target]:
         overrides={
             **brokers.COMMON,
             **SECURED,
+            "log.dirs": f"{work / 'data'},{work / 'data2'}",
             "listeners": f"PLAINTEXT://127.0.0.1:{plain},SASL_PLAINTEXT://127.0.0.1:{sasl}",
         },
         startup_timeout=60,
@@ -258,6 +260,7 @@ def run_all(target: Target, logs: Path | None) -> Run:
         "work": str(work),
         "hmac": "no-token-created",
         "token_id": "no-token-created",
+        "to_dir": "no-log-dir-described",
     }
     for user in USERS:
         (work / f"{user}.properties").write_text(client_properties(user))
@@ -332,8 +335,8 @@ def report(kafka: Run, ours: Run) -> str:
         f"{now:%Y-%m-%d %H:%M} UTC; `python -m bench.cli_tools_table`. Each command is the "
         "tool's main class from Kafka 4.4.0's jars (what `bin/kafka-*.sh` runs), run as `admin` "
         "(super user) unless the row says alice, over SASL_PLAINTEXT with SCRAM-SHA-256 and "
-        "`--command-config`, against a fresh single-node broker of each with "
-        f"`authorizer.class.name={AUTHORIZER}` (Kafka in KRaft mode, node id "
+        "`--command-config`, against a fresh single-node broker of each with two log "
+        f"directories and `authorizer.class.name={AUTHORIZER}` (Kafka in KRaft mode, node id "
         f"{kafka.target.node_id}; ferrolog node id {ours.target.node_id}). A pass is exit code "
         "0 and, where the script names one, the expected text in the output; each command "
         f"gets {TIMEOUT_S} s (a timeout is a fail).",
