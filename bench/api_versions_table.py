@@ -15,7 +15,7 @@ import datetime
 from pathlib import Path
 from typing import Any
 
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.protocol.messages import ApiKey
 from ferrolog.protocol.schemas import REQUESTS
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ferrolog import errors
-from ferrolog.client_security import ClientSecurity
-from ferrolog.connection import Connection, fetch_body
+from ferrolog.client.connection import Connection, fetch_body
+from ferrolog.client.security import ClientSecurity
 from ferrolog.protocol.messages import ApiKey
 
 METADATA_VERSION = 9

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ferrolog.client_security import ClientSecurity
+from ferrolog.client.security import ClientSecurity
 from ferrolog.spark.client import EARLIEST, LATEST
 
 KEY_VALUE_SCHEMA = (

@@ -12,7 +12,7 @@ from typing import Any
 
 import pyarrow as pa
 from confluent_kafka import KafkaException, Producer
-from ferrolog.client_security import ClientSecurity
+from ferrolog.client.security import ClientSecurity
 from pyspark.sql.datasource import (
     DataSourceArrowWriter,
     DataSourceStreamArrowWriter,

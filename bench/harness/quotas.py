@@ -10,7 +10,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from functools import partial
 
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.protocol.messages import ApiKey
 from prometheus_client.parser import text_string_to_metric_families
 

@@ -9,8 +9,8 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-from ferrolog.client_security import ClientSecurity
-from ferrolog.connection import Connection, fetch_body
+from ferrolog.client.connection import Connection, fetch_body
+from ferrolog.client.security import ClientSecurity
 from ferrolog.protocol.messages import ApiKey
 
 FETCH_VERSION = 12

@@ -70,6 +70,12 @@ CONTRACTS = [
         [*FRONT_END, "ferrolog.controller"],
         SHARED,
     ),
+    (
+        "ferrolog's own clients are clients, not a part of the broker",
+        "ferrolog.client",
+        [*FRONT_END, "ferrolog.controller", "ferrolog_native"],
+        [],
+    ),
     ("no handler imports a store implementation", "ferrolog.handlers", STORES, []),
     # The SASL authenticator is reached through `ctx.broker.sasl`; it is not cluster logic.
     (

@@ -1,4 +1,4 @@
-"""ferrolog's own clients' TLS settings (`ferrolog.client_security`, which the Spark source and
+"""ferrolog's own clients' TLS settings (`ferrolog.client.security`, which the Spark source and
 writer use) against a listener that requires a client certificate: an encrypted PEM key
 unlocked with `ssl.key.password`, and a PKCS12 key store whose certificate an intermediate CA
 issued, which the broker can only verify when the client sends the intermediate too."""
@@ -16,8 +16,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import pkcs12
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
-from ferrolog.client_security import ClientSecurity
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
+from ferrolog.client.security import ClientSecurity
 from ferrolog.secured import SecuredBroker
 
 pytestmark = pytest.mark.native

@@ -10,8 +10,9 @@ import json
 from collections.abc import Callable
 
 import pytest
-from ferrolog.client_security import ClientSecurity, SaslError
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
+from ferrolog.client.sasl import SaslError
+from ferrolog.client.security import ClientSecurity
 from ferrolog.protocol.messages import ApiKey
 
 from tests.cluster.conftest import CLIENT_LOGIN

@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 from confluent_kafka.admin import NewTopic
 from ferrolog.cli.tools import register
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.features import ELR_FEATURE
 from kazoo.exceptions import NoNodeError
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import ferrolog_native
 import pytest
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.protocol import ZERO_UUID
 
 from tests import raw_fetch

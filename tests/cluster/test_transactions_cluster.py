@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 
 from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
 from tests.handlers.features_tools import finalized

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from kafka import KafkaConsumer
 
 from tests.waiting import wait_until

@@ -35,8 +35,8 @@ from confluent_kafka.admin import (
     ResourceType,
 )
 from ferrolog import errors
-from ferrolog.client_security import ClientSecurity
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
+from ferrolog.client.security import ClientSecurity
 
 from tests.acl_broker import AclBroker, principal
 from tests.transactions.raw import (

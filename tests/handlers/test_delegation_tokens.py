@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ferrolog.client_security import ClientSecurity, SaslError
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
+from ferrolog.client.sasl import SaslError
+from ferrolog.client.security import ClientSecurity
 from ferrolog.protocol.messages import ApiKey
 
 from tests.acl_broker import AUTHORIZER

@@ -5,7 +5,7 @@ the finding's kind."""
 from __future__ import annotations
 
 import pytest
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 
 METADATA = 3

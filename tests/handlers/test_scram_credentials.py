@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka import admin as ck
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 from kafka.admin import (
     KafkaAdminClient,

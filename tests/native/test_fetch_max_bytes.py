@@ -9,7 +9,7 @@ from collections.abc import Callable
 import ferrolog_native
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 
 from tests import raw_fetch

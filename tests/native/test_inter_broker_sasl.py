@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ferrolog.client_security import SaslError
+from ferrolog.client.channel import BrokerChannel
+from ferrolog.client.sasl import SaslError
 from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
-from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.ports import free_port
 
 from bench.harness import brokers, kafka_dist

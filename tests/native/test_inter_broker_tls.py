@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from ferrolog.certs import CertificateAuthority, Issued, broker_ssl_settings
+from ferrolog.client.channel import BrokerChannel
 from ferrolog.config import BrokerConfig
 from ferrolog.config.inter_broker import InterBrokerClient, inter_broker_client
-from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.ports import free_port
 

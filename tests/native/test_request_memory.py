@@ -11,7 +11,7 @@ import ferrolog_native
 import pytest
 from confluent_kafka import Consumer, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 
 from tests.waiting import wait_until

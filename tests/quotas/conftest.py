@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from ferrolog.broker import Broker, new_event_loop, serve
+from ferrolog.client.connection import Connection
 from ferrolog.config import BrokerConfig
-from ferrolog.connection import Connection
 
 DESCRIBE_CLIENT_QUOTAS, ALTER_CLIENT_QUOTAS = 48, 49
 # Entity parts as Kafka's ClientQuotaEntity names them: None is the default entity.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 
 from tests.quotas.conftest import RunningBroker
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, Producer
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 
 from tests.quotas.conftest import RunningBroker
 

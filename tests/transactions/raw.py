@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import ferrolog_native
 from ferrolog import errors
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 
 from tests.waiting import wait_until
 

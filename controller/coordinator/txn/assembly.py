@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ferrolog.client.channel import BrokerChannel
 from ferrolog.config.inter_broker import inter_broker_client
-from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
 from ferrolog.controller.coordinator.txn.forward import CoordinatorForwarder
 from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter, OnWritten

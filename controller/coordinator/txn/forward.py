@@ -12,8 +12,8 @@ import logging
 from collections.abc import Callable
 
 from ferrolog import errors
+from ferrolog.client.channel import BrokerChannel
 from ferrolog.controller.cluster.topics import TRANSACTION_STATE
-from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.protocol.messages import ApiKey
 
 log = logging.getLogger(__name__)

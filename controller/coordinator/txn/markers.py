@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from ferrolog import errors
-from ferrolog.controller.coordinator.txn.channel import BrokerChannel
+from ferrolog.client.channel import BrokerChannel
 from ferrolog.protocol.messages import ApiKey
 
 log = logging.getLogger(__name__)

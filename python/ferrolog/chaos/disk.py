@@ -120,7 +120,7 @@ def free(path: Path) -> None:
 def offline_log_dirs(host: str, port: int, timeout: float = 10.0) -> list[str] | None:
     """The log directories a broker reports offline (DescribeLogDirs v1: an offline one is
     listed with KAFKA_STORAGE_ERROR), or None when it cannot be asked."""
-    from ferrolog.connection import Connection
+    from ferrolog.client.connection import Connection
 
     try:
         with Connection(host, port, timeout, "chaos") as conn:

@@ -32,8 +32,8 @@ from ferrolog.cli.common import (
     _metadata,
     _parse_pairs,
 )
-from ferrolog.client_security import ClientSecurity
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
+from ferrolog.client.security import ClientSecurity
 from ferrolog.errors import KafkaError
 from ferrolog.protocol.messages import ApiKey
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from ferrolog.client_security import ClientSecurity
+from ferrolog.client.security import ClientSecurity
 from ferrolog.config.values import parse_properties
 from ferrolog.replicas import ReplicaLog, batch_end, read_replica
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import crc32c
 
-from ferrolog.connection import Connection
+from ferrolog.client.connection import Connection
 from ferrolog.fuzz.batches import CRC_START
 from ferrolog.fuzz.mutate import mutate
 from ferrolog.fuzz.values import BodyMaker, Names

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from ferrolog.client.channel import BrokerChannel
 from ferrolog.config.inter_broker import inter_broker_client
-from ferrolog.controller.coordinator.txn.channel import BrokerChannel
 from ferrolog.metrics.loop import ask_loop
 from ferrolog.protocol.messages import ApiKey
 

@@ -11,7 +11,7 @@ import socket
 import struct
 from typing import Any
 
-from ferrolog.client_security import ClientSecurity
+from ferrolog.client.security import ClientSecurity
 from ferrolog.protocol import decode_response, encode_request
 
 

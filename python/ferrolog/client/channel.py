@@ -4,9 +4,8 @@ first use and again after a failure, one request in flight on it at a time.
 
 Connections go to the other broker's endpoint on the inter-broker listener, with its
 security as Kafka's brokers connect: TLS (trusting the broker's trust store, presenting its
-key store) for SSL and SASL_SSL, then for SASL_PLAINTEXT and SASL_SSL the SASL exchange of
-Kafka's Java client: ApiVersions, SaslHandshake v1, the mechanism's messages in
-SaslAuthenticate requests."""
+key store) for SSL and SASL_SSL, then for SASL_PLAINTEXT and SASL_SSL the SASL exchange
+(`ferrolog.client.sasl`)."""
 
 from __future__ import annotations
 
@@ -16,19 +15,16 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-import scramp
-from ferrolog.client_security import SaslError, sasl_tokens
+from ferrolog.client import sasl
+from ferrolog.client.sasl import SaslError
 from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
 from ferrolog.protocol import decode_response, encode_request
-from ferrolog.protocol.messages import ApiKey
 
 # (host, port) of a live broker, None for one that is not registered.
 AddressOf = Callable[[int], tuple[str, int] | None]
 REQUEST_TIMEOUT_S = 30.0
 CLOSE_TIMEOUT_S = 1.0
 _SIZE = struct.Struct(">i")
-
-API_VERSIONS_VERSION, SASL_HANDSHAKE_VERSION, SASL_AUTHENTICATE_VERSION = 3, 1, 2
 
 
 class _Connection:
@@ -146,53 +142,14 @@ class BrokerChannel:
 
 
 async def authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> None:
-    """The SASL exchange on a new connection, as Kafka's Java client does it (ApiVersions
-    first, then SaslHandshake v1 and the mechanism's tokens, from `sasl_tokens`, in
-    SaslAuthenticate requests); SaslError when refused (the connection is then closed)."""
+    """The SASL exchange (`ferrolog.client.sasl`) on a new connection; SaslError when refused
+    (the connection is then closed)."""
+
+    async def call(api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
+        return await conn.call(client_id, api_key, version, body)
+
     try:
-        await _authenticate(conn, client_id, login)
+        await sasl.run_async(sasl.exchange(login.mechanism, login.username, login.password), call)
     except BaseException:
         conn.close()
         raise
-
-
-async def _authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> None:
-    versions = await conn.call(
-        client_id,
-        ApiKey.API_VERSIONS,
-        API_VERSIONS_VERSION,
-        {"client_software_name": "ferrolog", "client_software_version": "1"},
-    )
-    if versions["error_code"]:
-        raise SaslError(f"ApiVersions before SASL: error {versions['error_code']}")
-    offered = {k["api_key"]: k["max_version"] for k in versions["api_keys"]}
-    if (
-        offered.get(ApiKey.SASL_HANDSHAKE, -1) < SASL_HANDSHAKE_VERSION
-        or ApiKey.SASL_AUTHENTICATE not in offered
-    ):
-        raise SaslError("the broker has no SaslHandshake v1 (is its listener SASL?)")
-    version = min(offered[ApiKey.SASL_AUTHENTICATE], SASL_AUTHENTICATE_VERSION)
-    handshake = await conn.call(
-        client_id, ApiKey.SASL_HANDSHAKE, SASL_HANDSHAKE_VERSION, {"mechanism": login.mechanism}
-    )
-    if handshake["error_code"]:
-        raise SaslError(
-            f"SaslHandshake for {login.mechanism}: error {handshake['error_code']} "
-            f"(the broker offers {handshake['mechanisms']})"
-        )
-
-    exchange = sasl_tokens(login.mechanism, login.username, login.password)
-    token: bytes | None = next(exchange)
-    while token is not None:
-        response = await conn.call(
-            client_id, ApiKey.SASL_AUTHENTICATE, version, {"auth_bytes": token}
-        )
-        if response["error_code"]:
-            raise SaslError(
-                f"{login.mechanism} authentication as {login.username!r} failed: error "
-                f"{response['error_code']} {response.get('error_message') or ''}".rstrip()
-            )
-        try:
-            token = exchange.send(bytes(response["auth_bytes"]))
-        except (scramp.ScramException, UnicodeDecodeError) as exc:  # a malformed server token
-            raise SaslError(f"{login.mechanism}: {exc}") from exc

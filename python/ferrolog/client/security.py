@@ -6,8 +6,8 @@ clients (the Spark reader, the tools): TLS and SASL (PLAIN, SCRAM-SHA-256, SCRAM
   `sasl.mechanism` and `sasl.jaas.config` (the username and password of Kafka's
   PlainLoginModule or ScramLoginModule line, and ScramLoginModule's `tokenauth="true"`: a
   delegation token's id and HMAC), so Spark's `kafka.*` options work as they are.
-- `wrap` puts TLS on a socket and `authenticate` runs the SASL exchange on a blocking
-  connection, as Kafka's Java client does: SaslHandshake v1, then SaslAuthenticate v2.
+- `wrap` puts TLS on a socket and `authenticate` runs the SASL exchange (`sasl`) on a
+  blocking connection.
 - `librdkafka` gives the same settings in librdkafka's names (the Spark writer's producer),
   and `from_librdkafka` reads them back (ferrolog's commands take librdkafka's `-X`).
 
@@ -26,15 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ferrolog.client import sasl
 from ferrolog.config import jaas
-from ferrolog.protocol.messages import ApiKey
 
 PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
-
-
-class SaslError(ConnectionError):
-    """The broker refused the authentication."""
 
 
 @dataclass(frozen=True)
@@ -148,24 +144,12 @@ class ClientSecurity:
         return self.ssl_context().wrap_socket(sock, server_hostname=host) if self.tls else sock
 
     def authenticate(self, call: Callable[[int, int, dict[str, Any]], dict[str, Any]]) -> None:
-        """The SASL exchange over `call(api_key, version, body) -> response body`; raises
-        SaslError when the broker refuses."""
+        """The SASL exchange (`ferrolog.client.sasl`) over a blocking `call(api_key, version,
+        body) -> response body`; raises SaslError when the broker refuses."""
         if not self.sasl:
             return
         assert self.mechanism is not None
-        answer = call(ApiKey.SASL_HANDSHAKE, 1, {"mechanism": self.mechanism})
-        if answer["error_code"]:
-            raise SaslError(
-                f"SASL mechanism {self.mechanism} refused (error {answer['error_code']}; the "
-                f"broker offers {answer['mechanisms']})"
-            )
-        exchange = sasl_tokens(self.mechanism, self.username, self.password, self.token_auth)
-        token: bytes | None = next(exchange)
-        while token is not None:
-            answer = call(ApiKey.SASL_AUTHENTICATE, 2, {"auth_bytes": token})
-            if answer["error_code"]:
-                raise SaslError(answer.get("error_message") or "SASL authentication failed")
-            token = exchange.send(answer["auth_bytes"])
+        sasl.run(sasl.exchange(self.mechanism, self.username, self.password, self.token_auth), call)
 
     def librdkafka(self) -> dict[str, Any]:
         """The same settings as librdkafka properties; ValueError for a delegation token,
@@ -193,36 +177,6 @@ class ClientSecurity:
                 }
             )
         return config
-
-
-def sasl_tokens(mechanism: str, username: str, password: str, token_auth: bool = False) -> Any:
-    """A generator of the client's tokens: sent each server token, it yields the next one
-    (None: done). Sans-IO, so the blocking clients here and the control plane's asyncio
-    connections to other brokers (`BrokerChannel`) share it. `token_auth`: SCRAM with Kafka's
-    `tokenauth=true` extension (a delegation token)."""
-    if mechanism == "PLAIN":
-        yield f"\0{username}\0{password}".encode()
-        yield None
-        return
-    # scramp: a maintained RFC 5802 client (also pg8000's); imported here, since only SCRAM
-    # users need it.
-    import scramp
-
-    client = scramp.ScramClient([mechanism], username, password)
-    first = client.get_client_first()
-    if token_auth:
-        # RFC 5802's extensions follow the nonce in client-first-bare, which the proof
-        # covers: scramp has no parameter for them, so its bare message is extended too.
-        first += ",tokenauth=true"
-        client.client_first_bare += ",tokenauth=true"
-    server_first = yield first.encode()
-    client.set_server_first(server_first.decode())
-    server_final = yield client.get_client_final().encode()
-    try:
-        client.set_server_final(server_final.decode())
-    except scramp.ScramException as exc:
-        raise SaslError(f"the broker did not prove it knows the SCRAM credential: {exc}") from None
-    yield None
 
 
 def _truststore(p: Mapping[str, str]) -> str | None:
