@@ -40,12 +40,14 @@ def test_list_describe_reset_and_delete(cli: click.Group, bootstrap: str, group_
 
         listed = run(cli, bootstrap, "list")
         assert listed.exit_code == 0, listed.output
-        assert group_id in listed.output
-        assert "Stable" in listed.output
+        row = next(line.split() for line in listed.output.splitlines() if group_id in line)
+        assert row == [group_id, "Classic", "Stable", "false"]
 
         described = run(cli, bootstrap, "describe", group_id)
         assert described.exit_code == 0, described.output
         assert "cli-test" in described.output
+        assert f"Group {group_id}: type Classic, state Stable" in described.output
+        assert "TARGET" not in described.output
         rows = [line.split() for line in described.output.splitlines() if line.startswith(topic)]
         member = consumer.memberid()
         assert sorted(rows) == [
@@ -102,3 +104,34 @@ def test_unreachable_cluster_is_a_clear_failure(cli: click.Group) -> None:
     result = CliRunner().invoke(cli, ["groups", "list", "-b", dead, "--timeout", "1"])
     assert result.exit_code == 1
     assert "cannot list groups" in result.output
+
+
+def test_a_consumer_protocol_group_shows_its_type_and_target_assignment(
+    cli: click.Group, bootstrap: str, group_id: str
+) -> None:
+    topic = create_topic(bootstrap, partitions=2)
+    config = {
+        "bootstrap.servers": bootstrap,
+        "group.id": group_id,
+        "group.protocol": "consumer",
+        "client.id": "cli-848",
+    }
+    consumer = Consumer(config)
+    consumer.subscribe([topic])
+    try:
+        wait_until(lambda: consumer.poll(0.1) is None and len(consumer.assignment()) == 2)
+        listed = run(cli, bootstrap, "list")
+        assert listed.exit_code == 0, listed.output
+        row = next(line.split() for line in listed.output.splitlines() if group_id in line)
+        assert row[:2] == [group_id, "Consumer"]
+
+        described = run(cli, bootstrap, "describe", group_id)
+        assert described.exit_code == 0, described.output
+        assert f"Group {group_id}: type Consumer, state Stable" in described.output
+        lines = described.output.splitlines()
+        assert next(line for line in lines if line.startswith("MEMBER")).split()[-1] == "TARGET"
+        member = next(line for line in lines if line.startswith(consumer.memberid()))
+        both = f"{topic}-0, {topic}-1"
+        assert member.endswith(f"{both}  {both}"), member
+    finally:
+        consumer.close()

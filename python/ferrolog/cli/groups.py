@@ -1,8 +1,10 @@
 """`ferrolog groups list|describe|delete|reset-offsets`, over the Kafka admin protocol
 (confluent-kafka's AdminClient), so they work against Apache Kafka as well.
 
-`describe` shows each group's state and members, and per partition the committed offset,
-the log end offset and the lag between them (with the member that owns the partition).
+`describe` shows each group's type (classic or consumer protocol), state and members (with
+their target assignment in a consumer-protocol group), and per partition the committed
+offset, the log end offset and the lag between them (with the member that owns the
+partition).
 `reset-offsets` prints the plan and applies it only with `--execute`, like Kafka's
 `kafka-consumer-groups.sh`; the broker refuses it while the group has members."""
 
@@ -67,10 +69,13 @@ def groups_list(bootstrap_server: str, properties: tuple[str, ...], timeout: flo
         # librdkafka reports an unreachable cluster as a per-broker error, not an exception.
         problems = "; ".join(str(e.str()) if hasattr(e, "str") else str(e) for e in result.errors)
         raise click.ClickException(f"cannot list groups: {problems}")
-    table = _table("GROUP", "STATE", "SIMPLE")
+    table = _table("GROUP", "TYPE", "STATE", "SIMPLE")
     for listing in sorted(result.valid, key=lambda g: g.group_id):
         table.add_row(
-            listing.group_id, _name(listing.state), str(listing.is_simple_consumer_group).lower()
+            listing.group_id,
+            _name(listing.type),
+            _name(listing.state),
+            str(listing.is_simple_consumer_group).lower(),
         )
     table.echo()
     for error in result.errors:
@@ -154,6 +159,11 @@ def _table(*headers: str) -> _Table:
     return _Table(*headers)
 
 
+def _assigned(assignment: Any | None) -> str:
+    owned = assignment.topic_partitions if assignment is not None else []
+    return ", ".join(f"{tp.topic}-{tp.partition}" for tp in owned) or "-"
+
+
 def _text(value: int | None) -> str:
     return "-" if value is None else str(value)
 
@@ -170,20 +180,23 @@ def groups_describe(
     for name in names:
         description = _wait(futures[name], timeout, f"cannot describe {name}")
         assignor = description.partition_assignor or "-"
+        kind = _name(description.type)
         click.echo(
-            f"Group {name}: state {_name(description.state)}, "
+            f"Group {name}: type {kind}, state {_name(description.state)}, "
             f"{len(description.members)} member(s), assignor {assignor}"
         )
-        members = _table("MEMBER", "INSTANCE", "CLIENT", "HOST", "PARTITIONS")
+        # A consumer-protocol group's members move towards the assignment the coordinator
+        # chose for them (KIP-848): shown beside what they own, as Kafka 4.4's tool does.
+        target = kind == "Consumer"
+        members = _table(
+            "MEMBER", "INSTANCE", "CLIENT", "HOST", "PARTITIONS", *(["TARGET"] if target else [])
+        )
         for m in description.members:
-            owned = m.assignment.topic_partitions if m.assignment else []
-            members.add_row(
-                m.member_id,
-                m.group_instance_id or "-",
-                m.client_id,
-                m.host,
-                ", ".join(f"{tp.topic}-{tp.partition}" for tp in owned) or "-",
-            )
+            cells = [m.member_id, m.group_instance_id or "-", m.client_id, m.host]
+            cells.append(_assigned(m.assignment))
+            if target:
+                cells.append(_assigned(m.target_assignment))
+            members.add_row(*cells)
         if description.members:
             members.echo()
         lags = _table(
