@@ -69,7 +69,7 @@ def workload_metrics(w: Workload | None, res: dict[str, Any], cpu: float,
     out["cpu_s_per_gb"] = cpu / (moved / 1e9) if moved else math.nan
     if "client_cpu_s" in res:
         out["client_cpu_s_per_gb"] = res["client_cpu_s"] / (moved / 1e9) if moved else math.nan
-    for key in ("p50_ms", "p99_ms", "p999_ms", "rate", "rebalance_ms"):
+    for key in ("p50_ms", "p99_ms", "p999_ms", "rate", "rebalance_ms", "client_cores"):
         if key in res:
             out[key] = res[key]
     return out

@@ -138,12 +138,20 @@ def parse_producer_performance(out: str) -> dict[str, Any]:
 
 
 def java_consume(w: Workload, bootstrap: str, topic: str, count: int) -> dict[str, Any]:
+    # The client's own CPU (its JVM's start and group join included), beside the broker's:
+    # on two cores, a client that keeps both busy sets the pace whatever the broker.
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
     out = _run(_java("ConsumerPerformance", "--bootstrap-server", bootstrap, "--topic", topic,
                      "--num-records", str(count), "--timeout", "60000"))
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     res = parse_consumer_performance(out)
     if res["records"] < count:
         raise RuntimeError(f"ConsumerPerformance read {res['records']} of {count} records")
-    return {**res, "bytes_out": res["records"] * w.size}
+    client_cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return {**res, "bytes_out": res["records"] * w.size, "client_cpu_s": client_cpu,
+            "client_cores": client_cpu / wall if wall else float("nan")}
 
 
 def parse_consumer_performance(out: str) -> dict[str, Any]:
