@@ -76,6 +76,29 @@ def test_topics_and_states_round_trip(zookeeper: ZooKeeper) -> None:
     run(scenario, zookeeper)
 
 
+def test_a_topic_is_created_with_its_configs_and_over_a_stale_config(
+    zookeeper: ZooKeeper,
+) -> None:
+    """A topic's configs are written in the transaction that creates it (no broker sees the
+    topic without them), over a config znode a half-finished deletion left behind."""
+
+    async def scenario(connect: str) -> None:
+        store = await started(connect)
+        try:
+            store.client.create("/config/topics/orders", b'{"version":1,"config":{"x":"1"}}')
+            await store.create_topic(TOPIC, STATES)
+            assert (await store.topics())["orders"].configs == {"retention.ms": "1000"}
+            await store.delete_topic("orders")
+            await store.create_topic(TOPIC, STATES)
+            with pytest.raises(TopicExistsError):
+                await store.create_topic(TOPIC, STATES)
+            assert (await store.topics())["orders"] == TOPIC
+        finally:
+            await store.close()
+
+    run(scenario, zookeeper)
+
+
 def test_state_compare_and_set(zookeeper: ZooKeeper) -> None:
     async def scenario(connect: str) -> None:
         store = await started(connect)
