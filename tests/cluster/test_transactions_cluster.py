@@ -14,7 +14,7 @@ import uuid
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 from ferrolog.client.connection import Connection
 
 from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
@@ -181,3 +181,46 @@ def test_copier_is_exactly_once_through_hard_bounces(cluster_factory: Any) -> No
             60,
             what=f"identical replicas of {topic}",
         )
+
+
+@pytest.mark.timeout(600)
+def test_librdkafka_transactions_are_exactly_once_through_bounces(cluster_factory: Any) -> None:
+    """librdkafka's transactional producer while the coordinator's broker, then a leader of
+    its output, is SIGKILLed in the middle of a transaction: every record of a transaction it
+    committed is read once under read_committed, none of one it had to abort. librdkafka 2.16
+    does not use transaction version 2 (KIP-890 part 2) where a cluster finalizes it: its
+    epoch stays where InitProducerId put it, here as against a Kafka 4.4.0 broker."""
+    cluster: Cluster = cluster_factory(**TXN_CLUSTER)
+    for topic, partitions in TOPICS[:2]:
+        cluster.create_topic(topic, partitions, 3)
+    cluster.wait_for_leaders("out", 3)
+    txn_id = f"rd-{uuid.uuid4().hex[:6]}"
+    producer = Producer({"bootstrap.servers": cluster.bootstrap, "transactional.id": txn_id})
+    producer.init_transactions(60)
+    committed: list[str] = []
+    aborted = 0
+    for n in range(6):
+        values = [f"t{n}-{i}" for i in range(40)]
+        producer.begin_transaction()
+        for i, value in enumerate(values):
+            producer.produce("out", value=value.encode(), partition=i % 3)
+            if i == 20 and n in (1, 3):
+                victim = coordinator_of(cluster, txn_id) if n == 1 else cluster.leader("out", 0)
+                _bounce(cluster, victim)
+        try:
+            producer.commit_transaction(120)
+            committed += values
+        except KafkaException as exc:
+            if not exc.args[0].txn_requires_abort():
+                raise
+            producer.abort_transaction(120)
+            aborted += 1
+    assert aborted <= 2, f"{aborted} of 6 transactions aborted"
+    got = read_all(cluster.bootstrap, "out", "read_committed", len(committed), idle=5)
+    assert sorted(got) == sorted(committed)
+    coordinator = cluster.brokers[coordinator_of(cluster, txn_id)]
+    host, _, port = coordinator.bootstrap.rpartition(":")
+    with Connection(host, int(port), 10, "test") as conn:
+        answer = conn.request(DESCRIBE_TRANSACTIONS, 0, {"transactional_ids": [txn_id]})
+    (described,) = answer["transaction_states"]
+    assert (described["error_code"], described["producer_epoch"]) == (0, 0), described
