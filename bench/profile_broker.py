@@ -2,7 +2,9 @@
 over the broker's Python threads (is any Python on the produce/fetch path?) and, if `perf`
 is present, perf over the whole process (where does the native side spend its CPU?).
 
-    python -m bench.profile_broker [--workload produce|consume] [--seconds 8] [--out DIR]
+    python -m bench.profile_broker [--workload produce|consume|txn] [--seconds 8] [--out DIR]
+
+`txn` drives it with the transaction bench's ProducerPerformance (a commit every 100 ms).
 
 Writes `py-spy.txt` (collapsed stacks, idle samples included, one line per distinct stack
 with its count), `perf.txt` (perf report, top symbols) and prints a summary: the share of
@@ -26,6 +28,16 @@ IDLE = ("epoll_pwait", "epoll_wait", "PyThread_acquire_lock_timed", "uv__io_poll
 
 
 def _driver(mode: str, bootstrap: str, count: int) -> subprocess.Popen[str]:
+    if mode == "txn":
+        # The transaction bench's perf workload: a commit every 100 ms (`bench.txn_bench`).
+        args = [
+            "--topic", "profile", "--num-records", str(count), "--record-size", "100",
+            "--throughput", "-1", "--transactional-id", "profile",
+            "--transaction-duration-ms", "100",
+            "--command-property", f"bootstrap.servers={bootstrap}",
+        ]  # fmt: skip
+        return subprocess.Popen(workloads._java("ProducerPerformance", *args),
+                                stdout=subprocess.PIPE, text=True, cwd=workloads.REPO)
     args = ["--bootstrap", bootstrap, "--topic", "profile", "--count", str(count)]
     if mode == "produce":
         args += ["--size", "1024", "--acks", "all"]
@@ -56,7 +68,7 @@ def summarize(raw: str) -> dict[str, tuple[int, int, collections.Counter[str]]]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--workload", choices=["produce", "consume"], default="produce")
+    p.add_argument("--workload", choices=["produce", "consume", "txn"], default="produce")
     p.add_argument("--seconds", type=float, default=8)
     p.add_argument("--out", type=Path, default=Path("/tmp/ferrolog-profile"))
     a = p.parse_args()
@@ -64,13 +76,14 @@ def main() -> int:
     broker = brokers.make("ferrolog")
     try:
         runner.start_broker(broker)
-        workloads.create_topic(broker.bootstrap, "profile", 6)
+        workloads.create_topic(broker.bootstrap, "profile", 1 if a.workload == "txn" else 6)
         if a.workload == "consume":
             subprocess.run(_driver("produce", broker.bootstrap, 1_000_000).args, check=True,
                            stdout=subprocess.DEVNULL, cwd=workloads.REPO)
-        drive = _driver(a.workload, broker.bootstrap, 50_000_000 if a.workload == "produce"
+        drive = _driver(a.workload, broker.bootstrap, 50_000_000 if a.workload != "consume"
                         else 1_000_000)
-        time.sleep(1.5)  # past the client's start: the profile covers the steady state
+        # Past the client's start (a JVM's takes longer): the profile covers the steady state.
+        time.sleep(5 if a.workload == "txn" else 1.5)
         perf = None
         if shutil.which("perf"):
             perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p",
