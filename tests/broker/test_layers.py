@@ -169,6 +169,18 @@ def test_contract(what: str, source: str, forbidden: list[str], allowed: list[st
     assert broken == [], f"{what}: " + "; ".join(broken)
 
 
+def test_nothing_imports_the_command_line() -> None:
+    """`ferrolog.cli` sits on top of everything: the broker, the controller, the clients and
+    the Spark source import nothing from it; only `python -m ferrolog` does."""
+    broken = [
+        line
+        for line in broken_imports("ferrolog", ["ferrolog.cli"], [])
+        if not starts_with(line.split()[0], "ferrolog.cli")
+        and line.split()[0] != "ferrolog.__main__"
+    ]
+    assert broken == []
+
+
 def controller_calls_in_handlers() -> dict[str, set[str]]:
     """Attribute names each handler module uses on the controller: on `<...>.controller` and on
     a name `controller` (handlers bind `controller = ctx.broker.controller`)."""
