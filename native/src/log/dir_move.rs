@@ -83,10 +83,6 @@ pub struct FutureLogInfo {
     pub offset_lag: i64,
 }
 
-fn refused(code: ErrorCode, message: String) -> (ErrorCode, String) {
-    (code, message)
-}
-
 impl Mover {
     pub(super) fn record_found(&self, key: Key, dir: usize, path: PathBuf) {
         if let Some((_, older)) = self.found.lock().insert(key, (dir, path)) {
@@ -132,7 +128,7 @@ impl LogManager {
         let key: Key = (topic.to_owned(), partition);
         let name = partition_dir_name(topic, partition);
         if format!("{name}.{}{FUTURE_SUFFIX}", "0".repeat(32)).len() > MAX_DIR_NAME {
-            return Err(refused(
+            return Err((
                 ErrorCode::InvalidTopicException,
                 format!("The future replica dir of {name} would exceed {MAX_DIR_NAME} bytes"),
             ));
@@ -140,13 +136,13 @@ impl LogManager {
         let mut futures = self.mover.futures.lock();
         let mut state = self.state.lock();
         let Some(d) = state.dirs.iter().position(|dir| same_dir(&dir.path, dest)) else {
-            return Err(refused(
+            return Err((
                 ErrorCode::LogDirNotFound,
                 format!("Log dir {} is not found in the config.", dest.display()),
             ));
         };
         if state.dirs[d].is_offline() {
-            return Err(refused(
+            return Err((
                 ErrorCode::KafkaStorageError,
                 format!("Log directory {} is offline", dest.display()),
             ));
@@ -169,13 +165,13 @@ impl LogManager {
             return Ok(true);
         }
         if state.dirs.iter().any(|dir| dir.is_offline()) {
-            return Err(refused(
+            return Err((
                 ErrorCode::KafkaStorageError,
                 "No future log is created while a log directory is offline".into(),
             ));
         }
         let future = create_future(&state, &handle, d, &name)
-            .map_err(|e| refused(ErrorCode::KafkaStorageError, format!("{name}: {e}")))?;
+            .map_err(|e| (ErrorCode::KafkaStorageError, format!("{name}: {e}")))?;
         ::log::info!(
             "{name}: moving from {} to {}",
             state.dirs[current].path.display(),

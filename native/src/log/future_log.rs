@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -55,14 +54,13 @@ pub(super) fn copy_chunk(current: &Log, future: &mut Log, max_bytes: u32) -> io:
     let slice = current
         .read(from, max_bytes, current.log_end_offset(), true)
         .map_err(|code| io::Error::other(format!("reading the current log at {from}: {code:?}")))?;
-    let Some(file) = slice.file.filter(|_| slice.length > 0) else {
+    if slice.is_empty() {
         return Err(io::Error::other(format!(
             "nothing to read at {from} below the end {}",
             current.log_end_offset()
         )));
-    };
-    let mut bytes = vec![0; slice.length as usize];
-    file.read_exact_at(&mut bytes, slice.position)?;
+    }
+    let bytes = slice.to_vec()?;
     let first = iter_batches(&bytes)
         .next()
         .and_then(Result::ok)

@@ -53,6 +53,16 @@ impl FetchSlice {
     pub fn is_empty(&self) -> bool {
         self.length == 0
     }
+
+    /// The slice's bytes read into memory (for readers other than a socket's sendfile).
+    pub fn to_vec(&self) -> std::io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut out = vec![0u8; self.length as usize];
+        if let Some(file) = &self.file {
+            file.read_exact_at(&mut out, self.position)?;
+        }
+        Ok(out)
+    }
 }
 
 /// An answer to ListOffsets by timestamp.

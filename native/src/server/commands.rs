@@ -397,13 +397,7 @@ impl Server {
             }
             return Ok(Vec::new());
         }
-        let slice = p.read(offset, max_bytes, hw, true)?;
-        let mut out = vec![0u8; slice.length as usize];
-        if let Some(file) = slice.file {
-            use std::os::unix::fs::FileExt;
-            file.read_exact_at(&mut out, slice.position)?;
-        }
-        Ok(out)
+        Ok(p.read(offset, max_bytes, hw, true)?.to_vec()?)
     }
 
     /// On the leader: moves the log start offset to `offset` (-1: the high watermark).

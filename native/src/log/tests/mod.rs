@@ -11,7 +11,6 @@ mod recovery;
 mod retention;
 mod transactions;
 
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use bytes::BytesMut;
@@ -53,12 +52,7 @@ pub(super) fn open(dir: &Path, config: LogConfig) -> Log {
 
 /// The bytes a fetch would send.
 pub(super) fn slice_bytes(slice: &FetchSlice) -> Vec<u8> {
-    let mut buf = vec![0u8; slice.length as usize];
-    if let Some(file) = &slice.file {
-        file.read_exact_at(&mut buf, slice.position)
-            .expect("read slice");
-    }
-    buf
+    slice.to_vec().expect("read slice")
 }
 
 /// Headers of the whole batches in a slice, each CRC-checked; the slice must hold nothing else.
