@@ -39,7 +39,8 @@ from ferrolog.controller.cluster.topics import (
 from ferrolog.controller.features import FeatureUpdate, UpgradeType
 from ferrolog.controller.group_configs import GroupConfigManager
 from ferrolog.controller.quota.manager import ClientQuotaControlManager
-from ferrolog.controller.scram import Deletion, ScramControlManager, Upsertion
+from ferrolog.controller.scram.manager import ScramControlManager
+from ferrolog.controller.scram.model import Deletion, Upsertion
 from ferrolog.controller.store.base import (
     BrokerRegistration,
     FinalizedFeatures,

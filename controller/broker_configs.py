@@ -16,7 +16,6 @@ Names the table does not have are kept and listed, as Kafka keeps custom configs
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
@@ -25,7 +24,9 @@ from ferrolog.config.table import BROKER_CONFIGS
 from ferrolog.config.values import validate_value
 from ferrolog.errors import InvalidConfigError, InvalidRequestError
 
-from .store.base import BrokerConfigs, MetadataStore
+from .entity_manager import EntityConfigManager
+from .store.base import MetadataStore
+from .store.entities import DEFAULT_ENTITY, EntityType
 
 if TYPE_CHECKING:
     from ferrolog.config import BrokerConfig
@@ -71,35 +72,39 @@ def entity_name(broker: int | None) -> str:
     return "cluster default" if broker is None else f"broker {broker}"
 
 
-class DynamicBrokerConfigManager:
+class DynamicBrokerConfigManager(EntityConfigManager[str, dict[str, str]]):
+    """The cluster default's and this broker's dynamic configs, as stored, by entity name
+    (`<default>`, the broker id)."""
+
+    entity_types = (EntityType.BROKERS,)
+
     def __init__(self, store: MetadataStore, config: BrokerConfig) -> None:
-        self._store = store
+        super().__init__(store)
         self._config = config
         self._node_id = config.node_id
-        # As stored: the cluster default (None) and this broker's.
-        self._configs: BrokerConfigs = {}
         self._listeners: list[ChangeListener] = []
-        # One alteration at a time: each starts from the configs the previous one left.
-        self._lock = asyncio.Lock()
+
+    def key(self, entity_type: EntityType, name: str) -> str | None:
+        return name
+
+    def entity(self, key: str) -> tuple[EntityType, str]:
+        return EntityType.BROKERS, key
+
+    def decode(self, config: Mapping[str, str]) -> dict[str, str]:
+        return dict(config)
+
+    def encode(self, value: dict[str, str]) -> dict[str, str]:
+        return dict(value)
+
+    def names(self, entity_type: EntityType) -> list[str]:
+        return [DEFAULT_ENTITY, str(self._node_id)]
 
     def subscribe(self, listener: ChangeListener) -> None:
         self._listeners.append(listener)
 
     def current(self, broker: int | None) -> dict[str, str]:
         """The dynamic configs of `broker` (None: the cluster default) as stored."""
-        return dict(self._configs.get(broker, {}))
-
-    async def load(self) -> None:
-        await self.update(await self._store.broker_configs((None, self._node_id)), full=True)
-
-    async def update(self, changes: BrokerConfigs, full: bool) -> None:
-        """Takes the entities in `changes` (`full`: and none other) as the store has them."""
-        configs = {} if full else dict(self._configs)
-        for broker, entity in changes.items():
-            if broker is None or broker == self._node_id:
-                configs[broker] = dict(entity)
-        self._configs = {broker: entity for broker, entity in configs.items() if entity}
-        await self._apply()
+        return dict(self._table.get(_name(broker), {}))
 
     async def alter(
         self, broker: int | None, change: BrokerConfigChange, validate_only: bool
@@ -111,16 +116,12 @@ class DynamicBrokerConfigManager:
             updated = validate_broker_configs(change(current))
             if validate_only or updated == current:
                 return
-            await self._store.alter_broker_configs(broker, updated)
             log.info("altered dynamic configs of %s: %s", entity_name(broker), updated or "none")
-            configs = dict(self._configs)
-            configs[broker] = updated
-            self._configs = {b: entity for b, entity in configs.items() if entity}
-            await self._apply()
+            await self.write({_name(broker): updated})
 
-    async def _apply(self) -> None:
+    async def published(self) -> None:
         changed = self._config.set_dynamic(
-            self._configs.get(None, {}), self._configs.get(self._node_id, {})
+            self._table.get(DEFAULT_ENTITY, {}), self._table.get(str(self._node_id), {})
         )
         if not changed:
             return
@@ -136,3 +137,8 @@ class DynamicBrokerConfigManager:
                 log.info("broker config %s=%s in effect", name, value)
         for listener in self._listeners:
             await listener(changed)
+
+
+def _name(broker: int | None) -> str:
+    """The stored entity name of a broker (None: the cluster default)."""
+    return DEFAULT_ENTITY if broker is None else str(broker)

@@ -12,7 +12,6 @@ and Kafka's messages; the bounds apply to the group's configs over the broker's 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
@@ -21,7 +20,9 @@ from ferrolog.config.table import GROUP_CONFIGS
 from ferrolog.config.values import validate_value
 from ferrolog.errors import InvalidConfigError
 
-from .store.base import GroupConfigs, MetadataStore
+from .entity_manager import EntityConfigManager
+from .store.base import MetadataStore
+from .store.entities import EntityType, desanitize, sanitize
 
 if TYPE_CHECKING:
     from ferrolog.config import BrokerConfig
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Called with every group's configs after a change.
+# Group configs (KIP-848's resource type GROUP) by group id.
+GroupConfigs = dict[str, dict[str, str]]
 GroupConfigListener = Callable[[GroupConfigs], None]
 # Maps a group's current configs to the new ones (raising KafkaError to refuse).
 GroupConfigChange = Callable[[dict[str, str]], Mapping[str, str]]
@@ -79,15 +82,27 @@ def group_defaults(broker: BrokerConfig) -> dict[str, str]:
     return defaults
 
 
-class GroupConfigManager:
+class GroupConfigManager(EntityConfigManager[str, dict[str, str]]):
+    """The configs of every group that has any, by group id."""
+
+    entity_types = (EntityType.GROUPS,)
+
     def __init__(self, store: MetadataStore, config: BrokerConfig) -> None:
-        self._store = store
+        super().__init__(store)
         self._config = config
-        # As stored: the groups that have configs of their own.
-        self._configs: GroupConfigs = {}
         self._listeners: list[GroupConfigListener] = []
-        # One alteration at a time: each starts from the configs the previous one left.
-        self._lock = asyncio.Lock()
+
+    def key(self, entity_type: EntityType, name: str) -> str | None:
+        return desanitize(name)
+
+    def entity(self, key: str) -> tuple[EntityType, str]:
+        return EntityType.GROUPS, sanitize(key)
+
+    def decode(self, config: Mapping[str, str]) -> dict[str, str]:
+        return dict(config)
+
+    def encode(self, value: dict[str, str]) -> dict[str, str]:
+        return dict(value)
 
     def subscribe(self, listener: GroupConfigListener) -> None:
         """`listener(configs)` now and after each change, with every group's configs."""
@@ -95,7 +110,7 @@ class GroupConfigManager:
         listener(self.all())
 
     def all(self) -> GroupConfigs:
-        return {group: dict(configs) for group, configs in self._configs.items()}
+        return {group: dict(configs) for group, configs in self._table.items()}
 
     def defaults(self) -> dict[str, str]:
         """Each group config's value for a group without its own (`group_defaults`)."""
@@ -103,17 +118,7 @@ class GroupConfigManager:
 
     def current(self, group: str) -> dict[str, str]:
         """The configs `group` has of its own, as stored."""
-        return dict(self._configs.get(group, {}))
-
-    async def load(self) -> None:
-        self.update(await self._store.group_configs(), full=True)
-
-    def update(self, changes: GroupConfigs, full: bool) -> None:
-        """Takes the groups in `changes` (`full`: and none other) as the store has them (an
-        empty config: the group has none left)."""
-        configs = {} if full else dict(self._configs)
-        configs.update(changes)
-        self._set({group: entity for group, entity in configs.items() if entity})
+        return dict(self._table.get(group, {}))
 
     async def alter(self, group: str, change: GroupConfigChange, validate_only: bool) -> None:
         """Applies `change` to the configs of `group`; raises what Kafka answers for a refused
@@ -123,15 +128,9 @@ class GroupConfigManager:
             updated = validate_group_configs(change(current), self._config)
             if validate_only or updated == current:
                 return
-            await self._store.alter_group_configs(group, updated)
             log.info("altered configs of group %s: %s", group, updated or "none")
-            configs = dict(self._configs)
-            configs[group] = updated
-            self._set({g: entity for g, entity in configs.items() if entity})
+            await self.write({group: updated})
 
-    def _set(self, configs: GroupConfigs) -> None:
-        if configs == self._configs:
-            return
-        self._configs = configs
+    async def published(self) -> None:
         for listener in self._listeners:
             listener(self.all())

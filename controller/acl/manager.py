@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ferrolog.errors import KafkaError
@@ -19,6 +19,7 @@ from .model import (
     AccessControlEntry,
     AclBinding,
     AclBindingFilter,
+    AclChanges,
     AclTable,
     ResourcePattern,
     native_acls,
@@ -29,8 +30,6 @@ log = logging.getLogger(__name__)
 
 # What the native core takes (`ferrolog_native.Server.set_acls`).
 AclSink = Callable[[list[tuple[int, int, str, str, str, int, int]]], None]
-# Entries to add or remove, by resource pattern.
-AclChanges = Mapping[ResourcePattern, Collection[AccessControlEntry]]
 
 
 class AclControlManager:

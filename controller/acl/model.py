@@ -8,6 +8,7 @@ The decision itself (which ACLs grant a request) is made once, in the native cor
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -104,6 +105,8 @@ class AclBinding:
 
 # Every stored ACL: its entries by resource pattern.
 AclTable = dict[ResourcePattern, frozenset[AccessControlEntry]]
+# Entries to add or remove, by resource pattern.
+AclChanges = Mapping[ResourcePattern, Collection[AccessControlEntry]]
 
 
 def validate_binding(binding: AclBinding) -> None:

@@ -19,7 +19,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ferrolog.controller.api import ConfigChange, PartitionResults, TopicPartition, TopicSpec
 from ferrolog.controller.cluster import election, reassignment
@@ -57,11 +57,12 @@ from ..acl.manager import AclControlManager, AclSink
 # Relative, so the type checker resolves the base class (it sees this folder as `controller`,
 # not as `ferrolog.controller`).
 from ..broker_configs import DynamicBrokerConfigManager
+from ..entity_manager import EntityConfigManager
 from ..features import FeatureControlManager, FeatureUpdate
 from ..group_configs import GroupConfigManager
 from ..producer_ids import ProducerIdAllocator
 from ..quota.manager import ClientQuotaControlManager, QuotaSink
-from ..scram import ScramControlManager
+from ..scram.manager import ScramControlManager
 from ..tokens.manager import DelegationTokenManager
 from .cache import MetadataCache
 
@@ -115,18 +116,20 @@ class Controller(MetadataCache):
         self._applied: asyncio.Future[None] | None = None
         self._feature_control = FeatureControlManager(store, config.node_id)
 
+    def entity_managers(self) -> list[EntityConfigManager[Any, Any]]:
+        """The managers of config entities, in the order they load and take changes."""
+        return [self.client_quotas, self.scram_credentials, self.broker_configs, self.group_configs]
+
     async def start(self, registration: BrokerRegistration) -> None:
         """Registers this broker, then begins a new leadership term for every partition it
         leads and opens its local replicas."""
         await self.store.register_broker(registration)
         self._set_brokers(await self.store.brokers())
-        await self.client_quotas.load()
-        await self.scram_credentials.load()
         await self.delegation_tokens.load()
         await self.acls.load()
         # Before the local replicas open, so they open with the dynamic topic defaults.
-        await self.broker_configs.load()
-        await self.group_configs.load()
+        for manager in self.entity_managers():
+            await manager.load()
         await self._feature_control.load()
         topics = await self.store.topics()
         states = {name: await self.store.partition_states(name) for name in topics}

@@ -165,11 +165,10 @@ class ClusterMember:
         self._controller.replace_view(view, read_at)
         configs = await self._store.config_changes(self.node_id)
         if configs is not None:
-            self._controller.client_quotas.update(configs.quotas, configs.full)
-            self._controller.scram_credentials.update(configs.scram, configs.full)
-            # Before the replicas below open, so that they open with the topic defaults.
-            await self._controller.broker_configs.update(configs.brokers, configs.full)
-            self._controller.group_configs.update(configs.groups, configs.full)
+            # The broker configs before the replicas below open, so that they open with the
+            # topic defaults.
+            for manager in self._controller.entity_managers():
+                await manager.update(configs)
         if self._controller.delegation_tokens.enabled:
             tokens = await self._store.token_changes()
             if tokens is not None:

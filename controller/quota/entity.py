@@ -9,10 +9,13 @@ stored, validated and listed.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ferrolog.errors import InvalidRequestError, KafkaError, UnsupportedVersionError
+
+from ..store.entities import EntityType, entity_name, name_of_entity
 
 USER = "user"
 CLIENT_ID = "client-id"
@@ -188,3 +191,43 @@ def quota_filter(components: Iterable[tuple[str, int, str | None]], strict: bool
 QuotaTable = dict[ClientQuotaEntity, dict[str, float]]
 # Per AlterClientQuotas entry: None for success, else its error.
 AlterResults = list[KafkaError | None]
+
+
+def stored_entity(entity: ClientQuotaEntity) -> tuple[EntityType, str]:
+    """The config entity a quota entity is stored as: `users/<user>/clients/<client-id>`,
+    `users/<user>` or `clients/<client-id>` in ZooKeeper."""
+    parts = entity.as_dict()
+    if USER in parts:
+        name = entity_name(parts[USER])
+        if CLIENT_ID in parts:
+            name += f"/clients/{entity_name(parts[CLIENT_ID])}"
+        return EntityType.USERS, name
+    return EntityType.CLIENTS, entity_name(parts[CLIENT_ID])
+
+
+def entity_of_stored(entity_type: EntityType, name: str) -> ClientQuotaEntity | None:
+    """The quota entity a stored config entity is (None: not a user or client entity)."""
+    parts = name.split("/")
+    if entity_type is EntityType.CLIENTS and len(parts) == 1:
+        return ClientQuotaEntity.of(client_id=name_of_entity(name))
+    if entity_type is EntityType.USERS and len(parts) == 1:
+        return ClientQuotaEntity.of(user=name_of_entity(name))
+    if entity_type is EntityType.USERS and len(parts) == 3 and parts[1] == "clients":
+        return ClientQuotaEntity.of(
+            user=name_of_entity(parts[0]), client_id=name_of_entity(parts[2])
+        )
+    return None
+
+
+def quota_config(quotas: Mapping[str, float]) -> dict[str, str]:
+    """The config values of quotas, as Kafka writes them (integral rates without a point)."""
+    return {k: str(int(v)) if v.is_integer() else repr(v) for k, v in sorted(quotas.items())}
+
+
+def quotas_of_config(config: Mapping[str, str]) -> dict[str, float]:
+    """The quotas of an entity's config; a user's SCRAM credentials (not numbers) are not."""
+    quotas = {}
+    for key, value in config.items():
+        with contextlib.suppress(ValueError):
+            quotas[key] = float(value)
+    return quotas

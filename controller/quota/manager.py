@@ -8,19 +8,24 @@ takes the entities a change notification names (`update`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ferrolog.errors import InvalidRequestError, KafkaError
 
+from ..entity_manager import EntityConfigManager
 from ..store.base import MetadataStore
+from ..store.entities import EntityType
 from .entity import (
     AlterResults,
     ClientQuotaEntity,
     QuotaTable,
     apply_ops,
+    entity_of_stored,
+    quota_config,
     quota_filter,
+    quotas_of_config,
+    stored_entity,
     validate_entity,
 )
 
@@ -34,36 +39,34 @@ QuotaSink = Callable[[NativeQuotas], None]
 Alteration = tuple[Sequence[tuple[str, str | None]], Sequence[tuple[str, float | None]]]
 
 
-class ClientQuotaControlManager:
+class ClientQuotaControlManager(EntityConfigManager[ClientQuotaEntity, dict[str, float]]):
+    entity_types = (EntityType.CLIENTS, EntityType.USERS)
+
     def __init__(self, store: MetadataStore, sink: QuotaSink | None = None) -> None:
-        self._store = store
+        super().__init__(store)
         self._sink = sink
-        self._quotas: QuotaTable = {}
-        # One alteration at a time: each starts from the quotas the previous one left.
-        self._lock = asyncio.Lock()
+
+    def key(self, entity_type: EntityType, name: str) -> ClientQuotaEntity | None:
+        return entity_of_stored(entity_type, name)
+
+    def entity(self, key: ClientQuotaEntity) -> tuple[EntityType, str]:
+        return stored_entity(key)
+
+    def decode(self, config: Mapping[str, str]) -> dict[str, float]:
+        return quotas_of_config(config)
+
+    def encode(self, value: dict[str, float]) -> dict[str, str]:
+        return quota_config(value)
 
     @property
     def quotas(self) -> QuotaTable:
-        return {entity: dict(q) for entity, q in self._quotas.items()}
+        return {entity: dict(q) for entity, q in self._table.items()}
 
-    async def load(self) -> None:
-        self.replace(await self._store.client_quotas())
-
-    def replace(self, quotas: QuotaTable) -> None:
-        """Takes `quotas` as the whole configuration and pushes it to the native core."""
-        if quotas == self._quotas:
-            return
-        self._quotas = {entity: dict(q) for entity, q in quotas.items()}
-        log.info("client quotas: %d entities", len(quotas))
+    async def published(self) -> None:
+        """Pushes the whole configuration to the native core."""
+        log.info("client quotas: %d entities", len(self._table))
         if self._sink is not None:
-            self._sink([(entity.as_dict(), dict(q)) for entity, q in quotas.items()])
-
-    def update(self, changes: QuotaTable, full: bool) -> None:
-        """Takes the entities in `changes` as the store has them (an empty dict: removed);
-        `full`: `changes` is the whole configuration."""
-        quotas = {} if full else dict(self._quotas)
-        quotas.update(changes)
-        self.replace({entity: q for entity, q in quotas.items() if q})
+            self._sink([(entity.as_dict(), dict(q)) for entity, q in self._table.items()])
 
     def describe(
         self, components: Iterable[tuple[str, int, str | None]], strict: bool
@@ -72,9 +75,9 @@ class ClientQuotaControlManager:
         a bad filter."""
         matcher = quota_filter(components, strict)
         matched = sorted(
-            (e for e in self._quotas if matcher.matches(e)), key=ClientQuotaEntity.sort_key
+            (e for e in self._table if matcher.matches(e)), key=ClientQuotaEntity.sort_key
         )
-        return {e: dict(self._quotas[e]) for e in matched}
+        return {e: dict(self._table[e]) for e in matched}
 
     async def alter(self, alterations: Sequence[Alteration], validate_only: bool) -> AlterResults:
         """Applies every valid entry (an entry's ops all or none) and answers each entry's
@@ -89,24 +92,17 @@ class ClientQuotaControlManager:
                     if entity in seen:
                         raise InvalidRequestError(f"Ignoring duplicate entity {entity}")
                     seen.add(entity)
-                    current = changes.get(entity, self._quotas.get(entity, {}))
+                    current = changes.get(entity, self._table.get(entity, {}))
                     updated = apply_ops(current, ops)
                 except KafkaError as error:
                     results.append(error)
                     continue
                 results.append(None)
-                if updated != self._quotas.get(entity, {}):
+                if updated != self._table.get(entity, {}):
                     changes[entity] = updated
             if validate_only or not changes:
                 return results
-            await self._store.alter_client_quotas(changes)
-            quotas = dict(self._quotas)
-            for entity, updated in changes.items():
-                if updated:
-                    quotas[entity] = updated
-                else:
-                    quotas.pop(entity, None)
             for entity, updated in changes.items():
                 log.info("altered client quotas of %s: %s", entity, updated or "none")
-            self.replace(quotas)
+            await self.write(changes)
             return results

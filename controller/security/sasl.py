@@ -42,8 +42,8 @@ from ferrolog.errors import (
     UnsupportedSaslMechanismError,
 )
 
-from ..scram import BY_NAME as SCRAM_MECHANISMS
-from ..scram import ScramCredential, ScramMechanism
+from ..scram.model import BY_NAME as SCRAM_MECHANISMS
+from ..scram.model import ScramCredential, ScramMechanism
 
 log = logging.getLogger(__name__)
 

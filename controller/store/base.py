@@ -7,16 +7,9 @@ import abc
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from ..acl.manager import AclChanges
-from ..acl.model import AclTable
-from ..quota.entity import ClientQuotaEntity, QuotaTable
-from ..scram import ScramChanges, ScramTable
+from ..acl.model import AclChanges, AclTable
 from ..tokens.model import TokenInfo
-
-# Dynamic broker configs by broker id (None: the cluster default).
-BrokerConfigs = dict[int | None, dict[str, str]]
-# Group configs (KIP-848's resource type GROUP) by group id.
-GroupConfigs = dict[str, dict[str, str]]
+from .entities import EntityChanges, EntityConfigs, EntityType
 
 
 class TopicExistsError(Exception):
@@ -162,26 +155,17 @@ class MetadataStore(abc.ABC):
         across restarts and brokers."""
 
     @abc.abstractmethod
-    async def client_quotas(self) -> QuotaTable:
-        """Every entity with client quotas, and its quotas by key."""
+    async def entity_configs(
+        self, entity_type: EntityType, names: Collection[str] | None = None
+    ) -> EntityConfigs:
+        """The configs of the entities `names` of `entity_type` (None: every one stored);
+        an entity with none reads as an empty map."""
 
     @abc.abstractmethod
-    async def alter_client_quotas(
-        self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
-    ) -> None:
-        """Replaces the quotas of each entity in `changes` (an empty dict removes them), and
-        lets every broker know."""
-
-    @abc.abstractmethod
-    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
-        """Every user with SCRAM credentials (or those of `users` that have any), and its
-        credential by mechanism name."""
-
-    @abc.abstractmethod
-    async def alter_scram_credentials(self, changes: ScramChanges) -> None:
-        """Sets (or, for None, removes) each user's credential of each mechanism named in
-        `changes`, leaving its other mechanisms and its client quotas as they are, and lets
-        every broker know."""
+    async def alter_entity_configs(self, entity_type: EntityType, changes: EntityChanges) -> None:
+        """Sets or removes each named key of each entity in `changes`, leaving its other keys
+        as they are (concurrent writers of other keys are not lost), and lets every broker
+        know."""
 
     @abc.abstractmethod
     async def acls(self) -> AclTable:
@@ -203,20 +187,6 @@ class MetadataStore(abc.ABC):
         know."""
 
     @abc.abstractmethod
-    async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
-        """The dynamic configs of each of `brokers` (None: the cluster default) that has
-        any."""
-
-    @abc.abstractmethod
-    async def group_configs(self) -> GroupConfigs:
-        """The configs of every group that has any."""
-
-    @abc.abstractmethod
-    async def alter_group_configs(self, group: str, configs: dict[str, str]) -> None:
-        """Replaces the configs of `group` (an empty dict removes them all), and lets every
-        broker know."""
-
-    @abc.abstractmethod
     async def finalized_features(self) -> FinalizedFeatures: ...
 
     @abc.abstractmethod
@@ -226,8 +196,3 @@ class MetadataStore(abc.ABC):
         """Compare-and-set: replaces the finalized features by `levels` if their epoch is
         still `expected_epoch`; returns them with the new epoch. Raises BadVersionError (and,
         in a cluster, ControllerFencedError unless this broker is the controller)."""
-
-    @abc.abstractmethod
-    async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
-        """Replaces the dynamic configs of `broker` (None: the cluster default; an empty dict
-        removes them all), and lets every broker know."""

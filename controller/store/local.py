@@ -26,25 +26,21 @@ from ferrolog.features import NEW_CLUSTER_LEVELS
 
 # Relative, so the type checker resolves it whether it sees this folder as `controller` (the
 # source tree) or `ferrolog.controller` (the installed package).
-from ..acl.manager import AclChanges
-from ..acl.model import AclTable, PatternType, ResourcePattern, ResourceType, parse_name
-from ..quota.entity import ClientQuotaEntity, QuotaTable
-from ..scram import ScramChanges, ScramCredential, ScramTable
+from ..acl.model import AclChanges, AclTable, PatternType, ResourcePattern, ResourceType, parse_name
+from ..quota.entity import ClientQuotaEntity, quota_config, stored_entity
 from ..tokens.model import TokenInfo
 from . import zk_acls, zk_tokens
 from . import zk_paths as paths
 from .base import (
     BadVersionError,
-    BrokerConfigs,
     BrokerRegistration,
     FinalizedFeatures,
-    GroupConfigs,
     MetadataStore,
     PartitionState,
     TopicExistsError,
     TopicRecord,
 )
-from .zk_paths import DEFAULT_ENTITY
+from .entities import EntityChanges, EntityConfigs, EntityType, apply_key_changes, sanitize
 
 FILE_NAME = "ferrolog-metadata.json"
 T = TypeVar("T")
@@ -79,6 +75,7 @@ class LocalStore(MetadataStore):
             data = json.loads(self._path.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT_VERSION:
                 raise RuntimeError(f"{self._path}: unknown format {data.get('format')!r}")
+            _migrate_entity_configs(data)
         else:
             data = {
                 "format": FORMAT_VERSION,
@@ -154,24 +151,6 @@ class LocalStore(MetadataStore):
         self._check()
         return dict(self._brokers)
 
-    async def client_quotas(self) -> QuotaTable:
-        self._check()
-        # Files written before quotas existed have no such key.
-        return {
-            ClientQuotaEntity(tuple(sorted(e["entity"].items()))): dict(e["quotas"])
-            for e in self._data.get("client_quotas", [])
-        }
-
-    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
-        self._check()
-        # Kept as Kafka writes them to ZooKeeper (`ScramCredential.to_config`); files written
-        # before SCRAM existed have no such key.
-        return {
-            user: {name: ScramCredential.from_config(value) for name, value in held.items()}
-            for user, held in self._data.get("scram_credentials", {}).items()
-            if users is None or user in users
-        }
-
     async def acls(self) -> AclTable:
         self._check()
         # Kept as Kafka writes them to ZooKeeper: each pattern's znode path and data.
@@ -182,17 +161,15 @@ class LocalStore(MetadataStore):
                 table[pattern] = zk_acls.acls_from_json(data)
         return table
 
-    async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
+    async def entity_configs(
+        self, entity_type: EntityType, names: Collection[str] | None = None
+    ) -> EntityConfigs:
         self._check()
-        # Keyed as in ZooKeeper (`<default>`, the id); files written before have none.
-        stored = self._data.get("broker_configs", {})
-        found = {b: stored.get(_broker_key(b)) for b in brokers}
-        return {b: dict(c) for b, c in found.items() if c}
-
-    async def group_configs(self) -> GroupConfigs:
-        self._check()
-        stored = self._data.get("group_configs", {})
-        return {group: dict(configs) for group, configs in stored.items() if configs}
+        # Kept as in ZooKeeper: by type, then by the entity's name below it.
+        stored = self._data.get("configs", {}).get(entity_type, {})
+        if names is None:
+            return {name: dict(config) for name, config in stored.items()}
+        return {name: dict(stored.get(name, {})) for name in names}
 
     async def delegation_tokens(self) -> dict[str, TokenInfo]:
         self._check()
@@ -262,34 +239,15 @@ class LocalStore(MetadataStore):
 
         return await self._apply(mutate)
 
-    async def alter_client_quotas(
-        self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
-    ) -> None:
+    async def alter_entity_configs(self, entity_type: EntityType, changes: EntityChanges) -> None:
         def mutate(data: dict[str, Any]) -> None:
-            kept = [
-                e
-                for e in data.get("client_quotas", [])
-                if ClientQuotaEntity(tuple(sorted(e["entity"].items()))) not in changes
-            ]
-            for entity, quotas in changes.items():
-                if quotas:
-                    kept.append({"entity": entity.as_dict(), "quotas": dict(quotas)})
-            data["client_quotas"] = kept
-
-        await self._apply(mutate)
-
-    async def alter_scram_credentials(self, changes: ScramChanges) -> None:
-        def mutate(data: dict[str, Any]) -> None:
-            stored = data.setdefault("scram_credentials", {})
-            for user, mechanisms in changes.items():
-                held = stored.setdefault(user, {})
-                for name, credential in mechanisms.items():
-                    if credential is None:
-                        held.pop(name, None)
-                    else:
-                        held[name] = credential.to_config()
-                if not held:
-                    del stored[user]
+            stored = data.setdefault("configs", {}).setdefault(entity_type, {})
+            for name, key_changes in changes.items():
+                config = apply_key_changes(stored.get(name, {}), key_changes)
+                if config:
+                    stored[name] = config
+                else:
+                    stored.pop(name, None)
 
         await self._apply(mutate)
 
@@ -311,26 +269,6 @@ class LocalStore(MetadataStore):
             return written
 
         return await self._apply(mutate)
-
-    async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
-        def mutate(data: dict[str, Any]) -> None:
-            stored = data.setdefault("broker_configs", {})
-            if configs:
-                stored[_broker_key(broker)] = dict(configs)
-            else:
-                stored.pop(_broker_key(broker), None)
-
-        await self._apply(mutate)
-
-    async def alter_group_configs(self, group: str, configs: dict[str, str]) -> None:
-        def mutate(data: dict[str, Any]) -> None:
-            stored = data.setdefault("group_configs", {})
-            if configs:
-                stored[group] = dict(configs)
-            else:
-                stored.pop(group, None)
-
-        await self._apply(mutate)
 
     async def alter_delegation_token(self, token_id: str, token: TokenInfo | None) -> None:
         def mutate(data: dict[str, Any]) -> None:
@@ -439,8 +377,24 @@ def _features_from_json(data: dict[str, Any]) -> FinalizedFeatures:
     return FinalizedFeatures({str(n): int(v) for n, v in raw["levels"].items()}, int(raw["epoch"]))
 
 
-def _broker_key(broker: int | None) -> str:
-    return DEFAULT_ENTITY if broker is None else str(broker)
+def _migrate_entity_configs(data: dict[str, Any]) -> None:
+    """Moves what files written before config entities had (a section per feature) into
+    `configs`, named as ZooKeeper names them."""
+    configs = data.setdefault("configs", {})
+
+    def put(entity_type: EntityType, name: str, config: dict[str, str]) -> None:
+        if config:
+            configs.setdefault(entity_type, {}).setdefault(name, {}).update(config)
+
+    for e in data.pop("client_quotas", []):
+        entity = ClientQuotaEntity(tuple(sorted(e["entity"].items())))
+        put(*stored_entity(entity), quota_config(e["quotas"]))
+    for user, held in data.pop("scram_credentials", {}).items():
+        put(EntityType.USERS, sanitize(user), dict(held))
+    for name, config in data.pop("broker_configs", {}).items():
+        put(EntityType.BROKERS, name, dict(config))
+    for group, config in data.pop("group_configs", {}).items():
+        put(EntityType.GROUPS, sanitize(group), dict(config))
 
 
 def _acl_pattern(path: str) -> ResourcePattern | None:

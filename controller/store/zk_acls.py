@@ -19,9 +19,9 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, NotEmptyError
 from kazoo.protocol.states import WatchedEvent
 
-from ..acl.manager import AclChanges
 from ..acl.model import (
     AccessControlEntry,
+    AclChanges,
     AclOperation,
     AclPermissionType,
     AclTable,

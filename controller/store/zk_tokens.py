@@ -16,7 +16,7 @@ from kazoo.exceptions import NoNodeError
 from ..tokens.model import TokenInfo
 from . import zk_notifications as notifications
 from . import zk_paths as paths
-from .zk_configs import desanitize, sanitize
+from .entities import desanitize, sanitize
 
 log = logging.getLogger(__name__)
 

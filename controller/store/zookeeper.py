@@ -36,10 +36,7 @@ from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import NodeExistsError
 from kazoo.protocol.states import WatchedEvent
 
-from ..acl.manager import AclChanges
-from ..acl.model import AclTable
-from ..quota.entity import ClientQuotaEntity, QuotaTable
-from ..scram import ScramChanges, ScramTable
+from ..acl.model import AclChanges, AclTable
 from ..tokens.model import TokenInfo
 from . import (
     zk_acls,
@@ -54,14 +51,13 @@ from . import (
 from . import zk_paths as paths
 from .base import (
     BadVersionError,
-    BrokerConfigs,
     BrokerRegistration,
     FinalizedFeatures,
-    GroupConfigs,
     MetadataStore,
     PartitionState,
     TopicRecord,
 )
+from .entities import DEFAULT_ENTITY, ConfigChanges, EntityChanges, EntityConfigs, EntityType
 from .local import new_cluster_id
 from .view import ClusterView, TopicPartition
 from .zk_tokens import TokenChanges
@@ -223,43 +219,24 @@ class ZkStore(MetadataStore):
     # Config entities: client quotas, SCRAM credentials, dynamic broker configs and group
     # configs (any broker writes them; every broker watches the change notifications)
 
-    async def client_quotas(self) -> QuotaTable:
-        return await self._call(lambda: zk_configs.read_quotas(self.client))
+    async def entity_configs(
+        self, entity_type: EntityType, names: Collection[str] | None = None
+    ) -> EntityConfigs:
+        return await self._call(lambda: zk_configs.read_entities(self.client, entity_type, names))
 
-    async def config_changes(self, node_id: int) -> zk_configs.ConfigChanges | None:
-        """What changed in the quotas and in the dynamic configs of broker `node_id` and the
-        cluster default since the last call (the first call, and the first after a
-        connection state change, reads everything); None if nothing. Watches for the next
-        change."""
+    async def alter_entity_configs(self, entity_type: EntityType, changes: EntityChanges) -> None:
+        await self._call(lambda: zk_configs.alter_entities(self.client, entity_type, changes))
+
+    async def config_changes(self, node_id: int) -> ConfigChanges | None:
+        """What changed in the followed config entities (every client, user, ip and group,
+        and of the brokers, the cluster default and `node_id`) since the last call (the first
+        call, and the first after a connection state change, reads everything); None if
+        nothing. Watches for the next change."""
+        brokers = (DEFAULT_ENTITY, str(node_id))
         return await self._since_seen(
             "configs",
-            lambda after: zk_configs.read_changes(
-                self.client, self._watcher, after, (None, node_id)
-            ),
+            lambda after: zk_configs.read_changes(self.client, self._watcher, after, brokers),
         )
-
-    async def alter_client_quotas(
-        self, changes: Mapping[ClientQuotaEntity, dict[str, float]]
-    ) -> None:
-        await self._call(lambda: zk_configs.write_quotas(self.client, changes))
-
-    async def scram_credentials(self, users: Collection[str] | None = None) -> ScramTable:
-        return await self._call(lambda: zk_configs.read_scram(self.client, users))
-
-    async def alter_scram_credentials(self, changes: ScramChanges) -> None:
-        await self._call(lambda: zk_configs.write_scram(self.client, changes))
-
-    async def broker_configs(self, brokers: Collection[int | None]) -> BrokerConfigs:
-        return await self._call(lambda: zk_configs.read_broker_configs(self.client, brokers))
-
-    async def alter_broker_configs(self, broker: int | None, configs: dict[str, str]) -> None:
-        await self._call(lambda: zk_configs.write_broker_configs(self.client, broker, configs))
-
-    async def group_configs(self) -> GroupConfigs:
-        return await self._call(lambda: zk_configs.read_group_configs(self.client))
-
-    async def alter_group_configs(self, group: str, configs: dict[str, str]) -> None:
-        await self._call(lambda: zk_configs.write_group_configs(self.client, group, configs))
 
     # ACLs (any broker writes them; every broker watches the change notifications)
 

@@ -36,8 +36,8 @@ from ferrolog.errors import (
     DelegationTokenOwnerMismatchError,
 )
 
-from ..scram import BY_NAME as SCRAM_MECHANISMS
-from ..scram import ScramCredential
+from ..scram.model import BY_NAME as SCRAM_MECHANISMS
+from ..scram.model import ScramCredential
 from ..store.base import MetadataStore
 from .model import TokenInfo
 

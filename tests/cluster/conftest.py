@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from ferrolog.certs import CertificateAuthority, broker_ssl_settings
-from ferrolog.controller.scram import BY_NAME as SCRAM_MECHANISMS
-from ferrolog.controller.scram import ScramCredential
+from ferrolog.controller.scram.model import BY_NAME as SCRAM_MECHANISMS
+from ferrolog.controller.scram.model import ScramCredential
 from ferrolog.controller.store.zk_configs import encode_entity_config
 
 from tests.cluster.harness import Cluster, ZooKeeper

@@ -12,11 +12,14 @@ from collections.abc import Iterator
 import pytest
 from ferrolog.controller.store import zk_configs
 from ferrolog.controller.store import zk_paths as paths
+from ferrolog.controller.store.entities import EntityType, sanitize
 from kazoo.client import KazooClient
 
 from tests.cluster.harness import ZooKeeper
 
 pytestmark = pytest.mark.slow
+
+GROUPS = EntityType.GROUPS
 
 
 @pytest.fixture
@@ -36,8 +39,10 @@ def zk(zookeeper: ZooKeeper) -> Iterator[KazooClient]:
 
 def test_group_configs_are_config_entities_with_notifications(zk: KazooClient) -> None:
     latest, _ = zk_configs.read_changes(zk, None, None, ())
-    zk_configs.write_group_configs(zk, "orders/eu", {"consumer.session.timeout.ms": "50000"})
-    zk_configs.write_group_configs(zk, "plain", {"consumer.heartbeat.interval.ms": "6000"})
+    zk_configs.alter_entities(
+        zk, GROUPS, {sanitize("orders/eu"): {"consumer.session.timeout.ms": "50000"}}
+    )
+    zk_configs.alter_entities(zk, GROUPS, {"plain": {"consumer.heartbeat.interval.ms": "6000"}})
     data, _ = zk.get("/config/groups/orders%2Feu")
     assert json.loads(data) == {"version": 1, "config": {"consumer.session.timeout.ms": "50000"}}
     notes = sorted(zk.get_children("/config/changes"))
@@ -45,24 +50,22 @@ def test_group_configs_are_config_entities_with_notifications(zk: KazooClient) -
         {"version": 2, "entity_path": "groups/orders%2Feu"},
         {"version": 2, "entity_path": "groups/plain"},
     ]
-    assert zk_configs.read_group_configs(zk) == {
-        "orders/eu": {"consumer.session.timeout.ms": "50000"},
+    both = {
+        "orders%2Feu": {"consumer.session.timeout.ms": "50000"},
         "plain": {"consumer.heartbeat.interval.ms": "6000"},
     }
+    assert zk_configs.read_entities(zk, GROUPS) == both
     latest, changes = zk_configs.read_changes(zk, None, latest, ())
     assert changes is not None
     assert not changes.full
-    assert changes.groups == {
-        "orders/eu": {"consumer.session.timeout.ms": "50000"},
-        "plain": {"consumer.heartbeat.interval.ms": "6000"},
-    }
+    assert changes.entities == {GROUPS: both}
     # Removing a group's last config removes its znode; the next read names only that group.
-    zk_configs.write_group_configs(zk, "plain", {})
+    zk_configs.alter_entities(zk, GROUPS, {"plain": {"consumer.heartbeat.interval.ms": None}})
     assert zk.exists("/config/groups/plain") is None
     _, changes = zk_configs.read_changes(zk, None, latest, ())
     assert changes is not None
-    assert changes.groups == {"plain": {}}
+    assert changes.entities == {GROUPS: {"plain": {}}}
     _, everything = zk_configs.read_changes(zk, None, False, ())
     assert everything is not None
     assert everything.full
-    assert everything.groups == {"orders/eu": {"consumer.session.timeout.ms": "50000"}}
+    assert everything.entities[GROUPS] == {"orders%2Feu": {"consumer.session.timeout.ms": "50000"}}

@@ -1,6 +1,6 @@
 """The user config znode in ZooKeeper, shared by client quotas and SCRAM credentials as in
-Kafka's ZooKeeper mode: each kind of write keeps the other's keys, the notifications a broker
-reads yield both, and the znode goes once neither is left."""
+Kafka's ZooKeeper mode: a write of some keys keeps the others, the notifications a broker reads
+name the entities written, and the znode goes once nothing is left in it."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from ferrolog.controller.quota.entity import ClientQuotaEntity
-from ferrolog.controller.scram import MECHANISMS, ScramCredential
+from ferrolog.controller.quota.entity import quotas_of_config
+from ferrolog.controller.scram.model import MECHANISMS, ScramCredential, credentials_of_config
 from ferrolog.controller.store import zk_configs
 from ferrolog.controller.store import zk_paths as paths
+from ferrolog.controller.store.entities import EntityType
 from kazoo.client import KazooClient
 
 from tests.cluster.harness import ZooKeeper
@@ -47,38 +48,49 @@ def stored(zk: KazooClient, znode: str) -> dict[str, str]:
     return dict(json.loads(zk.get(f"/config/users/{znode}")[0])["config"])
 
 
-def test_quotas_and_credentials_keep_each_other(zk: KazooClient) -> None:
-    alice = ClientQuotaEntity.of(user="alice")
+def test_writes_of_one_users_keys_keep_the_others(zk: KazooClient) -> None:
+    users = EntityType.USERS
+    quota = {"producer_byte_rate": "1024"}
     latest, _ = zk_configs.read_changes(zk, None, None, ())
-    zk_configs.write_quotas(zk, {alice: {"producer_byte_rate": 1024.0}})
-    zk_configs.write_scram(zk, {"alice": {SHA256.name: credential(1, 8192)}})
-    zk_configs.write_scram(zk, {"alice": {SHA512.name: credential(2)}})
+    zk_configs.alter_entities(zk, users, {"alice": quota})
+    zk_configs.alter_entities(zk, users, {"alice": {SHA256.name: credential(1, 8192).to_config()}})
+    zk_configs.alter_entities(zk, users, {"alice": {SHA512.name: credential(2).to_config()}})
+    zk_configs.alter_entities(zk, users, {"alice/clients/app": quota})
     assert stored(zk, "alice") == {
         "producer_byte_rate": "1024",
         SHA256.name: credential(1, 8192).to_config(),
         SHA512.name: credential(2).to_config(),
     }
-    # A quota write replaces the quotas only.
-    zk_configs.write_quotas(zk, {alice: {"consumer_byte_rate": 2048.0}})
+    # A quota write changes the quota keys only.
+    zk_configs.alter_entities(
+        zk, users, {"alice": {"producer_byte_rate": None, "consumer_byte_rate": "2048"}}
+    )
     assert set(stored(zk, "alice")) == {"consumer_byte_rate", SHA256.name, SHA512.name}
-    # What a broker reads: everything at once, or what the notifications name.
-    quotas, scram = zk_configs.read_entities(zk)
-    assert quotas == {alice: {"consumer_byte_rate": 2048.0}}
-    assert scram == {"alice": {SHA256.name: credential(1, 8192), SHA512.name: credential(2)}}
-    # What an alteration reads to check its deletions: the users it names, fresh.
-    assert zk_configs.read_scram(zk, ["alice", "nobody"]) == scram
+    # What a broker reads: every entity of a type (a user's clients too), or some by name,
+    # or what the notifications since its last read name.
+    everything = zk_configs.read_entities(zk, users)
+    assert list(everything) == ["alice", "alice/clients/app"]
+    assert credentials_of_config(everything["alice"]) == {
+        SHA256.name: credential(1, 8192),
+        SHA512.name: credential(2),
+    }
+    assert quotas_of_config(everything["alice"]) == {"consumer_byte_rate": 2048.0}
+    assert zk_configs.read_entities(zk, users, ["alice", "nobody"]) == {
+        "alice": everything["alice"],
+        "nobody": {},
+    }
     _, changes = zk_configs.read_changes(zk, None, latest, ())
     assert changes is not None
     assert not changes.full
-    assert changes.quotas == quotas
-    assert changes.scram == scram
-    # A SCRAM write removes one mechanism and keeps the quota.
-    zk_configs.write_scram(zk, {"alice": {SHA256.name: None, SHA512.name: None}})
+    assert changes.entities == {users: everything}
+    # Removing the credentials keeps the quota.
+    zk_configs.alter_entities(zk, users, {"alice": {SHA256.name: None, SHA512.name: None}})
     assert stored(zk, "alice") == {"consumer_byte_rate": "2048"}
-    assert zk_configs.read_entities(zk)[1] == {}
-    # Nothing left: no znode, as Kafka leaves none.
-    zk_configs.write_quotas(zk, {alice: {}})
-    assert zk.exists("/config/users/alice") is None
+    # Nothing left: the znode stays only while it holds a client's, empty, as in Kafka.
+    zk_configs.alter_entities(zk, users, {"alice": {"consumer_byte_rate": None}})
+    assert stored(zk, "alice") == {}
+    zk_configs.alter_entities(zk, users, {"alice/clients/app": {"producer_byte_rate": None}})
+    assert zk.exists("/config/users/alice/clients/app") is None
 
 
 def test_a_malformed_credential_loses_itself_only(zk: KazooClient) -> None:
@@ -92,9 +104,9 @@ def test_a_malformed_credential_loses_itself_only(zk: KazooClient) -> None:
             }
         ),
     )
-    quotas, scram = zk_configs.read_entities(zk)
-    assert quotas == {ClientQuotaEntity.of(user="bob"): {"producer_byte_rate": 10.0}}
-    assert scram == {"bob": {SHA512.name: credential(2)}}
+    (config,) = zk_configs.read_entities(zk, EntityType.USERS).values()
+    assert quotas_of_config(config) == {"producer_byte_rate": 10.0}
+    assert credentials_of_config(config) == {SHA512.name: credential(2)}
 
 
 def test_credential_string_is_kafkas() -> None:

@@ -1,26 +1,40 @@
-"""Client quota entities, their ZooKeeper names and encodings, their validation, and their
-storage in the single-node store."""
+"""Client quota entities, their names as stored (Kafka's ZooKeeper names) and encodings,
+their validation, and their storage in the single-node store: through the quota manager,
+beside a user's SCRAM credentials in the same config entity, and from files written before
+config entities."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
-from ferrolog.controller.quota.entity import ClientQuotaEntity, apply_ops
+from ferrolog.controller.quota.entity import (
+    ClientQuotaEntity,
+    apply_ops,
+    entity_of_stored,
+    quota_config,
+    quotas_of_config,
+    stored_entity,
+)
+from ferrolog.controller.quota.manager import ClientQuotaControlManager
+from ferrolog.controller.scram.manager import ScramControlManager
+from ferrolog.controller.scram.model import MECHANISMS, Deletion, Upsertion
 from ferrolog.controller.store import zk_configs
+from ferrolog.controller.store.entities import EntityType, desanitize, entity_path, sanitize
 from ferrolog.controller.store.local import LocalStore
 from ferrolog.errors import InvalidRequestError
 
 
 def test_zookeeper_names_follow_kafka() -> None:
     # Kafka's Sanitizer: URL encoding, `*` and `~` encoded as well.
-    assert zk_configs.sanitize("app-1_x.y") == "app-1_x.y"
-    assert zk_configs.sanitize("a b*~/<default>") == "a%20b%2A%7E%2F%3Cdefault%3E"
-    assert zk_configs.desanitize(zk_configs.sanitize("a b*~/ü")) == "a b*~/ü"
+    assert sanitize("app-1_x.y") == "app-1_x.y"
+    assert sanitize("a b*~/<default>") == "a%20b%2A%7E%2F%3Cdefault%3E"
+    assert desanitize(sanitize("a b*~/ü")) == "a b*~/ü"
     # Not znode names ZooKeeper takes (found by `ferrolog fuzz`): encoded, and back.
-    assert [zk_configs.sanitize(n) for n in (".", "..", "...")] == ["%2E", "%2E%2E", "..."]
-    assert [zk_configs.desanitize(zk_configs.sanitize(n)) for n in (".", "..")] == [".", ".."]
+    assert [sanitize(n) for n in (".", "..", "...")] == ["%2E", "%2E%2E", "..."]
+    assert [desanitize(sanitize(n)) for n in (".", "..")] == [".", ".."]
     cases = {
         ClientQuotaEntity.of(client_id="c/1"): "clients/c%2F1",
         ClientQuotaEntity.of(client_id=None): "clients/<default>",
@@ -28,15 +42,17 @@ def test_zookeeper_names_follow_kafka() -> None:
         ClientQuotaEntity.of(user=None): "users/<default>",
         ClientQuotaEntity.of(user="alice", client_id=None): "users/alice/clients/<default>",
         ClientQuotaEntity.of(user=None, client_id="c"): "users/<default>/clients/c",
+        ClientQuotaEntity.of(user="<default>", client_id=None): (
+            "users/%3Cdefault%3E/clients/<default>"
+        ),
     }
     for entity, path in cases.items():
-        assert zk_configs.quota_entity_path(entity) == path
-    assert zk_configs.quota_entity("%3Cdefault%3E", "<default>") == ClientQuotaEntity.of(
-        user="<default>", client_id=None
-    )
+        assert entity_path(*stored_entity(entity)) == path
+        assert entity_of_stored(*stored_entity(entity)) == entity
+    assert entity_of_stored(EntityType.USERS, "alice/other/x") is None
     quotas = {"producer_byte_rate": 1048576.0, "request_percentage": 12.5}
-    assert zk_configs.decode_quota_config(zk_configs.encode_quota_config(quotas)) == quotas
-    assert zk_configs.encode_quota_config({"producer_byte_rate": 1024.0}) == (
+    assert quotas_of_config(quota_config(quotas)) == quotas
+    assert zk_configs.encode_entity_config(quota_config({"producer_byte_rate": 1024.0})) == (
         b'{"config":{"producer_byte_rate":"1024"},"version":1}'
     )
 
@@ -54,19 +70,74 @@ def test_ops_apply_as_kafka_validates_them() -> None:
     assert apply_ops({}, [("controller_mutation_rate", 1.5)]) == {"controller_mutation_rate": 1.5}
 
 
-def test_local_store_keeps_quotas(tmp_path: Path) -> None:
-    alice = ClientQuotaEntity.of(user="alice", client_id=None)
-    app = ClientQuotaEntity.of(client_id="app")
+def test_local_store_keeps_quotas_and_credentials_of_one_user_apart(tmp_path: Path) -> None:
+    sha256 = MECHANISMS[1]
 
     async def scenario() -> None:
         store = LocalStore(tmp_path)
         await store.start()
-        await store.alter_client_quotas({alice: {"producer_byte_rate": 10.0}, app: {"x": 1.0}})
-        await store.alter_client_quotas({app: {}})
+        quotas, scram = ClientQuotaControlManager(store), ScramControlManager(store)
+        user = [("user", "alice")]
+        app_entry = [("client-id", "app")]
+        rate = [("producer_byte_rate", 10.0)]
+        assert await quotas.alter([(user, rate), (app_entry, rate)], False) == [None, None]
+        upsert = Upsertion("alice", 1, 4096, b"salt", bytes(32))
+        assert await scram.alter([], [upsert]) == [("alice", None)]
+        # Each manager wrote only its keys of alice's entity.
+        stored = await store.entity_configs(EntityType.USERS)
+        assert set(stored["alice"]) == {"producer_byte_rate", sha256.name}
+        assert await quotas.alter([(app_entry, [("producer_byte_rate", None)])], False) == [None]
+        assert await quotas.alter([(user, [("producer_byte_rate", None)])], False) == [None]
+        assert set((await store.entity_configs(EntityType.USERS))["alice"]) == {sha256.name}
         await store.close()
+
         reopened = LocalStore(tmp_path)
         await reopened.start()
-        assert await reopened.client_quotas() == {alice: {"producer_byte_rate": 10.0}}
+        quotas, scram = ClientQuotaControlManager(reopened), ScramControlManager(reopened)
+        await quotas.load()
+        await scram.load()
+        assert quotas.quotas == {}
+        assert list(scram.credentials) == ["alice"]
+        assert await scram.alter([Deletion("alice", 1)], []) == [("alice", None)]
+        assert await reopened.entity_configs(EntityType.USERS) == {}
         await reopened.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_file_from_before_config_entities_is_read_as_its_entities(tmp_path: Path) -> None:
+    credential = "salt=c2FsdA==,stored_key=AA==,server_key=AA==,iterations=4096"
+    old = {
+        "format": 1,
+        "cluster_id": "AAAAAAAAAAAAAAAAAAAAAA",
+        "next_producer_id": 0,
+        "topics": {},
+        "client_quotas": [
+            {"entity": {"user": "a b", "client-id": None}, "quotas": {"producer_byte_rate": 5.0}}
+        ],
+        "scram_credentials": {"a b": {"SCRAM-SHA-256": credential}},
+        "broker_configs": {"<default>": {"log.retention.ms": "5"}},
+        "group_configs": {"orders/eu": {"consumer.session.timeout.ms": "50000"}},
+    }
+    (tmp_path / "ferrolog-metadata.json").write_text(json.dumps(old))
+
+    async def scenario() -> None:
+        store = LocalStore(tmp_path)
+        await store.start()
+        assert await store.entity_configs(EntityType.USERS) == {
+            "a%20b/clients/<default>": {"producer_byte_rate": "5"},
+            "a%20b": {"SCRAM-SHA-256": credential},
+        }
+        assert await store.entity_configs(EntityType.BROKERS, ["<default>"]) == {
+            "<default>": {"log.retention.ms": "5"}
+        }
+        assert await store.entity_configs(EntityType.GROUPS) == {
+            "orders%2Feu": {"consumer.session.timeout.ms": "50000"}
+        }
+        quotas = ClientQuotaControlManager(store)
+        await quotas.load()
+        entity = ClientQuotaEntity.of(user="a b", client_id=None)
+        assert quotas.quotas == {entity: {"producer_byte_rate": 5.0}}
+        await store.close()
 
     asyncio.run(scenario())

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from admin_broker import Broker, call, make_broker
 from ferrolog import errors
+from ferrolog.controller.store.entities import EntityType
 from ferrolog.handlers import alter_configs, describe_configs, incremental_alter_configs
 
 BROKER = 4
@@ -48,6 +49,12 @@ def describe(broker: Broker, name: str) -> dict[str, dict[str, Any]]:
     result = call(broker, describe_configs, 4, request)["results"][0]
     assert result["error_code"] == 0, result
     return {c["name"]: c for c in result["configs"]}
+
+
+def stored_levels(broker: Broker) -> dict[str, dict[str, str]]:
+    """The broker entities the store holds configs of (the cluster default and broker 0)."""
+    stored = broker.run(broker.store.entity_configs(EntityType.BROKERS, ("<default>", "0")))
+    return {name: config for name, config in stored.items() if config}
 
 
 def pushed(broker: Broker, topic: str) -> list[dict[str, str]]:
@@ -123,7 +130,7 @@ def test_static_properties_and_bad_values_get_kafkas_answers(broker: Broker) -> 
     valid = incremental(broker, "0", [("log.retention.ms", SET, "5")], validate_only=True)
     assert valid["error_code"] == 0
     assert describe(broker, "0")["log.retention.ms"]["value"] is None
-    assert broker.run(broker.store.broker_configs((None, 0))) == {}
+    assert stored_levels(broker) == {}
 
 
 def test_throttles_and_custom_configs_are_kept_and_listed(broker: Broker) -> None:
@@ -145,7 +152,7 @@ def test_throttles_and_custom_configs_are_kept_and_listed(broker: Broker) -> Non
         ("replica.alter.log.dirs.io.max.bytes.per.second", DELETE, None),
     ]
     assert incremental(broker, "0", clear)["error_code"] == 0
-    assert broker.run(broker.store.broker_configs((None, 0))) == {0: {"custom.plugin.setting": "x"}}
+    assert stored_levels(broker) == {"0": {"custom.plugin.setting": "x"}}
 
 
 def test_alter_configs_replaces_the_level(broker: Broker) -> None:
@@ -161,7 +168,5 @@ def test_alter_configs_replaces_the_level(broker: Broker) -> None:
         "validate_only": False,
     }
     assert call(broker, alter_configs, 2, request)["responses"][0]["error_code"] == 0
-    assert broker.run(broker.store.broker_configs((None, 0))) == {
-        None: {"log.segment.bytes": "2097152"}
-    }
+    assert stored_levels(broker) == {"<default>": {"log.segment.bytes": "2097152"}}
     assert pushed(broker, "t")[-1]["retention.bytes"] == "-1"

@@ -1,0 +1,1 @@
+"""SCRAM credentials: the model (`model`) and the manager that keeps them (`manager`)."""
