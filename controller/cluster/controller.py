@@ -41,6 +41,7 @@ from ferrolog.controller.store.base import (
     TopicExistsError,
     TopicRecord,
 )
+from ferrolog.controller.store.entities import EntityType, key_changes
 from ferrolog.errors import (
     ElectionNotNeededError,
     InvalidReplicaAssignmentError,
@@ -355,7 +356,8 @@ class Controller(MetadataCache):
             self.config.topic_config(overrides)
             if validate_only:
                 return
-            await self.store.set_topic_configs(name, overrides)
+            changes = key_changes(topic.configs, overrides)
+            await self.store.alter_entity_configs(EntityType.TOPICS, {name: changes})
             updated = TopicRecord(
                 name=name, topic_id=topic.topic_id, assignment=topic.assignment, configs=overrides
             )

@@ -130,10 +130,6 @@ class MetadataStore(abc.ABC):
         """Adds partitions (their assignment and initial state) to an existing topic."""
 
     @abc.abstractmethod
-    async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
-        """Replaces the topic's overrides."""
-
-    @abc.abstractmethod
     async def partition_states(self, name: str) -> dict[int, PartitionState]: ...
 
     @abc.abstractmethod
@@ -159,13 +155,14 @@ class MetadataStore(abc.ABC):
         self, entity_type: EntityType, names: Collection[str] | None = None
     ) -> EntityConfigs:
         """The configs of the entities `names` of `entity_type` (None: every one stored);
-        an entity with none reads as an empty map."""
+        an entity with none reads as an empty map. A topic's configs are its overrides, also
+        in its `TopicRecord`."""
 
     @abc.abstractmethod
     async def alter_entity_configs(self, entity_type: EntityType, changes: EntityChanges) -> None:
         """Sets or removes each named key of each entity in `changes`, leaving its other keys
         as they are (concurrent writers of other keys are not lost), and lets every broker
-        know."""
+        know. A topic's entity is written only for a topic that exists."""
 
     @abc.abstractmethod
     async def acls(self) -> AclTable:

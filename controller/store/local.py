@@ -165,8 +165,9 @@ class LocalStore(MetadataStore):
         self, entity_type: EntityType, names: Collection[str] | None = None
     ) -> EntityConfigs:
         self._check()
-        # Kept as in ZooKeeper: by type, then by the entity's name below it.
-        stored = self._data.get("configs", {}).get(entity_type, {})
+        # Kept as in ZooKeeper: by type, then by the entity's name below it; a topic's with
+        # its record.
+        stored = _entities(self._data, entity_type)
         if names is None:
             return {name: dict(config) for name, config in stored.items()}
         return {name: dict(stored.get(name, {})) for name in names}
@@ -214,12 +215,6 @@ class LocalStore(MetadataStore):
 
         await self._apply(mutate)
 
-    async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
-        def mutate(data: dict[str, Any]) -> None:
-            _topic(data, name)["configs"] = dict(configs)
-
-        await self._apply(mutate)
-
     async def update_partition_state(
         self, name: str, partition: int, state: PartitionState, expected_version: int
     ) -> PartitionState:
@@ -241,6 +236,11 @@ class LocalStore(MetadataStore):
 
     async def alter_entity_configs(self, entity_type: EntityType, changes: EntityChanges) -> None:
         def mutate(data: dict[str, Any]) -> None:
+            if entity_type is EntityType.TOPICS:
+                for name, key_changes in changes.items():
+                    topic = _topic(data, name)
+                    topic["configs"] = apply_key_changes(topic["configs"], key_changes)
+                return
             stored = data.setdefault("configs", {}).setdefault(entity_type, {})
             for name, key_changes in changes.items():
                 config = apply_key_changes(stored.get(name, {}), key_changes)
@@ -313,6 +313,13 @@ class LocalStore(MetadataStore):
         # The block is reserved on disk before anyone can use it, so a crash can skip ids but
         # never repeat them.
         return await self._apply(mutate)
+
+
+def _entities(data: dict[str, Any], entity_type: EntityType) -> dict[str, dict[str, str]]:
+    if entity_type is EntityType.TOPICS:
+        return {name: raw["configs"] for name, raw in data["topics"].items()}
+    stored: dict[str, dict[str, str]] = data.get("configs", {}).get(entity_type, {})
+    return stored
 
 
 def _topic(data: dict[str, Any], name: str) -> dict[str, Any]:

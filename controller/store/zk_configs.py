@@ -124,12 +124,17 @@ def alter_entities(client: KazooClient, entity_type: EntityType, changes: Entity
     once, and a write that lost a race is redone on what won it), removing the znode of an
     entity left with nothing, then one change notification per entity."""
     for name, key_changes in changes.items():
-        _update_entity(client, entity_path(entity_type, name), key_changes)
+        # A topic's config znode stays, emptied, while the topic exists, as in Kafka.
+        keep = entity_type is EntityType.TOPICS
+        _update_entity(client, entity_path(entity_type, name), key_changes, keep)
     notify(client, [entity_path(entity_type, name) for name in changes])
 
 
 def _update_entity(
-    client: KazooClient, path_below_config: str, changes: Mapping[str, str | None]
+    client: KazooClient,
+    path_below_config: str,
+    changes: Mapping[str, str | None],
+    keep: bool = False,
 ) -> None:
     path = f"/config/{path_below_config}"
     while True:
@@ -137,7 +142,7 @@ def _update_entity(
             data, stat = client.get(path)
         except NoNodeError:
             config = apply_key_changes({}, changes)
-            if not config:
+            if not config and not keep:
                 return
             with contextlib.suppress(NodeExistsError):
                 client.create(path, encode_entity_config(config), makepath=True)
@@ -146,7 +151,7 @@ def _update_entity(
         config = apply_key_changes(decode_entity_config(data), changes)
         encoded = encode_entity_config(config)
         try:
-            if config:
+            if config or keep:
                 client.set(path, encoded, version=stat.version)
                 return
             try:

@@ -44,15 +44,6 @@ def create(client: KazooClient, topic: TopicRecord, states: dict[int, PartitionS
     zk_fenced.raise_first(results)
 
 
-def write_configs(client: KazooClient, name: str, configs: dict[str, str]) -> None:
-    path = paths.topic_config_path(name)
-    data = paths.encode_topic_config(configs)
-    try:
-        client.set(path, data)
-    except NoNodeError:
-        client.create(path, data, makepath=True)
-
-
 def delete(client: KazooClient, name: str) -> None:
     # Assignment first: brokers that see the topic vanish delete their replicas.
     client.delete(paths.topic_path(name), recursive=True)

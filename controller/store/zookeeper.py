@@ -328,9 +328,6 @@ class ZkStore(MetadataStore):
         version = self.controller_epoch_zk_version
         await self._call(lambda: zk_topics.set_assignment(self.client, version, name, assignment))
 
-    async def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
-        await self._call(lambda: zk_topics.write_configs(self.client, name, configs))
-
     # Partition state writes
 
     async def update_partition_state(

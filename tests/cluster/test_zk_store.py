@@ -18,6 +18,7 @@ from ferrolog.controller.store.base import (
     TopicExistsError,
     TopicRecord,
 )
+from ferrolog.controller.store.entities import EntityType
 from ferrolog.controller.store.zk_brokers import BrokerIdInUseError
 from ferrolog.controller.store.zk_fenced import ControllerFencedError
 from ferrolog.controller.store.zookeeper import ZkStore
@@ -66,8 +67,16 @@ def test_topics_and_states_round_trip(zookeeper: ZooKeeper) -> None:
             }
             await store.add_partitions("orders", {2: [3, 1, 2]}, {2: PartitionState(3, 0, [3])})
             assert (await store.topics())["orders"].assignment[2] == [3, 1, 2]
-            await store.set_topic_configs("orders", {"cleanup.policy": "compact"})
+            await store.alter_entity_configs(
+                EntityType.TOPICS, {"orders": {"cleanup.policy": "compact", "retention.ms": None}}
+            )
             assert (await store.topics())["orders"].configs == {"cleanup.policy": "compact"}
+            # A topic left with no overrides keeps its config znode, as Kafka's.
+            await store.alter_entity_configs(
+                EntityType.TOPICS, {"orders": {"cleanup.policy": None}}
+            )
+            assert (await store.topics())["orders"].configs == {}
+            assert json.loads(store.client.get("/config/topics/orders")[0])["config"] == {}
             await store.delete_topic("orders")
             assert await store.topics() == {}
         finally:

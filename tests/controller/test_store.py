@@ -15,6 +15,7 @@ from ferrolog.controller.store.base import (
     TopicExistsError,
     TopicRecord,
 )
+from ferrolog.controller.store.entities import EntityType
 from ferrolog.controller.store.local import LocalStore
 
 TOPIC = TopicRecord("orders", b"\x01" * 16, {0: [1], 1: [1]}, {"retention.ms": "1000"})
@@ -45,7 +46,9 @@ def test_topics_and_states_survive_restart(tmp_path: Path) -> None:
         store = await started(tmp_path)
         await store.create_topic(TOPIC, STATES)
         await store.add_partitions("orders", {2: [1]}, {2: PartitionState(1, 0, [1])})
-        await store.set_topic_configs("orders", {"cleanup.policy": "compact"})
+        await store.alter_entity_configs(
+            EntityType.TOPICS, {"orders": {"cleanup.policy": "compact", "retention.ms": None}}
+        )
         await store.close()
         return await started(tmp_path)
 
