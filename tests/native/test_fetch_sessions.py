@@ -96,12 +96,17 @@ def _idle_fetches_since_data(fetches: list[FetchExchange]) -> int:
 
 
 def _check_session_use(fetches: list[FetchExchange], late_partition: int) -> None:
-    """A session opened by a full fetch of every partition, then incremental fetches: idle
-    ones answered in a few bytes, the late record in an answer naming its partition alone."""
+    """A session opened by a full fetch (of every partition the client knows a position of),
+    then incremental fetches: idle ones answered in a few bytes, the late record in an answer
+    naming its partition alone."""
     opened = [f for f in fetches if f.session_epoch == 0 and f.response_session_id != 0]
     assert opened, "no full fetch opened a session"
-    assert max(f.partitions_asked for f in opened) == PARTITIONS
-    assert max(f.partitions_answered for f in opened) == PARTITIONS
+    # A client opens its session with the partitions whose positions it knows: all of them
+    # as a rule, but on a busy machine the Java consumer opened one with 950 of 1,000 and
+    # added the rest a fetch later. A full fetch is answered for every partition it names.
+    full = max(opened, key=lambda f: f.partitions_asked)
+    assert full.partitions_asked > PARTITIONS // 2, full
+    assert full.partitions_answered == full.partitions_asked, full
     incremental = [f for f in fetches if f.session_epoch > 0]
     assert len(incremental) >= 3, f"{len(incremental)} incremental fetches"
     assert all(f.error_code == 0 for f in incremental), [f.error_code for f in incremental]
