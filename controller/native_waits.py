@@ -20,12 +20,19 @@ if TYPE_CHECKING:
     MarkerRow = tuple[str, int, int, int, int, bool, int]
     Outcome = list[int | ferrolog_native.KafkaNativeError]
 
+# Told of each transaction marker committed in `__consumer_offsets` by WriteTxnMarkers, which
+# the native core serves: (partition, producer id, COMMIT else ABORT).
+OnOffsetsMarker = Callable[[int, int, bool], None]
+
 
 class NativeWaits:
     """The futures of one native server's `start_*` commands, on one event loop."""
 
-    def __init__(self, native: ferrolog_native.Server) -> None:
+    def __init__(
+        self, native: ferrolog_native.Server, on_offsets_marker: OnOffsetsMarker | None = None
+    ) -> None:
         self._native = native
+        self._on_offsets_marker = on_offsets_marker
         self._tokens = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Outcome]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -46,10 +53,14 @@ class NativeWaits:
         self._waiting.clear()
 
     def _drain(self) -> None:
-        for token, outcome in self._native.take_completions():
+        done, markers = self._native.take_completions()
+        for token, outcome in done:
             future = self._waiting.pop(token, None)
             if future is not None and not future.done():
                 future.set_result(outcome)
+        if self._on_offsets_marker is not None:
+            for partition, producer_id, commit in markers:
+                self._on_offsets_marker(partition, producer_id, commit)
 
     async def _wait(self, start: Callable[[int], None]) -> Outcome:
         future: asyncio.Future[Outcome] = self._start().create_future()

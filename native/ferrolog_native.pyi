@@ -367,8 +367,12 @@ class Server:
         ``take_completions`` under ``token``."""
     def completions_fd(self) -> int:
         """An eventfd, readable while outcomes of ``start_*`` commands wait to be taken."""
-    def take_completions(self) -> list[tuple[int, list[int | KafkaNativeError]]]:
-        """``(token, outcomes)`` of each ``start_*`` command finished since the last call."""
+    def take_completions(
+        self,
+    ) -> tuple[list[tuple[int, list[int | KafkaNativeError]]], list[tuple[int, int, bool]]]:
+        """``(token, outcomes)`` of each ``start_*`` command finished since the last call, and
+        the transaction markers WriteTxnMarkers committed in ``__consumer_offsets`` since,
+        ``(partition, producer_id, commit)``."""
     def describe_producers(
         self, topic: str, partition: int
     ) -> list[tuple[int, int, int, int, int, int]]:

@@ -50,7 +50,6 @@ __all__ = [
     "HeartbeatCall",
     "JoinCall",
     "Marker",
-    "MarkerWriterApi",
     "TopicPartition",
     "TransactionCoordinatorApi",
     "TxnMetadata",
@@ -169,12 +168,3 @@ class TransactionCoordinatorApi(Protocol):
     def transactions(self) -> Iterable[TxnMetadata]: ...
 
     def loading(self) -> bool: ...
-
-
-class MarkerWriterApi(Protocol):
-    """WriteTxnMarkers on the partitions this broker leads (a coordinator's, perhaps another
-    broker's, markers)."""
-
-    async def write(self, markers: list[Marker]) -> list[dict[TopicPartition, int]]:
-        """Each marker's error code per partition."""
-        ...

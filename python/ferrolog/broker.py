@@ -25,7 +25,6 @@ from ferrolog.controller.coordinator.group.consumer_state import topics_of
 from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.coordinator.txn import assembly
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
-from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
 from ferrolog.controller.native_waits import NativeWaits
 from ferrolog.controller.security.sasl import SaslAuthenticator
 from ferrolog.controller.store.base import BrokerRegistration, Endpoint, MetadataStore
@@ -53,7 +52,6 @@ class Broker:
         self._waits: NativeWaits | None = None
         self._token_sweeps: asyncio.Task[None] | None = None
         self.txn_coordinator: TransactionCoordinator | None = None
-        self.txn_markers: LocalMarkerWriter | None = None
         self.services: BrokerServices | None = None
         self._dispatcher: Dispatcher | None = None
         self.member: ClusterMember | None = None
@@ -120,10 +118,10 @@ class Broker:
                 unclean_shutdown=not clean,
             )
             replicas = ReplicaManager(native, config, config.node_id)
-            self._waits = NativeWaits(native)
+            self._waits = NativeWaits(native, self._on_offsets_marker)
             self.group_coordinator = GroupCoordinator(native, config, self._waits)
             self.group_coordinator.topics = topics_of(self._cluster)
-            self.txn_coordinator, self.txn_markers = assembly.build(
+            self.txn_coordinator = assembly.build(
                 native, self._waits, config, self._cluster, self._on_marker
             )
             store: MetadataStore
@@ -154,7 +152,6 @@ class Broker:
                 native=native,
                 group_coordinator=self.group_coordinator,
                 txn_coordinator=self.txn_coordinator,
-                txn_markers=self.txn_markers,
                 sasl=SaslAuthenticator(
                     config,
                     controller.scram_credentials.credential,
@@ -264,9 +261,16 @@ class Broker:
         return self.controller
 
     def _on_marker(self, topic: str, partition: int, producer_id: int, commit: bool) -> None:
-        """A marker written here ends the producer's pending offset commits, when it lands in
-        a partition of `__consumer_offsets`."""
-        if topic == CONSUMER_OFFSETS and self.group_coordinator is not None:
+        """A marker this broker's coordinator wrote here ends the producer's pending offset
+        commits, when it lands in a partition of `__consumer_offsets`."""
+        if topic == CONSUMER_OFFSETS:
+            self._on_offsets_marker(partition, producer_id, commit)
+
+    def _on_offsets_marker(self, partition: int, producer_id: int, commit: bool) -> None:
+        """A marker committed in `__consumer_offsets` (by this broker's coordinator, or by
+        WriteTxnMarkers, which the native core serves) ends the producer's pending offset
+        commits in that partition."""
+        if self.group_coordinator is not None:
             self.group_coordinator.on_transaction_completed(partition, producer_id, commit)
 
     def _advertised(self, bound: dict[str, int]) -> list[Endpoint]:

@@ -309,17 +309,14 @@ def helper_of(call: ast.expr, source: dict[str, str]) -> str | None:
 def test_the_coordinators_are_reached_through_their_interfaces() -> None:
     from ferrolog.controller.coordinator.api import (
         GroupCoordinatorApi,
-        MarkerWriterApi,
         TransactionCoordinatorApi,
     )
     from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
     from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
-    from ferrolog.controller.coordinator.txn.local_markers import LocalMarkerWriter
 
     fields = {f.name: str(f.type) for f in dataclasses.fields(BrokerServices)}
     assert fields["group_coordinator"] == "GroupCoordinatorApi | None"
     assert fields["txn_coordinator"] == "TransactionCoordinatorApi | None"
-    assert fields["txn_markers"] == "MarkerWriterApi | None"
     used = coordinator_calls_in_handlers()
     # The scan sees the calls, of both helpers.
     assert {"join_group", "commit_offsets"} <= used["_groups"]
@@ -327,7 +324,6 @@ def test_the_coordinators_are_reached_through_their_interfaces() -> None:
     for helper, interface, implementation in (
         ("_groups", GroupCoordinatorApi, GroupCoordinator),
         ("_txn", TransactionCoordinatorApi, TransactionCoordinator),
-        (None, MarkerWriterApi, LocalMarkerWriter),
     ):
         members = {n for n in dir(interface) if not n.startswith("_")}
         if helper is not None:

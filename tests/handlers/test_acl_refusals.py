@@ -46,6 +46,7 @@ from tests.transactions.raw import (
     FIND_COORDINATOR,
     INIT_PRODUCER_ID,
     TXN_OFFSET_COMMIT,
+    WRITE_TXN_MARKERS,
     Client,
     end_offset,
     produce_raw,
@@ -1217,3 +1218,28 @@ def test_share_coordinators_are_found_by_brokers_only(secured: AclBroker) -> Non
     assert codes() == [CLUSTER_REFUSED] * 2
     secured.allow(who, CLUSTER, CLUSTER_NAME, Op.CLUSTER_ACTION)
     assert codes() == [errors.InvalidRequestError.code] * 2
+
+
+def test_markers_are_written_by_brokers_only(secured: AclBroker) -> None:
+    """WriteTxnMarkers (served by the native core) needs CLUSTER_ACTION, else every partition
+    is refused; with it, each partition answers for itself (here: none exists)."""
+    who = f"peer-{uuid.uuid4().hex[:8]}"
+    marker = {
+        "producer_id": 7,
+        "producer_epoch": 0,
+        "transaction_result": True,
+        "topics": [{"name": f"none-{who}", "partition_indexes": [0, 1]}],
+        "coordinator_epoch": 0,
+        "transaction_version": 2,
+    }
+
+    def codes(version: int) -> list[int]:
+        answer = send(secured, who, WRITE_TXN_MARKERS, version, {"markers": [marker]})
+        (m,) = answer["markers"]
+        assert m["producer_id"] == 7
+        return [p["error_code"] for t in m["topics"] for p in t["partitions"]]
+
+    assert codes(1) == codes(2) == [CLUSTER_REFUSED] * 2
+    secured.allow(who, CLUSTER, CLUSTER_NAME, Op.CLUSTER_ACTION)
+    unknown = errors.UnknownTopicOrPartitionError.code
+    assert codes(1) == codes(2) == [unknown] * 2

@@ -55,7 +55,13 @@ def take_one(srv: fn.Server) -> fn.ControlRequest:
 
 
 def test_tables() -> None:
-    assert fn.native_api_versions() == {0: (3, 13), 1: (4, 18), 2: (1, 11), 23: (2, 4)}
+    assert fn.native_api_versions() == {
+        0: (3, 13),
+        1: (4, 18),
+        2: (1, 11),
+        23: (2, 4),
+        27: (1, 2),
+    }
     codes = fn.error_codes()
     assert codes["NOT_LEADER_OR_FOLLOWER"] == 6
     assert codes["CORRUPT_MESSAGE"] == 2

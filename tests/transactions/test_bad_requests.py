@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from ferrolog import errors
+from ferrolog.controller.coordinator.partitioning import partition_for
 
 from tests.transactions.conftest import create_topic
 from tests.transactions.raw import (
@@ -26,6 +27,7 @@ from tests.transactions.raw import (
 from tests.waiting import wait_until
 
 LIST_TRANSACTIONS = 66
+OFFSET_FETCH = 9
 
 
 @pytest.fixture
@@ -253,3 +255,56 @@ def test_verify_only_tells_which_partitions_are_in_the_transaction(
     partitions = result["results_by_partition"]
     codes = {p["partition_index"]: p["partition_error_code"] for p in partitions}
     assert codes == {0: 0, 1: not_in_it}
+
+
+def test_a_marker_from_another_coordinator_settles_offsets_in_consumer_offsets(
+    client: Client, bootstrap: str
+) -> None:
+    """A WriteTxnMarkers request (served by the native core, as a remote transaction
+    coordinator sends it) that commits a producer's transaction in its group's partition of
+    `__consumer_offsets` makes the group coordinator take the pending offset: a stable
+    OffsetFetch answers it instead of UNSTABLE_OFFSET_COMMIT."""
+    topic = create_topic(bootstrap)
+    txn_id = f"tx-{uuid.uuid4().hex[:8]}"
+    _, (pid, epoch) = ready(client, txn_id)
+    group = f"g-{txn_id}"
+    add = {"transactional_id": txn_id, "producer_id": pid, "producer_epoch": epoch}
+    assert client.request(ADD_OFFSETS, 3, {**add, "group_id": group})["error_code"] == 0
+    client.request(FIND_COORDINATOR, 3, {"key": group, "key_type": 0})
+    partitions = [{"partition_index": 0, "committed_offset": 5, "committed_metadata": ""}]
+    commit = {
+        **add,
+        "group_id": group,
+        "generation_id_or_member_epoch": -1,
+        "member_id": "",
+        "group_instance_id": None,
+        "topics": [{"name": topic, "partitions": partitions}],
+    }
+    loading = errors.CoordinatorLoadInProgressError.code
+    r = until_answered(
+        lambda: client.request(TXN_OFFSET_COMMIT, 3, commit),
+        lambda r: r["topics"][0]["partitions"][0]["error_code"] == loading,
+        "the group coordinator",
+    )
+    assert r["topics"][0]["partitions"][0]["error_code"] == 0
+
+    def fetched() -> tuple[int, int]:
+        body = {"group_id": group, "topics": [{"name": topic, "partition_indexes": [0]}]}
+        (p,) = client.request(OFFSET_FETCH, 7, {**body, "require_stable": True})["topics"][0][
+            "partitions"
+        ]
+        return p["error_code"], p["committed_offset"]
+
+    assert fetched() == (errors.UnstableOffsetCommitError.code, -1)
+    offsets_partition = partition_for(group, 4)  # the broker's offsets.topic.num.partitions
+    marker = {
+        "producer_id": pid,
+        "producer_epoch": epoch,
+        "transaction_result": True,
+        "topics": [{"name": "__consumer_offsets", "partition_indexes": [offsets_partition]}],
+        "coordinator_epoch": 1000,
+    }
+    r = client.request(WRITE_TXN_MARKERS, 1, {"markers": [marker]})
+    assert r["markers"][0]["topics"][0]["partitions"][0]["error_code"] == 0
+    # The group coordinator hears of the marker once the native core's event is drained.
+    wait_until(lambda: fetched() == (0, 5), 10, what="the committed offset after the marker")

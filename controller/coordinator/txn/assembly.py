@@ -39,9 +39,10 @@ def build(
     config: BrokerConfig,
     cluster: Callable[[], Cluster],
     on_written: OnWritten,
-) -> tuple[TransactionCoordinator, LocalMarkerWriter]:
-    """The coordinator and the writer of this broker's own markers (which WriteTxnMarkers
-    uses too). `cluster()` is called only once requests flow."""
+) -> TransactionCoordinator:
+    """The coordinator, whose markers for this broker's own partitions go straight to its
+    native core (`on_written` hears of each). `cluster()` is called only once requests
+    flow."""
 
     def leader_of(topic: str, partition: int) -> int | None:
         view = cluster()
@@ -67,4 +68,4 @@ def build(
     channel = BrokerChannel(config.node_id, address_of, lambda: inter_broker_client(config))
     sender = MarkerSender(config.node_id, leader_of, local.write, channel)
     forward = CoordinatorForwarder(channel, leader_of)
-    return TransactionCoordinator(native, waits, config, allocate, sender, forward), local
+    return TransactionCoordinator(native, waits, config, allocate, sender, forward)

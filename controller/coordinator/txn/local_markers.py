@@ -1,7 +1,7 @@
-"""Writing transaction markers into this broker's own partitions: the coordinator's markers
-for partitions this broker leads, and those of a WriteTxnMarkers request from another
-broker's coordinator. One native command appends a whole request's markers and waits until
-they are committed (acks=all), on the native runtime (`NativeWaits`).
+"""Writing this broker's coordinator's transaction markers into the partitions this broker
+leads (a WriteTxnMarkers request from another broker's coordinator is served by the native
+core). One native command appends a whole transaction's markers and waits until they are
+committed (acks=all), on the native runtime (`NativeWaits`).
 
 A marker that lands in `__consumer_offsets` ends the producer's pending transactional offset
 commits there; `on_written` tells whoever holds them (the broker wires it to the group

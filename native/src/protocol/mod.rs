@@ -22,6 +22,7 @@ pub const PRODUCE: i16 = ApiKey::Produce as i16;
 pub const FETCH: i16 = ApiKey::Fetch as i16;
 pub const LIST_OFFSETS: i16 = ApiKey::ListOffsets as i16;
 pub const OFFSET_FOR_LEADER_EPOCH: i16 = ApiKey::OffsetForLeaderEpoch as i16;
+pub const WRITE_TXN_MARKERS: i16 = ApiKey::WriteTxnMarkers as i16;
 
 /// The APIs the native core serves and the versions it implements completely:
 /// `(api_key, min, max)`. ApiVersions (answered by Python) advertises exactly these.
@@ -30,6 +31,7 @@ pub const NATIVE_API_VERSIONS: &[(i16, i16, i16)] = &[
     (FETCH, 4, 18),
     (LIST_OFFSETS, 1, 11),
     (OFFSET_FOR_LEADER_EPOCH, 2, 4),
+    (WRITE_TXN_MARKERS, 1, 2),
 ];
 
 /// Where a request goes once its first 8 bytes are known.
@@ -102,8 +104,18 @@ pub fn layout_version(api_key: i16, api_version: i16) -> i16 {
 }
 
 pub fn decode_request<R: Decodable + HeaderVersion>(
-    mut frame: Bytes,
+    frame: Bytes,
 ) -> Result<(RequestHeader, R), DecodeError> {
+    let peek = peek_header(&frame).ok_or_else(|| DecodeError("short header".into()))?;
+    let (header, mut body) = split_request(frame)?;
+    let layout = layout_version(peek.api_key, peek.api_version);
+    let body = R::decode(&mut body, layout).map_err(|e| DecodeError(format!("body: {e}")))?;
+    Ok((header, body))
+}
+
+/// The header of a natively served request and its body, checked against its schema, for a
+/// handler that reads the body itself (a version the codec crate does not know).
+pub fn split_request(mut frame: Bytes) -> Result<(RequestHeader, Bytes), DecodeError> {
     let peek = peek_header(&frame).ok_or_else(|| DecodeError("short header".into()))?;
     let key = ApiKey::try_from(peek.api_key).map_err(|_| DecodeError("unknown api key".into()))?;
     let header_version = key.request_header_version(peek.api_version);
@@ -112,9 +124,7 @@ pub fn decode_request<R: Decodable + HeaderVersion>(
     if !skim::body_is_sound(peek.api_key, peek.api_version, header_version >= 2, &frame) {
         return Err(DecodeError("body does not match its schema".into()));
     }
-    let layout = layout_version(peek.api_key, peek.api_version);
-    let body = R::decode(&mut frame, layout).map_err(|e| DecodeError(format!("body: {e}")))?;
-    Ok((header, body))
+    Ok((header, frame))
 }
 
 /// The response header version of `api_key` at `api_version` (1 when flexible).

@@ -87,6 +87,18 @@ fn offset_for_leader_epoch(v: i16) -> Vec<F> {
         .collect()
 }
 
+fn write_txn_markers(v: i16) -> Vec<F> {
+    let topic = vec![Str, Ints(4)];
+    // producer id, epoch and result; the topics; the coordinator epoch; v2's version
+    let marker = [
+        Some(Fixed(8 + 2 + 1)),
+        Some(Array(topic)),
+        Some(Fixed(4)),
+        when(v >= 2, Fixed(1)),
+    ];
+    vec![Array(marker.into_iter().flatten().collect())]
+}
+
 struct Walker<'a> {
     buf: &'a [u8],
     flexible: bool,
@@ -178,6 +190,7 @@ pub fn body_is_sound(api_key: i16, version: i16, flexible: bool, body: &[u8]) ->
         super::FETCH => fetch(version),
         super::LIST_OFFSETS => list_offsets(version),
         super::OFFSET_FOR_LEADER_EPOCH => offset_for_leader_epoch(version),
+        super::WRITE_TXN_MARKERS => write_txn_markers(version),
         _ => return false,
     };
     let mut w = Walker {
@@ -255,6 +268,23 @@ mod tests {
                     .with_partitions(vec![ListOffsetsPartition::default(); 3])]),
                 v,
             ),
+            27 => {
+                let marker =
+                    write_txn_markers_request::WritableTxnMarker::default().with_topics(vec![
+                        write_txn_markers_request::WritableTxnMarkerTopic::default()
+                            .with_name(name("a"))
+                            .with_partition_indexes(vec![0, 1]),
+                    ]);
+                let (flexible, mut body) = encoded(
+                    &WriteTxnMarkersRequest::default().with_markers(vec![marker]),
+                    1,
+                );
+                if v >= 2 {
+                    // v2's transaction version, before the marker's and the body's tags.
+                    body.insert(body.len() - 2, 2);
+                }
+                (flexible, body)
+            }
             _ => encoded(
                 &OffsetForLeaderEpochRequest::default().with_topics(vec![
                     OffsetForLeaderTopic::default()

@@ -11,12 +11,28 @@ use std::time::Duration;
 use crate::control::SaslStep;
 use crate::metrics::TopicMetrics;
 use crate::server::commands::ActiveProducer;
+use crate::server::completions::{MarkerWritten, Outcome};
 use crate::server::leader_hints::BrokerNode;
 use crate::server::{CommandError, MarkerRequest, OpenRequest, RoleRequest};
 
 /// One producer of `describe_producers`: (producer id, epoch, last sequence, last timestamp,
 /// coordinator epoch, current transaction start offset).
 pub(super) type ProducerRow = (i64, i16, i32, i64, i32, i64);
+
+/// What `take_completions` hands Python: the outcomes by token, and the markers committed in
+/// `__consumer_offsets`.
+pub(super) type Completed = (Vec<(u64, Vec<Py<PyAny>>)>, Vec<MarkerWritten>);
+
+pub(super) fn completed(
+    py: Python<'_>,
+    (done, markers): (Vec<(u64, Outcome)>, Vec<MarkerWritten>),
+) -> Completed {
+    let done = done
+        .into_iter()
+        .map(|(t, o)| (t, outcomes(py, o)))
+        .collect();
+    (done, markers)
+}
 
 /// One marker of `write_markers`: (topic, partition, producer id, producer epoch, coordinator
 /// epoch, commit, transaction version).

@@ -9,8 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::convert::{
-    failures, live_brokers, marker_requests, open_requests, outcomes, producer_row, sasl_step,
-    topic_id, topic_metric_row, LiveBrokerRow, MarkerRow, OpenTuple, ProducerRow,
+    completed, failures, live_brokers, marker_requests, open_requests, outcomes, producer_row,
+    sasl_step, topic_id, topic_metric_row, Completed, LiveBrokerRow, MarkerRow, OpenTuple,
+    ProducerRow,
 };
 use super::types::{PyControlRequest, PyPartitionState, PyReplicaState};
 use super::without_gil;
@@ -441,16 +442,11 @@ impl PyServer {
         self.inner.broker().completions.wakeup_fd()
     }
 
-    /// `(token, outcomes)` of every command started since the last call: each outcome an
-    /// offset or the exception the blocking form would have raised.
-    fn take_completions(&self, py: Python<'_>) -> Vec<(u64, Vec<Py<PyAny>>)> {
-        self.inner
-            .broker()
-            .completions
-            .take()
-            .into_iter()
-            .map(|(token, outcome)| (token, outcomes(py, outcome)))
-            .collect()
+    /// `(token, outcomes)` of every command started since the last call, each outcome an
+    /// offset or the exception the blocking form would have raised; and the markers committed
+    /// in `__consumer_offsets` since, `(partition, producer_id, commit)`.
+    fn take_completions(&self, py: Python<'_>) -> Completed {
+        completed(py, self.inner.broker().completions.take())
     }
 
     /// Appends transaction markers and waits until they are committed. Each entry of

@@ -12,7 +12,7 @@ use super::{Broker, Server};
 use crate::error::ErrorCode;
 use crate::log::{now_ms, LogConfig};
 use crate::record::batch::iter_batches;
-use crate::replica::{Partition, PartitionState, Role};
+use crate::replica::{Partition, PartitionState, Registry, Role};
 
 /// A failed command: a Kafka error, an I/O error, or a bad config value.
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +23,17 @@ pub enum CommandError {
     Io(#[from] std::io::Error),
     #[error("{0}")]
     Config(String),
+}
+
+impl CommandError {
+    /// The error code a response carries for it (the control plane's answer too: anything
+    /// but a Kafka error is UNKNOWN_SERVER_ERROR).
+    pub fn error_code(&self) -> ErrorCode {
+        match self {
+            CommandError::Kafka(code, _) => *code,
+            _ => ErrorCode::UnknownServerError,
+        }
+    }
 }
 
 impl From<ErrorCode> for CommandError {
@@ -88,7 +99,7 @@ pub struct ActiveProducer {
 const APPEND_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A marker appended to its partition (at this offset), or why it was not.
-type Appended = Result<(Arc<Partition>, i64), CommandError>;
+pub(crate) type Appended = Result<(Arc<Partition>, i64), CommandError>;
 
 /// Waits until `p` has committed through `last`; `first` then, else why not.
 async fn committed(p: Arc<Partition>, first: i64, last: i64) -> Result<i64, CommandError> {
@@ -98,7 +109,7 @@ async fn committed(p: Arc<Partition>, first: i64, last: i64) -> Result<i64, Comm
 }
 
 /// Each appended marker's offset once committed, else why not; one wait covers them all.
-async fn markers_committed(appended: Vec<Appended>) -> Vec<Result<i64, CommandError>> {
+pub(crate) async fn markers_committed(appended: Vec<Appended>) -> Vec<Result<i64, CommandError>> {
     let deadline = tokio::time::Instant::now() + APPEND_TIMEOUT;
     let mut out = Vec::with_capacity(appended.len());
     for outcome in appended {
@@ -112,6 +123,22 @@ async fn markers_committed(appended: Vec<Appended>) -> Vec<Result<i64, CommandEr
         });
     }
     out
+}
+
+/// Appends one transaction marker to its partition (this broker must lead it).
+pub(crate) fn append_marker(partitions: &Registry, m: &MarkerRequest) -> Appended {
+    let p = partitions
+        .get(&m.topic, m.partition)
+        .ok_or_else(|| CommandError::from(ErrorCode::UnknownTopicOrPartition))?;
+    let appended = p.append_marker(
+        m.producer_id,
+        m.producer_epoch,
+        m.coordinator_epoch,
+        m.commit,
+        m.transaction_version,
+        now_ms(),
+    )?;
+    Ok((p, appended.base_offset))
 }
 
 impl Server {
@@ -337,19 +364,12 @@ impl Server {
     }
 
     fn append_markers(&self, markers: &[MarkerRequest]) -> Vec<Appended> {
+        let partitions = &self.broker().partitions;
         markers
             .iter()
             .map(|m| {
-                let p = self.partition(&m.topic, m.partition)?;
-                let appended = p.append_marker(
-                    m.producer_id,
-                    m.producer_epoch,
-                    m.coordinator_epoch,
-                    m.commit,
-                    m.transaction_version,
-                    now_ms(),
-                )?;
-                Ok((p, appended.base_offset))
+                self.ensure_running()?;
+                append_marker(partitions, m)
             })
             .collect()
     }

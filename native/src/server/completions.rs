@@ -5,6 +5,10 @@
 //! left here under the caller's token and the eventfd wakes the Python event loop, which takes
 //! the outcomes and resolves the future it keyed by that token. Before this, each such wait
 //! held one of Python's few default worker threads for as long as it lasted.
+//!
+//! The same eventfd carries the transaction markers that WriteTxnMarkers (served natively)
+//! committed in `__consumer_offsets`: each ends its producer's pending offset commits in the
+//! group coordinator.
 
 use std::io;
 
@@ -15,10 +19,14 @@ use crate::control::EventFd;
 
 /// A command's outcome: one result per item (an append has one, markers one per marker).
 pub type Outcome = Vec<Result<i64, CommandError>>;
+/// A marker committed in a partition of `__consumer_offsets`: (partition, producer id,
+/// COMMIT else ABORT).
+pub type MarkerWritten = (i32, i64, bool);
 
 #[derive(Debug)]
 pub struct Completions {
     done: Mutex<Vec<(u64, Outcome)>>,
+    markers: Mutex<Vec<MarkerWritten>>,
     wakeup: EventFd,
 }
 
@@ -26,6 +34,7 @@ impl Completions {
     pub fn new() -> io::Result<Completions> {
         Ok(Completions {
             done: Mutex::new(Vec::new()),
+            markers: Mutex::new(Vec::new()),
             wakeup: EventFd::new()?,
         })
     }
@@ -39,11 +48,17 @@ impl Completions {
         self.wakeup.signal();
     }
 
-    /// Every outcome so far. The eventfd is cleared first: one that lands after the clear
-    /// either is taken here or signals again, so none waits for a later wake.
-    pub fn take(&self) -> Vec<(u64, Outcome)> {
+    pub fn markers_written(&self, markers: Vec<MarkerWritten>) {
+        self.markers.lock().extend(markers);
+        self.wakeup.signal();
+    }
+
+    /// Every outcome and written marker so far. The eventfd is cleared first: one that lands
+    /// after the clear either is taken here or signals again, so none waits for a later wake.
+    pub fn take(&self) -> (Vec<(u64, Outcome)>, Vec<MarkerWritten>) {
         self.wakeup.clear();
-        std::mem::take(&mut *self.done.lock())
+        let done = std::mem::take(&mut *self.done.lock());
+        (done, std::mem::take(&mut *self.markers.lock()))
     }
 }
 
@@ -55,11 +70,12 @@ mod tests {
     #[test]
     fn outcomes_are_taken_once_and_the_fd_follows() {
         let c = Completions::new().unwrap();
-        assert!(c.take().is_empty());
+        assert!(c.take().0.is_empty());
         c.complete(7, vec![Ok(42)]);
         c.complete(8, vec![Err(ErrorCode::NotLeaderOrFollower.into())]);
         assert!(c.wakeup.is_readable());
-        let taken = c.take();
+        let (taken, markers) = c.take();
+        assert!(markers.is_empty());
         assert!(!c.wakeup.is_readable());
         assert_eq!(taken.len(), 2);
         assert_eq!((taken[0].0, taken[0].1[0].as_ref().ok()), (7, Some(&42)));
@@ -67,6 +83,10 @@ mod tests {
             taken[1].1[0],
             Err(CommandError::Kafka(ErrorCode::NotLeaderOrFollower, _))
         ));
-        assert!(c.take().is_empty());
+        let (done, markers) = c.take();
+        assert!(done.is_empty() && markers.is_empty());
+        c.markers_written(vec![(3, 9, true)]);
+        assert!(c.wakeup.is_readable());
+        assert_eq!(c.take().1, vec![(3, 9, true)]);
     }
 }

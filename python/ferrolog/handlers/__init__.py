@@ -67,7 +67,6 @@ from ferrolog.handlers import (
     sync_group,
     txn_offset_commit,
     update_features,
-    write_txn_markers,
 )
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import ApiKey
@@ -161,5 +160,4 @@ HANDLERS: dict[int, Handler] = table(
     sync_group,
     txn_offset_commit,
     update_features,
-    write_txn_markers,
 )

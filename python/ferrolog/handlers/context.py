@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from ferrolog.controller.api import ControllerApi
     from ferrolog.controller.coordinator.api import (
         GroupCoordinatorApi,
-        MarkerWriterApi,
         TransactionCoordinatorApi,
     )
     from ferrolog.controller.security.sasl import SaslAuthenticator
@@ -43,8 +42,6 @@ class BrokerServices:
     native: ferrolog_native.Server
     group_coordinator: GroupCoordinatorApi | None = None
     txn_coordinator: TransactionCoordinatorApi | None = None
-    # Writes the transaction markers of WriteTxnMarkers into this broker's partitions.
-    txn_markers: MarkerWriterApi | None = None
     # Checks the SASL listeners' authentications.
     sasl: SaslAuthenticator | None = None
     # `authorizer.class.name` is set: requests are checked against the ACLs (in the native

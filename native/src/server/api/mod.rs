@@ -6,6 +6,7 @@ mod offset_for_leader_epoch;
 mod produce;
 mod produce_records;
 mod txn_verify;
+mod write_txn_markers;
 
 pub use txn_verify::NATIVE_PEER;
 
@@ -94,6 +95,9 @@ pub async fn dispatch(
         protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame, tally, session),
         protocol::OFFSET_FOR_LEADER_EPOCH => {
             offset_for_leader_epoch::handle(broker, peek, frame, tally, session)
+        }
+        protocol::WRITE_TXN_MARKERS => {
+            write_txn_markers::handle(broker, peek, frame, tally, session).await
         }
         _ => Reply::Close,
     }

@@ -4,9 +4,12 @@
 use bytes::Bytes;
 use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use kafka_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kafka_protocol::messages::write_txn_markers_request::{
+    WritableTxnMarker, WritableTxnMarkerTopic,
+};
 use kafka_protocol::messages::{
     ApiKey, FetchResponse, ListOffsetsRequest, ListOffsetsResponse, ProduceRequest,
-    ProduceResponse, TopicName,
+    ProduceResponse, ProducerId, TopicName, WriteTxnMarkersRequest, WriteTxnMarkersResponse,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -34,6 +37,20 @@ pub(super) fn transactional_batch() -> Vec<u8> {
         })
         .collect();
     b.build()
+}
+
+/// Opens producer 7's transaction with three records at offsets 0-2.
+fn produce_transaction(client: &mut Client) {
+    let produce = ProduceRequest::default()
+        .with_transactional_id(Some(StrBytes::from_static_str("tx").into()))
+        .with_acks(-1)
+        .with_timeout_ms(1000)
+        .with_topic_data(vec![TopicProduceData::default()
+            .with_name(name())
+            .with_partition_data(vec![PartitionProduceData::default()
+                .with_records(Some(Bytes::from(transactional_batch())))])]);
+    let r: ProduceResponse = client.call(ApiKey::Produce, 11, &produce);
+    assert_eq!(r.responses[0].partition_responses[0].error_code, 0);
 }
 
 /// (HW, LSO, aborted transactions as (producer id, first offset), record bytes).
@@ -76,16 +93,7 @@ fn read_committed_stops_at_the_lso_and_sees_aborts() {
     // No coordinator here to confirm the transaction (tests/txn_verification.rs has one).
     let broker = TestBroker::start(&[("transaction.partition.verification.enable", "false")]);
     let mut client = broker.connect();
-    let produce = ProduceRequest::default()
-        .with_transactional_id(Some(StrBytes::from_static_str("tx").into()))
-        .with_acks(-1)
-        .with_timeout_ms(1000)
-        .with_topic_data(vec![TopicProduceData::default()
-            .with_name(name())
-            .with_partition_data(vec![PartitionProduceData::default()
-                .with_records(Some(Bytes::from(transactional_batch())))])]);
-    let r: ProduceResponse = client.call(ApiKey::Produce, 11, &produce);
-    assert_eq!(r.responses[0].partition_responses[0].error_code, 0);
+    produce_transaction(&mut client);
 
     // the transaction is open: committed data ends at offset 0 for read_committed
     let (hw, lso, aborted, bytes) = fetch(&mut client, false);
@@ -115,4 +123,56 @@ fn read_committed_stops_at_the_lso_and_sees_aborts() {
         bytes > 0,
         "the aborted records come back, for the consumer to drop"
     );
+}
+
+fn markers_request(partitions: &[(&str, i32)]) -> WriteTxnMarkersRequest {
+    let topics = partitions
+        .iter()
+        .map(|(topic, p)| {
+            WritableTxnMarkerTopic::default()
+                .with_name(TopicName(StrBytes::from_string(topic.to_string())))
+                .with_partition_indexes(vec![*p])
+        })
+        .collect();
+    WriteTxnMarkersRequest::default().with_markers(vec![WritableTxnMarker::default()
+        .with_producer_id(ProducerId(7))
+        .with_producer_epoch(0)
+        .with_transaction_result(true)
+        .with_coordinator_epoch(0)
+        .with_topics(topics)])
+}
+
+#[test]
+fn write_txn_markers_is_served_natively_and_reports_offsets_markers() {
+    let broker = TestBroker::start(&[("transaction.partition.verification.enable", "false")]);
+    broker.add_partition("__consumer_offsets", 0, &[]);
+    let mut client = broker.connect();
+    produce_transaction(&mut client);
+    assert_eq!(latest(&mut client, true), 0);
+
+    let request = markers_request(&[(TOPIC, 0), ("__consumer_offsets", 0), (TOPIC, 9)]);
+    let r: WriteTxnMarkersResponse = client.call(ApiKey::WriteTxnMarkers, 1, &request);
+    let codes: Vec<(String, i32, i16)> = r.markers[0]
+        .topics
+        .iter()
+        .flat_map(|t| {
+            t.partitions
+                .iter()
+                .map(|p| (t.name.0.to_string(), p.partition_index, p.error_code))
+        })
+        .collect();
+    let unknown = crate::error::ErrorCode::UnknownTopicOrPartition.code();
+    assert_eq!(
+        codes,
+        vec![
+            (TOPIC.to_string(), 0, 0),
+            ("__consumer_offsets".to_string(), 0, 0),
+            (TOPIC.to_string(), 9, unknown),
+        ]
+    );
+    // The COMMIT marker ended the transaction: read_committed reads through it.
+    assert_eq!(latest(&mut client, true), 4);
+    // Only the marker in __consumer_offsets goes to the group coordinator.
+    let (_, written) = broker.server.broker().completions.take();
+    assert_eq!(written, vec![(0, 7, true)]);
 }
