@@ -3,8 +3,8 @@
 It is derived, never written down: the Python-served APIs at exactly the versions their
 handler modules declare (`ferrolog.handlers.HANDLERS`), the native core's APIs (Produce,
 Fetch, ListOffsets, OffsetForLeaderEpoch, WriteTxnMarkers) as
-`ferrolog_native.native_api_versions()` gives them. Nothing without a handler is listed. A request outside the table closes the connection
-(ApiVersions excepted, see the dispatcher)."""
+`ferrolog_native.native_api_versions()` gives them. Nothing without a handler is listed. A
+request outside the table closes the connection (ApiVersions excepted, see the dispatcher)."""
 
 from __future__ import annotations
 
