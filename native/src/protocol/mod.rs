@@ -106,9 +106,8 @@ pub fn layout_version(api_key: i16, api_version: i16) -> i16 {
 pub fn decode_request<R: Decodable + HeaderVersion>(
     frame: Bytes,
 ) -> Result<(RequestHeader, R), DecodeError> {
-    let peek = peek_header(&frame).ok_or_else(|| DecodeError("short header".into()))?;
     let (header, mut body) = split_request(frame)?;
-    let layout = layout_version(peek.api_key, peek.api_version);
+    let layout = layout_version(header.request_api_key, header.request_api_version);
     let body = R::decode(&mut body, layout).map_err(|e| DecodeError(format!("body: {e}")))?;
     Ok((header, body))
 }

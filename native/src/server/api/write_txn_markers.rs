@@ -34,13 +34,19 @@ const CONSUMER_OFFSETS: &str = "__consumer_offsets";
 
 /// One marker of the request, with its partitions by topic.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Marker {
+struct Marker {
     pub producer_id: i64,
     pub producer_epoch: i16,
     pub commit: bool,
     pub topics: Vec<(String, Vec<i32>)>,
     pub coordinator_epoch: i32,
     pub transaction_version: i8,
+}
+
+impl Marker {
+    fn partition_count(&self) -> usize {
+        self.topics.iter().map(|(_, p)| p.len()).sum()
+    }
 }
 
 pub async fn handle(
@@ -69,7 +75,7 @@ pub async fn handle(
         let refused = ErrorCode::ClusterAuthorizationFailed.code();
         markers
             .iter()
-            .map(|m| vec![refused; m.topics.iter().map(|(_, p)| p.len()).sum()])
+            .map(|m| vec![refused; m.partition_count()])
             .collect()
     };
     let response = answer(&markers, &codes);
@@ -124,10 +130,7 @@ async fn write(broker: &Arc<Broker>, markers: &[Marker]) -> Vec<Vec<i16>> {
     });
     markers
         .iter()
-        .map(|m| {
-            let count = m.topics.iter().map(|(_, p)| p.len()).sum();
-            codes.by_ref().take(count).collect()
-        })
+        .map(|m| codes.by_ref().take(m.partition_count()).collect())
         .collect()
 }
 
@@ -163,7 +166,7 @@ fn answer(markers: &[Marker], codes: &[Vec<i16>]) -> WriteTxnMarkersResponse {
 }
 
 /// The markers of a request body (flexible, v1 and v2); None if it does not parse.
-pub(crate) fn read_markers(mut body: Bytes, version: i16) -> Option<Vec<Marker>> {
+fn read_markers(mut body: Bytes, version: i16) -> Option<Vec<Marker>> {
     let count = compact_len(&mut body)?;
     let mut markers = Vec::new();
     for _ in 0..count {
