@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ferrolog.client.connection import Connection
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import Apis, ApiVersionsRequest, ApiVersionsResponse
 from ferrolog.protocol.schemas import REQUESTS
 
 from bench.harness import brokers, kafka_dist
@@ -50,12 +50,15 @@ KAFKA_ONLY_REASONS: dict[int, str] = {
 }
 
 
-def advertised(bootstrap: str) -> dict[str, Any]:
+def advertised(bootstrap: str) -> ApiVersionsResponse:
     host, _, port = bootstrap.rpartition(":")
     conn = Connection(host, int(port), 10, "api-versions-table")
     try:
-        body = {"client_software_name": "ferrolog-bench", "client_software_version": "1"}
-        return conn.request(ApiKey.API_VERSIONS, 4, body)
+        body: ApiVersionsRequest = {
+            "client_software_name": "ferrolog-bench",
+            "client_software_version": "1",
+        }
+        return conn.request(Apis.API_VERSIONS, 4, body)
     finally:
         conn.close()
 

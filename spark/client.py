@@ -13,12 +13,20 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from ferrolog import errors
 from ferrolog.client.connection import Connection, fetch_body
 from ferrolog.client.security import ClientSecurity
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import (
+    Api,
+    Apis,
+    FetchResponsePartitionData,
+    ListOffsetsRequest,
+    ListOffsetsRequestListOffsetsPartition,
+    MetadataRequest,
+    Req,
+    Resp,
+)
 
 METADATA_VERSION = 9
 LIST_OFFSETS_VERSION = 4
@@ -89,7 +97,7 @@ class Cluster:
                 failures.append(f"{address[0]}:{address[1]}: {e}")
         raise ConnectionError("no broker reachable: " + "; ".join(failures))
 
-    def _request(self, conn: Connection, api: int, version: int, body: dict[str, Any]) -> Any:
+    def _request(self, conn: Connection, api: Api[Req, Resp], version: int, body: Req) -> Resp:
         try:
             return conn.request(api, version, body)
         except OSError:
@@ -104,24 +112,25 @@ class Cluster:
 
     def metadata(self, topics: Iterable[str] | None = None) -> dict[str, list[PartitionInfo]]:
         """Topic -> partitions (sorted), for `topics` or every topic (internal ones excluded)."""
-        body = {
+        body: MetadataRequest = {
             "topics": None if topics is None else [{"name": t} for t in topics],
             "allow_auto_topic_creation": False,
         }
-        response = self._request(self._any(), ApiKey.METADATA, METADATA_VERSION, body)
+        response = self._request(self._any(), Apis.METADATA, METADATA_VERSION, body)
         self._brokers = {b["node_id"]: (b["host"], b["port"]) for b in response["brokers"]}
         result: dict[str, list[PartitionInfo]] = {}
         for t in response["topics"]:
-            if t["error_code"] != 0 or t["is_internal"]:
+            name = t["name"]
+            if t["error_code"] != 0 or t["is_internal"] or name is None:
                 continue
             parts = sorted(
                 (
-                    PartitionInfo(t["name"], p["partition_index"], p["leader_id"])
+                    PartitionInfo(name, p["partition_index"], p["leader_id"])
                     for p in t["partitions"]
                 ),
                 key=lambda p: p.partition,
             )
-            result[t["name"]] = parts
+            result[name] = parts
             for p in parts:
                 self._leaders[(p.topic, p.partition)] = p.leader
         return result
@@ -156,17 +165,17 @@ class Cluster:
                 by_leader.setdefault(self.leader(topic, partition), {})[(topic, partition)] = ts
             failed: dict[tuple[str, int], int] = {}
             for conn, group in by_leader.items():
-                topics: dict[str, list[dict[str, Any]]] = {}
+                topics: dict[str, list[ListOffsetsRequestListOffsetsPartition]] = {}
                 for (topic, partition), ts in group.items():
                     topics.setdefault(topic, []).append(
                         {"partition_index": partition, "current_leader_epoch": -1, "timestamp": ts}
                     )
-                body = {
+                body: ListOffsetsRequest = {
                     "replica_id": -1,
                     "isolation_level": isolation_level,
                     "topics": [{"name": t, "partitions": ps} for t, ps in topics.items()],
                 }
-                response = self._request(conn, ApiKey.LIST_OFFSETS, LIST_OFFSETS_VERSION, body)
+                response = self._request(conn, Apis.LIST_OFFSETS, LIST_OFFSETS_VERSION, body)
                 for t in response["topics"]:
                     for p in t["partitions"]:
                         key = (t["name"], p["partition_index"])
@@ -192,7 +201,7 @@ class Cluster:
         max_bytes: int,
         max_wait_ms: int,
         isolation_level: int,
-    ) -> dict[str, Any]:
+    ) -> FetchResponsePartitionData:
         """One Fetch for one partition; returns the partition's response (error code,
         high watermark, last stable offset, log start offset, aborted transactions, records)."""
         body = fetch_body(
@@ -206,13 +215,13 @@ class Cluster:
             isolation_level=isolation_level,
         )
         conn = self.leader(topic, partition)
-        response = self._request(conn, ApiKey.FETCH, FETCH_VERSION, body)
+        response = self._request(conn, Apis.FETCH, FETCH_VERSION, body)
         if response["error_code"] != 0:
             raise errors.for_code(response["error_code"])(f"Fetch {topic}-{partition}")
         for t in response["responses"]:
             for p in t["partitions"]:
                 if t["topic"] == topic and p["partition_index"] == partition:
-                    return p  # type: ignore[no-any-return]
+                    return p
         raise errors.UnknownServerError(
             f"Fetch {topic}-{partition}: partition missing from the response"
         )

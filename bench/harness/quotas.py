@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from ferrolog.client.connection import Connection
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import AlterClientQuotasRequest, Apis
 from prometheus_client.parser import text_string_to_metric_families
 
 from bench.harness import brokers, workloads
@@ -82,7 +82,7 @@ def set_quota(
     host, _, port = bootstrap.rpartition(":")
     conn = Connection(host, int(port), 10, "quota-bench")
     try:
-        body = {
+        body: AlterClientQuotasRequest = {
             "entries": [
                 {
                     "entity": [{"entity_type": "client-id", "entity_name": client_id}],
@@ -91,7 +91,7 @@ def set_quota(
             ],
             "validate_only": False,
         }
-        (entry,) = conn.request(ApiKey.ALTER_CLIENT_QUOTAS, 1, body)["entries"]
+        (entry,) = conn.request(Apis.ALTER_CLIENT_QUOTAS, 1, body)["entries"]
         if entry["error_code"] != 0:
             raise RuntimeError(f"AlterClientQuotas: {entry}")
     finally:

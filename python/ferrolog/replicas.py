@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Any
 
 from ferrolog.client.connection import Connection, fetch_body
 from ferrolog.client.security import ClientSecurity
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import Apis, FetchResponsePartitionData
 
 FETCH_VERSION = 12
 DEBUG_REPLICA_ID = -2
@@ -27,7 +26,9 @@ class ReplicaLog:
     error: str | None = None
 
 
-def debug_fetch(conn: Connection, topic: str, partition: int, offset: int) -> dict[str, Any]:
+def debug_fetch(
+    conn: Connection, topic: str, partition: int, offset: int
+) -> FetchResponsePartitionData:
     """One Fetch as the debugging consumer: the replica's own log, whatever its role."""
     body = fetch_body(
         topic,
@@ -38,8 +39,8 @@ def debug_fetch(conn: Connection, topic: str, partition: int, offset: int) -> di
         min_bytes=0,
         max_bytes=MAX_BYTES,
     )
-    response = conn.request(ApiKey.FETCH, FETCH_VERSION, body)
-    result: dict[str, Any] = response["responses"][0]["partitions"][0]
+    response = conn.request(Apis.FETCH, FETCH_VERSION, body)
+    result = response["responses"][0]["partitions"][0]
     if response.get("error_code"):
         result["error_code"] = response["error_code"]
     return result

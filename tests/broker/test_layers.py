@@ -398,6 +398,34 @@ def test_api_keys_are_named_not_written_as_numbers() -> None:
     assert literal == []
 
 
+def test_clients_send_typed_bodies() -> None:
+    """ferrolog's own clients (the tools, Spark, the coordinators' requests to other brokers)
+    name the API of every request by `Apis`, which types its request and response bodies for
+    mypy: no `request` call passes a bare key (issue 29). Only the fuzzer's raw frames and the
+    sans-IO SASL exchange, which send what they are given, are untyped."""
+    untyped = []
+    for folder in ("python/ferrolog", "controller", "spark", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if "cache" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("request", "_request")
+                    and node.args
+                ):
+                    continue
+                # BrokerChannel.request(node, api, ...) names the broker first.
+                for arg in node.args[:2]:
+                    named = ast.unparse(arg)
+                    if named.startswith("Apis.") or named == "api":
+                        break
+                else:
+                    untyped.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert untyped == []
+
+
 def test_native_calls_run_on_their_own_threads() -> None:
     """The native core's blocking calls are awaited on their own pool (`native_call`) or as
     completions (`NativeWaits`), never on asyncio's default executor, where the event loop's

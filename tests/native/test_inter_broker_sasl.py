@@ -17,6 +17,7 @@ from ferrolog.client.channel import BrokerChannel
 from ferrolog.client.sasl import SaslError
 from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
 from ferrolog.ports import free_port
+from ferrolog.protocol.messages import Apis
 
 from bench.harness import brokers, kafka_dist
 from tests.cluster.harness import needs_kafka_jars
@@ -107,7 +108,7 @@ def ask(port: int, login: SaslLogin) -> int:
         channel = BrokerChannel(7, lambda node: ("127.0.0.1", port), lambda: client)
         try:
             body = {"client_software_name": "ferrolog-tests", "client_software_version": "1"}
-            response = await channel.request(1, API_VERSIONS, 3, body)
+            response = await channel.request(1, Apis.API_VERSIONS, 3, body)
         finally:
             await channel.aclose()
         return int(response["error_code"])

@@ -18,6 +18,7 @@ from ferrolog.config import BrokerConfig
 from ferrolog.config.inter_broker import InterBrokerClient, inter_broker_client
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.ports import free_port
+from ferrolog.protocol.messages import Apis
 
 pytestmark = pytest.mark.native
 
@@ -121,7 +122,7 @@ def test_the_control_planes_channel_connects_the_same_way(
             channel = BrokerChannel(7, lambda node: (host, port), lambda: client)
             try:
                 body = {"client_software_name": "ferrolog-tests", "client_software_version": "1"}
-                response = await channel.request(0, API_VERSIONS, 3, body)
+                response = await channel.request(0, Apis.API_VERSIONS, 3, body)
             finally:
                 await channel.aclose()
             return int(response["error_code"])

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ferrolog import errors
 from ferrolog.client.channel import BrokerChannel
 from ferrolog.controller.cluster.topics import TRANSACTION_STATE
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import AddPartitionsToTxnRequest, Apis
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class CoordinatorForwarder:
         by_topic: dict[str, list[int]] = {}
         for topic, partition in partitions:
             by_topic.setdefault(topic, []).append(partition)
-        body = {
+        body: AddPartitionsToTxnRequest = {
             "transactions": [
                 {
                     "transactional_id": transactional_id,
@@ -58,7 +58,7 @@ class CoordinatorForwarder:
         }
         try:
             response = await self._channel.request(
-                leader, ApiKey.ADD_PARTITIONS_TO_TXN, VERIFY_VERSION, body
+                leader, Apis.ADD_PARTITIONS_TO_TXN, VERIFY_VERSION, body
             )
         except ConnectionError as exc:
             log.info("verifying %s with broker %d failed: %s", transactional_id, leader, exc)
@@ -67,7 +67,7 @@ class CoordinatorForwarder:
             return dict.fromkeys(partitions, int(response["error_code"]))
         codes = dict(unavailable)
         for result in response.get("results_by_transaction") or []:
-            for topic in result.get("topic_results") or []:
-                for p in topic.get("results_by_partition") or []:
-                    codes[(topic["name"], p["partition_index"])] = p["partition_error_code"]
+            for answered in result.get("topic_results") or []:
+                for p in answered["results_by_partition"]:
+                    codes[(answered["name"], p["partition_index"])] = p["partition_error_code"]
         return codes

@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 
 from ferrolog import errors
 from ferrolog.client.channel import BrokerChannel
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import (
+    Apis,
+    WriteTxnMarkersRequest,
+    WriteTxnMarkersRequestWritableTxnMarker,
+    WriteTxnMarkersResponse,
+)
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +169,7 @@ class MarkerSender:
         if any(m.transaction_version >= 2 for m in markers):
             version = WRITE_TXN_MARKERS_TV2_VERSION
         response = await self._channel.request(
-            node, ApiKey.WRITE_TXN_MARKERS, version, request_body(markers)
+            node, Apis.WRITE_TXN_MARKERS, version, request_body(markers)
         )
         return parse_response(markers, response)
 
@@ -185,9 +190,9 @@ def _partial(marker: Marker, partitions: list[TopicPartition]) -> Marker:
     return dataclasses.replace(marker, partitions=tuple(partitions))
 
 
-def request_body(markers: list[Marker]) -> dict[str, object]:
+def request_body(markers: list[Marker]) -> WriteTxnMarkersRequest:
     """A WriteTxnMarkers request body for `markers`."""
-    out = []
+    out: list[WriteTxnMarkersRequestWritableTxnMarker] = []
     for m in markers:
         by_topic: dict[str, list[int]] = {}
         for topic, partition in m.partitions:
@@ -206,17 +211,15 @@ def request_body(markers: list[Marker]) -> dict[str, object]:
 
 
 def parse_response(
-    markers: list[Marker], response: dict[str, object]
+    markers: list[Marker], response: WriteTxnMarkersResponse
 ) -> list[dict[TopicPartition, int]]:
     """Each marker's per-partition error codes from a WriteTxnMarkers response; a partition
     the response leaves out counts as a retriable failure."""
     by_producer: dict[int, dict[TopicPartition, int]] = {}
-    entries = response.get("markers") or []
-    assert isinstance(entries, list)
-    for entry in entries:
+    for entry in response["markers"]:
         codes = by_producer.setdefault(entry["producer_id"], {})
-        for t in entry.get("topics") or []:
-            for p in t.get("partitions") or []:
+        for t in entry["topics"]:
+            for p in t["partitions"]:
                 codes[(t["name"], p["partition_index"])] = p["error_code"]
     missing = errors.NetworkExceptionError.code
     return [

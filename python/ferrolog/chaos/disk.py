@@ -17,7 +17,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import Apis, DescribeLogDirsRequest
 
 KAFKA_STORAGE_ERROR = 56
 
@@ -124,7 +124,8 @@ def offline_log_dirs(host: str, port: int, timeout: float = 10.0) -> list[str] |
 
     try:
         with Connection(host, port, timeout, "chaos") as conn:
-            response = conn.request(ApiKey.DESCRIBE_LOG_DIRS, 1, {"topics": None})
+            every: DescribeLogDirsRequest = {"topics": None}
+            response = conn.request(Apis.DESCRIBE_LOG_DIRS, 1, every)
     except OSError:
         return None
     return sorted(

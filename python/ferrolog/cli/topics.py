@@ -35,7 +35,7 @@ from ferrolog.cli.common import (
 from ferrolog.client.connection import Connection
 from ferrolog.client.security import ClientSecurity
 from ferrolog.errors import KafkaError
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import Apis, DescribeTopicPartitionsRequest
 
 
 @click.group()
@@ -241,7 +241,7 @@ def _eligible_leaders(
         return {}
     broker = next(iter(metadata.brokers.values()))
     found: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
-    body: dict[str, Any] = {
+    body: DescribeTopicPartitionsRequest = {
         "topics": [{"name": n} for n in names],
         "response_partition_limit": 2000,
         "cursor": None,
@@ -250,10 +250,13 @@ def _eligible_leaders(
         security = ClientSecurity.from_librdkafka(config)
         with Connection(broker.host, broker.port, timeout, "ferrolog-topics", security) as conn:
             while True:
-                answer = conn.request(ApiKey.DESCRIBE_TOPIC_PARTITIONS, 0, body)
+                answer = conn.request(Apis.DESCRIBE_TOPIC_PARTITIONS, 0, body)
                 for topic in answer["topics"]:
+                    name = topic["name"]
+                    if name is None:  # a topic id this broker does not know
+                        continue
                     for p in topic["partitions"]:
-                        found[(topic["name"], p["partition_index"])] = (
+                        found[(name, p["partition_index"])] = (
                             p["eligible_leader_replicas"] or [],
                             p["last_known_elr"] or [],
                         )

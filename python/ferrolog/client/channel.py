@@ -19,6 +19,7 @@ from ferrolog.client import sasl
 from ferrolog.client.sasl import SaslError
 from ferrolog.config.inter_broker import InterBrokerClient, SaslLogin
 from ferrolog.protocol import decode_response, encode_request
+from ferrolog.protocol.messages import Api, Req, Resp
 
 # (host, port) of a live broker, None for one that is not registered.
 AddressOf = Callable[[int], tuple[str, int] | None]
@@ -34,9 +35,7 @@ class _Connection:
         self.lock = asyncio.Lock()
         self.correlation = 0
 
-    async def call(
-        self, client_id: str, api_key: int, version: int, body: dict[str, Any]
-    ) -> dict[str, Any]:
+    async def call(self, client_id: str, api_key: int, version: int, body: Any) -> Any:
         """One request and its response; the caller holds `lock` (or owns the connection)."""
         self.correlation += 1
         frame = encode_request(api_key, version, self.correlation, client_id, body)
@@ -69,15 +68,14 @@ class BrokerChannel:
         self._client_factory = client
         self._client: InterBrokerClient | None = None
 
-    async def request(
-        self, node: int, api_key: int, version: int, body: dict[str, Any]
-    ) -> dict[str, Any]:
+    async def request(self, node: int, api: Api[Req, Resp], version: int, body: Req) -> Resp:
         """Sends one request to broker `node` and returns its response body; raises
         ConnectionError (or TimeoutError) when the broker cannot be reached or answered."""
         conn = await self._connect(node)
         try:
             async with conn.lock:
-                return await conn.call(self._client_id, api_key, version, body)
+                response: Resp = await conn.call(self._client_id, api.key, version, body)
+                return response
         except (OSError, asyncio.IncompleteReadError, TimeoutError) as exc:
             self._drop(node, conn)
             raise ConnectionError(f"broker {node}: {exc!r}") from exc
@@ -146,7 +144,8 @@ async def authenticate(conn: _Connection, client_id: str, login: SaslLogin) -> N
     (the connection is then closed)."""
 
     async def call(api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
-        return await conn.call(client_id, api_key, version, body)
+        answer: dict[str, Any] = await conn.call(client_id, api_key, version, body)
+        return answer
 
     try:
         await sasl.run_async(sasl.exchange(login.mechanism, login.username, login.password), call)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import socket
 import struct
-from typing import Any
+from typing import Any, overload
 
 from ferrolog.client.security import ClientSecurity
 from ferrolog.protocol import decode_response, encode_request
+from ferrolog.protocol.messages import Api, FetchRequest, Req, Resp
 
 
 class Connection:
@@ -42,10 +43,17 @@ class Connection:
             sock.close()
             raise
 
-    def request(self, api_key: int, version: int, body: dict[str, Any]) -> dict[str, Any]:
+    @overload
+    def request(self, api: Api[Req, Resp], version: int, body: Req) -> Resp: ...
+    @overload
+    def request(self, api: int, version: int, body: dict[str, Any]) -> dict[str, Any]: ...
+    def request(self, api: Api[Any, Any] | int, version: int, body: Any) -> Any:
+        """One request and its response. With `Apis.X` both bodies are typed; a bare api key
+        (tests, the fuzzer) sends any dict and returns one."""
+        key = api.key if isinstance(api, Api) else api
         correlation = self.next_correlation()
-        self.send_frame(encode_request(api_key, version, correlation, self._client_id, body))
-        answered, response = decode_response(api_key, version, self.read_frame())
+        self.send_frame(encode_request(key, version, correlation, self._client_id, body))
+        answered, response = decode_response(key, version, self.read_frame())
         if answered != correlation:
             raise ConnectionError(f"{self.address}: response for another request")
         return response
@@ -100,7 +108,7 @@ def fetch_body(
     min_bytes: int,
     max_bytes: int,
     isolation_level: int = 0,
-) -> dict[str, Any]:
+) -> FetchRequest:
     """A Fetch request body for one partition, without a fetch session (any version up to
     12: the encoder leaves out fields the version lacks)."""
     return {

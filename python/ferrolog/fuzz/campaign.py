@@ -44,9 +44,12 @@ from ferrolog.protocol import (
     decode_response,
     encode_request,
 )
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import ApiKey, Apis, ApiVersionsRequest, MetadataRequest
 
 CLIENT_ID = "ferrolog-fuzz"
+# The bodies of the health checks: ApiVersions v0 has no fields; Metadata of every topic.
+NO_FIELDS: ApiVersionsRequest = {}
+EVERY_TOPIC: MetadataRequest = {"topics": None}
 # How long one fuzzed request and its ping may take before the broker is checked on a fresh
 # connection (a request may legitimately wait: a long poll, a join, acks=all).
 ANSWER_TIMEOUT_S = 10.0
@@ -234,8 +237,8 @@ class Campaign:
             return False
         try:
             with Connection(self.host, self.port, 10.0, CLIENT_ID) as fresh:
-                fresh.request(ApiKey.API_VERSIONS, 0, {})
-                fresh.request(ApiKey.METADATA, 1, {"topics": None})
+                fresh.request(Apis.API_VERSIONS, 0, NO_FIELDS)
+                fresh.request(Apis.METADATA, 1, EVERY_TOPIC)
         except (OSError, ProtocolError) as exc:
             self._found("broker-down", f"a fresh connection failed: {exc!r}")
             return False
@@ -331,7 +334,7 @@ class Campaign:
 
     def _advertised(self) -> dict[int, tuple[int, int]]:
         with Connection(self.host, self.port, 10.0, CLIENT_ID) as conn:
-            response = conn.request(ApiKey.API_VERSIONS, 0, {})
+            response = conn.request(Apis.API_VERSIONS, 0, NO_FIELDS)
         apis = {}
         for entry in response["api_keys"]:
             key = entry["api_key"]

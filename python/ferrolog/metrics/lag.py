@@ -34,7 +34,7 @@ from prometheus_client.registry import Collector
 from ferrolog.client.channel import BrokerChannel
 from ferrolog.config.inter_broker import inter_broker_client
 from ferrolog.metrics.loop import ask_loop
-from ferrolog.protocol.messages import ApiKey
+from ferrolog.protocol.messages import Apis, ListOffsetsRequest
 
 if TYPE_CHECKING:
     from ferrolog.broker import Broker
@@ -157,7 +157,7 @@ class LagCollector(Collector):
         topics: dict[str, list[int]] = {}
         for topic, partition in keys:
             topics.setdefault(topic, []).append(partition)
-        body = {
+        body: ListOffsetsRequest = {
             "replica_id": -1,
             "isolation_level": 0,  # read_uncommitted: the latest offset is the high watermark
             "topics": [
@@ -177,18 +177,19 @@ class LagCollector(Collector):
         }
         try:
             response = await self._channel_to_leaders().request(
-                leader, ApiKey.LIST_OFFSETS, LIST_OFFSETS_VERSION, body
+                leader, Apis.LIST_OFFSETS, LIST_OFFSETS_VERSION, body
             )
         except ConnectionError as exc:
             log.debug("high watermarks from broker %d for lag: %s", leader, exc)
             return
         finally:
             self._asking.pop(leader, None)
-        for topic in response["topics"]:
-            for answer in topic["partitions"]:
+        for answered in response["topics"]:
+            for answer in answered["partitions"]:
                 # NOT_LEADER_OR_FOLLOWER and the like: the next scrape asks the new leader.
                 if answer["error_code"] == 0:
-                    self._remote[(topic["name"], answer["partition_index"])] = answer["offset"]
+                    key = (answered["name"], answer["partition_index"])
+                    self._remote[key] = answer["offset"]
 
     def _channel_to_leaders(self) -> BrokerChannel:
         if self._channel is None:

@@ -46,7 +46,12 @@ from ferrolog.protocol._schemas_json import (
     schema_files,
     snake_case,
 )
-from ferrolog.protocol.generate_messages import TypedStruct, render_structs, typed_structs
+from ferrolog.protocol.generate_messages import (
+    LINE_LENGTH,
+    TypedStruct,
+    render_structs,
+    typed_structs,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_SCHEMAS = REPO_ROOT.parent / "shared" / "kafka-protocol-4.4"
@@ -263,10 +268,11 @@ def render_messages(generated: Generated) -> str:
         "struct. A NotRequired field exists only in the versions its comment gives (or is",
         "tagged); the encoder refuses keys that are not fields of the message. How the types",
         "are derived: ferrolog/protocol/generate_messages.py. `ApiKey` names every API's key",
-        'as Kafka names the API (ProduceRequest: PRODUCE), for code that names one."""',
+        "as Kafka names the API (ProduceRequest: PRODUCE), for code that names one; `Apis`",
+        'types each key with its request and response bodies, for the clients that send them."""',
         "",
         "from enum import IntEnum",
-        "from typing import NotRequired, TypedDict",
+        "from typing import Generic, NotRequired, TypedDict, TypeVar",
         "",
         "",
         "class ApiKey(IntEnum):",
@@ -283,8 +289,46 @@ def render_messages(generated: Generated) -> str:
                 raise SchemaError(f"{key[1]}: a second TypedDict named {struct.name}")
             names.add(struct.name)
         lines += render_structs(structs)
+    lines += render_apis(generated.api_names)
     lines.append("")
     return _sealed(lines, generated.digest)
+
+
+def render_apis(api_names: dict[int, str]) -> list[str]:
+    """`Api`, an API's key typed with its request and response bodies, and `Apis`, one for
+    every API: what lets a client's `call(Apis.METADATA, version, body)` be checked."""
+    lines = [
+        "",
+        "",
+        'Req = TypeVar("Req")',
+        'Resp = TypeVar("Resp")',
+        "",
+        "",
+        "class Api(Generic[Req, Resp]):",
+        '    """An API\'s key, typed with its request body (`Req`) and response body (`Resp`)."""',
+        "",
+        "    def __init__(self, key: ApiKey) -> None:",
+        "        self.key = key",
+        "",
+        "",
+        "class Apis:",
+        '    """Each API typed: `Apis.METADATA` is an `Api[MetadataRequest, MetadataResponse]`."""',
+        "",
+        *(_api_line(snake_case(name).upper(), name) for _, name in sorted(api_names.items())),
+    ]
+    return lines
+
+
+def _api_line(constant: str, name: str) -> str:
+    """One `Apis` entry, wrapped as ruff formats it when it is too long for one line."""
+    types = f"{name}Request, {name}Response"
+    key = f"ApiKey.{constant}"
+    line = f"    {constant} = Api[{types}]({key})"
+    if len(line) <= LINE_LENGTH:
+        return line
+    if len(f"    {constant} = Api[{types}](") <= LINE_LENGTH:
+        return f"    {constant} = Api[{types}](\n        {key}\n    )"
+    return f"    {constant} = Api[\n        {types}\n    ]({key})"
 
 
 def render_all(schemas_dir: Path) -> dict[str, str]:

@@ -1,5 +1,5 @@
 # generated - do not edit; regenerate with `python -m ferrolog.protocol.generate`
-# content sha256: b44f613c35c5b4e9b7d2690c93b88e194c9500ffb4d6a7cea141238e8ae01f02
+# content sha256: 976af8169d42dfdad8d221d146525c2cb6a28729ca3c54bd1a6fcc5c77f44e22
 # schemas sha256: 8205adbf27f4395dce11e021b6ed8f1ea24903d1c739f08023b90988b5aaa6e1
 # from Kafka's message schemas (messages/*.json, internal/*/*.json).
 """Typed bodies of every request, response and data schema, for mypy: the dicts the
@@ -7,10 +7,11 @@ codec takes and returns, one TypedDict per message (all its versions) and per ne
 struct. A NotRequired field exists only in the versions its comment gives (or is
 tagged); the encoder refuses keys that are not fields of the message. How the types
 are derived: ferrolog/protocol/generate_messages.py. `ApiKey` names every API's key
-as Kafka names the API (ProduceRequest: PRODUCE), for code that names one."""
+as Kafka names the API (ProduceRequest: PRODUCE), for code that names one; `Apis`
+types each key with its request and response bodies, for the clients that send them."""
 
 from enum import IntEnum
-from typing import NotRequired, TypedDict
+from typing import Generic, NotRequired, TypedDict, TypeVar
 
 
 class ApiKey(IntEnum):
@@ -3986,3 +3987,212 @@ class VotersRecordVoter(TypedDict):
 class VotersRecord(TypedDict):
     version: int
     voters: list[VotersRecordVoter]
+
+
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+
+
+class Api(Generic[Req, Resp]):
+    """An API's key, typed with its request body (`Req`) and response body (`Resp`)."""
+
+    def __init__(self, key: ApiKey) -> None:
+        self.key = key
+
+
+class Apis:
+    """Each API typed: `Apis.METADATA` is an `Api[MetadataRequest, MetadataResponse]`."""
+
+    PRODUCE = Api[ProduceRequest, ProduceResponse](ApiKey.PRODUCE)
+    FETCH = Api[FetchRequest, FetchResponse](ApiKey.FETCH)
+    LIST_OFFSETS = Api[ListOffsetsRequest, ListOffsetsResponse](ApiKey.LIST_OFFSETS)
+    METADATA = Api[MetadataRequest, MetadataResponse](ApiKey.METADATA)
+    OFFSET_COMMIT = Api[OffsetCommitRequest, OffsetCommitResponse](ApiKey.OFFSET_COMMIT)
+    OFFSET_FETCH = Api[OffsetFetchRequest, OffsetFetchResponse](ApiKey.OFFSET_FETCH)
+    FIND_COORDINATOR = Api[FindCoordinatorRequest, FindCoordinatorResponse](ApiKey.FIND_COORDINATOR)
+    JOIN_GROUP = Api[JoinGroupRequest, JoinGroupResponse](ApiKey.JOIN_GROUP)
+    HEARTBEAT = Api[HeartbeatRequest, HeartbeatResponse](ApiKey.HEARTBEAT)
+    LEAVE_GROUP = Api[LeaveGroupRequest, LeaveGroupResponse](ApiKey.LEAVE_GROUP)
+    SYNC_GROUP = Api[SyncGroupRequest, SyncGroupResponse](ApiKey.SYNC_GROUP)
+    DESCRIBE_GROUPS = Api[DescribeGroupsRequest, DescribeGroupsResponse](ApiKey.DESCRIBE_GROUPS)
+    LIST_GROUPS = Api[ListGroupsRequest, ListGroupsResponse](ApiKey.LIST_GROUPS)
+    SASL_HANDSHAKE = Api[SaslHandshakeRequest, SaslHandshakeResponse](ApiKey.SASL_HANDSHAKE)
+    API_VERSIONS = Api[ApiVersionsRequest, ApiVersionsResponse](ApiKey.API_VERSIONS)
+    CREATE_TOPICS = Api[CreateTopicsRequest, CreateTopicsResponse](ApiKey.CREATE_TOPICS)
+    DELETE_TOPICS = Api[DeleteTopicsRequest, DeleteTopicsResponse](ApiKey.DELETE_TOPICS)
+    DELETE_RECORDS = Api[DeleteRecordsRequest, DeleteRecordsResponse](ApiKey.DELETE_RECORDS)
+    INIT_PRODUCER_ID = Api[InitProducerIdRequest, InitProducerIdResponse](ApiKey.INIT_PRODUCER_ID)
+    OFFSET_FOR_LEADER_EPOCH = Api[OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse](
+        ApiKey.OFFSET_FOR_LEADER_EPOCH
+    )
+    ADD_PARTITIONS_TO_TXN = Api[AddPartitionsToTxnRequest, AddPartitionsToTxnResponse](
+        ApiKey.ADD_PARTITIONS_TO_TXN
+    )
+    ADD_OFFSETS_TO_TXN = Api[AddOffsetsToTxnRequest, AddOffsetsToTxnResponse](
+        ApiKey.ADD_OFFSETS_TO_TXN
+    )
+    END_TXN = Api[EndTxnRequest, EndTxnResponse](ApiKey.END_TXN)
+    WRITE_TXN_MARKERS = Api[WriteTxnMarkersRequest, WriteTxnMarkersResponse](
+        ApiKey.WRITE_TXN_MARKERS
+    )
+    TXN_OFFSET_COMMIT = Api[TxnOffsetCommitRequest, TxnOffsetCommitResponse](
+        ApiKey.TXN_OFFSET_COMMIT
+    )
+    DESCRIBE_ACLS = Api[DescribeAclsRequest, DescribeAclsResponse](ApiKey.DESCRIBE_ACLS)
+    CREATE_ACLS = Api[CreateAclsRequest, CreateAclsResponse](ApiKey.CREATE_ACLS)
+    DELETE_ACLS = Api[DeleteAclsRequest, DeleteAclsResponse](ApiKey.DELETE_ACLS)
+    DESCRIBE_CONFIGS = Api[DescribeConfigsRequest, DescribeConfigsResponse](ApiKey.DESCRIBE_CONFIGS)
+    ALTER_CONFIGS = Api[AlterConfigsRequest, AlterConfigsResponse](ApiKey.ALTER_CONFIGS)
+    ALTER_REPLICA_LOG_DIRS = Api[AlterReplicaLogDirsRequest, AlterReplicaLogDirsResponse](
+        ApiKey.ALTER_REPLICA_LOG_DIRS
+    )
+    DESCRIBE_LOG_DIRS = Api[DescribeLogDirsRequest, DescribeLogDirsResponse](
+        ApiKey.DESCRIBE_LOG_DIRS
+    )
+    SASL_AUTHENTICATE = Api[SaslAuthenticateRequest, SaslAuthenticateResponse](
+        ApiKey.SASL_AUTHENTICATE
+    )
+    CREATE_PARTITIONS = Api[CreatePartitionsRequest, CreatePartitionsResponse](
+        ApiKey.CREATE_PARTITIONS
+    )
+    CREATE_DELEGATION_TOKEN = Api[CreateDelegationTokenRequest, CreateDelegationTokenResponse](
+        ApiKey.CREATE_DELEGATION_TOKEN
+    )
+    RENEW_DELEGATION_TOKEN = Api[RenewDelegationTokenRequest, RenewDelegationTokenResponse](
+        ApiKey.RENEW_DELEGATION_TOKEN
+    )
+    EXPIRE_DELEGATION_TOKEN = Api[ExpireDelegationTokenRequest, ExpireDelegationTokenResponse](
+        ApiKey.EXPIRE_DELEGATION_TOKEN
+    )
+    DESCRIBE_DELEGATION_TOKEN = Api[
+        DescribeDelegationTokenRequest, DescribeDelegationTokenResponse
+    ](ApiKey.DESCRIBE_DELEGATION_TOKEN)
+    DELETE_GROUPS = Api[DeleteGroupsRequest, DeleteGroupsResponse](ApiKey.DELETE_GROUPS)
+    ELECT_LEADERS = Api[ElectLeadersRequest, ElectLeadersResponse](ApiKey.ELECT_LEADERS)
+    INCREMENTAL_ALTER_CONFIGS = Api[
+        IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse
+    ](ApiKey.INCREMENTAL_ALTER_CONFIGS)
+    ALTER_PARTITION_REASSIGNMENTS = Api[
+        AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsResponse
+    ](ApiKey.ALTER_PARTITION_REASSIGNMENTS)
+    LIST_PARTITION_REASSIGNMENTS = Api[
+        ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse
+    ](ApiKey.LIST_PARTITION_REASSIGNMENTS)
+    OFFSET_DELETE = Api[OffsetDeleteRequest, OffsetDeleteResponse](ApiKey.OFFSET_DELETE)
+    DESCRIBE_CLIENT_QUOTAS = Api[DescribeClientQuotasRequest, DescribeClientQuotasResponse](
+        ApiKey.DESCRIBE_CLIENT_QUOTAS
+    )
+    ALTER_CLIENT_QUOTAS = Api[AlterClientQuotasRequest, AlterClientQuotasResponse](
+        ApiKey.ALTER_CLIENT_QUOTAS
+    )
+    DESCRIBE_USER_SCRAM_CREDENTIALS = Api[
+        DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse
+    ](ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS)
+    ALTER_USER_SCRAM_CREDENTIALS = Api[
+        AlterUserScramCredentialsRequest, AlterUserScramCredentialsResponse
+    ](ApiKey.ALTER_USER_SCRAM_CREDENTIALS)
+    VOTE = Api[VoteRequest, VoteResponse](ApiKey.VOTE)
+    BEGIN_QUORUM_EPOCH = Api[BeginQuorumEpochRequest, BeginQuorumEpochResponse](
+        ApiKey.BEGIN_QUORUM_EPOCH
+    )
+    END_QUORUM_EPOCH = Api[EndQuorumEpochRequest, EndQuorumEpochResponse](ApiKey.END_QUORUM_EPOCH)
+    DESCRIBE_QUORUM = Api[DescribeQuorumRequest, DescribeQuorumResponse](ApiKey.DESCRIBE_QUORUM)
+    ALTER_PARTITION = Api[AlterPartitionRequest, AlterPartitionResponse](ApiKey.ALTER_PARTITION)
+    UPDATE_FEATURES = Api[UpdateFeaturesRequest, UpdateFeaturesResponse](ApiKey.UPDATE_FEATURES)
+    ENVELOPE = Api[EnvelopeRequest, EnvelopeResponse](ApiKey.ENVELOPE)
+    FETCH_SNAPSHOT = Api[FetchSnapshotRequest, FetchSnapshotResponse](ApiKey.FETCH_SNAPSHOT)
+    DESCRIBE_CLUSTER = Api[DescribeClusterRequest, DescribeClusterResponse](ApiKey.DESCRIBE_CLUSTER)
+    DESCRIBE_PRODUCERS = Api[DescribeProducersRequest, DescribeProducersResponse](
+        ApiKey.DESCRIBE_PRODUCERS
+    )
+    BROKER_REGISTRATION = Api[BrokerRegistrationRequest, BrokerRegistrationResponse](
+        ApiKey.BROKER_REGISTRATION
+    )
+    BROKER_HEARTBEAT = Api[BrokerHeartbeatRequest, BrokerHeartbeatResponse](ApiKey.BROKER_HEARTBEAT)
+    UNREGISTER_BROKER = Api[UnregisterBrokerRequest, UnregisterBrokerResponse](
+        ApiKey.UNREGISTER_BROKER
+    )
+    DESCRIBE_TRANSACTIONS = Api[DescribeTransactionsRequest, DescribeTransactionsResponse](
+        ApiKey.DESCRIBE_TRANSACTIONS
+    )
+    LIST_TRANSACTIONS = Api[ListTransactionsRequest, ListTransactionsResponse](
+        ApiKey.LIST_TRANSACTIONS
+    )
+    ALLOCATE_PRODUCER_IDS = Api[AllocateProducerIdsRequest, AllocateProducerIdsResponse](
+        ApiKey.ALLOCATE_PRODUCER_IDS
+    )
+    CONSUMER_GROUP_HEARTBEAT = Api[ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse](
+        ApiKey.CONSUMER_GROUP_HEARTBEAT
+    )
+    CONSUMER_GROUP_DESCRIBE = Api[ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse](
+        ApiKey.CONSUMER_GROUP_DESCRIBE
+    )
+    CONTROLLER_REGISTRATION = Api[ControllerRegistrationRequest, ControllerRegistrationResponse](
+        ApiKey.CONTROLLER_REGISTRATION
+    )
+    GET_TELEMETRY_SUBSCRIPTIONS = Api[
+        GetTelemetrySubscriptionsRequest, GetTelemetrySubscriptionsResponse
+    ](ApiKey.GET_TELEMETRY_SUBSCRIPTIONS)
+    PUSH_TELEMETRY = Api[PushTelemetryRequest, PushTelemetryResponse](ApiKey.PUSH_TELEMETRY)
+    ASSIGN_REPLICAS_TO_DIRS = Api[AssignReplicasToDirsRequest, AssignReplicasToDirsResponse](
+        ApiKey.ASSIGN_REPLICAS_TO_DIRS
+    )
+    LIST_CONFIG_RESOURCES = Api[ListConfigResourcesRequest, ListConfigResourcesResponse](
+        ApiKey.LIST_CONFIG_RESOURCES
+    )
+    DESCRIBE_TOPIC_PARTITIONS = Api[
+        DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse
+    ](ApiKey.DESCRIBE_TOPIC_PARTITIONS)
+    SHARE_GROUP_HEARTBEAT = Api[ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse](
+        ApiKey.SHARE_GROUP_HEARTBEAT
+    )
+    SHARE_GROUP_DESCRIBE = Api[ShareGroupDescribeRequest, ShareGroupDescribeResponse](
+        ApiKey.SHARE_GROUP_DESCRIBE
+    )
+    SHARE_FETCH = Api[ShareFetchRequest, ShareFetchResponse](ApiKey.SHARE_FETCH)
+    SHARE_ACKNOWLEDGE = Api[ShareAcknowledgeRequest, ShareAcknowledgeResponse](
+        ApiKey.SHARE_ACKNOWLEDGE
+    )
+    ADD_RAFT_VOTER = Api[AddRaftVoterRequest, AddRaftVoterResponse](ApiKey.ADD_RAFT_VOTER)
+    REMOVE_RAFT_VOTER = Api[RemoveRaftVoterRequest, RemoveRaftVoterResponse](
+        ApiKey.REMOVE_RAFT_VOTER
+    )
+    UPDATE_RAFT_VOTER = Api[UpdateRaftVoterRequest, UpdateRaftVoterResponse](
+        ApiKey.UPDATE_RAFT_VOTER
+    )
+    INITIALIZE_SHARE_GROUP_STATE = Api[
+        InitializeShareGroupStateRequest, InitializeShareGroupStateResponse
+    ](ApiKey.INITIALIZE_SHARE_GROUP_STATE)
+    READ_SHARE_GROUP_STATE = Api[ReadShareGroupStateRequest, ReadShareGroupStateResponse](
+        ApiKey.READ_SHARE_GROUP_STATE
+    )
+    WRITE_SHARE_GROUP_STATE = Api[WriteShareGroupStateRequest, WriteShareGroupStateResponse](
+        ApiKey.WRITE_SHARE_GROUP_STATE
+    )
+    DELETE_SHARE_GROUP_STATE = Api[DeleteShareGroupStateRequest, DeleteShareGroupStateResponse](
+        ApiKey.DELETE_SHARE_GROUP_STATE
+    )
+    READ_SHARE_GROUP_STATE_SUMMARY = Api[
+        ReadShareGroupStateSummaryRequest, ReadShareGroupStateSummaryResponse
+    ](ApiKey.READ_SHARE_GROUP_STATE_SUMMARY)
+    STREAMS_GROUP_HEARTBEAT = Api[StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse](
+        ApiKey.STREAMS_GROUP_HEARTBEAT
+    )
+    STREAMS_GROUP_DESCRIBE = Api[StreamsGroupDescribeRequest, StreamsGroupDescribeResponse](
+        ApiKey.STREAMS_GROUP_DESCRIBE
+    )
+    DESCRIBE_SHARE_GROUP_OFFSETS = Api[
+        DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsResponse
+    ](ApiKey.DESCRIBE_SHARE_GROUP_OFFSETS)
+    ALTER_SHARE_GROUP_OFFSETS = Api[AlterShareGroupOffsetsRequest, AlterShareGroupOffsetsResponse](
+        ApiKey.ALTER_SHARE_GROUP_OFFSETS
+    )
+    DELETE_SHARE_GROUP_OFFSETS = Api[
+        DeleteShareGroupOffsetsRequest, DeleteShareGroupOffsetsResponse
+    ](ApiKey.DELETE_SHARE_GROUP_OFFSETS)
+    STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE = Api[
+        StreamsGroupTopologyDescriptionUpdateRequest, StreamsGroupTopologyDescriptionUpdateResponse
+    ](ApiKey.STREAMS_GROUP_TOPOLOGY_DESCRIPTION_UPDATE)
+    UNREGISTER_CONTROLLER = Api[UnregisterControllerRequest, UnregisterControllerResponse](
+        ApiKey.UNREGISTER_CONTROLLER
+    )
