@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Message, Producer
 from ferrolog.embedded import EmbeddedBroker
 
 from tests.cluster.harness import java_command, needs_kafka_jars
+from tests.consume import read
 from tests.disk import create_in
 from tests.handlers.features_tools import request
 from tests.waiting import wait_until
@@ -68,22 +69,8 @@ def _replicas(bootstrap: str, topic: str) -> dict[tuple[str, bool], int]:
     }
 
 
-def _read_all(bootstrap: str, topic: str, count: int) -> dict[int, bytes]:
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": f"read-{topic}"})
-    consumer.assign([TopicPartition(topic, 0, 0)])
-    records: dict[int, bytes] = {}
-
-    def caught_up() -> bool:
-        for m in consumer.consume(1000, 0.2):
-            if m.error() is None:
-                records[m.offset()] = m.value()
-        return len(records) >= count
-
-    try:
-        wait_until(caught_up, 60, what=f"{count} records of {topic}")
-    finally:
-        consumer.close()
-    return records
+def _values(records: dict[int, list[Message]]) -> dict[int, bytes]:
+    return {m.offset(): m.value() for m in records[0]}
 
 
 def _reassign(*args: str) -> str:
@@ -161,10 +148,10 @@ def test_kafka_reassign_partitions_moves_a_replica_between_dirs_while_it_takes_w
     assert not (a / "moving-0").exists()
     assert (b / "moving-0").is_dir()
     assert len(acked) > 20_000
-    assert _read_all(bootstrap, "moving", len(acked)) == acked
+    assert _values(read(bootstrap, "moving", count=len(acked))) == acked
     broker.stop()
     broker.start()
-    assert _read_all(broker.bootstrap_servers, "moving", len(acked)) == acked
+    assert _values(read(broker.bootstrap_servers, "moving", count=len(acked))) == acked
     assert set(_replicas(broker.bootstrap_servers, "moving")) == {(str(b), False)}
 
 

@@ -16,7 +16,8 @@ from confluent_kafka import KafkaError
 from ferrolog.chaos import failing_disk
 from ferrolog.embedded import EmbeddedBroker
 
-from tests.cluster.checker import check_no_loss, read_all
+from tests.cluster.checker import check_no_loss
+from tests.consume import read
 from tests.disk import create_in, log_dirs
 from tests.disk import produce_one_by_one as produce
 
@@ -69,7 +70,7 @@ def test_a_log_dir_whose_writes_fail_goes_offline_and_comes_back_after_a_restart
     # The other directory keeps serving.
     spare, refused = produce(bootstrap, "spare", [f"s-{n}".encode() for n in range(10)])
     assert refused == []
-    assert [v for _, v in read_all(bootstrap, "spare", 1)[0]] == list(spare.values())
+    assert [m.value() for m in read(bootstrap, "spare", 1)[0]] == list(spare.values())
 
     # The disk works again; Kafka brings an offline directory back only with a restart.
     switch.unlink()
@@ -79,12 +80,12 @@ def test_a_log_dir_whose_writes_fail_goes_offline_and_comes_back_after_a_restart
     bootstrap = broker.bootstrap_servers
     dirs = log_dirs(bootstrap)
     assert dirs[str(mountpoint)] == (0, {"failing"})
-    records = read_all(bootstrap, "failing", 1)
+    records = read(bootstrap, "failing", 1)
     check_no_loss({(0, o): v for o, v in before.items()}, records)
-    assert [v for _, v in records[0]] == list(before.values())  # nothing unacknowledged
+    assert [m.value() for m in records[0]] == list(before.values())  # nothing unacknowledged
     after, refused = produce(bootstrap, "failing", [f"after-{n}".encode() for n in range(5)])
     assert refused == []
-    assert [v for _, v in read_all(bootstrap, "failing", 1)[0]] == [
+    assert [m.value() for m in read(bootstrap, "failing", 1)[0]] == [
         *before.values(),
         *after.values(),
     ]

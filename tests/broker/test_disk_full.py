@@ -14,7 +14,8 @@ from confluent_kafka import KafkaError, Producer
 from ferrolog.chaos import disk
 from ferrolog.embedded import EmbeddedBroker
 
-from tests.cluster.checker import check_no_loss, read_all
+from tests.cluster.checker import check_no_loss
+from tests.consume import read
 from tests.disk import create_in, log_dirs, produce_one_by_one, read_errors, small_disk
 
 pytestmark = [pytest.mark.native]
@@ -64,7 +65,7 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     for n in range(20):
         producer.produce("spare", value=f"s-{n}".encode(), partition=0)
     assert producer.flush(30) == 0
-    assert [v for _, v in read_all(bootstrap, "spare", 1)[0]] == [
+    assert [m.value() for m in read(bootstrap, "spare", 1)[0]] == [
         f"s-{n}".encode() for n in range(20)
     ]
     _, code = produce_until_refused(bootstrap, "full", 1)
@@ -84,12 +85,12 @@ def test_a_full_log_dir_goes_offline_and_comes_back_after_a_restart(
     bootstrap = broker.bootstrap_servers
     dirs = log_dirs(bootstrap)
     assert dirs[str(small)] == (0, {"full"})
-    records = read_all(bootstrap, "full", 1)
+    records = read(bootstrap, "full", 1)
     check_no_loss({(0, o): v for o, v in acked.items()}, records)
     assert len(records[0]) == len(acked)
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
     for n in range(5):
         producer.produce("full", value=f"after-{n}".encode(), partition=0)
     assert producer.flush(30) == 0
-    after = read_all(bootstrap, "full", 1)[0]
-    assert [v for _, v in after[len(acked) :]] == [f"after-{n}".encode() for n in range(5)]
+    after = read(bootstrap, "full", 1)[0]
+    assert [m.value() for m in after[len(acked) :]] == [f"after-{n}".encode() for n in range(5)]

@@ -4,11 +4,9 @@ acknowledged offset after a restart on the same data, and writes continue at the
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 
 from confluent_kafka import (
-    OFFSET_BEGINNING,
     Consumer,
     KafkaError,
     Message,
@@ -17,23 +15,8 @@ from confluent_kafka import (
 )
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from tests.consume import read
 from tests.waiting import wait_until
-
-
-def read_all(bootstrap: str, topic: str, partition: int, end: int) -> dict[int, bytes]:
-    c = Consumer(
-        {"bootstrap.servers": bootstrap, "group.id": "verify", "enable.auto.commit": False}
-    )
-    c.assign([TopicPartition(topic, partition, OFFSET_BEGINNING)])
-    out: dict[int, bytes] = {}
-    deadline = time.monotonic() + 60
-    while (not out or max(out) < end - 1) and time.monotonic() < deadline:
-        # Tens of thousands of records: taken in batches, not one poll() each.
-        for msg in c.consume(10_000, 0.5):
-            if msg.error() is None:
-                out[msg.offset()] = msg.value()
-    c.close()
-    return out
 
 
 def test_sigkill_loses_no_acknowledged_record(ferrolog_broker_factory) -> None:  # type: ignore[no-untyped-def]
@@ -88,7 +71,7 @@ def test_sigkill_loses_no_acknowledged_record(ferrolog_broker_factory) -> None: 
         mine = {off: v for (p, off), v in acked.items() if p == partition}
         if not mine:
             continue
-        stored = read_all(bootstrap, topic, partition, max(mine) + 1)
+        stored = {m.offset(): m.value() for m in read(bootstrap, topic, [partition])[partition]}
         missing = [off for off, v in mine.items() if stored.get(off) != v]
         assert missing == [], f"partition {partition}: {len(missing)} acknowledged records lost"
 

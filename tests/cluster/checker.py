@@ -7,11 +7,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import time
-from functools import partial
 from typing import Any
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, Message, Producer, TopicPartition
 
 from tests.waiting import wait_until
 
@@ -103,68 +101,15 @@ class AckedProducer:
         self._producer.flush(flush_timeout)
 
 
-def read_all(
-    bootstrap: str,
-    topic: str,
-    partitions: int,
-    timeout: float = 60.0,
-    client: dict[str, Any] | None = None,
-) -> dict[int, list[tuple[int, bytes]]]:
-    """Every record up to each partition's high watermark, in order: {partition: [(offset,
-    value)]}. `client`: more client settings, as `AckedProducer` takes them."""
-    consumer = Consumer(
-        {
-            "bootstrap.servers": bootstrap,
-            "group.id": "checker",
-            "enable.auto.commit": False,
-            "auto.offset.reset": "earliest",
-            "topic.metadata.refresh.interval.ms": 1000,
-            **(client or {}),
-        }
-    )
-    try:
-
-        def high_watermark(p: int) -> tuple[int] | None:
-            try:
-                return (consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=20)[1],)
-            except KafkaException:
-                # A leader named in Metadata a moment before its native core took the role.
-                return None
-
-        ends = {}
-        for p in range(partitions):
-            found = wait_until(partial(high_watermark, p), timeout, 0.2, what=f"{topic}-{p}'s HW")
-            ends[p] = found[0]
-        consumer.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
-        out: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
-        deadline = time.monotonic() + timeout
-
-        def done() -> bool:
-            return all((out[p][-1][0] + 1 if out[p] else 0) >= ends[p] for p in out)
-
-        while not done():
-            if time.monotonic() > deadline:
-                got = {p: (out[p][-1][0] if out[p] else None) for p in out}
-                raise AssertionError(f"read only up to {got} of {ends}")
-            # In batches: a poll() per record costs more than the brokers' whole answer.
-            for msg in consumer.consume(10_000, 0.5):
-                if msg.error() is None:
-                    out[msg.partition()].append((msg.offset(), msg.value()))
-        return out
-    finally:
-        consumer.close()
-
-
-def check_no_loss(
-    acked: dict[tuple[int, int], bytes], records: dict[int, list[tuple[int, bytes]]]
-) -> None:
-    """Every acknowledged record is at its offset with its value; offsets strictly increase."""
+def check_no_loss(acked: dict[tuple[int, int], bytes], records: dict[int, list[Message]]) -> None:
+    """Every acknowledged record is at its offset with its value (`records` as
+    `tests.consume.read` returns them); offsets strictly increase."""
     by_offset = {}
     for partition, rows in records.items():
-        offsets = [o for o, _ in rows]
+        offsets = [m.offset() for m in rows]
         assert offsets == sorted(set(offsets)), f"partition {partition}: offsets not monotonic"
-        for offset, value in rows:
-            by_offset[(partition, offset)] = value
+        for m in rows:
+            by_offset[(partition, m.offset())] = m.value()
     missing = [(k, v) for k, v in acked.items() if by_offset.get(k) != v]
     assert not missing, f"{len(missing)} acknowledged records lost or changed, e.g. {missing[:5]}"
 

@@ -14,8 +14,9 @@ from confluent_kafka.admin import NewTopic
 from kafka import KafkaAdminClient
 from kafka import TopicPartition as KTopicPartition
 
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import AckedProducer, check_no_loss
 from tests.cluster.harness import Cluster
+from tests.consume import read
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -53,7 +54,7 @@ def test_sigterm_moves_leadership_away_then_preferred_election_brings_it_back(
         producer.wait_acked(100)
     finally:
         producer.stop()
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, "cs", 3))
+    check_no_loss(producer.acked, read(cluster.bootstrap, "cs", 3))
 
 
 def test_reassignment_moves_a_partition_to_other_brokers(
@@ -87,7 +88,7 @@ def test_reassignment_moves_a_partition_to_other_brokers(
     finally:
         kadmin.close()
         producer.stop()
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, "moving", 1))
+    check_no_loss(producer.acked, read(cluster.bootstrap, "moving", 1))
     wait_until(lambda: cluster.verify_replicas("moving").returncode == 0, 30, what="identical")
 
 

@@ -19,8 +19,9 @@ from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import NewTopic
 from ferrolog.chaos import disk
 
-from tests.cluster.checker import check_no_loss, read_all
+from tests.cluster.checker import check_no_loss
 from tests.cluster.harness import Cluster
+from tests.consume import read
 from tests.disk import log_dirs, small_disk
 from tests.waiting import wait_until
 
@@ -117,8 +118,8 @@ def test_a_full_log_dir_moves_leadership_and_comes_back_after_a_restart(
         spare, failed = produce(cluster, "spare", 20, 100)
         assert failed == []
         assert cluster.leader("spare") == 1
-        check_no_loss(spare, read_all(cluster.bootstrap, "spare", 1))
-        check_no_loss(acked, read_all(cluster.bootstrap, "full", 1))
+        check_no_loss(spare, read(cluster.bootstrap, "spare", 1))
+        check_no_loss(acked, read(cluster.bootstrap, "full", 1))
 
         # The disk grows; broker 1 restarts: the directory is online and its replica catches
         # up and rejoins the ISR.
@@ -132,6 +133,6 @@ def test_a_full_log_dir_moves_leadership_and_comes_back_after_a_restart(
         assert dirs[str(small)] == (0, {"full"})
         more, failed = produce(cluster, "full", 10, 100)
         assert failed == []
-        check_no_loss({**acked, **more}, read_all(cluster.bootstrap, "full", 1))
+        check_no_loss({**acked, **more}, read(cluster.bootstrap, "full", 1))
         checked = cluster.verify_replicas("full")
         assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -26,8 +26,9 @@ from ferrolog.client.connection import Connection
 from ferrolog.features import ELR_FEATURE
 from kazoo.exceptions import NoNodeError
 
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import AckedProducer, check_no_loss
 from tests.cluster.harness import ZK_SESSION_MS, Cluster
+from tests.consume import read
 from tests.handlers.features_tools import SAFE_DOWNGRADE, update
 from tests.waiting import wait_until
 
@@ -131,7 +132,7 @@ def test_an_eligible_replica_leads_when_the_last_in_sync_one_is_gone(cluster: Cl
     assert cluster.state("elr")["leader"] == -1
     _start(cluster, 2)
     wait_until(lambda: cluster.leader("elr") == 2, 30, what="2 to lead, eligible")
-    check_no_loss(acked, read_all(cluster.bootstrap, "elr", 1))
+    check_no_loss(acked, read(cluster.bootstrap, "elr", 1))
     cluster.wait_for_isr("elr", 0, [1, 2, 3], timeout=60)
     state = cluster.state("elr")
     assert "eligible_leader_replicas" not in state
@@ -179,4 +180,4 @@ def test_without_the_feature_the_partition_waits_for_its_last_in_sync_replica(
     assert (cluster.leader("old"), cluster.state("old")["isr"]) == (-1, [1])
     _start(cluster, 1)
     wait_until(lambda: cluster.leader("old") == 1, 30, what="1 to lead again")
-    check_no_loss(acked, read_all(cluster.bootstrap, "old", 1))
+    check_no_loss(acked, read(cluster.bootstrap, "old", 1))

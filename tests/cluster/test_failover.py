@@ -17,9 +17,9 @@ from tests.cluster.checker import (
     TailingConsumer,
     check_continuous,
     check_no_loss,
-    read_all,
 )
 from tests.cluster.harness import Cluster
+from tests.consume import read
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -78,7 +78,7 @@ def hard_bounces(cluster: Cluster, victim: Callable[[], int], rounds: int) -> No
         tail.stop()
     assert producer.acked_count() >= 200 + rounds * 200
     check_continuous(tail.records, producer.acked)
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, "orders", PARTITIONS, client=client))
+    check_no_loss(producer.acked, read(cluster.bootstrap, "orders", PARTITIONS, config=client))
     result = wait_until(
         lambda: (r := cluster.verify_replicas("orders")).returncode == 0 and r,
         timeout=30,

@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import AckedProducer, check_no_loss
 from tests.cluster.harness import ZK_SESSION_MS, Cluster
+from tests.consume import read
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -59,5 +60,5 @@ def test_paused_leader_is_fenced_and_steps_down(cluster: Cluster) -> None:
     # Whatever either producer had acknowledged is in the log at its offset: the old leader
     # acknowledged nothing that was then truncated away.
     acked = {**main.acked, **(stale.acked if stale else {})}
-    check_no_loss(acked, read_all(cluster.bootstrap, "fenced", 1))
+    check_no_loss(acked, read(cluster.bootstrap, "fenced", 1))
     wait_until(lambda: cluster.verify_replicas("fenced").returncode == 0, 30, what="identical")

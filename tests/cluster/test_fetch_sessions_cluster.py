@@ -14,8 +14,9 @@ import pytest
 from confluent_kafka import KafkaException
 
 from bench.harness.fetch_spy import FetchExchange, FetchSpy
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import AckedProducer, check_no_loss
 from tests.cluster.harness import Cluster, ZooKeeper
+from tests.consume import read
 from tests.waiting import wait_until
 
 # Creating the partitions and restarting a broker that hosts them take most of a minute each
@@ -92,7 +93,7 @@ def test_followers_stay_in_sync_in_fetch_sessions_through_leader_kills(
     finally:
         producer.stop()
     assert not producer.errors, producer.errors[:3]
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, TOPIC, PARTITIONS))
+    check_no_loss(producer.acked, read(cluster.bootstrap, TOPIC, PARTITIONS))
     result = wait_until(
         lambda: (r := cluster.verify_replicas(TOPIC)).returncode == 0 and r,
         timeout=60,

@@ -11,8 +11,9 @@ import pytest
 from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import NewTopic
 
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import AckedProducer, check_no_loss
 from tests.cluster.harness import Cluster
+from tests.consume import read
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -43,7 +44,7 @@ def test_paused_follower_leaves_and_rejoins_the_isr(
             cluster.brokers[follower].resume()
         producer.stop()
     assert cluster.leader("lag") == leader  # lag never moves leadership
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, "lag", 1))
+    check_no_loss(producer.acked, read(cluster.bootstrap, "lag", 1))
     wait_until(lambda: cluster.verify_replicas("lag").returncode == 0, 20, what="identical")
 
 
@@ -128,7 +129,7 @@ def test_dead_follower_leaves_the_isr_when_its_session_ends(
         producer.stop()
     state = cluster.state("gone")
     assert (state["leader"], state["leader_epoch"]) == (leader, epoch)
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, "gone", 1))
+    check_no_loss(producer.acked, read(cluster.bootstrap, "gone", 1))
     wait_until(lambda: cluster.verify_replicas("gone").returncode == 0, 20, what="identical")
 
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster.checker import check_continuous, check_no_loss, read_all
+from tests.cluster.checker import check_continuous, check_no_loss
 from tests.cluster.harness import Cluster, java_command, needs_kafka_jars
+from tests.consume import read
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
@@ -198,7 +199,7 @@ def test_java_producer_and_consumer_follow_leader_kills(cluster: Cluster, tmp_pa
         producer.kill()
         consumer.kill()
 
-    check_no_loss(producer.acked, read_all(cluster.live_bootstrap(), TOPIC, 1))
+    check_no_loss(producer.acked, read(cluster.live_bootstrap(), TOPIC, 1))
     # The console consumer read across both kills: every offset from 0, no gap or repeat,
     # each with the value the producer was told was stored there.
     assert consumed_code == 0, consumer_err[-3000:]

@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import AckedProducer, check_no_loss
 from tests.cluster.harness import Cluster
+from tests.consume import read
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -54,4 +55,4 @@ def test_a_restarted_broker_replaces_its_dead_registration(
         producer.wait_acked(200)
     finally:
         producer.stop()
-    check_no_loss(producer.acked, read_all(cluster.bootstrap, "orders", PARTITIONS))
+    check_no_loss(producer.acked, read(cluster.bootstrap, "orders", PARTITIONS))

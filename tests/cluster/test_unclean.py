@@ -12,8 +12,9 @@ import pytest
 from confluent_kafka import ElectionType, KafkaError, TopicPartition
 from confluent_kafka.admin import NewTopic
 
-from tests.cluster.checker import AckedProducer, check_no_loss, read_all
+from tests.cluster.checker import AckedProducer, check_no_loss
 from tests.cluster.harness import Cluster
+from tests.consume import read
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -62,7 +63,7 @@ def test_unclean_off_keeps_the_partition_offline(cluster: Cluster) -> None:
     cluster.brokers[1].start()
     cluster.brokers[1].wait_ready()
     wait_until(lambda: cluster.leader("clean") == 1, 30, what="1 to lead again")
-    check_no_loss(acked, read_all(cluster.bootstrap, "clean", 1))
+    check_no_loss(acked, read(cluster.bootstrap, "clean", 1))
     cluster.wait_for_isr("clean", 0, [1, 2], timeout=30)
     wait_until(lambda: cluster.verify_replicas("clean").returncode == 0, 30, what="identical")
 
@@ -76,9 +77,9 @@ def _converges_on_2(cluster: Cluster, name: str, acked: dict[tuple[int, int], by
     cluster.brokers[1].start()
     cluster.brokers[1].wait_ready()
     cluster.wait_for_isr(name, 0, [1, 2], timeout=30)
-    records = read_all(cluster.bootstrap, name, 1)
+    records = read(cluster.bootstrap, name, 1)
     check_no_loss(after.acked, records)
-    values = {v for _, v in records[0]}
+    values = {m.value() for m in records[0]}
     assert not any(v.startswith(b"only-on-1-") for v in values)
     assert all(v in values for v in acked.values() if v.startswith(b"v-"))
     wait_until(lambda: cluster.verify_replicas(name).returncode == 0, 30, what="identical")

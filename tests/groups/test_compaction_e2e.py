@@ -7,8 +7,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Producer
 
+from tests.consume import read
 from tests.groups.conftest import create_topic
 from tests.waiting import wait_until
 
@@ -17,25 +18,12 @@ ROUNDS = 15
 DELETED = {"k0", "k1", "k2"}
 
 
-def read_all(bootstrap: str, topic: str) -> list[tuple[int, str, str | None]]:
-    consumer = Consumer(
-        {"bootstrap.servers": bootstrap, "group.id": "unused", "enable.auto.commit": False}
-    )
-    try:
-        _, high = consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=10)
-        consumer.assign([TopicPartition(topic, 0, 0)])
-        out: list[tuple[int, str, str | None]] = []
-        while not out or out[-1][0] < high - 1:
-            m = consumer.poll(1.0)
-            if m is None or m.error() is not None:
-                continue
-            value = m.value()
-            out.append(
-                (m.offset(), m.key().decode(), value.decode() if value is not None else None)
-            )
-        return out
-    finally:
-        consumer.close()
+def kept(bootstrap: str, topic: str) -> list[tuple[int, str, str | None]]:
+    """(offset, key, value) of every record the compacted partition still holds."""
+    return [
+        (m.offset(), m.key().decode(), v.decode() if (v := m.value()) is not None else None)
+        for m in read(bootstrap, topic)[0]
+    ]
 
 
 def test_compacted_topic_through_a_real_consumer(bootstrap: str) -> None:
@@ -80,7 +68,7 @@ def test_compacted_topic_through_a_real_consumer(bootstrap: str) -> None:
     seen: list[tuple[int, str, str | None]] = []
 
     def tombstones_gone() -> bool:
-        seen[:] = read_all(bootstrap, topic)
+        seen[:] = kept(bootstrap, topic)
         return len(seen) < total and not any(key in DELETED for _, key, _ in seen)
 
     started = time.monotonic()
