@@ -1,7 +1,7 @@
-"""Client quota entities, their names as stored (Kafka's ZooKeeper names) and encodings,
-their validation, and their storage in the single-node store: through the quota manager,
-beside a user's SCRAM credentials in the same config entity, and from files written before
-config entities."""
+"""Config entity names as stored (Kafka's ZooKeeper names) and their encoding, and client
+quotas in the single-node store: through the quota manager, beside a user's SCRAM credentials
+in the same config entity, and from files written before config entities. How quota entities
+map to config entities is in tests/quotas."""
 
 from __future__ import annotations
 
@@ -9,22 +9,16 @@ import asyncio
 import json
 from pathlib import Path
 
-import pytest
 from ferrolog.controller.quota.entity import (
     ClientQuotaEntity,
-    apply_ops,
-    entity_of_stored,
     quota_config,
-    quotas_of_config,
-    stored_entity,
 )
 from ferrolog.controller.quota.manager import ClientQuotaControlManager
 from ferrolog.controller.scram.manager import ScramControlManager
 from ferrolog.controller.scram.model import MECHANISMS, Deletion, Upsertion
 from ferrolog.controller.store import zk_configs
-from ferrolog.controller.store.entities import EntityType, desanitize, entity_path, sanitize
+from ferrolog.controller.store.entities import EntityType, desanitize, sanitize
 from ferrolog.controller.store.local import LocalStore
-from ferrolog.errors import InvalidRequestError
 
 
 def test_zookeeper_names_follow_kafka() -> None:
@@ -35,39 +29,9 @@ def test_zookeeper_names_follow_kafka() -> None:
     # Not znode names ZooKeeper takes (found by `ferrolog fuzz`): encoded, and back.
     assert [sanitize(n) for n in (".", "..", "...")] == ["%2E", "%2E%2E", "..."]
     assert [desanitize(sanitize(n)) for n in (".", "..")] == [".", ".."]
-    cases = {
-        ClientQuotaEntity.of(client_id="c/1"): "clients/c%2F1",
-        ClientQuotaEntity.of(client_id=None): "clients/<default>",
-        ClientQuotaEntity.of(user="alice"): "users/alice",
-        ClientQuotaEntity.of(user=None): "users/<default>",
-        ClientQuotaEntity.of(user="alice", client_id=None): "users/alice/clients/<default>",
-        ClientQuotaEntity.of(user=None, client_id="c"): "users/<default>/clients/c",
-        ClientQuotaEntity.of(user="<default>", client_id=None): (
-            "users/%3Cdefault%3E/clients/<default>"
-        ),
-    }
-    for entity, path in cases.items():
-        assert entity_path(*stored_entity(entity)) == path
-        assert entity_of_stored(*stored_entity(entity)) == entity
-    assert entity_of_stored(EntityType.USERS, "alice/other/x") is None
-    quotas = {"producer_byte_rate": 1048576.0, "request_percentage": 12.5}
-    assert quotas_of_config(quota_config(quotas)) == quotas
     assert zk_configs.encode_entity_config(quota_config({"producer_byte_rate": 1024.0})) == (
         b'{"config":{"producer_byte_rate":"1024"},"version":1}'
     )
-
-
-def test_ops_apply_as_kafka_validates_them() -> None:
-    assert apply_ops({"producer_byte_rate": 1.0}, [("consumer_byte_rate", 2.0)]) == {
-        "producer_byte_rate": 1.0,
-        "consumer_byte_rate": 2.0,
-    }
-    assert apply_ops({"producer_byte_rate": 1.0}, [("producer_byte_rate", None)]) == {}
-    with pytest.raises(InvalidRequestError, match="Duplicate quota key"):
-        apply_ops({}, [("producer_byte_rate", 1.0), ("producer_byte_rate", None)])
-    with pytest.raises(InvalidRequestError, match="cannot be a fractional value"):
-        apply_ops({}, [("consumer_byte_rate", 1.5)])
-    assert apply_ops({}, [("controller_mutation_rate", 1.5)]) == {"controller_mutation_rate": 1.5}
 
 
 def test_local_store_keeps_quotas_and_credentials_of_one_user_apart(tmp_path: Path) -> None:
