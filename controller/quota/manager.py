@@ -102,7 +102,7 @@ class ClientQuotaControlManager(EntityConfigManager[ClientQuotaEntity, dict[str,
                     changes[entity] = updated
             if validate_only or not changes:
                 return results
+            await self.write(changes)
             for entity, updated in changes.items():
                 log.info("altered client quotas of %s: %s", entity, updated or "none")
-            await self.write(changes)
             return results

@@ -159,7 +159,10 @@ class ScramControlManager(EntityConfigManager[str, dict[str, ScramCredential]]):
                     changes.setdefault(u.user, {})[known.name] = credential
             users = dict.fromkeys([*(d.user for d in deletions), *(u.user for u in upsertions)])
             if changes:
-                await self.write(self._altered(changes))
+                altered = self._altered(changes)
+                await self.write(altered)
+                for user, held in altered.items():
+                    log.info("altered SCRAM credentials of %r: %s", user, sorted(held) or "none")
             return [(user, errors.get(user)) for user in users]
 
     def _altered(self, changes: ScramChanges) -> dict[str, dict[str, ScramCredential]]:
@@ -172,6 +175,5 @@ class ScramControlManager(EntityConfigManager[str, dict[str, ScramCredential]]):
                     held.pop(name, None)
                 else:
                     held[name] = credential
-            log.info("altered SCRAM credentials of user %r: %s", user, sorted(held) or "none left")
             altered[user] = held
         return altered

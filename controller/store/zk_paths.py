@@ -88,7 +88,6 @@ CONFIG_CHANGES = "/config/changes"
 CONFIG_CHANGE_PREFIX = "config_change_"
 # Kafka's brokers purge change notifications this old.
 CONFIG_CHANGE_EXPIRATION_MS = 15 * 60 * 1000
-DEFAULT_ENTITY = "<default>"
 CONTROLLER = "/controller"
 CONTROLLER_EPOCH = "/controller_epoch"
 REASSIGN = "/admin/reassign_partitions"
