@@ -243,8 +243,15 @@ async fn handle<S: Transport>(
         Route::Native => {
             let mut tally = Tally::default();
             let listener = &session.who.listener;
-            let reply =
-                api::dispatch(broker, peek, frame, &mut tally, &mut session.acl, listener).await;
+            let call = api::Call {
+                broker,
+                peek,
+                frame,
+                tally: &mut tally,
+                session: &mut session.acl,
+                listener,
+            };
+            let reply = api::dispatch(call).await;
             // Handled: a produce's records are in the log now.
             drop(memory);
             broker.requests.errors(peek.api_key, tally.counts());

@@ -7,20 +7,16 @@
 //! v10's timeout only bounds remote lookups, which there are none of. A special timestamp older than its version, or a
 //! negative one Kafka does not know, is UNSUPPORTED_VERSION.
 
-use std::sync::Arc;
-
-use bytes::Bytes;
 use kafka_protocol::messages::list_offsets_response::{
     ListOffsetsPartitionResponse, ListOffsetsTopicResponse,
 };
 use kafka_protocol::messages::{ListOffsetsRequest, ListOffsetsResponse};
 
-use super::{Reply, Tally};
-use crate::acl::{Operation, ResourceType, Session};
+use super::{Call, Reply};
+use crate::acl::{Operation, ResourceType};
 use crate::error::ErrorCode;
-use crate::protocol::{decode_request, encode_response, HeaderPeek, LIST_OFFSETS};
+use crate::protocol::decode_request;
 use crate::replica::Partition;
-use crate::server::Broker;
 
 const LATEST: i64 = -1;
 const EARLIEST: i64 = -2;
@@ -106,13 +102,8 @@ fn epoch_of(log: &crate::log::Log, offset: i64) -> i32 {
     epoch
 }
 
-pub fn handle(
-    broker: &Arc<Broker>,
-    peek: HeaderPeek,
-    frame: Bytes,
-    tally: &mut Tally,
-    session: &mut Session,
-) -> Reply {
+pub fn handle(call: Call<'_>) -> Reply {
+    let (broker, peek, frame, tally, session, _) = call.into_parts();
     let version = peek.api_version;
     let request = match decode_request::<ListOffsetsRequest>(frame) {
         Ok((_, request)) => request,
@@ -165,13 +156,12 @@ pub fn handle(
         })
         .collect();
     let response = ListOffsetsResponse::default().with_topics(topics);
-    for p in response.topics.iter().flat_map(|t| &t.partitions) {
-        tally.add(p.error_code);
-    }
-    Reply::from_encoded(encode_response(
-        LIST_OFFSETS,
+    let codes = response.topics.iter().flat_map(|t| &t.partitions);
+    Reply::counted(
+        tally,
+        codes.map(|p| p.error_code),
+        &peek,
         version,
-        peek.correlation_id,
         &response,
-    ))
+    )
 }

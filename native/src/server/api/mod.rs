@@ -18,6 +18,7 @@ use bytes::Bytes;
 use super::Broker;
 use crate::acl::Session;
 use crate::protocol::{self, HeaderPeek, Response};
+use kafka_protocol::protocol::{Encodable, HeaderVersion};
 
 /// What a handler wants done with the connection.
 #[derive(Debug)]
@@ -65,6 +66,28 @@ impl Reply {
     }
 }
 
+impl Reply {
+    /// `response` to the request `peek` describes, encoded at `version`, once its
+    /// partitions' error `codes` are counted in `tally`.
+    fn counted<M: Encodable + HeaderVersion>(
+        tally: &mut Tally,
+        codes: impl IntoIterator<Item = i16>,
+        peek: &HeaderPeek,
+        version: i16,
+        response: &M,
+    ) -> Reply {
+        for code in codes {
+            tally.add(code);
+        }
+        Reply::from_encoded(protocol::encode_response(
+            peek.api_key,
+            version,
+            peek.correlation_id,
+            response,
+        ))
+    }
+}
+
 /// The throttle time a quota meter answered, as a mute duration (None: not throttled).
 pub(super) fn mute_for(throttle_ms: i64) -> Option<Duration> {
     (throttle_ms > 0).then(|| Duration::from_millis(throttle_ms as u64))
@@ -80,25 +103,45 @@ impl Reply {
     }
 }
 
-/// `listener`: the one the request came in through, whose endpoints leader hints name.
-pub async fn dispatch(
-    broker: &Arc<Broker>,
-    peek: HeaderPeek,
-    frame: Bytes,
-    tally: &mut Tally,
-    session: &mut Session,
-    listener: &str,
-) -> Reply {
-    match peek.api_key {
-        protocol::PRODUCE => produce::handle(broker, peek, frame, tally, session, listener).await,
-        protocol::FETCH => fetch::handle(broker, peek, frame, tally, session, listener).await,
-        protocol::LIST_OFFSETS => list_offsets::handle(broker, peek, frame, tally, session),
-        protocol::OFFSET_FOR_LEADER_EPOCH => {
-            offset_for_leader_epoch::handle(broker, peek, frame, tally, session)
-        }
-        protocol::WRITE_TXN_MARKERS => {
-            write_txn_markers::handle(broker, peek, frame, tally, session).await
-        }
+/// One request, as every handler takes it.
+pub struct Call<'a> {
+    pub broker: &'a Arc<Broker>,
+    /// The request's header as peeked from `frame` (api key, version, correlation id).
+    pub peek: HeaderPeek,
+    /// The whole request (header and body), without its size prefix.
+    pub frame: Bytes,
+    /// Where the response's error codes are counted, one per partition.
+    pub tally: &'a mut Tally,
+    /// The connection's principal and host, for the authorizer.
+    pub session: &'a mut Session,
+    /// The listener the request came in through, whose endpoints leader hints name.
+    pub listener: &'a str,
+}
+
+impl<'a> Call<'a> {
+    /// (broker, peek, frame, tally, session, listener): what a handler works with.
+    fn into_parts(self) -> Parts<'a> {
+        let c = self;
+        (c.broker, c.peek, c.frame, c.tally, c.session, c.listener)
+    }
+}
+
+type Parts<'a> = (
+    &'a Arc<Broker>,
+    HeaderPeek,
+    Bytes,
+    &'a mut Tally,
+    &'a mut Session,
+    &'a str,
+);
+
+pub async fn dispatch(call: Call<'_>) -> Reply {
+    match call.peek.api_key {
+        protocol::PRODUCE => produce::handle(call).await,
+        protocol::FETCH => fetch::handle(call).await,
+        protocol::LIST_OFFSETS => list_offsets::handle(call),
+        protocol::OFFSET_FOR_LEADER_EPOCH => offset_for_leader_epoch::handle(call),
+        protocol::WRITE_TXN_MARKERS => write_txn_markers::handle(call).await,
         _ => Reply::Close,
     }
 }

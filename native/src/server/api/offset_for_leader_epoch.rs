@@ -1,27 +1,18 @@
 //! OffsetForLeaderEpoch (v2-4): the end offset of a leader epoch, from the leader-epoch cache,
 //! so followers and consumers truncate or validate by epoch rather than by a stale HW.
 
-use std::sync::Arc;
-
-use bytes::Bytes;
 use kafka_protocol::messages::offset_for_leader_epoch_response::{
     EpochEndOffset, OffsetForLeaderTopicResult,
 };
 use kafka_protocol::messages::{OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse};
 
-use super::{Reply, Tally};
-use crate::acl::{Operation, ResourceType, Session, CLUSTER_NAME};
+use super::{Call, Reply};
+use crate::acl::{Operation, ResourceType, CLUSTER_NAME};
 use crate::error::ErrorCode;
-use crate::protocol::{decode_request, encode_response, HeaderPeek, OFFSET_FOR_LEADER_EPOCH};
-use crate::server::Broker;
+use crate::protocol::decode_request;
 
-pub fn handle(
-    broker: &Arc<Broker>,
-    peek: HeaderPeek,
-    frame: Bytes,
-    tally: &mut Tally,
-    session: &mut Session,
-) -> Reply {
+pub fn handle(call: Call<'_>) -> Reply {
+    let (broker, peek, frame, tally, session, _) = call.into_parts();
     let version = peek.api_version;
     let request = match decode_request::<OffsetForLeaderEpochRequest>(frame) {
         Ok((_, request)) => request,
@@ -74,13 +65,12 @@ pub fn handle(
         })
         .collect();
     let response = OffsetForLeaderEpochResponse::default().with_topics(topics);
-    for p in response.topics.iter().flat_map(|t| &t.partitions) {
-        tally.add(p.error_code);
-    }
-    Reply::from_encoded(encode_response(
-        OFFSET_FOR_LEADER_EPOCH,
+    let codes = response.topics.iter().flat_map(|t| &t.partitions);
+    Reply::counted(
+        tally,
+        codes.map(|p| p.error_code),
+        &peek,
         version,
-        peek.correlation_id,
         &response,
-    ))
+    )
 }

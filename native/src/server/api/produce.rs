@@ -17,11 +17,11 @@ use kafka_protocol::messages::{BrokerId, ProduceRequest, ProduceResponse, TopicN
 use kafka_protocol::protocol::StrBytes;
 
 use super::produce_records::{authorize, into_owned, take_records, Taken};
-use super::{mute_for, txn_verify, Reply, Tally};
+use super::{mute_for, txn_verify, Call, Reply};
 use crate::acl::Session;
 use crate::error::ErrorCode;
 use crate::log::now_ms;
-use crate::protocol::{decode_request, encode_response, HeaderPeek, PRODUCE};
+use crate::protocol::{decode_request, encode_response, PRODUCE};
 use crate::quota::{user_of, QuotaType};
 use crate::record::rejected::Rejected;
 use crate::record::validate::validate_produce_records;
@@ -269,14 +269,8 @@ fn hint_leaders(
         .collect()
 }
 
-pub async fn handle(
-    broker: &Arc<Broker>,
-    peek: HeaderPeek,
-    frame: Bytes,
-    tally: &mut Tally,
-    session: &mut Session,
-    listener: &str,
-) -> Reply {
+pub async fn handle(call: Call<'_>) -> Reply {
+    let (broker, peek, frame, tally, session, listener) = call.into_parts();
     let started = Instant::now();
     // What the request waits for (the transaction coordinator, replication) is not the
     // broker's time: the request quota leaves it out.

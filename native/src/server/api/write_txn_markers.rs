@@ -21,10 +21,10 @@ use kafka_protocol::messages::write_txn_markers_response::{
 use kafka_protocol::messages::{ProducerId, TopicName, WriteTxnMarkersResponse};
 use kafka_protocol::protocol::StrBytes;
 
-use super::{Reply, Tally};
-use crate::acl::{Operation, ResourceType, Session, CLUSTER_NAME};
+use super::{Call, Reply};
+use crate::acl::{Operation, ResourceType, CLUSTER_NAME};
 use crate::error::ErrorCode;
-use crate::protocol::{encode_response, split_request, HeaderPeek, WRITE_TXN_MARKERS};
+use crate::protocol::split_request;
 use crate::server::commands::{append_marker, markers_committed, MarkerRequest};
 use crate::server::completions::MarkerWritten;
 use crate::server::Broker;
@@ -49,13 +49,8 @@ impl Marker {
     }
 }
 
-pub async fn handle(
-    broker: &Arc<Broker>,
-    peek: HeaderPeek,
-    frame: Bytes,
-    tally: &mut Tally,
-    session: &mut Session,
-) -> Reply {
+pub async fn handle(call: Call<'_>) -> Reply {
+    let (broker, peek, frame, tally, session, _) = call.into_parts();
     let Some(markers) = split_request(frame)
         .ok()
         .and_then(|(_, body)| read_markers(body, peek.api_version))
@@ -79,16 +74,8 @@ pub async fn handle(
             .collect()
     };
     let response = answer(&markers, &codes);
-    for code in codes.iter().flatten() {
-        tally.add(*code);
-    }
     // v2's response has v1's fields, which the codec crate writes.
-    Reply::from_encoded(encode_response(
-        WRITE_TXN_MARKERS,
-        1,
-        peek.correlation_id,
-        &response,
-    ))
+    Reply::counted(tally, codes.into_iter().flatten(), &peek, 1, &response)
 }
 
 /// Appends every marker, then waits for all of them at once; each partition's error code

@@ -23,19 +23,18 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use kafka_protocol::messages::fetch_request::{FetchTopic, ForgottenTopic};
 use kafka_protocol::messages::FetchRequest;
 use tokio::sync::watch;
 
 use self::read::{Plan, Target};
 use self::respond::{error_reply, finish, hint_leaders, throttled_reply, Answer};
-use super::{Reply, Tally};
+use super::{Call, Reply, Tally};
 use crate::acl::{Operation, ResourceType, Session, CLUSTER_NAME};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::fetch_writer::FetchPartitionOut;
-use crate::protocol::{decode_request, Chunk, HeaderPeek};
+use crate::protocol::{decode_request, Chunk};
 use crate::quota::{user_of, QuotaType};
 use crate::replica::{Partition, Progress, Registry};
 use crate::server::fetch_session::{
@@ -56,14 +55,8 @@ enum Mode {
     Incremental { session_id: i32, epoch: i32 },
 }
 
-pub async fn handle(
-    broker: &Arc<Broker>,
-    peek: HeaderPeek,
-    frame: Bytes,
-    tally: &mut Tally,
-    session: &mut Session,
-    listener: &str,
-) -> Reply {
+pub async fn handle(call: Call<'_>) -> Reply {
+    let (broker, peek, frame, tally, session, listener) = call.into_parts();
     let started = Instant::now();
     let (header, request) = match decode_request::<FetchRequest>(frame) {
         Ok(decoded) => decoded,
