@@ -243,13 +243,7 @@ mod tests {
 
     #[test]
     fn built_batches_decode_to_their_records_with_every_codec() {
-        for codec in [
-            Codec::None,
-            Codec::Gzip,
-            Codec::Snappy,
-            Codec::Lz4,
-            Codec::Zstd,
-        ] {
+        for codec in Codec::ALL {
             let mut b = BatchBuilder::new(codec).producer(42, 3, 17);
             b.records = sample_records();
             let bytes = b.build();

@@ -315,13 +315,7 @@ mod tests {
 
     #[test]
     fn every_codec_decodes_to_the_same_columns() {
-        for codec in [
-            Codec::None,
-            Codec::Gzip,
-            Codec::Snappy,
-            Codec::Lz4,
-            Codec::Zstd,
-        ] {
+        for codec in Codec::ALL {
             let mut buf = batch(0, codec, values(3, 10));
             buf.extend(batch(3, codec, values(2, 20)));
             let c = decode_columns(&buf, &opts(0, i64::MAX)).unwrap();

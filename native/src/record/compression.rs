@@ -18,6 +18,15 @@ pub enum Codec {
 }
 
 impl Codec {
+    /// Every codec a record batch may name.
+    pub const ALL: [Codec; 5] = [
+        Codec::None,
+        Codec::Gzip,
+        Codec::Snappy,
+        Codec::Lz4,
+        Codec::Zstd,
+    ];
+
     pub fn from_attributes(attributes: i16) -> Result<Codec, ErrorCode> {
         match attributes & 0x07 {
             0 => Ok(Codec::None),
@@ -223,13 +232,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [Codec; 5] = [
-        Codec::None,
-        Codec::Gzip,
-        Codec::Snappy,
-        Codec::Lz4,
-        Codec::Zstd,
-    ];
+    const ALL: [Codec; 5] = Codec::ALL;
 
     fn sample(n: usize) -> Vec<u8> {
         (0..n).map(|i| (i % 251) as u8 ^ (i / 7) as u8).collect()

@@ -12,13 +12,7 @@ use crate::record::records::decode_batch;
 use crate::record::rejected::RecordRule;
 
 const NOW: i64 = 1_700_000_000_000;
-const CODECS: [Codec; 5] = [
-    Codec::None,
-    Codec::Gzip,
-    Codec::Snappy,
-    Codec::Lz4,
-    Codec::Zstd,
-];
+const CODECS: [Codec; 5] = Codec::ALL;
 
 fn config() -> ValidationConfig {
     ValidationConfig {
