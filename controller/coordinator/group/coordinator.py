@@ -61,6 +61,8 @@ if TYPE_CHECKING:
     from ferrolog.controller.native_waits import NativeWaits
 
 T = TypeVar("T")
+# How often the coordinator looks for deleted topics, whose offsets it then deletes.
+DELETED_TOPICS_CHECK_MS = 1000
 # Whether a topic's partition exists (commits to one that does not are refused).
 PartitionExists = Callable[[str, int], bool]
 TICK_SECONDS = 0.05
@@ -104,6 +106,9 @@ class GroupCoordinator:
         self._retention_check_ms = config.get_int("offsets.retention.check.interval.ms")
         self.rebalances = RebalanceCounts()
         self._last_expiry = 0
+        # Each topic's id when last looked at (None: not yet), to tell deleted topics.
+        self._topic_ids: dict[str, bytes] | None = None
+        self._last_topic_check = 0
         # The cluster's topics (set by the broker once its controller runs): consumer group
         # records name topics by id.
         self.topics: Topics = NO_TOPICS
@@ -304,12 +309,36 @@ class GroupCoordinator:
         expire = now - self._last_expiry >= self._retention_check_ms
         if expire:
             self._last_expiry = now
-        for shard in self.shards():
+        shards = self.shards()
+        # Without a loaded shard there is nothing to delete (nor, before the controller
+        # starts, a view to look at).
+        deleted = self._deleted_topics(now) if shards else set()
+        for shard in shards:
             for group in list(shard.groups.values()):
                 protocols.tick(shard, group, now)
             if expire:
                 offsets.expire_offsets(shard, now)
+            if deleted:
+                offsets.delete_topics(shard, deleted)
             self._flush(shard)
+
+    def _deleted_topics(self, now: int) -> set[str]:
+        """The topics deleted since the last look (once a second): gone from the cluster's
+        view, or there again under a new id. Kafka's coordinator is told of them by its
+        metadata publisher; here the view is compared with itself, as the replica manager
+        does to drop the replicas of deleted topics."""
+        if now - self._last_topic_check < DELETED_TOPICS_CHECK_MS:
+            return set()
+        self._last_topic_check = now
+        current = {}
+        for name in self.topics.names():
+            found = self.topics.by_name(name)
+            if found is not None:
+                current[name] = found[0]
+        previous, self._topic_ids = self._topic_ids, current
+        if previous is None:
+            return set()
+        return {name for name, topic_id in previous.items() if current.get(name) != topic_id}
 
 
 def _unloaded(shard: GroupShard) -> None:

@@ -5,7 +5,7 @@ the outbox, applied when replayed."""
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import cast
 
 from ferrolog import errors
@@ -410,3 +410,17 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
             records.append(GroupRecord(group.group_id, None))
             group.protocol_type = None
         shard.write(Write(records, replay=True))
+
+
+def delete_topics(shard: GroupShard, topics: Collection[str]) -> None:
+    """`topics` were deleted: every group's committed offsets of them go (Kafka's
+    `onPartitionsDeleted`), so that a topic created again under the same name is not read from
+    an offset of the old one."""
+    for group in list(shard.groups.values()):
+        gone: list[Record] = [
+            OffsetRecord(group.group_id, topic, partition, None)
+            for topic, partition in group.offsets
+            if topic in topics
+        ]
+        if gone:
+            shard.write(Write(gone, replay=True))
