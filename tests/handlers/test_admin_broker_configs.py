@@ -170,3 +170,24 @@ def test_alter_configs_replaces_the_level(broker: Broker) -> None:
     assert call(broker, alter_configs, 2, request)["responses"][0]["error_code"] == 0
     assert stored_levels(broker) == {"<default>": {"log.segment.bytes": "2097152"}}
     assert pushed(broker, "t")[-1]["retention.bytes"] == "-1"
+
+
+def test_a_config_named_twice_refuses_its_resource(broker: Broker) -> None:
+    twice = incremental(
+        broker, "", [("log.retention.bytes", SET, "10"), ("log.retention.bytes", DELETE, None)]
+    )
+    assert twice["error_code"] == errors.InvalidRequestError.code
+    assert "duplicate config keys: log.retention.bytes" in twice["error_message"]
+    request = {
+        "resources": [
+            {
+                "resource_type": BROKER,
+                "resource_name": "",
+                "configs": [{"name": "log.segment.bytes", "value": v} for v in ("1", "2")],
+            }
+        ],
+        "validate_only": False,
+    }
+    (answer,) = call(broker, alter_configs, 2, request)["responses"]
+    assert answer["error_code"] == errors.InvalidRequestError.code
+    assert stored_levels(broker) == {}

@@ -71,7 +71,6 @@ async def _alter(
 ) -> None:
     resource_type, name = resource["resource_type"], resource["resource_name"]
     configs = resource.get("configs") or []
-    check_config_names(configs)
     if resource_type == ConfigResourceType.BROKER:
         broker = check_broker_name(ctx, name)
         values = {c["name"]: c["value"] for c in configs if c["value"] is not None}
@@ -99,7 +98,8 @@ async def alter_each(
     alter: Callable[[RequestContext, Resource, bool], Awaitable[None]],
 ) -> AlterConfigsResponse:
     """Applies `alter` to each resource of an AlterConfigs or IncrementalAlterConfigs request,
-    answering each with its own error; a resource named twice is refused."""
+    answering each with its own error; a resource named twice, or naming a config twice, is
+    refused."""
     repeated = duplicates(resources)
     results: list[AlterConfigsResponseAlterConfigsResourceResponse] = []
     for resource in resources:
@@ -108,6 +108,7 @@ async def alter_each(
                 raise errors.InvalidRequestError("the resource appears more than once")
             name, kind = resource["resource_name"], resource["resource_type"]
             require_config_access(ctx, AclOperation.ALTER_CONFIGS, kind, name)
+            check_config_names(resource.get("configs") or [])
             await alter(ctx, resource, validate_only)
         except errors.KafkaError as exc:
             results.append(response(resource, exc))

@@ -16,7 +16,7 @@ from ferrolog.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigType
 from ferrolog.config.table import GROUP_CONFIGS, ConfigDef
 from ferrolog.config.values import null_topic_configs, unknown_topic_config
 from ferrolog.handlers._resources import ConfigResourceType
-from ferrolog.handlers.alter_configs import alter_each, check_config_names
+from ferrolog.handlers.alter_configs import alter_each
 from ferrolog.handlers.context import RequestContext
 from ferrolog.handlers.describe_configs import (
     check_broker_name,
@@ -83,7 +83,6 @@ async def _alter(
 ) -> None:
     resource_type, name = resource["resource_type"], resource["resource_name"]
     configs = resource.get("configs") or []
-    check_config_names(configs)
     if resource_type == ConfigResourceType.BROKER:
         broker = check_broker_name(ctx, name)
 
