@@ -296,7 +296,7 @@ def render_messages(generated: Generated) -> str:
 
 def render_apis(api_names: dict[int, str]) -> list[str]:
     """`Api`, an API's key typed with its request and response bodies, and `Apis`, one for
-    every API: what lets a client's `call(Apis.METADATA, version, body)` be checked."""
+    every API: what lets a client's `request(Apis.METADATA, version, body)` be checked."""
     lines = [
         "",
         "",
