@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 # A batch of an internal topic stays well under its max.message.bytes.
 MAX_BATCH_BYTES = 512 * 1024
+# How long a stopping runtime lets the writes already queued reach the log and be answered.
+STOP_DRAIN_S = 2.0
 
 Pair = tuple[bytes, bytes | None]
 # (producer id, epoch) of a transactional write (a transactional offset commit), else None.
@@ -146,6 +148,11 @@ class CoordinatorRuntime(Generic[S]):
             self._ticker.cancel()
             await asyncio.gather(self._ticker, return_exceptions=True)
             self._ticker = None
+        # Writes queued or in flight finish first (for a while at most): their requests learn
+        # the outcome, rather than NOT_COORDINATOR for a write that lands in the log anyway.
+        writers = [o.writer for o in self._owned.values() if o.writer is not None]
+        if writers:
+            await asyncio.wait(writers, timeout=STOP_DRAIN_S)
         owned, self._owned = list(self._owned.values()), {}
         for o in owned:
             self._unload(o)

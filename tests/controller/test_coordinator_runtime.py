@@ -179,3 +179,24 @@ def test_a_new_leader_epoch_reloads_the_partition_from_its_log() -> None:
         assert unloaded == [shard, reloaded]
 
     asyncio.run(scenario())
+
+
+def test_a_stopping_runtime_lets_queued_writes_reach_the_log_first() -> None:
+    async def scenario() -> None:
+        log = MemoryLog()
+        runtime, shard, unloaded = await leading(log)
+        log.hold.clear()
+        in_flight = runtime.append(shard, [(b"k", b"1")])
+        await asyncio.sleep(0.05)
+        queued = runtime.append(shard, [(b"k", b"2")])
+        stopping = asyncio.ensure_future(runtime.stop())
+        await asyncio.sleep(0.05)
+        assert not stopping.done()  # waiting for the writes, not cancelling them
+        log.hold.set()
+        await stopping
+        # Answered with what happened to them: both are in the log.
+        assert [in_flight.result(), queued.result()] == [0, 0]
+        assert log.appends == [[(b"k", b"1")], [(b"k", b"2")]]
+        assert unloaded == [shard]
+
+    asyncio.run(scenario())

@@ -221,10 +221,18 @@ class GroupCoordinator:
     async def leave_group(
         self, group_id: str, leaving: list[tuple[str, str | None]]
     ) -> tuple[int, list[int]]:
-        return await self._run(
-            group_id,
-            lambda shard, reply: reply(protocols.leave(shard, group_id, leaving, now_ms())),
-        )
+        def operation(shard: GroupShard, reply: Callable[[tuple[int, list[int]]], None]) -> None:
+            # As Kafka's runtime: answered once the group's new state is in the log, so that a
+            # member told it left is not back in the group after the coordinator restarts.
+            left = protocols.leave(shard, group_id, leaving, now_ms())
+
+            def written(error: int) -> None:
+                code = append_error(error) if error else 0
+                reply((code, [code] * len(leaving)) if code else left)
+
+            shard.when_written(written)
+
+        return await self._run(group_id, operation)
 
     async def commit_offsets(
         self, request: OffsetCommitRequest, exists: PartitionExists, version: int
