@@ -65,12 +65,7 @@ pub fn handle(call: Call<'_>) -> Reply {
         })
         .collect();
     let response = OffsetForLeaderEpochResponse::default().with_topics(topics);
-    let codes = response.topics.iter().flat_map(|t| &t.partitions);
-    Reply::counted(
-        tally,
-        codes.map(|p| p.error_code),
-        &peek,
-        version,
-        &response,
-    )
+    let partitions = response.topics.iter().flat_map(|t| &t.partitions);
+    let codes = partitions.map(|p| p.error_code);
+    Reply::counted(tally, codes, &peek, version, &response)
 }
