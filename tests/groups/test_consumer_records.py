@@ -19,7 +19,7 @@ TOPIC, TOPIC_ID = "t", bytes(range(16))
 TOPICS = Topics(
     by_name=lambda n: (TOPIC_ID, 4) if n == TOPIC else None,
     by_id=lambda i: TOPIC if i == TOPIC_ID else None,
-    names=lambda: [TOPIC],
+    ids=lambda: {TOPIC: TOPIC_ID},
 )
 GROUP = "g"
 

@@ -33,8 +33,12 @@ class Topics:
     # name -> (topic id, partition count), or None for a topic that does not exist
     by_name: Callable[[str], tuple[bytes, int] | None]
     by_id: Callable[[bytes], str | None]
-    # The topics a regex may match: every one but the internal topics.
-    names: Callable[[], list[str]]
+    # Every topic but the internal ones, name -> topic id: what a regex may match, and what
+    # the coordinator compares to tell deleted topics.
+    ids: Callable[[], dict[str, bytes]]
+
+    def names(self) -> list[str]:
+        return list(self.ids())
 
     def id_of(self, name: str) -> bytes | None:
         found = self.by_name(name)
@@ -56,14 +60,14 @@ def topics_of(controller: Callable[[], ControllerApi]) -> Topics:
         record = controller().topic_by_id(topic_id)
         return record.name if record is not None else None
 
-    def names() -> list[str]:
-        return [n for n in controller().topics() if not is_internal(n)]
+    def ids() -> dict[str, bytes]:
+        return {n: t.topic_id for n, t in controller().topics().items() if not is_internal(n)}
 
-    return Topics(by_name=by_name, by_id=by_id, names=names)
+    return Topics(by_name=by_name, by_id=by_id, ids=ids)
 
 
 # Where no cluster is known (unit tests of the state machine): no topics at all.
-NO_TOPICS = Topics(by_name=lambda name: None, by_id=lambda topic_id: None, names=lambda: [])
+NO_TOPICS = Topics(by_name=lambda name: None, by_id=lambda topic_id: None, ids=lambda: {})
 TopicNames = Topics
 
 

@@ -338,11 +338,7 @@ class GroupCoordinator:
         if now - self._last_topic_check < DELETED_TOPICS_CHECK_MS:
             return set()
         self._last_topic_check = now
-        current = {}
-        for name in self.topics.names():
-            found = self.topics.by_name(name)
-            if found is not None:
-                current[name] = found[0]
+        current = self.topics.ids()
         previous, self._topic_ids = self._topic_ids, current
         if previous is None:
             return set()
