@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.embedded import READY_PREFIX
 from ferrolog.ports import free_port
 from kazoo.client import KazooClient
 
@@ -144,6 +145,8 @@ class BrokerProcess:
         self.log_path = data.parent / f"broker-{node_id}.log"
         self.paused = False
         self.starts = 0
+        # Where the log stood when the process last started.
+        self._log_offset = 0
 
     @property
     def bootstrap(self) -> str:
@@ -179,6 +182,7 @@ class BrokerProcess:
         for key, value in settings.items():
             args += ["--override", f"{key}={value}"]
         self.data.parent.mkdir(parents=True, exist_ok=True)
+        self._log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
         self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         log.close()
@@ -189,6 +193,11 @@ class BrokerProcess:
         def ready() -> bool:
             if not self.running:
                 raise RuntimeError(f"broker {self.node_id} exited: {self.log_tail()}")
+            # Its own line, since this start: something else may listen on the port.
+            with open(self.log_path, "rb") as log:
+                log.seek(self._log_offset)
+                if READY_PREFIX.encode() not in log.read():
+                    return False
             with socket.socket() as s:
                 return s.connect_ex(("127.0.0.1", self.port)) == 0
 
@@ -260,7 +269,16 @@ class Cluster:
         for broker in self.brokers.values():
             broker.start()
         for broker in self.brokers.values():
-            broker.wait_ready()
+            try:
+                broker.wait_ready()
+            except RuntimeError:
+                # Its port, free when chosen, was bound meanwhile (once by another broker's
+                # metrics listener, on a port the kernel picked): a first start takes another.
+                if "Address already in use" not in broker.log_tail():
+                    raise
+                broker.port = free_port()
+                broker.start()
+                broker.wait_ready()
         self.wait_for_brokers(set(self.brokers))
         return self
 
