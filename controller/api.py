@@ -32,6 +32,7 @@ from ferrolog.controller.broker_configs import DynamicBrokerConfigManager
 from ferrolog.controller.cluster.election import ElectionType
 from ferrolog.controller.cluster.topics import (
     CONSUMER_OFFSETS,
+    SHARE_GROUP_STATE,
     TRANSACTION_STATE,
     is_internal,
     validate_topic_name,
@@ -55,6 +56,7 @@ from ferrolog.errors import KafkaError
 __all__ = [
     "CLUSTER_NAME",
     "CONSUMER_OFFSETS",
+    "SHARE_GROUP_STATE",
     "TRANSACTION_STATE",
     "AccessControlEntry",
     "AclBinding",

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ferrolog.errors import FeatureUpdateFailedError, InvalidUpdateVersionError
-from ferrolog.features import SUPPORTED_FEATURES
+from ferrolog.features import supported
 
 from .store.base import BadVersionError, FinalizedFeatures, MetadataStore
 
@@ -55,10 +55,16 @@ class FeatureUpdate:
 
 
 def reason_refused(
-    name: str, update: FeatureUpdate, current: int, controller_id: int
+    name: str,
+    update: FeatureUpdate,
+    current: int,
+    controller_id: int,
+    table: Mapping[str, tuple[int, int]] | None = None,
 ) -> str | None:
     """Why the controller refuses to take `name` from level `current` (0: not finalized) to
-    `update.level`, in Kafka's words; None when it may."""
+    `update.level`, in Kafka's words; None when it may. `table`: the supported levels (the
+    stable ones by default)."""
+    table = supported() if table is None else table
     level = update.level
     if update.upgrade_type not in (
         UpgradeType.UPGRADE,
@@ -68,12 +74,12 @@ def reason_refused(
         return "The controller does not support the given upgrade type."
     if level < 0:
         return "A feature version cannot be less than 0."
-    low, high = SUPPORTED_FEATURES.get(name, (0, 0))
+    low, high = table.get(name, (0, 0))
     if not low <= level <= high:
         if high == 0:
             return f"Local controller {controller_id} does not support this feature."
         return f"Local controller {controller_id} only supports versions {low}-{high}"
-    if name not in SUPPORTED_FEATURES:
+    if name not in table:
         return f"Feature {name} not found."
     if level < current and update.upgrade_type == UpgradeType.UPGRADE:
         return (
@@ -86,13 +92,18 @@ def reason_refused(
 
 
 def updated_levels(
-    finalized: Mapping[str, int], updates: Mapping[str, FeatureUpdate], controller_id: int
+    finalized: Mapping[str, int],
+    updates: Mapping[str, FeatureUpdate],
+    controller_id: int,
+    unstable: bool = False,
 ) -> dict[str, int]:
     """The finalized levels once `updates` are applied; raises InvalidUpdateVersionError for
-    the first refused update (by feature name, as Kafka orders them)."""
+    the first refused update (by feature name, as Kafka orders them). `unstable`: the
+    controller's `unstable.feature.versions.enable`."""
     levels = dict(finalized)
+    table = supported(unstable)
     for name, update in sorted(updates.items()):
-        reason = reason_refused(name, update, finalized.get(name, 0), controller_id)
+        reason = reason_refused(name, update, finalized.get(name, 0), controller_id, table)
         if reason is not None:
             raise InvalidUpdateVersionError(
                 "The update failed for all features since the following feature had an error: "
@@ -110,9 +121,10 @@ class FeatureControlManager:
     read sets them), and the controller's UpdateFeatures: decided by `updated_levels` on the
     levels in the store, then written unless validate-only."""
 
-    def __init__(self, store: MetadataStore, node_id: int) -> None:
+    def __init__(self, store: MetadataStore, node_id: int, unstable: bool = False) -> None:
         self._store = store
         self._node_id = node_id
+        self._unstable = unstable
         self.finalized = FinalizedFeatures()
         # One UpdateFeatures at a time: each decides on the levels the previous one wrote.
         self._lock = asyncio.Lock()
@@ -125,7 +137,7 @@ class FeatureControlManager:
         async with self._lock:
             for _ in range(FEATURE_WRITE_TRIES):
                 current = self.finalized
-                levels = updated_levels(current.levels, updates, self._node_id)
+                levels = updated_levels(current.levels, updates, self._node_id, self._unstable)
                 if validate_only or not updates:
                     return
                 try:

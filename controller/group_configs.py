@@ -36,18 +36,15 @@ GroupConfigListener = Callable[[GroupConfigs], None]
 # Maps a group's current configs to the new ones (raising KafkaError to refuse).
 GroupConfigChange = Callable[[dict[str, str]], Mapping[str, str]]
 
-SESSION_TIMEOUT = "consumer.session.timeout.ms"
-HEARTBEAT_INTERVAL = "consumer.heartbeat.interval.ms"
-# The broker properties that bound each (lowest, highest).
+# Each group config that the broker bounds -> the broker properties that bound it.
 _BOUND = {
-    HEARTBEAT_INTERVAL: (
-        "group.consumer.min.heartbeat.interval.ms",
-        "group.consumer.max.heartbeat.interval.ms",
-    ),
-    SESSION_TIMEOUT: (
-        "group.consumer.min.session.timeout.ms",
-        "group.consumer.max.session.timeout.ms",
-    ),
+    name: (f"group.{kind}.min.{base}", f"group.{kind}.max.{base}")
+    for kind, bases in (
+        ("consumer", ("heartbeat.interval.ms", "session.timeout.ms")),
+        ("share", ("heartbeat.interval.ms", "session.timeout.ms", "assignment.interval.ms")),
+    )
+    for base in bases
+    for name in (f"{kind}.{base}",)
 }
 
 
@@ -60,15 +57,18 @@ def validate_group_configs(configs: Mapping[str, str], broker: BrokerConfig) -> 
         raise InvalidConfigError(f"Unknown group config name: {unknown[0]}")
     result = {name: validate_value(GROUP_CONFIGS[name], value) for name, value in configs.items()}
     bound = broker.get_int
-    for name in (n for n in (HEARTBEAT_INTERVAL, SESSION_TIMEOUT) if n in result):
+    for name in (n for n in _BOUND if n in result):
         low, high = (bound(b) for b in _BOUND[name])
         if not low <= int(result[name]) <= high:
             raise InvalidConfigError(f"{name} must be in the range {low} to {high} inclusive.")
-    if SESSION_TIMEOUT in result or HEARTBEAT_INTERVAL in result:
-        effective = {name: int(value) for name, value in group_defaults(broker).items()}
-        effective.update({name: int(value) for name, value in result.items()})
-        if effective[SESSION_TIMEOUT] <= effective[HEARTBEAT_INTERVAL]:
-            raise InvalidConfigError(f"{SESSION_TIMEOUT} must be greater than {HEARTBEAT_INTERVAL}")
+    effective = {name: int(value) for name, value in group_defaults(broker).items()}
+    effective.update({name: int(value) for name, value in result.items()})
+    for kind in ("consumer", "share"):
+        session, heartbeat = f"{kind}.session.timeout.ms", f"{kind}.heartbeat.interval.ms"
+        if (session in result or heartbeat in result) and effective[session] <= effective[
+            heartbeat
+        ]:
+            raise InvalidConfigError(f"{session} must be greater than {heartbeat}")
     return result
 
 

@@ -115,7 +115,9 @@ class Controller(MetadataCache):
         self._loading: asyncio.Future[None] | None = None
         # The last layout queued for the local replicas (see `_apply_in_order`).
         self._applied: asyncio.Future[None] | None = None
-        self._feature_control = FeatureControlManager(store, config.node_id)
+        self._feature_control = FeatureControlManager(
+            store, config.node_id, config.get_bool("unstable.feature.versions.enable")
+        )
 
     def entity_managers(self) -> list[EntityConfigManager[Any, Any]]:
         """The managers of config entities, in the order they load and take changes."""

@@ -34,7 +34,8 @@ EXCESSIVE_OPERATION = "Unable to perform excessively large batch operation."
 
 CONSUMER_OFFSETS = "__consumer_offsets"
 TRANSACTION_STATE = "__transaction_state"
-INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE})
+SHARE_GROUP_STATE = "__share_group_state"
+INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_STATE})
 
 
 def is_internal(name: str) -> bool:
@@ -75,7 +76,8 @@ def check_collision(name: str, existing: Iterable[str]) -> None:
 
 def internal_topic_spec(name: str, config: BrokerConfig) -> tuple[int, int, dict[str, str]]:
     """(partitions, replication factor, topic configs) of an internal topic, from the broker
-    settings Kafka uses for it. Both are compacted: their state is the last record per key."""
+    settings Kafka uses for it. The two older ones are compacted: their state is the last
+    record per key."""
     if name == CONSUMER_OFFSETS:
         return (
             config.get_int("offsets.topic.num.partitions"),
@@ -95,6 +97,19 @@ def internal_topic_spec(name: str, config: BrokerConfig) -> tuple[int, int, dict
                 "compression.type": "uncompressed",
                 "min.insync.replicas": str(config.get_int("transaction.state.log.min.isr")),
                 "segment.bytes": str(config.get_int("transaction.state.log.segment.bytes")),
+            },
+        )
+    if name == SHARE_GROUP_STATE:
+        # Not compacted, as in Kafka (KIP-932): snapshots and updates are pruned by offset.
+        return (
+            config.get_int("share.coordinator.state.topic.num.partitions"),
+            config.get_int("share.coordinator.state.topic.replication.factor"),
+            {
+                "cleanup.policy": "delete",
+                "compression.type": "producer",
+                "retention.ms": "-1",
+                "min.insync.replicas": str(config.get_int("share.coordinator.state.topic.min.isr")),
+                "segment.bytes": str(config.get_int("share.coordinator.state.topic.segment.bytes")),
             },
         )
     raise ValueError(f"{name!r} is not an internal topic")

@@ -20,10 +20,20 @@ from ferrolog.controller.coordinator.group.consumer import (
 from ferrolog.controller.coordinator.group.descriptions import (
     consumer_describe_error,
     describe_error,
+    share_describe_error,
 )
 from ferrolog.controller.coordinator.group.membership import JoinCall
 from ferrolog.controller.coordinator.group.responses import join_response, sync_response
+from ferrolog.controller.coordinator.group.share import ShareHeartbeatCall, valid_member_id
+from ferrolog.controller.coordinator.group.share import error_response as share_heartbeat_error
 from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.share.coordinator import Outcome as ShareOutcome
+from ferrolog.controller.coordinator.share.coordinator import (
+    coordinator_key,
+    parse_coordinator_key,
+)
+from ferrolog.controller.coordinator.share.records import SharePartitionKey
+from ferrolog.controller.coordinator.share.state import ShareState, StateBatch
 from ferrolog.controller.coordinator.txn.markers import Marker
 from ferrolog.controller.coordinator.txn.state import TopicPartition, TxnMetadata, TxnState
 from ferrolog.protocol.messages import (
@@ -39,6 +49,8 @@ from ferrolog.protocol.messages import (
     OffsetDeleteResponse,
     OffsetFetchRequestTopic,
     OffsetFetchResponseTopics,
+    ShareGroupDescribeResponseDescribedGroup,
+    ShareGroupHeartbeatResponse,
     SyncGroupRequest,
     SyncGroupResponse,
     TxnOffsetCommitRequest,
@@ -50,23 +62,35 @@ __all__ = [
     "HeartbeatCall",
     "JoinCall",
     "Marker",
+    "ShareCoordinatorApi",
+    "ShareHeartbeatCall",
+    "ShareOutcome",
+    "SharePartitionKey",
+    "ShareState",
+    "StateBatch",
     "TopicPartition",
     "TransactionCoordinatorApi",
     "TxnMetadata",
     "TxnState",
     "consumer_describe_error",
     "consumer_heartbeat_error",
+    "coordinator_key",
     "describe_error",
     "join_response",
+    "parse_coordinator_key",
     "partition_for",
+    "share_describe_error",
+    "share_heartbeat_error",
     "sync_response",
+    "valid_member_id",
 ]
 
 
 class GroupCoordinatorApi(Protocol):
-    """Kafka's group APIs, classic (JoinGroup ... DescribeGroups) and KIP-848 (Consumer-
-    GroupHeartbeat, ConsumerGroupDescribe); which protocol a group speaks is the coordinator's
-    business. Each is answered once what it changed is in `__consumer_offsets`."""
+    """Kafka's group APIs, classic (JoinGroup ... DescribeGroups), KIP-848 (Consumer-
+    GroupHeartbeat, ConsumerGroupDescribe) and KIP-932 (ShareGroupHeartbeat, ShareGroup-
+    Describe); which protocol a group speaks is the coordinator's business. Each is
+    answered once what it changed is in `__consumer_offsets`."""
 
     async def join_group(self, request: JoinCall, client_host: str) -> JoinGroupResponse: ...
 
@@ -117,6 +141,43 @@ class GroupCoordinatorApi(Protocol):
     def describe_consumer_group(
         self, group_id: str
     ) -> ConsumerGroupDescribeResponseDescribedGroup: ...
+
+    async def share_group_heartbeat(
+        self, request: ShareHeartbeatCall, client_host: str
+    ) -> ShareGroupHeartbeatResponse:
+        """Answered once the heartbeat's changes are written; partitions whose share state
+        is still to be created come in a later heartbeat."""
+        ...
+
+    def describe_share_group(self, group_id: str) -> ShareGroupDescribeResponseDescribedGroup: ...
+
+
+class ShareCoordinatorApi(Protocol):
+    """Kafka's share-state APIs (InitializeShareGroupState ... ReadShareGroupStateSummary),
+    one share-partition (group, topic id, partition) at a time; each answers with an
+    `Outcome` (error code, message) once what it wrote is committed."""
+
+    async def initialize(
+        self, key: SharePartitionKey, state_epoch: int, start_offset: int
+    ) -> ShareOutcome: ...
+
+    async def read(
+        self, key: SharePartitionKey, leader_epoch: int
+    ) -> tuple[ShareOutcome, ShareState | None]: ...
+
+    async def write(
+        self,
+        key: SharePartitionKey,
+        state_epoch: int,
+        leader_epoch: int,
+        start_offset: int,
+        delivery_complete_count: int,
+        batches: list[StateBatch],
+    ) -> ShareOutcome: ...
+
+    async def delete(self, key: SharePartitionKey) -> ShareOutcome: ...
+
+    async def summary(self, key: SharePartitionKey) -> tuple[ShareOutcome, ShareState | None]: ...
 
 
 class TransactionCoordinatorApi(Protocol):

@@ -19,10 +19,16 @@ from ferrolog.controller.cluster.cache import live_broker_rows
 from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.member import ClusterMember
 from ferrolog.controller.cluster.replica_manager import ReplicaManager
-from ferrolog.controller.cluster.topics import CONSUMER_OFFSETS, TRANSACTION_STATE
+from ferrolog.controller.cluster.topics import (
+    CONSUMER_OFFSETS,
+    SHARE_GROUP_STATE,
+    TRANSACTION_STATE,
+)
 from ferrolog.controller.cluster.zk_controller import ZkController
 from ferrolog.controller.coordinator.group.consumer_state import topics_of
 from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
+from ferrolog.controller.coordinator.share import assembly as share_assembly
+from ferrolog.controller.coordinator.share.coordinator import ShareCoordinator
 from ferrolog.controller.coordinator.txn import assembly
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
 from ferrolog.controller.native_waits import NativeWaits
@@ -52,6 +58,7 @@ class Broker:
         self._waits: NativeWaits | None = None
         self._token_sweeps: asyncio.Task[None] | None = None
         self.txn_coordinator: TransactionCoordinator | None = None
+        self.share_coordinator: ShareCoordinator | None = None
         self.services: BrokerServices | None = None
         self._dispatcher: Dispatcher | None = None
         self.member: ClusterMember | None = None
@@ -124,6 +131,10 @@ class Broker:
             self.txn_coordinator = assembly.build(
                 native, self._waits, config, self._cluster, self._on_marker
             )
+            self.share_coordinator, persister = share_assembly.build(
+                native, self._waits, config, self._cluster
+            )
+            self.group_coordinator.share_state = persister
             store: MetadataStore
             if config.zookeeper_connect:
                 store, controller = await self._start_cluster(native, replicas, registration)
@@ -152,6 +163,7 @@ class Broker:
                 native=native,
                 group_coordinator=self.group_coordinator,
                 txn_coordinator=self.txn_coordinator,
+                share_coordinator=self.share_coordinator,
                 sasl=SaslAuthenticator(
                     config,
                     controller.scram_credentials.credential,
@@ -218,14 +230,17 @@ class Broker:
         change on."""
         assert self.group_coordinator is not None
         assert self.txn_coordinator is not None
+        assert self.share_coordinator is not None
         native = self.native
         assert native is not None
         controller.subscribe_brokers(lambda live: native.set_live_brokers(live_broker_rows(live)))
         controller.add_leadership_listener(CONSUMER_OFFSETS, self.group_coordinator.runtime)
         controller.add_leadership_listener(TRANSACTION_STATE, self.txn_coordinator.runtime)
+        controller.add_leadership_listener(SHARE_GROUP_STATE, self.share_coordinator.runtime)
         controller.group_configs.subscribe(self.group_coordinator.set_group_configs)
         self.group_coordinator.start()
         self.txn_coordinator.start()
+        self.share_coordinator.start()
 
     def _is_ready(self) -> bool:
         """`/readyz`: every local replica opened and the shutdown not begun, and in a cluster
@@ -325,6 +340,9 @@ class Broker:
         if self.txn_coordinator is not None:
             await self.txn_coordinator.stop()
             self.txn_coordinator = None
+        if self.share_coordinator is not None:
+            await self.share_coordinator.stop()
+            self.share_coordinator = None
         if self.group_coordinator is not None:
             # Members waiting on a rebalance are answered (NOT_COORDINATOR) rather than left
             # to the dispatcher's grace period; the timers stop.

@@ -31,7 +31,7 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     "transaction.version": (0, 2),
     # 1: KIP-848's consumer group protocol (ConsumerGroupHeartbeat, ConsumerGroupDescribe).
     "group.version": (0, 1),
-    # 1: KIP-932 share groups, not implemented.
+    # 1: KIP-932 share groups: in development, see UNSTABLE_LEVELS.
     "share.version": (0, 0),
     # 1: KIP-966's eligible leader replicas: the controller keeps the replicas that left an ISR
     # below min.insync.replicas and elects from them when the ISR empties (controller/cluster/
@@ -60,11 +60,28 @@ NEW_CLUSTER_LEVELS: dict[str, int] = {
 }
 
 
-def advertised(api_version: int) -> list[tuple[str, int, int]]:
+# Levels ferrolog implements in part, while they are built: supported (reported, and
+# finalizable by UpdateFeatures) only on a broker started with
+# `unstable.feature.versions.enable=true`, Kafka's own switch for levels in development.
+# share.version 1: share groups' coordinator is built; ShareFetch and ShareAcknowledge not yet.
+UNSTABLE_LEVELS: dict[str, int] = {"share.version": 1}
+
+
+def supported(unstable: bool = False) -> dict[str, tuple[int, int]]:
+    """name -> (min, max) level this broker supports, with the unstable levels or without."""
+    table = dict(SUPPORTED_FEATURES)
+    if unstable:
+        for name, level in UNSTABLE_LEVELS.items():
+            low, high = table.get(name, (0, 0))
+            table[name] = (low, max(high, level))
+    return table
+
+
+def advertised(api_version: int, unstable: bool = False) -> list[tuple[str, int, int]]:
     """`(name, min, max)` of the features ApiVersions `api_version` reports as supported,
     by name."""
     return [
         (name, low, high)
-        for name, (low, high) in sorted(SUPPORTED_FEATURES.items())
+        for name, (low, high) in sorted(supported(unstable).items())
         if high > 0 and (low > 0 or api_version >= 4)
     ]

@@ -98,7 +98,12 @@ def test_values_are_checked_against_the_brokers_bounds() -> None:
         # Against the broker's heartbeat interval (5000) when the group has none of its own.
         "consumer.session.timeout.ms=5000": "consumer.session.timeout.ms must be greater than "
         "consumer.heartbeat.interval.ms",
-        "share.session.timeout.ms=50000": "Unknown group config name: share.session.timeout.ms",
+        # Share groups' the same way, against group.share.{min,max}.* (45000-60000, ...).
+        "share.session.timeout.ms=44999": "share.session.timeout.ms must be in the range "
+        "45000 to 60000 inclusive.",
+        "share.assignment.interval.ms=15001": "share.assignment.interval.ms must be in the "
+        "range 0 to 15000 inclusive.",
+        "streams.session.timeout.ms=50000": "Unknown group config name: streams.session.timeout.ms",
     }
     for setting, message in refusals.items():
         name, _, value = setting.partition("=")
@@ -118,7 +123,13 @@ def test_describe_and_alter_through_the_protocol(broker: EmbeddedBroker) -> None
     bootstrap = broker.bootstrap_servers
     group = f"g-{uuid.uuid4().hex[:8]}"
     rows = describe(bootstrap, group)
-    assert sorted(rows) == ["consumer.heartbeat.interval.ms", "consumer.session.timeout.ms"]
+    assert sorted(rows) == [
+        "consumer.heartbeat.interval.ms",
+        "consumer.session.timeout.ms",
+        "share.assignment.interval.ms",
+        "share.heartbeat.interval.ms",
+        "share.session.timeout.ms",
+    ]
     session = rows["consumer.session.timeout.ms"]
     # The broker's value is the group config's default: its synonyms are the broker
     # property's values, from the one in effect (set in server.properties) to its default.

@@ -67,6 +67,7 @@ DESCRIBE_SCRAM, ALTER_SCRAM = 50, 51
 MISSING = -1  # an error code for an entry the answer should have had and did not
 DESCRIBE_CLUSTER, DESCRIBE_PRODUCERS, DESCRIBE_TRANSACTIONS, LIST_TRANSACTIONS = 60, 61, 65, 66
 LIST_CONFIG_RESOURCES, DESCRIBE_TOPIC_PARTITIONS = 74, 75
+INITIALIZE_SHARE_GROUP_STATE = 83
 
 TOPIC_REFUSED = errors.TopicAuthorizationFailedError.code
 GROUP_REFUSED = errors.GroupAuthorizationFailedError.code
@@ -1206,8 +1207,9 @@ def test_authorized_operations_of_a_topic_that_does_not_exist(secured: AclBroker
 
 def test_share_coordinators_are_found_by_brokers_only(secured: AclBroker) -> None:
     """FindCoordinator v6's key type 2 (share coordinators, KIP-932) needs CLUSTER_ACTION, else
-    every key is refused; with it, each key is answered INVALID_REQUEST, as a Kafka broker
-    without a share coordinator did."""
+    every key is refused; with it, a well-formed key (group:topicId:partition) finds its share
+    coordinator, a malformed one is INVALID_REQUEST. The share-state APIs brokers send need it
+    too, partition by partition."""
     who = f"peer-{uuid.uuid4().hex[:8]}"
     body = {"key_type": 2, "coordinator_keys": ["g:AAAAAAAAAAAAAAAAAAAAAA:0", "h:x:1"]}
 
@@ -1215,9 +1217,29 @@ def test_share_coordinators_are_found_by_brokers_only(secured: AclBroker) -> Non
         answer = send(secured, who, FIND_COORDINATOR, 6, body)
         return [c["error_code"] for c in answer["coordinators"]]
 
+    initialize = {
+        "group_id": "g",
+        "topics": [
+            {
+                "topic_id": bytes(range(16)),
+                "partitions": [{"partition": 0, "state_epoch": 0, "start_offset": -1}],
+            }
+        ],
+    }
+    (result,) = send(secured, who, INITIALIZE_SHARE_GROUP_STATE, 0, initialize)["results"]
+    assert [p["error_code"] for p in result["partitions"]] == [CLUSTER_REFUSED]
     assert codes() == [CLUSTER_REFUSED] * 2
     secured.allow(who, CLUSTER, CLUSTER_NAME, Op.CLUSTER_ACTION)
-    assert codes() == [errors.InvalidRequestError.code] * 2
+    # The first share key creates __share_group_state: COORDINATOR_NOT_AVAILABLE meanwhile.
+    found = wait_until(
+        lambda: (c := codes())[0] != errors.CoordinatorNotAvailableError.code and c,
+        what="the share coordinator",
+    )
+    assert found == [0, errors.InvalidRequestError.code]
+    (result,) = send(secured, who, INITIALIZE_SHARE_GROUP_STATE, 0, initialize)["results"]
+    assert [p["error_code"] for p in result["partitions"]] == [
+        errors.UnknownTopicOrPartitionError.code
+    ]
 
 
 def test_markers_are_written_by_brokers_only(secured: AclBroker) -> None:

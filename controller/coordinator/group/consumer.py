@@ -65,7 +65,7 @@ def error_response(
     }
 
 
-def _blank(value: str | None) -> bool:
+def blank(value: str | None) -> bool:
     """Kafka's throwIfEmptyString: set, but empty once trimmed (null is fine)."""
     return value is not None and not value.strip()
 
@@ -77,13 +77,13 @@ def validate(req: HeartbeatCall, assignors: list[str]) -> tuple[int, str] | None
     epoch = req["member_epoch"]
     version = req["version"]
     needs_id = version >= CLIENT_MEMBER_ID_VERSION or epoch > 0 or epoch == LEAVE_GROUP_MEMBER_EPOCH
-    if needs_id and _blank(req["member_id"]):
+    if needs_id and blank(req["member_id"]):
         return invalid, "MemberId can't be empty."
-    if _blank(req["group_id"]):
+    if blank(req["group_id"]):
         return invalid, "GroupId can't be empty."
-    if _blank(req.get("instance_id")):
+    if blank(req.get("instance_id")):
         return invalid, "InstanceId can't be empty."
-    if _blank(req.get("rack_id")):
+    if blank(req.get("rack_id")):
         return invalid, "RackId can't be empty."
     if epoch == 0:
         if req["rebalance_timeout_ms"] == -1:

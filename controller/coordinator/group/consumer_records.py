@@ -46,7 +46,11 @@ from ferrolog.controller.coordinator.group.records import (
 from ferrolog.controller.coordinator.group.records import (
     CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA as TARGET_METADATA,
 )
-from ferrolog.controller.coordinator.group.records import ConsumerGroupRecord
+from ferrolog.controller.coordinator.group.records import (
+    ConsumerGroupRecord,
+    RecordDiff,
+)
+from ferrolog.controller.coordinator.group.records import tombstones as records_tombstones
 
 # Kafka's MemberState codes (ConsumerGroupCurrentMemberAssignmentValue.State).
 STATE_CODES = {
@@ -57,7 +61,7 @@ STATE_CODES = {
 STATES = {code: state for state, code in STATE_CODES.items()}
 
 
-def _by_id(partitions: Partitions, topics: TopicNames) -> list[dict[str, Any]]:
+def by_id(partitions: Partitions, topics: TopicNames) -> list[dict[str, Any]]:
     out = []
     for topic, ps in sorted(partitions.items()):
         topic_id = topics.id_of(topic)
@@ -66,7 +70,7 @@ def _by_id(partitions: Partitions, topics: TopicNames) -> list[dict[str, Any]]:
     return out
 
 
-def _by_name(raw: list[dict[str, Any]], topics: TopicNames) -> Partitions:
+def by_name(raw: list[dict[str, Any]], topics: TopicNames) -> Partitions:
     out: Partitions = {}
     for tp in raw:
         name = topics.name_of(bytes(tp["topic_id"]))
@@ -102,8 +106,8 @@ def _current_value(m: ConsumerMember, topics: TopicNames) -> dict[str, Any]:
         "member_epoch": m.member_epoch,
         "previous_member_epoch": m.previous_member_epoch,
         "state": STATE_CODES[m.state],
-        "assigned_partitions": _by_id(m.assigned, topics),
-        "partitions_pending_revocation": _by_id(m.pending_revocation, topics),
+        "assigned_partitions": by_id(m.assigned, topics),
+        "partitions_pending_revocation": by_id(m.pending_revocation, topics),
     }
 
 
@@ -117,19 +121,8 @@ def records(
     """The records that bring the log to the group as it is now. `members`: the members
     whose metadata and current assignment may have changed (None: all); `removed`: members
     that left since the last write."""
-    out: list[ConsumerGroupRecord] = []
-    persisted = cg.persisted
-
-    def put(kind: int, member_id: str | None, value: dict[str, Any] | None) -> None:
-        key = (kind, member_id)
-        if value is None:
-            if key in persisted:
-                del persisted[key]
-                out.append(ConsumerGroupRecord(kind, group_id, member_id, None))
-        elif persisted.get(key) != value:
-            persisted[key] = value
-            out.append(ConsumerGroupRecord(kind, group_id, member_id, value))
-
+    diff = RecordDiff(ConsumerGroupRecord, group_id, cg.persisted)
+    put = diff.put
     for member_id in removed:
         for kind in (CURRENT, TARGET, MEMBER):
             put(kind, member_id, None)
@@ -153,29 +146,23 @@ def records(
         },
     )
     put(METADATA, None, {"epoch": cg.group_epoch})
-    if persisted.get((TARGET_METADATA, None)) != {"assignment_epoch": cg.assignment_epoch}:
+    if cg.persisted.get((TARGET_METADATA, None)) != {"assignment_epoch": cg.assignment_epoch}:
         for member_id in cg.members:
             put(
                 TARGET,
                 member_id,
-                {"topic_partitions": _by_id(cg.target.get(member_id, {}), topics)},
+                {"topic_partitions": by_id(cg.target.get(member_id, {}), topics)},
             )
         put(TARGET_METADATA, None, {"assignment_epoch": cg.assignment_epoch})
     for member_id in changed:
         put(CURRENT, member_id, _current_value(cg.members[member_id], topics))
-    return out
+    return diff.out
 
 
 def tombstones(group_id: str, cg: ConsumerGroup) -> list[ConsumerGroupRecord]:
     """Every record of the group deleted (Kafka's createGroupTombstoneRecords): the group
     became a classic one, or is deleted."""
-    out: list[ConsumerGroupRecord] = []
-    for kind, member_id in sorted(
-        cg.persisted, key=lambda k: (k[1] is None, _TOMBSTONE_ORDER.index(k[0]), k[1] or "")
-    ):
-        out.append(ConsumerGroupRecord(kind, group_id, member_id, None))
-    cg.persisted.clear()
-    return out
+    return records_tombstones(ConsumerGroupRecord, group_id, cg.persisted, _TOMBSTONE_ORDER)
 
 
 _TOMBSTONE_ORDER = (CURRENT, TARGET, MEMBER, TARGET_METADATA, PARTITIONS, METADATA)
@@ -207,7 +194,7 @@ def replay(
         if value is None:
             cg.target.pop(member_id, None)
         else:
-            cg.target[member_id] = _by_name(value["topic_partitions"], topics)
+            cg.target[member_id] = by_name(value["topic_partitions"], topics)
     elif record.kind == MEMBER:
         if value is None:
             gone = cg.members.pop(member_id, None)
@@ -244,7 +231,7 @@ def replay(
         member.member_epoch = value["member_epoch"]
         member.previous_member_epoch = value["previous_member_epoch"]
         member.state = STATES.get(value["state"], MemberState.STABLE)
-        member.assigned = _by_name(value["assigned_partitions"], topics)
-        member.pending_revocation = _by_name(value["partitions_pending_revocation"], topics)
+        member.assigned = by_name(value["assigned_partitions"], topics)
+        member.pending_revocation = by_name(value["partitions_pending_revocation"], topics)
         if member.state == MemberState.UNREVOKED_PARTITIONS:
             member.revocation_deadline = now + max(member.rebalance_timeout_ms, 0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
@@ -25,12 +26,18 @@ from ferrolog.controller.coordinator.group import (
     offsets,
     protocols,
     records,
+    share,
 )
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
 from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
 from ferrolog.controller.coordinator.group.membership import JoinCall
 from ferrolog.controller.coordinator.group.shard import GroupShard, RebalanceCounts, Write
+from ferrolog.controller.coordinator.group.share import (
+    NO_SHARE_STATE,
+    ShareHeartbeatCall,
+    ShareStateInitializer,
+)
 from ferrolog.controller.coordinator.group.state import GroupSettings
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
@@ -47,6 +54,8 @@ from ferrolog.protocol.messages import (
     OffsetDeleteResponse,
     OffsetFetchRequestTopic,
     OffsetFetchResponseTopics,
+    ShareGroupDescribeResponseDescribedGroup,
+    ShareGroupHeartbeatResponse,
     SyncGroupRequest,
     SyncGroupResponse,
     TxnOffsetCommitRequest,
@@ -60,6 +69,7 @@ if TYPE_CHECKING:
     from ferrolog.config import BrokerConfig
     from ferrolog.controller.native_waits import NativeWaits
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 # How often the coordinator looks for deleted topics, whose offsets it then deletes.
 DELETED_TOPICS_CHECK_MS = 1000
@@ -69,6 +79,7 @@ TICK_SECONDS = 0.05
 
 
 def settings_from(config: BrokerConfig) -> GroupSettings:
+    _share_assignor(config.get("group.share.assignors") or "")
     return GroupSettings(
         min_session_timeout_ms=config.get_int("group.min.session.timeout.ms"),
         max_session_timeout_ms=config.get_int("group.max.session.timeout.ms"),
@@ -82,7 +93,25 @@ def settings_from(config: BrokerConfig) -> GroupSettings:
         consumer_max_size=config.get_int("group.consumer.max.size"),
         # Kafka reads the policy case-insensitively.
         consumer_migration_policy=(config.get("group.consumer.migration.policy") or "").lower(),
+        share_max_size=config.get_int("group.share.max.size"),
+        share_session_timeout_ms=config.get_int("group.share.session.timeout.ms"),
+        share_heartbeat_interval_ms=config.get_int("group.share.heartbeat.interval.ms"),
+        share_assignment_interval_ms=config.get_int("group.share.assignment.interval.ms"),
+        share_initialize_retry_interval_ms=max(
+            config.get_int("group.share.initialize.retry.interval.ms"),
+            config.get_int("offsets.commit.timeout.ms"),
+        ),
     )
+
+
+def _share_assignor(value: str) -> None:
+    """`group.share.assignors`: Kafka takes exactly one, its class name or `simple`; ferrolog
+    has `simple` only, and refuses others at start-up."""
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if names != ["simple"]:
+        raise ValueError(
+            f"group.share.assignors: {value or '(empty)'} not supported (ferrolog has simple)"
+        )
 
 
 def _assignors(value: str) -> tuple[str, ...]:
@@ -112,6 +141,9 @@ class GroupCoordinator:
         # The cluster's topics (set by the broker once its controller runs): consumer group
         # records name topics by id.
         self.topics: Topics = NO_TOPICS
+        # Where share-partition state is created (the share coordinator, set by the broker).
+        self.share_state: ShareStateInitializer = NO_SHARE_STATE
+        self._share_tasks: set[asyncio.Task[None]] = set()
         # The controller's leadership listener for `__consumer_offsets`.
         self.runtime: CoordinatorRuntime[GroupShard] = CoordinatorRuntime(
             native,
@@ -273,9 +305,36 @@ class GroupCoordinator:
         )
 
     async def delete_group(self, group_id: str) -> int:
-        return await self._run(
-            group_id, lambda shard, reply: offsets.delete_group(shard, group_id, now_ms(), reply)
-        )
+        state: dict[str, set[int]] = {}
+
+        def operation(shard: GroupShard, reply: Callable[[int], None]) -> None:
+            state.update(share.state_partitions(shard, group_id))
+            offsets.delete_group(shard, group_id, now_ms(), reply)
+
+        code = await self._run(group_id, operation)
+        if not code and state:
+            # As Kafka, once the group is gone: its share-partitions' state goes too.
+            task = asyncio.get_running_loop().create_task(self._delete_state(group_id, state))
+            self._share_tasks.add(task)
+            task.add_done_callback(self._share_tasks.discard)
+        return code
+
+    async def _delete_state(self, group_id: str, state: dict[str, set[int]]) -> None:
+        for topic, partitions in state.items():
+            topic_id = self.topics.id_of(topic)
+            if topic_id is None:
+                continue  # the topic is gone, and its share-partitions with it
+            try:
+                failed = await self.share_state.delete(group_id, topic_id, sorted(partitions))
+            except Exception:  # logged; the state stays behind
+                log.warning(
+                    "deleting %s's share state of %s failed", group_id, topic, exc_info=True
+                )
+                continue
+            if failed:
+                log.warning(
+                    "%s's share state of %s-%s was not deleted", group_id, topic, sorted(failed)
+                )
 
     def describe_group(self, group_id: str) -> DescribeGroupsResponseDescribedGroup:
         return descriptions.describe(self._shard_for(group_id).group(group_id), group_id)
@@ -311,6 +370,56 @@ class GroupCoordinator:
         group = self._shard_for(group_id).group(group_id)
         return descriptions.describe_consumer_group(group, group_id, self.topics)
 
+    async def share_group_heartbeat(
+        self, request: ShareHeartbeatCall, client_host: str
+    ) -> ShareGroupHeartbeatResponse:
+        topics = self.topics
+        invalid = share.validate(request)
+        if invalid is not None:
+            return share.error_response(*invalid)
+        to_initialize: list[share.InitializeState] = []
+
+        def operation(
+            shard: GroupShard, reply: Callable[[ShareGroupHeartbeatResponse], None]
+        ) -> None:
+            outcome = protocols.share_heartbeat(shard, request, now_ms(), topics, client_host)
+            to_initialize.extend(outcome.to_initialize)
+            shard.when_written(
+                lambda error: reply(share.error_response(error) if error else outcome.response)
+            )
+
+        response = await self._run(request["group_id"], operation)
+        if to_initialize and not response["error_code"]:
+            # As Kafka: answered first; the partitions are assigned once their state exists.
+            self._spawn_initialize(to_initialize)
+        return response
+
+    def _spawn_initialize(self, states: list[share.InitializeState]) -> None:
+        task = asyncio.get_running_loop().create_task(self._initialize(states))
+        self._share_tasks.add(task)
+        task.add_done_callback(self._share_tasks.discard)
+
+    async def _initialize(self, states: list[share.InitializeState]) -> None:
+        """Asks the share coordinator to create the share-partition state of `states`, then
+        records on the group's shard which partitions have it."""
+        for state in states:
+            try:
+                failed = await self.share_state.initialize(state)
+            except Exception:
+                log.warning("initializing %s failed", state, exc_info=True)
+                failed = set(state.partitions)
+            try:
+                shard = self._shard_for(state.group_id)
+            except errors.KafkaError:
+                continue  # moved away: the new coordinator asks again
+            done = [p for p in state.partitions if p not in failed]
+            share.initialized(shard, state.group_id, state.topic, done, sorted(failed))
+            self._flush(shard)
+
+    def describe_share_group(self, group_id: str) -> ShareGroupDescribeResponseDescribedGroup:
+        group = self._shard_for(group_id).group(group_id)
+        return descriptions.describe_share_group(group, group_id, self.topics)
+
     # Timers
 
     def tick(self, now: int) -> None:
@@ -323,7 +432,7 @@ class GroupCoordinator:
         deleted = self._deleted_topics(now) if shards else set()
         for shard in shards:
             for group in list(shard.groups.values()):
-                protocols.tick(shard, group, now)
+                protocols.tick(shard, group, now, self.topics)
             if expire:
                 offsets.expire_offsets(shard, now)
             if deleted:

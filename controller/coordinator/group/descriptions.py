@@ -14,6 +14,7 @@ from ferrolog.protocol.messages import (
     DescribeGroupsResponseDescribedGroup,
     DescribeGroupsResponseDescribedGroupMember,
     ListGroupsResponseListedGroup,
+    ShareGroupDescribeResponseDescribedGroup,
 )
 
 
@@ -23,7 +24,7 @@ def describe(group: Group | None, group_id: str) -> DescribeGroupsResponseDescri
     before v6 answers either as a Dead group without an error."""
     if group is None:
         raise errors.GroupIdNotFoundError(f"Group {group_id} not found.")
-    if group.consumer is not None:
+    if group.consumer is not None or group.share is not None:
         raise errors.GroupIdNotFoundError(f"Group {group_id} is not a classic group.")
     stable = group.state == GroupState.STABLE
     members: list[DescribeGroupsResponseDescribedGroupMember] = [
@@ -66,7 +67,15 @@ def describe_error(
 
 
 def list_entry(group: Group) -> ListGroupsResponseListedGroup:
-    """As Kafka: a KIP-848 group is of type "consumer" with protocol type "consumer"."""
+    """As Kafka: a KIP-848 group is of type "consumer" with protocol type "consumer", a
+    share group of type and protocol type "share"."""
+    if group.share is not None:
+        return {
+            "group_id": group.group_id,
+            "protocol_type": SHARE_PROTOCOL,
+            "group_state": group.share.state().value,
+            "group_type": "share",
+        }
     if group.consumer is not None:
         return {
             "group_id": group.group_id,
@@ -89,6 +98,7 @@ def consumer_state_name(group: Group) -> str:
 
 
 CLASSIC_MEMBER, CONSUMER_MEMBER = 0, 1
+SHARE_PROTOCOL = "share"
 
 
 def describe_consumer_group(
@@ -157,3 +167,63 @@ def consumer_describe_error(
     result = describe_consumer_group(None, group_id, NO_TOPICS)
     result.update({"error_code": code, "error_message": message})
     return result
+
+
+def describe_share_group(
+    group: Group | None, group_id: str, topics: Topics
+) -> ShareGroupDescribeResponseDescribedGroup:
+    """ShareGroupDescribe's view of a share group: its epochs, assignor and members with the
+    partitions each holds now."""
+    if group is None or group.share is None:
+        message = (
+            f"Group {group_id} not found."
+            if group is None
+            else f"Group {group_id} is not a share group."
+        )
+        return share_describe_error(group_id, errors.GroupIdNotFoundError.code, message)
+    sg = group.share
+    return {
+        "error_code": 0,
+        "error_message": None,
+        "group_id": group_id,
+        "group_state": sg.state().value,
+        "group_epoch": sg.group_epoch,
+        "assignment_epoch": sg.assignment_epoch,
+        "assignor_name": sg.assignor,
+        "members": [
+            {
+                "member_id": m.member_id,
+                "rack_id": m.rack_id,
+                "member_epoch": m.member_epoch,
+                "client_id": m.client_id,
+                "client_host": m.client_host,
+                "subscribed_topic_names": sorted(m.subscribed_topic_names),
+                "assignment": {
+                    "topic_partitions": [
+                        {"topic_id": found[0], "topic_name": t, "partitions": sorted(ps)}
+                        for t, ps in sorted(m.assigned.items())
+                        if ps and (found := topics.by_name(t)) is not None
+                    ]
+                },
+            }
+            for m in sg.members.values()
+        ],
+        "authorized_operations": -2147483648,
+    }
+
+
+def share_describe_error(
+    group_id: str, code: int, message: str | None
+) -> ShareGroupDescribeResponseDescribedGroup:
+    """ShareGroupDescribe's answer for a group it could not look at."""
+    return {
+        "error_code": code,
+        "error_message": message,
+        "group_id": group_id,
+        "group_state": "",
+        "group_epoch": 0,
+        "assignment_epoch": 0,
+        "assignor_name": "",
+        "members": [],
+        "authorized_operations": -2147483648,
+    }

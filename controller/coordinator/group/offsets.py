@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import cast
 
 from ferrolog import errors
-from ferrolog.controller.coordinator.group import consumer_records
+from ferrolog.controller.coordinator.group import consumer_records, share_records
 from ferrolog.controller.coordinator.group.records import (
     GroupRecord,
     OffsetRecord,
@@ -96,6 +96,8 @@ def validate_commit(
     allowed only while the group has no members; a member must be current."""
     if group is None:
         return NONE if generation < 0 else errors.IllegalGenerationError.code
+    if group.share is not None:
+        return errors.GroupIdNotFoundError.code  # Kafka: "Group <g> is not a consumer group."
     if group.state == GroupState.DEAD:
         return errors.CoordinatorNotAvailableError.code
     if group.consumer is not None:
@@ -120,6 +122,8 @@ def validate_txn_commit(
     current one."""
     if group is None:
         return NONE
+    if group.share is not None:
+        return errors.GroupIdNotFoundError.code
     if group.state == GroupState.DEAD:
         return errors.CoordinatorNotAvailableError.code
     if instance_id is not None:
@@ -320,7 +324,7 @@ def offset_delete(
     reply: Callable[[OffsetDeleteResponse], None],
 ) -> None:
     group = shard.group(group_id)
-    if group is None:
+    if group is None or group.share is not None:
         reply({"error_code": errors.GroupIdNotFoundError.code, "throttle_time_ms": 0, "topics": []})
         return
     subscribed: set[str] = set()
@@ -367,6 +371,8 @@ def delete_group(shard: GroupShard, group_id: str, now: int, reply: Callable[[in
     records: list[Record] = [OffsetRecord(group_id, t, p, None) for (t, p) in sorted(group.offsets)]
     if group.consumer is not None:
         records.extend(consumer_records.tombstones(group_id, group.consumer))
+    if group.share is not None:
+        records.extend(share_records.tombstones(group_id, group.share))
     records.append(GroupRecord(group_id, None))
     group.protocol_type = None
 
@@ -382,8 +388,8 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
     group left with nothing is deleted too."""
     retention = shard.settings.offsets_retention_ms
     for group in list(shard.groups.values()):
-        if not group.is_empty() or group.state not in (GroupState.EMPTY,):
-            continue
+        if not group.is_empty() or group.state not in (GroupState.EMPTY,) or group.share:
+            continue  # (share groups never expire: only DeleteGroups removes them)
         pending = any(group.group_id in p for p in shard.pending_txn.values())
         if group.consumer is not None and not group.offsets and not pending:
             # An empty KIP-848 group with nothing committed goes: its records' tombstones

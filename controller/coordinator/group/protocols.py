@@ -11,12 +11,13 @@ GroupCoordinatorService's) come first."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.controller.coordinator.group import consumer, membership, migration
+from ferrolog.controller.coordinator.group import consumer, membership, migration, share
 from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
 from ferrolog.controller.coordinator.group.membership import JoinCall
 from ferrolog.controller.coordinator.group.responses import join_response
 from ferrolog.controller.coordinator.group.shard import GroupShard
+from ferrolog.controller.coordinator.group.share import ShareHeartbeatCall
 from ferrolog.controller.coordinator.group.state import Group, JoinReply, SyncReply
 from ferrolog.protocol.messages import (
     ConsumerGroupHeartbeatResponse,
@@ -53,6 +54,10 @@ def join(
         reply(join_response(errors.InvalidSessionTimeoutError.code, req.get("member_id") or ""))
         return
     group = shard.group(group_id)
+    if group is not None and group.share is not None:
+        # Kafka answers a classic member of a share group so, without a member id.
+        reply(join_response(errors.InconsistentGroupProtocolError.code, ""))
+        return
     if group is not None and group.consumer is not None and group.consumer.members:
         migration.join(shard, group, req, now, reply, host, topics)
     else:
@@ -94,6 +99,10 @@ def consumer_heartbeat(
         return consumer.error_response(invalid[0], invalid[1])
     group_id = req["group_id"]
     group = shard.group(group_id)
+    if group is not None and group.share is not None:
+        return consumer.error_response(
+            errors.GroupIdNotFoundError.code, f"Group {group_id} is not a consumer group."
+        )
     if group is not None and group.consumer is None and not group.is_empty():
         # A classic group with members: a joining member upgrades it in place when the
         # migration policy allows (Kafka's getOrMaybeCreateConsumerGroup).
@@ -105,6 +114,15 @@ def consumer_heartbeat(
         if why is not None:
             return consumer.error_response(errors.GroupIdNotFoundError.code, why)
     return consumer.heartbeat(shard, req, now, topics, host, _fence)
+
+
+# The share protocol's
+
+
+def share_heartbeat(
+    shard: GroupShard, req: ShareHeartbeatCall, now: int, topics: Topics, host: str
+) -> share.Outcome:
+    return share.heartbeat(shard, req, now, topics, host)
 
 
 def _fence(shard: GroupShard, group: Group, member_id: str, now: int) -> bool:
@@ -120,6 +138,9 @@ def _fence(shard: GroupShard, group: Group, member_id: str, now: int) -> bool:
 # Timers
 
 
-def tick(shard: GroupShard, group: Group, now: int) -> None:
+def tick(shard: GroupShard, group: Group, now: int, topics: Topics = NO_TOPICS) -> None:
+    if group.share is not None:
+        share.tick(shard, group, now, topics)
+        return
     membership.tick(shard, group, now)
     consumer.tick(shard, group, now, _fence)

@@ -8,16 +8,18 @@ Written: OffsetCommitKey (type 1) with OffsetCommitValue v3 (v1 when the commit 
 explicit expire timestamp, the only version with that field), GroupMetadataKey (type 2) with
 GroupMetadataValue v3, and the KIP-848 consumer group records (types 3-8:
 ConsumerGroupMetadata, ...PartitionMetadata, ...MemberMetadata, ...TargetAssignmentMetadata,
-...TargetAssignmentMember, ...CurrentMemberAssignment, each with value v0). Read: every
-version of all of them; their newer tagged fields (e.g. Kafka 4.1's MetadataHash) are
-skipped."""
+...TargetAssignmentMember, ...CurrentMemberAssignment, each with value v0) and the KIP-932
+share group records (types 10-15: ShareGroupMemberMetadata, ShareGroupMetadata,
+...TargetAssignmentMetadata, ...TargetAssignmentMember, ...CurrentMemberAssignment,
+...StatePartitionMetadata, value v0). Read: every version of all of them; their newer tagged
+fields (e.g. Kafka 4.1's MetadataHash) are skipped."""
 
 from __future__ import annotations
 
 import functools
 import struct
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ferrolog.protocol import decode_data, encode_data
 
@@ -96,19 +98,38 @@ CONSUMER_GROUP_SCHEMAS = {
     CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER: "ConsumerGroupTargetAssignmentMember",
     CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT: "ConsumerGroupCurrentMemberAssignment",
 }
+# KIP-932 share group records, the same way.
+SHARE_GROUP_MEMBER_METADATA = 10
+SHARE_GROUP_METADATA = 11
+SHARE_GROUP_TARGET_ASSIGNMENT_METADATA = 12
+SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER = 13
+SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT = 14
+SHARE_GROUP_STATE_PARTITION_METADATA = 15
+SHARE_GROUP_SCHEMAS = {
+    SHARE_GROUP_MEMBER_METADATA: "ShareGroupMemberMetadata",
+    SHARE_GROUP_METADATA: "ShareGroupMetadata",
+    SHARE_GROUP_TARGET_ASSIGNMENT_METADATA: "ShareGroupTargetAssignmentMetadata",
+    SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER: "ShareGroupTargetAssignmentMember",
+    SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT: "ShareGroupCurrentMemberAssignment",
+    SHARE_GROUP_STATE_PARTITION_METADATA: "ShareGroupStatePartitionMetadata",
+}
+_TYPED_SCHEMAS = {**CONSUMER_GROUP_SCHEMAS, **SHARE_GROUP_SCHEMAS}
 MEMBER_KEYED = (
     CONSUMER_GROUP_MEMBER_METADATA,
     CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
     CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+    SHARE_GROUP_MEMBER_METADATA,
+    SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER,
+    SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT,
 )
-CONSUMER_GROUP_VALUE_WRITTEN = 0
+TYPED_GROUP_VALUE_WRITTEN = 0
 
 
 @dataclass(frozen=True)
-class ConsumerGroupRecord:
-    """A record of a KIP-848 consumer group: `kind` is its key type (3-8, above),
-    `member_id` is set for the per-member kinds, `value` is the value struct as the codec
-    reads and writes it (None: a tombstone)."""
+class TypedGroupRecord:
+    """A record of a group of the new protocols: `kind` is its key type (above), `member_id`
+    is set for the per-member kinds, `value` is the value struct as the codec reads and writes
+    it (None: a tombstone)."""
 
     kind: int
     group: str
@@ -116,7 +137,49 @@ class ConsumerGroupRecord:
     value: dict[str, Any] | None
 
 
-Record = OffsetRecord | GroupRecord | ConsumerGroupRecord
+class ConsumerGroupRecord(TypedGroupRecord):
+    """A record of a KIP-848 consumer group (types 3-8)."""
+
+
+class ShareGroupRecord(TypedGroupRecord):
+    """A record of a KIP-932 share group (types 10-15)."""
+
+
+Record = OffsetRecord | GroupRecord | ConsumerGroupRecord | ShareGroupRecord
+R = TypeVar("R", bound=TypedGroupRecord)
+# What the log holds of a group of the new protocols: (record type, member id or None) -> the
+# value last written.
+Persisted = dict[tuple[int, str | None], dict[str, Any]]
+
+
+class RecordDiff(Generic[R]):
+    """The records that bring the log from what it holds of a group (`persisted`, kept up to
+    date here) to new values: one per key whose value changed, a tombstone per key removed,
+    in the order `put` is called."""
+
+    def __init__(self, kind: type[R], group_id: str, persisted: Persisted) -> None:
+        self._kind, self._group_id, self._persisted = kind, group_id, persisted
+        self.out: list[R] = []
+
+    def put(self, record_type: int, member_id: str | None, value: dict[str, Any] | None) -> None:
+        key = (record_type, member_id)
+        if value is None:
+            if key in self._persisted:
+                del self._persisted[key]
+                self.out.append(self._kind(record_type, self._group_id, member_id, None))
+        elif self._persisted.get(key) != value:
+            self._persisted[key] = value
+            self.out.append(self._kind(record_type, self._group_id, member_id, value))
+
+
+def tombstones(
+    kind: type[R], group_id: str, persisted: Persisted, order: tuple[int, ...]
+) -> list[R]:
+    """A tombstone for every record of the group (Kafka's createGroupTombstoneRecords): the
+    members' first, then the group's, each in `order` of record types."""
+    keys = sorted(persisted, key=lambda k: (k[1] is None, order.index(k[0]), k[1] or ""))
+    persisted.clear()
+    return [kind(record_type, group_id, member_id, None) for record_type, member_id in keys]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -134,11 +197,11 @@ _OFFSET_V3_HEAD = struct.Struct(">hqih")
 def encode_key(record: Record) -> bytes:
     if isinstance(record, OffsetRecord):
         return _offset_key(record.group, record.topic, record.partition)
-    if isinstance(record, ConsumerGroupRecord):
+    if isinstance(record, TypedGroupRecord):
         key: dict[str, Any] = {"group_id": record.group}
         if record.kind in MEMBER_KEYED:
             key["member_id"] = record.member_id
-        name = CONSUMER_GROUP_SCHEMAS[record.kind] + "Key"
+        name = _TYPED_SCHEMAS[record.kind] + "Key"
         return struct.pack(">h", record.kind) + encode_data(name, KEY_VERSION, key)
     return struct.pack(">h", GROUP_METADATA_KEY_TYPE) + encode_data(
         "GroupMetadataKey", KEY_VERSION, {"group": record.group}
@@ -148,9 +211,9 @@ def encode_key(record: Record) -> bytes:
 def encode_value(record: Record) -> bytes | None:
     if record.value is None:
         return None
-    if isinstance(record, ConsumerGroupRecord):
-        name = CONSUMER_GROUP_SCHEMAS[record.kind] + "Value"
-        version = CONSUMER_GROUP_VALUE_WRITTEN
+    if isinstance(record, TypedGroupRecord):
+        name = _TYPED_SCHEMAS[record.kind] + "Value"
+        version = TYPED_GROUP_VALUE_WRITTEN
         return struct.pack(">h", version) + encode_data(name, version, record.value)
     if isinstance(record, OffsetRecord):
         v = record.value
@@ -198,8 +261,8 @@ def encode_value(record: Record) -> bytes | None:
 
 
 def decode(key: bytes, value: bytes | None) -> Record | None:
-    """The record of a key/value pair; None for record types ferrolog does not keep (share and
-    streams groups, KIP-848 regular expressions), which it skips."""
+    """The record of a key/value pair; None for record types ferrolog does not keep (streams
+    groups, KIP-848 regular expressions), which it skips."""
     (key_type,) = struct.unpack_from(">h", key)
     if key_type in OFFSET_COMMIT_KEY_TYPES:
         k = decode_data("OffsetCommitKey", KEY_VERSION, key[2:])
@@ -245,12 +308,13 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
                 members=members,
             ),
         )
-    if key_type in CONSUMER_GROUP_SCHEMAS:
-        name = CONSUMER_GROUP_SCHEMAS[key_type]
+    if key_type in _TYPED_SCHEMAS:
+        name = _TYPED_SCHEMAS[key_type]
         k = decode_data(name + "Key", KEY_VERSION, key[2:])
         body = None
         if value is not None:
             (version,) = struct.unpack_from(">h", value)
             body = decode_data(name + "Value", version, value[2:])
-        return ConsumerGroupRecord(key_type, k["group_id"], k.get("member_id"), body)
+        kind = ShareGroupRecord if key_type in SHARE_GROUP_SCHEMAS else ConsumerGroupRecord
+        return kind(key_type, k["group_id"], k.get("member_id"), body)
     return None

@@ -19,10 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ferrolog.controller.coordinator.batches import CONTROL_COMMIT, Batch
-from ferrolog.controller.coordinator.group import consumer_records
+from ferrolog.controller.coordinator.group import consumer_records, share_records
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, ConsumerGroup, Topics
 from ferrolog.controller.coordinator.group.records import (
     CONSUMER_GROUP_METADATA,
+    SHARE_GROUP_METADATA,
     ConsumerGroupRecord,
     GroupRecord,
     GroupValue,
@@ -30,8 +31,10 @@ from ferrolog.controller.coordinator.group.records import (
     OffsetRecord,
     OffsetValue,
     Record,
+    ShareGroupRecord,
     decode,
 )
+from ferrolog.controller.coordinator.group.share_state import ShareGroup
 from ferrolog.controller.coordinator.group.state import Group, GroupSettings, GroupState, Member
 
 
@@ -170,6 +173,9 @@ class GroupShard:
         if isinstance(record, ConsumerGroupRecord):
             self._replay_consumer(record, now)
             return
+        if isinstance(record, ShareGroupRecord):
+            self._replay_share(record, now)
+            return
         if record.value is None:
             # The classic group is gone: deleted (its offsets were deleted before), or
             # upgraded to a consumer group (whose records follow; its offsets stay).
@@ -211,6 +217,22 @@ class GroupShard:
         )
         group.state = GroupState.STABLE if group.consumer.members else GroupState.EMPTY
 
+    def _replay_share(self, record: ShareGroupRecord, now: int) -> None:
+        group = self.groups.get(record.group)
+        if record.value is None and (group is None or group.share is None):
+            return
+        if record.kind == SHARE_GROUP_METADATA and record.value is None:
+            assert group is not None
+            group.share = None  # deleted
+            group.state = GroupState.EMPTY
+            self._drop_if_unused(group)
+            return
+        if group is None or group.share is None:
+            group = self.get_or_create(record.group, now)
+            group.share = ShareGroup()
+        timeout = self.settings.share_session_timeout(record.group)
+        share_records.replay(group.share, record, self.topics, now, timeout)
+
     def end_txn(self, producer_id: int, commit: bool) -> None:
         """The transaction of `producer_id` ended here (its marker is in this partition)."""
         pending = self.pending_txn.pop(producer_id, None)
@@ -236,6 +258,7 @@ class GroupShard:
             group.is_empty()
             and not group.offsets
             and group.protocol_type is None
+            and group.share is None
             and not any(group.group_id in p for p in self.pending_txn.values())
         ):
             group.state = GroupState.DEAD

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.consumer_state import ConsumerGroup
 from ferrolog.controller.coordinator.group.records import OffsetValue
+from ferrolog.controller.coordinator.group.share_state import ShareGroup
 from ferrolog.protocol.messages import JoinGroupResponse, SyncGroupResponse
 
 JoinReply = Callable[[JoinGroupResponse], None]
@@ -46,18 +47,45 @@ class GroupSettings:
     # place when a member joins with ConsumerGroupHeartbeat, and a consumer group downgraded
     # when its last KIP-848 member leaves (bidirectional, upgrade, downgrade or disabled).
     consumer_migration_policy: str = "bidirectional"
+    share_max_size: int = 200  # group.share.max.size
+    share_session_timeout_ms: int = 45_000  # group.share.session.timeout.ms
+    share_heartbeat_interval_ms: int = 5000  # group.share.heartbeat.interval.ms
+    share_assignment_interval_ms: int = 1000  # group.share.assignment.interval.ms
+    # group.share.initialize.retry.interval.ms, never below offsets.commit.timeout.ms (Kafka)
+    share_initialize_retry_interval_ms: int = 30_000
     # Each group's own configs (resource type GROUP: consumer.session.timeout.ms, ...) over
     # the two consumer_* defaults above; replaced in place by `GroupCoordinator
     # .set_group_configs` when they change, and read at each heartbeat.
     group_configs: dict[str, dict[str, str]] = field(default_factory=dict, compare=False)
 
+    def _group_config(self, group_id: str, name: str, default: int) -> int:
+        value = self.group_configs.get(group_id, {}).get(name)
+        return default if value is None else int(value)
+
     def consumer_session_timeout(self, group_id: str) -> int:
-        value = self.group_configs.get(group_id, {}).get("consumer.session.timeout.ms")
-        return self.consumer_session_timeout_ms if value is None else int(value)
+        return self._group_config(
+            group_id, "consumer.session.timeout.ms", self.consumer_session_timeout_ms
+        )
 
     def consumer_heartbeat_interval(self, group_id: str) -> int:
-        value = self.group_configs.get(group_id, {}).get("consumer.heartbeat.interval.ms")
-        return self.consumer_heartbeat_interval_ms if value is None else int(value)
+        return self._group_config(
+            group_id, "consumer.heartbeat.interval.ms", self.consumer_heartbeat_interval_ms
+        )
+
+    def share_session_timeout(self, group_id: str) -> int:
+        return self._group_config(
+            group_id, "share.session.timeout.ms", self.share_session_timeout_ms
+        )
+
+    def share_heartbeat_interval(self, group_id: str) -> int:
+        return self._group_config(
+            group_id, "share.heartbeat.interval.ms", self.share_heartbeat_interval_ms
+        )
+
+    def share_assignment_interval(self, group_id: str) -> int:
+        return self._group_config(
+            group_id, "share.assignment.interval.ms", self.share_assignment_interval_ms
+        )
 
     def upgrade_enabled(self) -> bool:
         return self.consumer_migration_policy in ("bidirectional", "upgrade")
@@ -123,9 +151,13 @@ class Group:
     # A KIP-848 consumer group (type "consumer"): its members and assignments, instead of the
     # classic members above. None: a classic group (or one with offsets only).
     consumer: ConsumerGroup | None = None
+    # A KIP-932 share group (type "share"): members that read the same partitions.
+    share: ShareGroup | None = None
 
     @property
     def group_type(self) -> str:
+        if self.share is not None:
+            return "share"
         return "consumer" if self.consumer is not None else "classic"
 
     def add(self, member: Member) -> None:
@@ -174,7 +206,11 @@ class Group:
         return 0
 
     def is_empty(self) -> bool:
-        return not self.members and (self.consumer is None or not self.consumer.members)
+        return (
+            not self.members
+            and (self.consumer is None or not self.consumer.members)
+            and (self.share is None or not self.share.members)
+        )
 
     def all_joined(self) -> bool:
         return not self.pending_members and all(

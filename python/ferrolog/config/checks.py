@@ -32,7 +32,7 @@ def check(config: BrokerConfig) -> None:
     if config.is_set("advertised.listeners"):
         parse_listeners(config.get("advertised.listeners") or "")
     _listeners(config)
-    _consumer_group_timeouts(config)
+    _group_timeouts(config)
     _kraft_roles(config)
     queued = config.get_int("queued.max.request.bytes")
     if 0 < queued < config.get_int("socket.request.max.bytes"):
@@ -72,36 +72,37 @@ def _kraft_roles(config: BrokerConfig) -> None:
         )
 
 
-def _consumer_group_timeouts(config: BrokerConfig) -> None:
-    """Kafka's start-up checks (`GroupCoordinatorConfig`) of the consumer group session
-    timeout and heartbeat interval against their bounds, in Kafka's order and words."""
-    value = {
-        name: config.get_int(f"group.consumer.{name}")
-        for name in (
-            "heartbeat.interval.ms",
-            "min.heartbeat.interval.ms",
-            "max.heartbeat.interval.ms",
-            "session.timeout.ms",
-            "min.session.timeout.ms",
-            "max.session.timeout.ms",
-        )
-    }
-    checks = [
-        ("max.heartbeat.interval.ms", ">=", "min.heartbeat.interval.ms"),
-        ("heartbeat.interval.ms", ">=", "min.heartbeat.interval.ms"),
-        ("heartbeat.interval.ms", "<=", "max.heartbeat.interval.ms"),
-        ("max.session.timeout.ms", ">=", "min.session.timeout.ms"),
-        ("session.timeout.ms", ">=", "min.session.timeout.ms"),
-        ("session.timeout.ms", "<=", "max.session.timeout.ms"),
-        ("heartbeat.interval.ms", "<", "session.timeout.ms"),
-    ]
-    words = {">=": "greater than or equal to", "<=": "less than or equal to", "<": "less than"}
-    for left, op, right in checks:
-        a, b = value[left], value[right]
-        if not (a >= b if op == ">=" else a <= b if op == "<=" else a < b):
-            raise InvalidConfigError(
-                f"group.consumer.{left} must be {words[op]} group.consumer.{right}"
+def _group_timeouts(config: BrokerConfig) -> None:
+    """Kafka's start-up checks (`GroupCoordinatorConfig`) of the consumer and share group
+    session timeouts, heartbeat intervals (and share groups' assignment interval) against
+    their bounds, in Kafka's order and words."""
+    bounded = ["heartbeat.interval.ms", "session.timeout.ms"]
+    for prefix, names in (
+        ("group.consumer.", bounded),
+        ("group.share.", [*bounded, "assignment.interval.ms"]),
+    ):
+        value = {
+            name: config.get_int(prefix + name)
+            for base in names
+            for name in (base, "min." + base, "max." + base)
+        }
+        checks = [
+            check
+            for base in names
+            for check in (
+                ("max." + base, ">=", "min." + base),
+                (base, ">=", "min." + base),
+                (base, "<=", "max." + base),
             )
+        ]
+        checks.append(("heartbeat.interval.ms", "<", "session.timeout.ms"))
+        for left, op, right in checks:
+            a, b = value[left], value[right]
+            if not (a >= b if op == ">=" else a <= b if op == "<=" else a < b):
+                raise InvalidConfigError(f"{prefix}{left} must be {_WORDS[op]} {prefix}{right}")
+
+
+_WORDS = {">=": "greater than or equal to", "<=": "less than or equal to", "<": "less than"}
 
 
 def _listeners(config: BrokerConfig) -> None:

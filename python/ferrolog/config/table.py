@@ -469,6 +469,46 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "when a member joins with the consumer protocol), downgrade (back, when the last "
            "consumer-protocol member leaves), bidirectional (both) or disabled.",
            choices=_MIGRATION_POLICIES),
+        _b("unstable.feature.versions.enable", _B, "false", "Whether feature levels still "
+           "in development (see ferrolog.features.UNSTABLE_LEVELS) may be finalized."),
+        # KIP-932 share groups.
+        _b("group.share.assignors", _LST, "simple", "The share group assignor: Kafka's one "
+           "built-in, simple (the only one ferrolog has)."),
+        _b("group.share.max.size", _I, "200", "Most members of a share group: one more is "
+           "refused with GROUP_MAX_SIZE_REACHED.", minimum=1, maximum=1000),
+        _b("group.share.session.timeout.ms", _I, "45000", "A share group member that does "
+           "not heartbeat for this long is removed.", minimum=1),
+        _b("group.share.heartbeat.interval.ms", _I, "5000", "How often share group members "
+           "heartbeat.", minimum=1),
+        _b("group.share.assignment.interval.ms", _I, "1000", "Least time between two target "
+           "assignments of a share group.", minimum=0),
+        _b("group.share.initialize.retry.interval.ms", _I, "30000", "How long the coordinator "
+           "waits for share-partition state it asked for before it asks again.", minimum=1),
+        # The bounds of the three above and of a group's own share.* (GROUP_CONFIGS).
+        _b("group.share.min.session.timeout.ms", _I, "45000", "The minimum allowed session "
+           "timeout for share group members.", minimum=1),
+        _b("group.share.max.session.timeout.ms", _I, "60000", "The maximum allowed session "
+           "timeout for share group members.", minimum=1),
+        _b("group.share.min.heartbeat.interval.ms", _I, "5000", "The minimum heartbeat "
+           "interval for share group members.", minimum=1),
+        _b("group.share.max.heartbeat.interval.ms", _I, "15000", "The maximum heartbeat "
+           "interval for share group members.", minimum=1),
+        _b("group.share.min.assignment.interval.ms", _I, "0", "The minimum assignment "
+           "interval of share groups.", minimum=0),
+        _b("group.share.max.assignment.interval.ms", _I, "15000", "The maximum assignment "
+           "interval of share groups.", minimum=0),
+        # KIP-932's share coordinator and its __share_group_state.
+        _b("share.coordinator.state.topic.num.partitions", _I, "50", "Partitions of "
+           "__share_group_state.", minimum=1),
+        _b("share.coordinator.state.topic.replication.factor", _SH, "1", "Replication factor "
+           "of __share_group_state (Kafka: 3; 1, so a laptop works).", minimum=1),
+        _b("share.coordinator.state.topic.min.isr", _SH, "1", "min.insync.replicas of "
+           "__share_group_state (Kafka: 2; 1, so a laptop works).", minimum=1),
+        _b("share.coordinator.state.topic.segment.bytes", _I, "104857600", "Segment size of "
+           "__share_group_state.", minimum=1),
+        _b("share.coordinator.snapshot.update.records.per.snapshot", _I, "500", "Updates of a "
+           "share-partition written between two snapshots of its whole state.", minimum=0,
+           maximum=500),
         _b("transaction.state.log.num.partitions", _I, "50", "Partitions of "
            "__transaction_state.", minimum=1),
         _b("transaction.state.log.replication.factor", _SH, "1",
@@ -577,10 +617,10 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
     ]
 }
 
-# Kafka 4.1's group configs (`GroupConfig`, DescribeConfigs and IncrementalAlterConfigs of
-# resource type GROUP), each defaulting to the broker property `group.<name>`. Of Kafka's, only
-# the consumer group ones: ferrolog has no share or streams groups, so their configs
-# (share.session.timeout.ms, streams.num.standby.replicas, ...) are refused as unknown names.
+# Kafka 4.4's group configs (`GroupConfig`, DescribeConfigs and IncrementalAlterConfigs of
+# resource type GROUP), each defaulting to the broker property `group.<name>`. Of Kafka's, the
+# consumer group ones and those of share groups that ferrolog applies; the rest (streams
+# groups', share.record.lock.duration.ms, ...) are refused as unknown names.
 GROUP_CONFIGS: dict[str, TopicConfigDef] = {
     d.name: d
     for d in [
@@ -589,6 +629,12 @@ GROUP_CONFIGS: dict[str, TopicConfigDef] = {
            minimum=1),
         _t("consumer.heartbeat.interval.ms", _I, "The heartbeat interval given to the members "
            "of a consumer group.", Synonym("group.consumer.heartbeat.interval.ms"), minimum=1),
+        _t("share.session.timeout.ms", _I, "The timeout to detect client failures when using "
+           "the share group protocol.", Synonym("group.share.session.timeout.ms"), minimum=1),
+        _t("share.heartbeat.interval.ms", _I, "The heartbeat interval given to the members of "
+           "a share group.", Synonym("group.share.heartbeat.interval.ms"), minimum=1),
+        _t("share.assignment.interval.ms", _I, "Least time between two target assignments of "
+           "the share group.", Synonym("group.share.assignment.interval.ms"), minimum=0),
     ]
 }
 # fmt: on

@@ -22,6 +22,14 @@ def coordinator(ctx: RequestContext) -> GroupCoordinatorApi:
     return coordinator
 
 
+SHARE_VERSION = "share.version"
+
+
+def share_groups_enabled(ctx: RequestContext) -> bool:
+    """Whether share groups are on: `share.version` finalized at 1 or more, as Kafka 4.4."""
+    return ctx.broker.controller.finalized_features().levels.get(SHARE_VERSION, 0) >= 1
+
+
 def require_group(ctx: RequestContext, operation: AclOperation, group_id: str) -> None:
     """Raises GROUP_AUTHORIZATION_FAILED unless the principal may do `operation` on the
     group (READ to take part and commit, DESCRIBE to look, DELETE to delete)."""

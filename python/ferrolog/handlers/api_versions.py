@@ -38,9 +38,10 @@ def body(
     error_code: int = 0,
     api_version: int = 0,
     finalized: FinalizedFeatures | None = None,
+    unstable: bool = False,
 ) -> ApiVersionsResponse:
     """The response body for any version (fields a version lacks are not encoded); an error
-    answer reports no features."""
+    answer reports no features. `unstable`: the broker's unstable.feature.versions.enable."""
     finalized = finalized or FinalizedFeatures()
     return {
         "error_code": error_code,
@@ -51,7 +52,9 @@ def body(
         "throttle_time_ms": 0,
         "supported_features": [
             {"name": name, "min_version": low, "max_version": high}
-            for name, low, high in (features.advertised(api_version) if not error_code else [])
+            for name, low, high in (
+                features.advertised(api_version, unstable) if not error_code else []
+            )
         ],
         "finalized_features_epoch": finalized.epoch,
         "finalized_features": [
@@ -76,4 +79,5 @@ async def handle(ctx: RequestContext, request: ApiVersionsRequest) -> ApiVersion
         ):
             return body({}, RebootstrapRequiredError.code)
     finalized = ctx.broker.controller.finalized_features()
-    return body(advertised(), api_version=ctx.api_version, finalized=finalized)
+    unstable = ctx.broker.config.get_bool("unstable.feature.versions.enable")
+    return body(advertised(), api_version=ctx.api_version, finalized=finalized, unstable=unstable)

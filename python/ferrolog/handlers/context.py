@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ferrolog.controller.api import ControllerApi
     from ferrolog.controller.coordinator.api import (
         GroupCoordinatorApi,
+        ShareCoordinatorApi,
         TransactionCoordinatorApi,
     )
     from ferrolog.controller.security.sasl import SaslAuthenticator
@@ -42,6 +43,7 @@ class BrokerServices:
     native: ferrolog_native.Server
     group_coordinator: GroupCoordinatorApi | None = None
     txn_coordinator: TransactionCoordinatorApi | None = None
+    share_coordinator: ShareCoordinatorApi | None = None
     # Checks the SASL listeners' authentications.
     sasl: SaslAuthenticator | None = None
     # `authorizer.class.name` is set: requests are checked against the ACLs (in the native

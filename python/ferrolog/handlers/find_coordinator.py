@@ -2,20 +2,25 @@
 topic (key type 0, a group: `__consumer_offsets`; key type 1, a transactional id:
 `__transaction_state`), creating that topic on first use as Kafka does. v4 batches several
 keys; v5 only tells that the client knows TRANSACTION_ABORTABLE, which this API never answers.
-v6's key type 2 asks brokers for a share coordinator (`group:topicId:partition`, KIP-932):
-as Kafka, only with CLUSTER_ACTION (CLUSTER_AUTHORIZATION_FAILED for every key otherwise),
-and, as a Kafka broker without a share coordinator did, INVALID_REQUEST for each key."""
+v6's key type 2 asks brokers for a share coordinator (`group:topicId:partition`, KIP-932,
+`__share_group_state`): as Kafka, only with CLUSTER_ACTION (CLUSTER_AUTHORIZATION_FAILED for
+every key otherwise), and INVALID_REQUEST for a malformed key or before v6."""
 
 from __future__ import annotations
 
 from ferrolog import errors
 from ferrolog.controller.api import (
     CONSUMER_OFFSETS,
+    SHARE_GROUP_STATE,
     TRANSACTION_STATE,
     AclOperation,
     ResourceType,
 )
-from ferrolog.controller.coordinator.api import partition_for
+from ferrolog.controller.coordinator.api import (
+    coordinator_key,
+    parse_coordinator_key,
+    partition_for,
+)
 from ferrolog.handlers.context import RequestContext
 from ferrolog.protocol.messages import (
     ApiKey,
@@ -32,7 +37,11 @@ GROUP_KEY = 0
 TRANSACTION_KEY = 1
 SHARE_KEY = 2
 SHARE_KEY_VERSION = 6
-TOPICS = {GROUP_KEY: CONSUMER_OFFSETS, TRANSACTION_KEY: TRANSACTION_STATE}
+TOPICS = {
+    GROUP_KEY: CONSUMER_OFFSETS,
+    TRANSACTION_KEY: TRANSACTION_STATE,
+    SHARE_KEY: SHARE_GROUP_STATE,
+}
 
 
 def _error(key: str, exc: errors.KafkaError) -> FindCoordinatorResponseCoordinator:
@@ -50,8 +59,15 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinator
     def error(exc: errors.KafkaError) -> FindCoordinatorResponseCoordinator:
         return _error(key, exc)
 
-    if key_type == SHARE_KEY and ctx.api_version >= SHARE_KEY_VERSION:
-        return error(errors.InvalidRequestError("this broker has no share coordinator"))
+    hashed = key
+    if key_type == SHARE_KEY:
+        if ctx.api_version < SHARE_KEY_VERSION:
+            return error(errors.InvalidRequestError(None))
+        try:
+            # Hashed in its canonical form, as Kafka re-formats the parsed key.
+            hashed = coordinator_key(*parse_coordinator_key(key))
+        except ValueError:
+            return error(errors.InvalidRequestError(None))
     name = TOPICS.get(key_type)
     if name is None:
         return error(errors.InvalidRequestError(f"unknown coordinator key type {key_type}"))
@@ -67,7 +83,7 @@ async def _find(ctx: RequestContext, key: str, key_type: int) -> FindCoordinator
         topic = await controller.ensure_internal_topic(name)
     except errors.KafkaError as exc:
         return error(errors.CoordinatorNotAvailableError(f"cannot create {name}: {exc}"))
-    partition = partition_for(key, len(topic.assignment))
+    partition = partition_for(hashed, len(topic.assignment))
     state = controller.partition_states(name).get(partition)
     broker = controller.brokers().get(state.leader) if state is not None else None
     if broker is None:

@@ -1,0 +1,180 @@
+"""The share coordinator: the share-partitions of each `__share_group_state` partition this
+broker leads, as shards on the coordinator runtime, and Kafka's five share-state APIs on them
+(Initialize, Read, Write, Delete and ReadSummary ShareGroupState).
+
+A share-partition (group, topic id, partition) lives on partition
+`abs(hash("group:topicId:partition")) % partitions` of `__share_group_state` (Kafka's
+`SharePartitionKey.asCoordinatorKey`, the topic id in its base64 form), so brokers and Kafka's
+tools agree on where it is. Each operation changes its shard at once and is answered once what
+it wrote is committed."""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from ferrolog import errors
+from ferrolog.clock import now_ms
+from ferrolog.controller.cluster.topics import SHARE_GROUP_STATE
+from ferrolog.controller.coordinator.partitioning import partition_for
+from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
+from ferrolog.controller.coordinator.share import records
+from ferrolog.controller.coordinator.share.records import SharePartitionKey, ShareRecord
+from ferrolog.controller.coordinator.share.shard import PartitionExists, Refused, ShareShard
+from ferrolog.controller.coordinator.share.state import ShareState, StateBatch
+
+if TYPE_CHECKING:
+    import ferrolog_native
+    from ferrolog.config import BrokerConfig
+    from ferrolog.controller.native_waits import NativeWaits
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+TICK_SECONDS = 1.0
+
+# Kafka's translation of a failed append for the share-state APIs.
+_APPEND_ERRORS = {
+    errors.NotLeaderOrFollowerError.code: errors.NotCoordinatorError.code,
+    errors.KafkaStorageError.code: errors.NotCoordinatorError.code,
+    errors.NotCoordinatorError.code: errors.NotCoordinatorError.code,
+    errors.UnknownTopicOrPartitionError.code: errors.CoordinatorNotAvailableError.code,
+    errors.NotEnoughReplicasError.code: errors.CoordinatorNotAvailableError.code,
+    errors.RequestTimedOutError.code: errors.CoordinatorNotAvailableError.code,
+}
+
+
+def coordinator_key(group_id: str, topic_id: bytes, partition: int) -> str:
+    """Kafka's SharePartitionKey.asCoordinatorKey: the topic id as Uuid.toString() gives it
+    (URL-safe base64, no padding)."""
+    encoded = base64.urlsafe_b64encode(topic_id).decode().rstrip("=")
+    return f"{group_id}:{encoded}:{partition}"
+
+
+def parse_coordinator_key(key: str) -> SharePartitionKey:
+    """The (group, topic id, partition) of a FindCoordinator share key, read from the right
+    (a group id may hold ':'); raises ValueError for a malformed one, as Kafka's
+    SharePartitionKey.getInstance."""
+    parts = key.split(":")
+    if len(parts) < 3:
+        raise ValueError(f"not group:topicId:partition: {key!r}")
+    group_id = ":".join(parts[:-2])
+    if not group_id.strip():
+        raise ValueError("empty group id")
+    encoded = parts[-2]
+    topic_id = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+    if len(topic_id) != 16:
+        raise ValueError(f"bad topic id {encoded!r}")
+    return group_id, topic_id, int(parts[-1])
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One share-partition's answer: a Kafka error code and message (0, None: done)."""
+
+    code: int = 0
+    message: str | None = None
+
+
+class ShareCoordinator:
+    def __init__(
+        self,
+        native: ferrolog_native.Server,
+        waits: NativeWaits,
+        config: BrokerConfig,
+        exists: Callable[[], PartitionExists],
+    ) -> None:
+        self._exists = exists
+        self._updates_per_snapshot = config.get_int(
+            "share.coordinator.snapshot.update.records.per.snapshot"
+        )
+        # The controller's leadership listener for `__share_group_state`.
+        self.runtime: CoordinatorRuntime[ShareShard] = CoordinatorRuntime(
+            native,
+            waits,
+            SHARE_GROUP_STATE,
+            config.get_int("share.coordinator.state.topic.num.partitions"),
+            self._new_shard,
+            tick_seconds=TICK_SECONDS,
+            tick=lambda now: None,
+        )
+
+    def _new_shard(self, partition: int, leader_epoch: int) -> ShareShard:
+        def exists(topic_id: bytes, index: int) -> bool:
+            return self._exists()(topic_id, index)
+
+        return ShareShard(partition, leader_epoch, exists, self._updates_per_snapshot)
+
+    def start(self) -> None:
+        self.runtime.start()
+
+    async def stop(self) -> None:
+        await self.runtime.stop()
+
+    def partition_of(self, key: SharePartitionKey) -> int:
+        partition: int = partition_for(coordinator_key(*key), self.runtime.partition_count)
+        return partition
+
+    async def _run(
+        self, key: SharePartitionKey, operation: Callable[[ShareShard], tuple[T, list[ShareRecord]]]
+    ) -> tuple[Outcome, T | None]:
+        """Runs `operation` on the key's shard and waits for what it wrote to commit."""
+        try:
+            shard = self.runtime.shard(self.partition_of(key))
+            result, written = operation(shard)
+        except Refused as refused:
+            return Outcome(refused.code, refused.message), None
+        except errors.KafkaError as exc:
+            return Outcome(exc.code, str(exc) or None), None
+        if written:
+            appended = self.runtime.append(shard, [records.encode(r) for r in written])
+            code = await appended
+            if code:
+                mapped = _APPEND_ERRORS.get(code, errors.UnknownServerError.code)
+                return Outcome(mapped, None), None
+        return Outcome(), result
+
+    # The five share-state APIs, per share-partition.
+
+    async def initialize(
+        self, key: SharePartitionKey, state_epoch: int, start_offset: int
+    ) -> Outcome:
+        outcome, _ = await self._run(
+            key, lambda s: (None, s.initialize(key, state_epoch, start_offset, now_ms()))
+        )
+        return outcome
+
+    async def read(
+        self, key: SharePartitionKey, leader_epoch: int
+    ) -> tuple[Outcome, ShareState | None]:
+        return await self._run(key, lambda s: s.read(key, leader_epoch, now_ms()))
+
+    async def write(
+        self,
+        key: SharePartitionKey,
+        state_epoch: int,
+        leader_epoch: int,
+        start_offset: int,
+        delivery_complete_count: int,
+        batches: list[StateBatch],
+    ) -> Outcome:
+        outcome, _ = await self._run(
+            key,
+            lambda s: (
+                None,
+                s.write(
+                    key, state_epoch, leader_epoch, start_offset, delivery_complete_count,
+                    batches, now_ms(),
+                ),
+            ),
+        )  # fmt: skip
+        return outcome
+
+    async def delete(self, key: SharePartitionKey) -> Outcome:
+        outcome, _ = await self._run(key, lambda s: (None, s.delete(key)))
+        return outcome
+
+    async def summary(self, key: SharePartitionKey) -> tuple[Outcome, ShareState | None]:
+        return await self._run(key, lambda s: (s.summary(key), []))

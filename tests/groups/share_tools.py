@@ -1,0 +1,100 @@
+"""What the share group tests ask a broker with: raw ShareGroupHeartbeat, ShareGroupDescribe
+and share-state requests (as KafkaShareConsumer and brokers send them), answered as decoded
+dicts, and the broker settings that turn share groups on."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from ferrolog.client.connection import Connection
+from ferrolog.protocol.messages import Apis
+
+from tests.handlers.features_tools import UPGRADE, finalized, update
+
+COORDINATOR_NOT_AVAILABLE = 15
+# share.version 1 is finalizable only with unstable levels allowed while ShareFetch is built.
+SHARE_SETTINGS = {
+    "unstable.feature.versions.enable": "true",
+    "group.initial.rebalance.delay.ms": "0",
+    "offsets.topic.num.partitions": "4",
+    "share.coordinator.state.topic.num.partitions": "4",
+    # Short sessions, for expiry within a test.
+    "group.share.min.session.timeout.ms": "1000",
+    "group.share.session.timeout.ms": "1500",
+    "group.share.min.heartbeat.interval.ms": "100",
+    "group.share.heartbeat.interval.ms": "200",
+}
+
+
+def enable_share_groups(bootstrap: str) -> None:
+    """share.version at 1 or more (Kafka 4.4 formats a cluster at 2)."""
+    _, levels = finalized(bootstrap)
+    if levels.get("share.version", (0, 0))[1] < 1:
+        answer = update(bootstrap, [("share.version", 1, UPGRADE)])
+        assert answer["error_code"] == 0, answer
+
+
+def connect(bootstrap: str, client_id: str = "share-test") -> Connection:
+    host, _, port = bootstrap.rpartition(":")
+    return Connection(host, int(port), 30, client_id)
+
+
+def find_coordinator(conn: Connection, group: str) -> None:
+    """As a client does first: creates `__consumer_offsets` on a new broker."""
+    body: Any = {"key_type": 0, "coordinator_keys": [group]}
+    deadline = time.monotonic() + 30
+    # Kafka answers COORDINATOR_NOT_AVAILABLE while it creates the topic.
+    while (found := conn.request(Apis.FIND_COORDINATOR, 6, body)["coordinators"][0])[
+        "error_code"
+    ] == COORDINATOR_NOT_AVAILABLE:
+        assert time.monotonic() < deadline, found
+        time.sleep(0.2)
+    assert found["error_code"] == 0, found
+
+
+def topic_id(conn: Connection, name: str) -> bytes:
+    body: Any = {
+        "topics": [{"name": name, "topic_id": bytes(16)}],
+        "allow_auto_topic_creation": False,
+        "include_topic_authorized_operations": False,
+    }
+    (topic,) = conn.request(Apis.METADATA, 12, body)["topics"]
+    return bytes(topic["topic_id"])
+
+
+def member_id() -> str:
+    return str(uuid.uuid4())
+
+
+def heartbeat(
+    conn: Connection,
+    group: str,
+    member: str,
+    epoch: int,
+    topics: list[str] | None = None,
+    rack: str | None = None,
+) -> dict[str, Any]:
+    body: Any = {
+        "group_id": group,
+        "member_id": member,
+        "member_epoch": epoch,
+        "rack_id": rack,
+        "subscribed_topic_names": topics,
+    }
+    response: dict[str, Any] = dict(conn.request(Apis.SHARE_GROUP_HEARTBEAT, 1, body))
+    return response
+
+
+def describe(conn: Connection, *groups: str) -> list[dict[str, Any]]:
+    body: Any = {"group_ids": list(groups), "include_authorized_operations": False}
+    return [dict(g) for g in conn.request(Apis.SHARE_GROUP_DESCRIBE, 1, body)["groups"]]
+
+
+def assigned(response: dict[str, Any]) -> dict[bytes, list[int]] | None:
+    """A heartbeat's assignment by topic id (None: not sent)."""
+    assignment = response["assignment"]
+    if assignment is None:
+        return None
+    return {bytes(t["topic_id"]): sorted(t["partitions"]) for t in assignment["topic_partitions"]}

@@ -1,0 +1,336 @@
+"""KIP-932 share groups, coordinator side: ShareGroupHeartbeat and ShareGroupDescribe as
+Kafka 4.4's KafkaShareConsumer sends them, the `simple` assignor, the share-partition state
+the group coordinator has the share coordinator create before it assigns a partition, and how
+the other group APIs treat a share group's id.
+
+FERROLOG_SHARE_BOOTSTRAP=host:port runs the same tests against another broker (Kafka 4.4
+with the settings of `share_tools.SHARE_SETTINGS`, but unstable.feature.versions.enable) to
+check that both answer alike."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from ferrolog.client.connection import Connection
+from ferrolog.embedded import EmbeddedBroker
+from ferrolog.protocol.messages import Apis
+
+from tests.groups.conftest import create_topic
+from tests.groups.share_tools import (
+    SHARE_SETTINGS,
+    assigned,
+    connect,
+    describe,
+    enable_share_groups,
+    find_coordinator,
+    heartbeat,
+    member_id,
+    topic_id,
+)
+from tests.handlers.features_tools import INVALID_UPDATE_VERSION, UPGRADE, update
+
+pytestmark = pytest.mark.native
+
+NONE, UNKNOWN_MEMBER_ID, INVALID_REQUEST, GROUP_ID_NOT_FOUND = 0, 25, 42, 69
+FENCED_MEMBER_EPOCH, INCONSISTENT_GROUP_PROTOCOL, UNSUPPORTED_VERSION = 110, 23, 35
+NON_EMPTY_GROUP = 68
+COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR = 14, 15, 16
+RETRY = (COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR)
+# The assignment interval (1 s) and the share-state initialization come between a join and
+# the partitions: a member polls for them as KafkaShareConsumer does.
+SETTLE_S = 10
+
+
+@pytest.fixture(scope="module")
+def share_broker() -> Iterator[EmbeddedBroker]:
+    with EmbeddedBroker(overrides=SHARE_SETTINGS) as broker:
+        yield broker
+
+
+@pytest.fixture
+def bootstrap(request: pytest.FixtureRequest) -> str:
+    external = os.environ.get("FERROLOG_SHARE_BOOTSTRAP")
+    if external:
+        enable_share_groups(external)
+        return external
+    broker: EmbeddedBroker = request.getfixturevalue("share_broker")
+    enable_share_groups(broker.bootstrap_servers)
+    return broker.bootstrap_servers
+
+
+@pytest.fixture
+def conn(bootstrap: str) -> Iterator[Connection]:
+    connection = connect(bootstrap)
+    yield connection
+    connection.close()
+
+
+def new_group(conn: Connection) -> str:
+    group = f"share-{uuid.uuid4().hex[:8]}"
+    find_coordinator(conn, group)
+    return group
+
+
+class Member:
+    """A share consumer's heartbeats: it joins, then heartbeats at its epoch."""
+
+    def __init__(self, conn: Connection, group: str, topics: list[str]) -> None:
+        self.conn, self.group, self.id = conn, group, member_id()
+        deadline = time.monotonic() + SETTLE_S
+        # As a client, it retries while the group's coordinator loads.
+        while (response := heartbeat(conn, group, self.id, 0, topics))["error_code"] in RETRY:
+            assert time.monotonic() < deadline, response
+            time.sleep(0.1)
+        self.response = response
+        assert self.response["error_code"] == NONE, self.response
+        self.epoch = self.response["member_epoch"]
+        self.partitions = assigned(self.response) or {}
+
+    def beat(self) -> dict[str, Any]:
+        self.response = heartbeat(self.conn, self.group, self.id, self.epoch)
+        assert self.response["error_code"] == NONE, self.response
+        self.epoch = self.response["member_epoch"]
+        got = assigned(self.response)
+        if got is not None:
+            self.partitions = got
+        return self.response
+
+    def leave(self) -> dict[str, Any]:
+        return heartbeat(self.conn, self.group, self.id, -1)
+
+
+def settle(members: list[Member], done: Any) -> None:
+    """Heartbeats every member until `done()` holds."""
+    deadline = time.monotonic() + SETTLE_S
+    while not done():
+        assert time.monotonic() < deadline, [m.response for m in members]
+        time.sleep(0.1)
+        for m in members:
+            m.beat()
+
+
+def test_a_member_gets_every_partition_once_their_state_exists(
+    bootstrap: str, conn: Connection
+) -> None:
+    topic = create_topic(bootstrap, 3)
+    group = new_group(conn)
+    member = Member(conn, group, [topic])
+    # As Kafka 4.4: a new group is at epoch 1, the join moves it to 2; nothing is assigned
+    # before the share coordinator has the partitions' state.
+    assert (member.epoch, member.partitions) == (2, {})
+    settle([member], lambda: member.partitions)
+    assert member.partitions == {topic_id(conn, topic): [0, 1, 2]}
+    (described,) = describe(conn, group)
+    assert described["group_state"] == "Stable"
+    assert described["assignor_name"] == "simple"
+    assert described["group_epoch"] == described["assignment_epoch"] == member.epoch
+    (shown,) = described["members"]
+    assert shown["member_id"] == member.id
+    assert shown["client_id"] == "share-test"
+    assert shown["subscribed_topic_names"] == [topic]
+    assert [
+        (t["topic_name"], t["partitions"]) for t in shown["assignment"]["topic_partitions"]
+    ] == [(topic, [0, 1, 2])]
+
+
+def test_members_split_the_partitions_and_share_them_when_fewer(
+    bootstrap: str, conn: Connection
+) -> None:
+    three, one = create_topic(bootstrap, 3), create_topic(bootstrap, 1)
+    group = new_group(conn)
+    a = Member(conn, group, [three])
+    settle([a], lambda: a.partitions)
+    b = Member(conn, group, [three])
+    members = [a, b]
+    # Two members, three partitions: each partition goes to one member, 2 and 1.
+    settle(
+        members,
+        lambda: (
+            a.partitions
+            and b.partitions
+            and sum(len(ps) for m in members for ps in m.partitions.values()) == 3
+        ),
+    )
+    split = sorted(ps for m in members for ps in m.partitions.values())
+    assert sorted(p for ps in split for p in ps) == [0, 1, 2]
+    assert sorted(len(ps) for ps in split) == [1, 2]
+    # Three members, one partition: all three read it.
+    shared = new_group(conn)
+    readers = [Member(conn, shared, [one]) for _ in range(3)]
+    settle(readers, lambda: all(r.partitions for r in readers))
+    assert [r.partitions for r in readers] == [{topic_id(conn, one): [0]}] * 3
+
+
+def test_heartbeats_refused_with_kafkas_errors(bootstrap: str, conn: Connection) -> None:
+    topic = create_topic(bootstrap, 1)
+    group = new_group(conn)
+
+    def refused(member: str, epoch: int, topics: list[str] | None = None) -> tuple[int, Any]:
+        r = heartbeat(conn, group, member, epoch, topics)
+        return r["error_code"], r["error_message"]
+
+    # Checked before the coordinator: a member id is set and at most 36 characters.
+    assert refused("", 0, [topic]) == (INVALID_REQUEST, None)
+    assert refused("x" * 37, 0, [topic]) == (INVALID_REQUEST, None)
+    assert refused(member_id(), 0) == (
+        INVALID_REQUEST,
+        "SubscribedTopicNames must be set in first request.",
+    )
+    assert refused(member_id(), -2, [topic]) == (INVALID_REQUEST, "MemberEpoch is invalid.")
+    absent = member_id()
+    assert refused(absent, 1) == (GROUP_ID_NOT_FOUND, f"Share group {group} not found.")
+    member = Member(conn, group, [topic])
+    assert refused(absent, 1) == (
+        UNKNOWN_MEMBER_ID,
+        f"Member {absent} is not a member of group {group}.",
+    )
+    code, message = refused(member.id, member.epoch + 1)
+    assert code == FENCED_MEMBER_EPOCH
+    assert message.startswith("The share group member has a greater member epoch")
+    # A member may always join again with epoch 0: it gets the group's current epoch.
+    again = heartbeat(conn, group, member.id, 0, [topic])
+    assert (again["error_code"], again["member_epoch"]) == (NONE, member.epoch)
+
+
+def test_leaving_and_expiring_move_the_group_on(bootstrap: str, conn: Connection) -> None:
+    topic = create_topic(bootstrap, 2)
+    group = new_group(conn)
+    a, b = Member(conn, group, [topic]), Member(conn, group, [topic])
+    settle([a, b], lambda: a.partitions and b.partitions)
+    left = b.leave()
+    assert (left["error_code"], left["member_id"], left["member_epoch"]) == (NONE, b.id, -1)
+    assert left["assignment"] is None
+    settle([a], lambda: a.partitions == {topic_id(conn, topic): [0, 1]})
+    # The last member stops heartbeating: its session (1.5 s here) ends and the group is
+    # empty, but stays (share groups never expire).
+    deadline = time.monotonic() + SETTLE_S
+    while describe(conn, group)[0]["members"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    (empty,) = describe(conn, group)
+    assert empty["group_state"] == "Empty"
+    listed = conn.request(Apis.LIST_GROUPS, 5, {"states_filter": [], "types_filter": ["share"]})
+    assert {"group_id": group, "protocol_type": "share", "group_state": "Empty",
+            "group_type": "share"} in listed["groups"]  # fmt: skip
+
+
+def test_other_protocols_are_told_it_is_a_share_group(bootstrap: str, conn: Connection) -> None:
+    topic = create_topic(bootstrap, 1)
+    group = new_group(conn)
+    Member(conn, group, [topic])
+    consumer: Any = {
+        "group_id": group, "member_id": str(uuid.uuid4()), "member_epoch": 0,
+        "instance_id": None, "rack_id": None, "rebalance_timeout_ms": 30000,
+        "subscribed_topic_names": [topic], "subscribed_topic_regex": None,
+        "server_assignor": None, "topic_partitions": [],
+    }  # fmt: skip
+    answer = conn.request(Apis.CONSUMER_GROUP_HEARTBEAT, 1, consumer)
+    assert (answer["error_code"], answer["error_message"]) == (
+        GROUP_ID_NOT_FOUND,
+        f"Group {group} is not a consumer group.",
+    )
+    join: Any = {
+        "group_id": group, "session_timeout_ms": 10000, "rebalance_timeout_ms": 10000,
+        "member_id": "", "group_instance_id": None, "protocol_type": "consumer",
+        "protocols": [{"name": "range", "metadata": b""}], "reason": None,
+    }  # fmt: skip
+    joined = conn.request(Apis.JOIN_GROUP, 9, join)
+    assert (joined["error_code"], joined["member_id"]) == (INCONSISTENT_GROUP_PROTOCOL, "")
+    described = conn.request(
+        Apis.DESCRIBE_GROUPS, 6, {"groups": [group], "include_authorized_operations": False}
+    )
+    (classic,) = described["groups"]
+    assert (classic["error_code"], classic["error_message"], classic["group_state"]) == (
+        GROUP_ID_NOT_FOUND,
+        f"Group {group} is not a classic group.",
+        "Dead",
+    )
+    (other,) = describe(conn, new_group(conn))
+    assert other["error_code"] == GROUP_ID_NOT_FOUND
+    deleted = conn.request(Apis.DELETE_GROUPS, 2, {"groups_names": [group]})
+    assert deleted["results"][0]["error_code"] == NON_EMPTY_GROUP
+
+
+def test_a_restart_keeps_the_group_and_its_epochs(share_broker: EmbeddedBroker) -> None:
+    if os.environ.get("FERROLOG_SHARE_BOOTSTRAP"):
+        pytest.skip("restarts the module's own broker")
+    bootstrap = share_broker.bootstrap_servers
+    enable_share_groups(bootstrap)
+    conn = connect(bootstrap)
+    topic = create_topic(bootstrap, 2)
+    group = new_group(conn)
+    a, b = Member(conn, group, [topic]), Member(conn, group, [topic])
+    settle([a, b], lambda: a.partitions and b.partitions)
+    (before,) = describe(conn, group)
+    conn.close()
+    share_broker.restart()
+    conn = connect(share_broker.bootstrap_servers)
+    try:
+        deadline = time.monotonic() + SETTLE_S
+        while (after := describe(conn, group)[0])["error_code"]:
+            assert time.monotonic() < deadline, after
+            time.sleep(0.1)
+        assert after == before
+        # The members carry on at their epochs, with their partitions.
+        for m in (a, b):
+            m.conn = conn
+            kept = dict(m.partitions)
+            m.beat()
+            assert m.partitions == kept
+    finally:
+        conn.close()
+
+
+def test_off_until_share_version_is_finalized(group_broker: EmbeddedBroker) -> None:
+    """A broker without unstable.feature.versions.enable (ferrolog's share groups are not
+    complete yet) refuses share.version 1, and answers the share APIs UNSUPPORTED_VERSION, as
+    Kafka 4.4 does while share.version is 0."""
+    bootstrap = group_broker.bootstrap_servers
+    refused = update(bootstrap, [("share.version", 1, UPGRADE)])
+    assert refused["error_code"] == INVALID_UPDATE_VERSION
+    assert "does not support this feature" in refused["error_message"]
+    conn = connect(bootstrap)
+    try:
+        answer = heartbeat(conn, "g", member_id(), 0, ["t"])
+        assert (answer["error_code"], answer["error_message"]) == (UNSUPPORTED_VERSION, None)
+        (group,) = describe(conn, "g")
+        assert group["error_code"] == UNSUPPORTED_VERSION
+    finally:
+        conn.close()
+
+
+def test_deleting_an_empty_group_deletes_its_share_state(bootstrap: str, conn: Connection) -> None:
+    topic = create_topic(bootstrap, 1)
+    group = new_group(conn)
+    member = Member(conn, group, [topic])
+    settle([member], lambda: member.partitions)
+    tid = topic_id(conn, topic)
+    summary: Any = {
+        "group_id": group,
+        "topics": [{"topic_id": tid, "partitions": [{"partition": 0, "leader_epoch": 0}]}],
+    }
+
+    def initialized() -> bool:
+        (result,) = conn.request(Apis.READ_SHARE_GROUP_STATE_SUMMARY, 1, summary)["results"]
+        (answer,) = result["partitions"]
+        assert answer["error_code"] == NONE, answer
+        return bool(answer["delivery_complete_count"] != -1 or answer["state_epoch"] > 0)
+
+    assert initialized()
+    assert member.leave()["error_code"] == NONE
+    deleted = conn.request(Apis.DELETE_GROUPS, 2, {"groups_names": [group]})
+    assert deleted["results"][0]["error_code"] == NONE
+    (gone,) = describe(conn, group)
+    assert (gone["error_code"], gone["error_message"]) == (
+        GROUP_ID_NOT_FOUND,
+        f"Group {group} not found.",
+    )
+    deadline = time.monotonic() + SETTLE_S
+    while initialized():
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
