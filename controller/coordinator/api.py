@@ -40,6 +40,7 @@ from ferrolog.protocol.messages import (
     ConsumerGroupDescribeResponseDescribedGroup,
     ConsumerGroupHeartbeatResponse,
     DescribeGroupsResponseDescribedGroup,
+    DescribeShareGroupOffsetsResponseTopic,
     HeartbeatRequest,
     JoinGroupResponse,
     ListGroupsResponseListedGroup,
@@ -150,6 +151,25 @@ class GroupCoordinatorApi(Protocol):
         ...
 
     def describe_share_group(self, group_id: str) -> ShareGroupDescribeResponseDescribedGroup: ...
+
+    async def describe_share_group_offsets(
+        self, group_id: str, wanted: list[tuple[str, list[int]]] | None
+    ) -> list[DescribeShareGroupOffsetsResponseTopic]:
+        """Start offsets, leader epochs and lags of the partitions `wanted` (None: all the
+        group's initialized ones)."""
+        ...
+
+    async def alter_share_group_offsets(
+        self, group_id: str, offsets: dict[str, dict[int, int]]
+    ) -> dict[str, dict[int, int]]:
+        """Each partition's error code; raises GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, ..."""
+        ...
+
+    async def delete_share_group_offsets(
+        self, group_id: str, names: list[str]
+    ) -> list[tuple[str, bytes, int, str | None]]:
+        """Each topic's (name, id, error code, message); raises GROUP_ID_NOT_FOUND, ..."""
+        ...
 
 
 class ShareCoordinatorApi(Protocol):

@@ -11,7 +11,7 @@ from typing import Any
 
 from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError as ZkBadVersionError
-from kazoo.exceptions import NoNodeError
+from kazoo.exceptions import NoNodeError, RolledBackError
 
 from . import zk_paths as paths
 from .base import BadVersionError, PartitionState
@@ -84,6 +84,12 @@ def epoch_check_failed(results: list[Any]) -> bool:
 
 
 def raise_first(results: list[Any]) -> None:
-    for result in results:
-        if isinstance(result, Exception):
+    """Raises the error that failed a multi: ZooKeeper answers RolledBackError for the other
+    operations, which is not the cause (the cause is what the caller acts on, as a create
+    that finds the node there)."""
+    failed = [r for r in results if isinstance(r, Exception)]
+    for result in failed:
+        if not isinstance(result, RolledBackError):
             raise result
+    if failed:
+        raise failed[0]

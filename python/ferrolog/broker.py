@@ -131,10 +131,11 @@ class Broker:
             self.txn_coordinator = assembly.build(
                 native, self._waits, config, self._cluster, self._on_marker
             )
-            self.share_coordinator, persister = share_assembly.build(
+            self.share_coordinator, persister, end_offsets = share_assembly.build(
                 native, self._waits, config, self._cluster
             )
-            self.group_coordinator.share_state = persister
+            self.group_coordinator.shares.share_state = persister
+            self.group_coordinator.shares.end_offsets = end_offsets
             store: MetadataStore
             if config.zookeeper_connect:
                 store, controller = await self._start_cluster(native, replicas, registration)

@@ -4,6 +4,8 @@ dicts, and the broker settings that turn share groups on."""
 
 from __future__ import annotations
 
+import base64
+import subprocess
 import time
 import uuid
 from typing import Any
@@ -11,6 +13,7 @@ from typing import Any
 from ferrolog.client.connection import Connection
 from ferrolog.protocol.messages import Apis
 
+from tests.cluster.harness import java_command
 from tests.handlers.features_tools import UPGRADE, finalized, update
 
 COORDINATOR_NOT_AVAILABLE = 15
@@ -64,6 +67,12 @@ def topic_id(conn: Connection, name: str) -> bytes:
     return bytes(topic["topic_id"])
 
 
+def share_key(group: str, tid: bytes, partition: int) -> str:
+    """FindCoordinator's key of a share-partition (Kafka's SharePartitionKey)."""
+    encoded = base64.urlsafe_b64encode(tid).decode().rstrip("=")
+    return f"{group}:{encoded}:{partition}"
+
+
 def member_id() -> str:
     return str(uuid.uuid4())
 
@@ -98,3 +107,21 @@ def assigned(response: dict[str, Any]) -> dict[bytes, list[int]] | None:
     if assignment is None:
         return None
     return {bytes(t["topic_id"]): sorted(t["partitions"]) for t in assignment["topic_partitions"]}
+
+
+def kafka_share_groups(bootstrap: str, *args: str) -> str:
+    """Kafka 4.4's `kafka-share-groups` (ShareGroupCommand): its standard output, each run of
+    blanks as one space. It exits 0 after most errors, which it prints."""
+    done = subprocess.run(
+        java_command(
+            "org.apache.kafka.tools.consumer.group.ShareGroupCommand",
+            "--bootstrap-server",
+            bootstrap,
+            *args,
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return "\n".join(" ".join(line.split()) for line in done.stdout.strip().splitlines())

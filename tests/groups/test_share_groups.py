@@ -20,7 +20,7 @@ from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol.messages import Apis
 
-from tests.groups.conftest import create_topic
+from tests.groups.conftest import create_topic, produce
 from tests.groups.share_tools import (
     SHARE_SETTINGS,
     assigned,
@@ -29,6 +29,7 @@ from tests.groups.share_tools import (
     enable_share_groups,
     find_coordinator,
     heartbeat,
+    kafka_share_groups,
     member_id,
     topic_id,
 )
@@ -334,3 +335,34 @@ def test_deleting_an_empty_group_deletes_its_share_state(bootstrap: str, conn: C
     while initialized():
         assert time.monotonic() < deadline
         time.sleep(0.1)
+
+
+def test_kafka_share_groups_resets_describes_and_deletes(bootstrap: str, conn: Connection) -> None:
+    topic = create_topic(bootstrap, 2)
+    produce(bootstrap, topic, 5, 2)
+    group = new_group(conn)
+    member = Member(conn, group, [topic])
+    settle([member], lambda: member.partitions)
+    # Nothing read yet: the share-partitions exist, without a start offset.
+    described = kafka_share_groups(bootstrap, "--describe", "--group", group)
+    assert f"{group} {topic} 0 - -" in described.splitlines()
+    # Gone by itself meanwhile (a session of 1.5 s), or now: the group must be empty.
+    assert member.leave()["error_code"] in (NONE, UNKNOWN_MEMBER_ID)
+    kafka_share_groups(bootstrap, "--reset-offsets", "--group", group, "--topic", topic,
+                       "--to-earliest", "--execute")  # fmt: skip
+    kafka_share_groups(bootstrap, "--reset-offsets", "--group", group, "--topic", f"{topic}:1",
+                       "--to-offset", "3", "--execute")  # fmt: skip
+    verbose = kafka_share_groups(bootstrap, "--describe", "--group", group, "--verbose")
+    assert verbose.splitlines()[-2:] == [f"{group} {topic} 0 0 0 5", f"{group} {topic} 1 0 3 2"]
+    deleted = kafka_share_groups(
+        bootstrap, "--delete-offsets", "--group", group, "--topic", topic, "--topic", "absent"
+    )
+    assert deleted.splitlines()[-2:] == [
+        "absent Error: This server does not host this topic-partition.",
+        f"{topic} Successful",
+    ]
+    gone = kafka_share_groups(bootstrap, "--describe", "--group", group)
+    assert gone == f"Share group '{group}' has no offset information."
+    removed = kafka_share_groups(bootstrap, "--delete", "--group", group)
+    assert removed == f"Deletion of requested share groups ('{group}') was successful."
+    assert group not in kafka_share_groups(bootstrap, "--list").splitlines()

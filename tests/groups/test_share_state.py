@@ -5,7 +5,6 @@ against Kafka 4.4 with FERROLOG_SHARE_BOOTSTRAP (see test_share_groups)."""
 
 from __future__ import annotations
 
-import base64
 import os
 import time
 import uuid
@@ -18,7 +17,13 @@ from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol.messages import Apis
 
 from tests.groups.conftest import create_topic
-from tests.groups.share_tools import SHARE_SETTINGS, connect, enable_share_groups, topic_id
+from tests.groups.share_tools import (
+    SHARE_SETTINGS,
+    connect,
+    enable_share_groups,
+    share_key,
+    topic_id,
+)
 
 pytestmark = pytest.mark.native
 
@@ -46,11 +51,6 @@ def conn(bootstrap: str) -> Iterator[Connection]:
     connection = connect(bootstrap, "broker-test")
     yield connection
     connection.close()
-
-
-def share_key(group: str, tid: bytes, partition: int) -> str:
-    encoded = base64.urlsafe_b64encode(tid).decode().rstrip("=")
-    return f"{group}:{encoded}:{partition}"
 
 
 class SharePartition:

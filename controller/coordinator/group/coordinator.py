@@ -33,11 +33,8 @@ from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
 from ferrolog.controller.coordinator.group.membership import JoinCall
 from ferrolog.controller.coordinator.group.shard import GroupShard, RebalanceCounts, Write
-from ferrolog.controller.coordinator.group.share import (
-    NO_SHARE_STATE,
-    ShareHeartbeatCall,
-    ShareStateInitializer,
-)
+from ferrolog.controller.coordinator.group.share import ShareHeartbeatCall
+from ferrolog.controller.coordinator.group.share_service import ShareGroups
 from ferrolog.controller.coordinator.group.state import GroupSettings
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
@@ -45,6 +42,7 @@ from ferrolog.protocol.messages import (
     ConsumerGroupDescribeResponseDescribedGroup,
     ConsumerGroupHeartbeatResponse,
     DescribeGroupsResponseDescribedGroup,
+    DescribeShareGroupOffsetsResponseTopic,
     HeartbeatRequest,
     JoinGroupResponse,
     ListGroupsResponseListedGroup,
@@ -141,9 +139,8 @@ class GroupCoordinator:
         # The cluster's topics (set by the broker once its controller runs): consumer group
         # records name topics by id.
         self.topics: Topics = NO_TOPICS
-        # Where share-partition state is created (the share coordinator, set by the broker).
-        self.share_state: ShareStateInitializer = NO_SHARE_STATE
-        self._share_tasks: set[asyncio.Task[None]] = set()
+        # Its share groups' dealings with the share coordinator and partition leaders.
+        self.shares = ShareGroups(self)
         # The controller's leadership listener for `__consumer_offsets`.
         self.runtime: CoordinatorRuntime[GroupShard] = CoordinatorRuntime(
             native,
@@ -184,7 +181,7 @@ class GroupCoordinator:
 
     # Requests
 
-    def _shard_for(self, group_id: str) -> GroupShard:
+    def shard_for(self, group_id: str) -> GroupShard:
         """The shard of `group_id`'s partition; raises NotCoordinatorError or
         CoordinatorLoadInProgressError."""
         return self.runtime.shard(partition_for(group_id, self.runtime.partition_count))
@@ -192,12 +189,12 @@ class GroupCoordinator:
     def shards(self) -> list[GroupShard]:
         return self.runtime.shards()
 
-    async def _run(
+    async def run(
         self, group_id: str, operation: Callable[[GroupShard, Callable[[T], None]], None]
     ) -> T:
         """Runs `operation(shard, reply)` on the group's shard, appends what it wrote, and
-        waits for the reply (which may come after a rebalance). Raises as `_shard_for` does."""
-        shard = self._shard_for(group_id)
+        waits for the reply (which may come after a rebalance). Raises as `shard_for` does."""
+        shard = self.shard_for(group_id)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
 
         def reply(value: T) -> None:
@@ -205,10 +202,10 @@ class GroupCoordinator:
                 future.set_result(value)
 
         operation(shard, reply)
-        self._flush(shard)
+        self.flush(shard)
         return await future
 
-    def _flush(self, shard: GroupShard) -> None:
+    def flush(self, shard: GroupShard) -> None:
         """Appends what `shard` wrote; each write is replayed (when it asks to be) once
         committed, in the order written, then told its outcome."""
         for write in shard.take_outbox():
@@ -224,14 +221,14 @@ class GroupCoordinator:
             for r in write.records:
                 shard.replay(r, now, producer)
         write.on_done(append_error(error) if error else 0)
-        self._flush(shard)
+        self.flush(shard)
 
     # The service: what the group APIs' handlers call (`GroupCoordinatorApi`). Each raises
-    # NotCoordinatorError or CoordinatorLoadInProgressError as `_shard_for` does.
+    # NotCoordinatorError or CoordinatorLoadInProgressError as `shard_for` does.
 
     async def join_group(self, request: JoinCall, client_host: str) -> JoinGroupResponse:
         topics = self.topics
-        return await self._run(
+        return await self.run(
             request["group_id"],
             lambda shard, reply: protocols.join(
                 shard, request, now_ms(), reply, client_host, topics
@@ -239,13 +236,13 @@ class GroupCoordinator:
         )
 
     async def sync_group(self, request: SyncGroupRequest) -> SyncGroupResponse:
-        return await self._run(
+        return await self.run(
             request["group_id"],
             lambda shard, reply: protocols.sync(shard, request, now_ms(), reply),
         )
 
     async def heartbeat(self, request: HeartbeatRequest) -> int:
-        return await self._run(
+        return await self.run(
             request["group_id"],
             lambda shard, reply: reply(protocols.heartbeat(shard, request, now_ms())),
         )
@@ -264,12 +261,12 @@ class GroupCoordinator:
 
             shard.when_written(written)
 
-        return await self._run(group_id, operation)
+        return await self.run(group_id, operation)
 
     async def commit_offsets(
         self, request: OffsetCommitRequest, exists: PartitionExists, version: int
     ) -> OffsetCommitResponse:
-        return await self._run(
+        return await self.run(
             request["group_id"],
             lambda shard, reply: offsets.commit(shard, request, now_ms(), reply, exists, version),
         )
@@ -277,7 +274,7 @@ class GroupCoordinator:
     async def commit_txn_offsets(
         self, request: TxnOffsetCommitRequest, exists: PartitionExists
     ) -> TxnOffsetCommitResponse:
-        return await self._run(
+        return await self.run(
             request["group_id"],
             lambda shard, reply: offsets.commit_txn(shard, request, now_ms(), reply, exists),
         )
@@ -290,7 +287,7 @@ class GroupCoordinator:
         member: tuple[str | None, int],
     ) -> tuple[int, list[OffsetFetchResponseTopics]]:
         """(error code, topics): the committed offsets of `topics` (None: all of them)."""
-        shard = self._shard_for(group_id)
+        shard = self.shard_for(group_id)
         code = offsets.validate_fetch(shard.group(group_id), member[1], member[0])
         if code:
             return code, []
@@ -299,7 +296,7 @@ class GroupCoordinator:
     async def delete_offsets(
         self, group_id: str, topics: list[OffsetDeleteRequestTopic]
     ) -> OffsetDeleteResponse:
-        return await self._run(
+        return await self.run(
             group_id,
             lambda shard, reply: offsets.offset_delete(shard, group_id, topics, now_ms(), reply),
         )
@@ -311,33 +308,13 @@ class GroupCoordinator:
             state.update(share.state_partitions(shard, group_id))
             offsets.delete_group(shard, group_id, now_ms(), reply)
 
-        code = await self._run(group_id, operation)
-        if not code and state:
-            # As Kafka, once the group is gone: its share-partitions' state goes too.
-            task = asyncio.get_running_loop().create_task(self._delete_state(group_id, state))
-            self._share_tasks.add(task)
-            task.add_done_callback(self._share_tasks.discard)
+        code = await self.run(group_id, operation)
+        if not code:
+            self.shares.deleted(group_id, state)
         return code
 
-    async def _delete_state(self, group_id: str, state: dict[str, set[int]]) -> None:
-        for topic, partitions in state.items():
-            topic_id = self.topics.id_of(topic)
-            if topic_id is None:
-                continue  # the topic is gone, and its share-partitions with it
-            try:
-                failed = await self.share_state.delete(group_id, topic_id, sorted(partitions))
-            except Exception:  # logged; the state stays behind
-                log.warning(
-                    "deleting %s's share state of %s failed", group_id, topic, exc_info=True
-                )
-                continue
-            if failed:
-                log.warning(
-                    "%s's share state of %s-%s was not deleted", group_id, topic, sorted(failed)
-                )
-
     def describe_group(self, group_id: str) -> DescribeGroupsResponseDescribedGroup:
-        return descriptions.describe(self._shard_for(group_id).group(group_id), group_id)
+        return descriptions.describe(self.shard_for(group_id).group(group_id), group_id)
 
     def list_groups(self) -> tuple[list[ListGroupsResponseListedGroup], bool]:
         """Every group of the loaded partitions, and whether a partition is still loading."""
@@ -364,61 +341,36 @@ class GroupCoordinator:
                 lambda error: reply(consumer.error_response(error) if error else response)
             )
 
-        return await self._run(request["group_id"], operation)
+        return await self.run(request["group_id"], operation)
 
     def describe_consumer_group(self, group_id: str) -> ConsumerGroupDescribeResponseDescribedGroup:
-        group = self._shard_for(group_id).group(group_id)
+        group = self.shard_for(group_id).group(group_id)
         return descriptions.describe_consumer_group(group, group_id, self.topics)
+
+    # Share groups (`share_service`)
 
     async def share_group_heartbeat(
         self, request: ShareHeartbeatCall, client_host: str
     ) -> ShareGroupHeartbeatResponse:
-        topics = self.topics
-        invalid = share.validate(request)
-        if invalid is not None:
-            return share.error_response(*invalid)
-        to_initialize: list[share.InitializeState] = []
-
-        def operation(
-            shard: GroupShard, reply: Callable[[ShareGroupHeartbeatResponse], None]
-        ) -> None:
-            outcome = protocols.share_heartbeat(shard, request, now_ms(), topics, client_host)
-            to_initialize.extend(outcome.to_initialize)
-            shard.when_written(
-                lambda error: reply(share.error_response(error) if error else outcome.response)
-            )
-
-        response = await self._run(request["group_id"], operation)
-        if to_initialize and not response["error_code"]:
-            # As Kafka: answered first; the partitions are assigned once their state exists.
-            self._spawn_initialize(to_initialize)
-        return response
-
-    def _spawn_initialize(self, states: list[share.InitializeState]) -> None:
-        task = asyncio.get_running_loop().create_task(self._initialize(states))
-        self._share_tasks.add(task)
-        task.add_done_callback(self._share_tasks.discard)
-
-    async def _initialize(self, states: list[share.InitializeState]) -> None:
-        """Asks the share coordinator to create the share-partition state of `states`, then
-        records on the group's shard which partitions have it."""
-        for state in states:
-            try:
-                failed = await self.share_state.initialize(state)
-            except Exception:
-                log.warning("initializing %s failed", state, exc_info=True)
-                failed = set(state.partitions)
-            try:
-                shard = self._shard_for(state.group_id)
-            except errors.KafkaError:
-                continue  # moved away: the new coordinator asks again
-            done = [p for p in state.partitions if p not in failed]
-            share.initialized(shard, state.group_id, state.topic, done, sorted(failed))
-            self._flush(shard)
+        return await self.shares.heartbeat(request, client_host)
 
     def describe_share_group(self, group_id: str) -> ShareGroupDescribeResponseDescribedGroup:
-        group = self._shard_for(group_id).group(group_id)
-        return descriptions.describe_share_group(group, group_id, self.topics)
+        return self.shares.describe(group_id)
+
+    async def describe_share_group_offsets(
+        self, group_id: str, wanted: list[tuple[str, list[int]]] | None
+    ) -> list[DescribeShareGroupOffsetsResponseTopic]:
+        return await self.shares.describe_offsets(group_id, wanted)
+
+    async def alter_share_group_offsets(
+        self, group_id: str, offsets: dict[str, dict[int, int]]
+    ) -> dict[str, dict[int, int]]:
+        return await self.shares.alter_offsets(group_id, offsets)
+
+    async def delete_share_group_offsets(
+        self, group_id: str, names: list[str]
+    ) -> list[tuple[str, bytes, int, str | None]]:
+        return await self.shares.delete_offsets(group_id, names)
 
     # Timers
 
@@ -437,7 +389,7 @@ class GroupCoordinator:
                 offsets.expire_offsets(shard, now)
             if deleted:
                 offsets.delete_topics(shard, deleted)
-            self._flush(shard)
+            self.flush(shard)
 
     def _deleted_topics(self, now: int) -> set[str]:
         """The topics deleted since the last look (once a second): gone from the cluster's

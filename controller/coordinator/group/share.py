@@ -63,29 +63,52 @@ class InitializeState:
     start_offset: int
 
 
+@dataclass(frozen=True)
+class Summary:
+    """A share-partition as its share coordinator describes it (ReadShareGroupStateSummary)."""
+
+    error_code: int
+    start_offset: int  # -1: never read from
+    leader_epoch: int
+    delivery_complete_count: int  # -1: unknown
+
+
 class ShareStateInitializer(Protocol):
     """The share coordinator, as the group coordinator needs it."""
 
-    async def initialize(self, state: InitializeState) -> set[int]:
-        """Creates the share-partition state of `state`; returns the partitions it could
-        not (a later heartbeat asks again for those)."""
+    async def initialize(self, state: InitializeState) -> dict[int, int]:
+        """Creates the share-partition state of `state`; returns the error code of each
+        partition it could not (a later heartbeat asks again for those)."""
         ...
 
-    async def delete(self, group_id: str, topic_id: bytes, partitions: Sequence[int]) -> set[int]:
-        """Deletes the share-partitions' state (the group is deleted); returns the partitions
-        it could not."""
+    async def delete(
+        self, group_id: str, topic_id: bytes, partitions: Sequence[int]
+    ) -> dict[int, int]:
+        """Deletes the share-partitions' state; returns the error code of each partition it
+        could not."""
         ...
+
+    async def summary(
+        self, group_id: str, topic_id: bytes, partitions: Sequence[int]
+    ) -> dict[int, Summary]: ...
 
 
 class _NoShareState:
     """Where no share coordinator runs (units of the group coordinator): nothing gets state,
     so nothing is assigned."""
 
-    async def initialize(self, state: InitializeState) -> set[int]:
-        return set(state.partitions)
+    async def initialize(self, state: InitializeState) -> dict[int, int]:
+        return dict.fromkeys(state.partitions, errors.CoordinatorNotAvailableError.code)
 
-    async def delete(self, group_id: str, topic_id: bytes, partitions: Sequence[int]) -> set[int]:
-        return set()
+    async def delete(
+        self, group_id: str, topic_id: bytes, partitions: Sequence[int]
+    ) -> dict[int, int]:
+        return {}
+
+    async def summary(
+        self, group_id: str, topic_id: bytes, partitions: Sequence[int]
+    ) -> dict[int, Summary]:
+        return {p: Summary(0, -1, 0, -1) for p in partitions}
 
 
 NO_SHARE_STATE: ShareStateInitializer = _NoShareState()
@@ -236,7 +259,7 @@ def heartbeat(
     if epoch == 0 or names is not None or member.assigned != before:
         response["assignment"] = {"topic_partitions": _with_ids(member.assigned, topics)}
     to_initialize = _to_initialize(sg, group_id, topics, now, settings)
-    shard.write(_write(shard, group, [member_id]))
+    shard.write(write_changes(shard, group, [member_id]))
     return Outcome(response, to_initialize)
 
 
@@ -378,7 +401,7 @@ def initialized(
         sg.initializing.pop(topic, None)
     if done:
         sg.initialized.setdefault(topic, set()).update(done)
-    shard.write(_write(shard, group, []))
+    shard.write(write_changes(shard, group, []))
 
 
 def state_partitions(shard: GroupShard, group_id: str) -> dict[str, set[int]]:
@@ -406,7 +429,7 @@ def leave(shard: GroupShard, group: Group, member_ids: list[str], now: int, topi
     if not sg.members:
         sg.assignment_epoch = sg.group_epoch
         sg.assignment_timestamp = 0
-    shard.write(_write(shard, group, [], removed))
+    shard.write(write_changes(shard, group, [], removed))
 
 
 def tick(shard: GroupShard, group: Group, now: int, topics: Topics) -> None:
@@ -419,7 +442,7 @@ def tick(shard: GroupShard, group: Group, now: int, topics: Topics) -> None:
         leave(shard, group, expired, now, topics)
 
 
-def _write(
+def write_changes(
     shard: GroupShard, group: Group, members: list[str], removed: list[str] | None = None
 ) -> Write:
     sg = group.share

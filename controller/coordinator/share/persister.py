@@ -1,32 +1,35 @@
 """How a broker reaches the share coordinator of a share-partition (Kafka's
 `DefaultStatePersister`): the share coordinator of this broker when it leads the key's
-`__share_group_state` partition, else the broker that does, over the inter-broker channel.
-The group coordinator initializes share-partitions through it.
+`__share_group_state` partition, else the broker that does, over the inter-broker channel (one
+request per broker for the partitions it coordinates). The group coordinator initializes,
+deletes and describes share-partitions through it.
 
 `__share_group_state` is created on first use, as a FindCoordinator for a share key creates it
-in Kafka."""
+in Kafka. A share-partition whose coordinator cannot be reached answers
+COORDINATOR_NOT_AVAILABLE."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from ferrolog import errors
 from ferrolog.client.channel import BrokerChannel
 from ferrolog.controller.cluster.topics import SHARE_GROUP_STATE
-from ferrolog.controller.coordinator.group.share import InitializeState
-from ferrolog.controller.coordinator.share.coordinator import ShareCoordinator
-from ferrolog.protocol.messages import (
-    Apis,
-    DeleteShareGroupStateRequest,
-    InitializeShareGroupStateRequest,
-)
+from ferrolog.controller.coordinator.group.share import InitializeState, Summary
+from ferrolog.controller.coordinator.share.coordinator import Outcome, ShareCoordinator
+from ferrolog.protocol.messages import Api, Apis
 
 log = logging.getLogger(__name__)
 
 INITIALIZE_VERSION = DELETE_VERSION = 0
+SUMMARY_VERSION = 1
+UNAVAILABLE = errors.CoordinatorNotAvailableError.code
 # A __share_group_state partition -> the broker leading it (None: no leader now).
 LeaderOf = Callable[[int], Awaitable[int | None]]
+# What one share-partition is asked locally: partition -> (outcome, answer fields).
+Local = Callable[[int], Awaitable[tuple[Outcome, dict[str, Any]]]]
 
 
 class ShareStatePersister:
@@ -42,99 +45,117 @@ class ShareStatePersister:
         self._leader_of = leader_of
         self._channel = channel
 
-    async def initialize(self, state: InitializeState) -> set[int]:
-        """Creates the share-partitions' state; returns the partitions it could not."""
-        by_leader: dict[int, list[int]] = {}
-        failed: set[int] = set()
-        for p in state.partitions:
-            key = (state.group_id, state.topic_id, p)
-            leader = await self._leader_of(self._coordinator.partition_of(key))
-            if leader is None:
-                failed.add(p)
-            else:
-                by_leader.setdefault(leader, []).append(p)
-        for leader, partitions in by_leader.items():
-            if leader == self._node_id:
-                for p in partitions:
-                    key = (state.group_id, state.topic_id, p)
-                    outcome = await self._coordinator.initialize(
-                        key, state.state_epoch, state.start_offset
-                    )
-                    if outcome.code:
-                        failed.add(p)
-            else:
-                failed |= await self._initialize_remote(leader, state, partitions)
-        return failed
+    async def initialize(self, state: InitializeState) -> dict[int, int]:
+        """Creates the share-partitions' state; returns the error code of each partition it
+        could not."""
 
-    async def delete(self, group_id: str, topic_id: bytes, partitions: Sequence[int]) -> set[int]:
-        """Deletes the share-partitions' state; returns the partitions it could not."""
+        async def local(p: int) -> tuple[Outcome, dict[str, Any]]:
+            key = (state.group_id, state.topic_id, p)
+            return await self._coordinator.initialize(
+                key, state.state_epoch, state.start_offset
+            ), {}
+
+        def entry(p: int) -> dict[str, Any]:
+            return {
+                "partition": p,
+                "state_epoch": state.state_epoch,
+                "start_offset": state.start_offset,
+            }
+
+        answers = await self._route(
+            state.group_id, state.topic_id, state.partitions, local, entry,
+            Apis.INITIALIZE_SHARE_GROUP_STATE, INITIALIZE_VERSION,
+        )  # fmt: skip
+        return {p: a["error_code"] for p, a in answers.items() if a["error_code"]}
+
+    async def delete(
+        self, group_id: str, topic_id: bytes, partitions: Sequence[int]
+    ) -> dict[int, int]:
+        """Deletes the share-partitions' state; returns the error code of each partition it
+        could not."""
+
+        async def local(p: int) -> tuple[Outcome, dict[str, Any]]:
+            return await self._coordinator.delete((group_id, topic_id, p)), {}
+
+        answers = await self._route(
+            group_id, topic_id, partitions, local, lambda p: {"partition": p},
+            Apis.DELETE_SHARE_GROUP_STATE, DELETE_VERSION,
+        )  # fmt: skip
+        return {p: a["error_code"] for p, a in answers.items() if a["error_code"]}
+
+    async def summary(
+        self, group_id: str, topic_id: bytes, partitions: Sequence[int]
+    ) -> dict[int, Summary]:
+        """Each share-partition's start offset, leader epoch and count of records done with
+        (-1, 0, -1 for one never initialized), or its error."""
+
+        async def local(p: int) -> tuple[Outcome, dict[str, Any]]:
+            outcome, state = await self._coordinator.summary((group_id, topic_id, p))
+            if state is None:
+                return outcome, {}
+            fields = {
+                "start_offset": state.start_offset,
+                "leader_epoch": state.leader_epoch,
+                "delivery_complete_count": state.delivery_complete_count,
+            }
+            return outcome, fields
+
+        answers = await self._route(
+            group_id, topic_id, partitions, local, lambda p: {"partition": p, "leader_epoch": 0},
+            Apis.READ_SHARE_GROUP_STATE_SUMMARY, SUMMARY_VERSION,
+        )  # fmt: skip
+        return {
+            p: Summary(
+                error_code=a["error_code"],
+                start_offset=a.get("start_offset", -1),
+                leader_epoch=a.get("leader_epoch", 0),
+                delivery_complete_count=a.get("delivery_complete_count", -1),
+            )
+            for p, a in answers.items()
+        }
+
+    async def _route(
+        self,
+        group_id: str,
+        topic_id: bytes,
+        partitions: Sequence[int],
+        local: Local,
+        entry: Callable[[int], dict[str, Any]],
+        api: Api[Any, Any],
+        version: int,
+    ) -> dict[int, dict[str, Any]]:
+        """Each partition's answer (`error_code` and the API's fields), asked of the share
+        coordinator that has it: here, or one request per other broker."""
+        answers: dict[int, dict[str, Any]] = {}
         by_leader: dict[int, list[int]] = {}
-        failed: set[int] = set()
         for p in partitions:
             leader = await self._leader_of(self._coordinator.partition_of((group_id, topic_id, p)))
             if leader is None:
-                failed.add(p)
+                answers[p] = {"error_code": UNAVAILABLE}
             else:
                 by_leader.setdefault(leader, []).append(p)
         for leader, ps in by_leader.items():
             if leader == self._node_id:
                 for p in ps:
-                    if (await self._coordinator.delete((group_id, topic_id, p))).code:
-                        failed.add(p)
+                    outcome, fields = await local(p)
+                    answers[p] = {"error_code": outcome.code, **fields}
                 continue
-            body: DeleteShareGroupStateRequest = {
+            body = {
                 "group_id": group_id,
-                "topics": [{"topic_id": topic_id, "partitions": [{"partition": p} for p in ps]}],
+                "topics": [{"topic_id": topic_id, "partitions": [entry(p) for p in ps]}],
             }
             try:
-                response = await self._channel.request(
-                    leader, Apis.DELETE_SHARE_GROUP_STATE, DELETE_VERSION, body
-                )
+                response = await self._channel.request(leader, api, version, body)
             except ConnectionError as exc:
-                log.info("deleting share state at broker %d failed: %s", leader, exc)
-                failed.update(ps)
+                log.info("share state at broker %d: %s", leader, exc)
+                answers.update((p, {"error_code": UNAVAILABLE}) for p in ps)
                 continue
-            failed.update(
-                p["partition"]
-                for result in response["results"]
-                for p in result["partitions"]
-                if p["error_code"]
-            )
-        return failed
-
-    async def _initialize_remote(
-        self, leader: int, state: InitializeState, partitions: list[int]
-    ) -> set[int]:
-        body: InitializeShareGroupStateRequest = {
-            "group_id": state.group_id,
-            "topics": [
-                {
-                    "topic_id": state.topic_id,
-                    "partitions": [
-                        {
-                            "partition": p,
-                            "state_epoch": state.state_epoch,
-                            "start_offset": state.start_offset,
-                        }
-                        for p in partitions
-                    ],
-                }
-            ],
-        }
-        try:
-            response = await self._channel.request(
-                leader, Apis.INITIALIZE_SHARE_GROUP_STATE, INITIALIZE_VERSION, body
-            )
-        except ConnectionError as exc:
-            log.info("initializing share state at broker %d failed: %s", leader, exc)
-            return set(partitions)
-        done = {
-            p["partition"]
-            for result in response["results"]
-            for p in result["partitions"]
-            if not p["error_code"]
-        }
-        return set(partitions) - done
+            for result in response["results"]:
+                for answer in result["partitions"]:
+                    answers[answer["partition"]] = dict(answer)
+            for p in ps:
+                answers.setdefault(p, {"error_code": UNAVAILABLE})
+        return answers
 
 
 def leader_lookup(

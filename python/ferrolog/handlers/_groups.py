@@ -30,6 +30,20 @@ def share_groups_enabled(ctx: RequestContext) -> bool:
     return ctx.broker.controller.finalized_features().levels.get(SHARE_VERSION, 0) >= 1
 
 
+def share_offsets_refusal(
+    ctx: RequestContext, group_id: str, operation: AclOperation
+) -> errors.KafkaError | None:
+    """Why an AlterShareGroupOffsets or DeleteShareGroupOffsets is refused as a whole, in
+    Kafka 4.4's words (None: it is not)."""
+    if not share_groups_enabled(ctx):
+        return errors.UnsupportedVersionError("The version of API is not supported.")
+    if not ctx.authorize(operation, ResourceType.GROUP, group_id):
+        return errors.GroupAuthorizationFailedError("Group authorization failed.")
+    if not group_id:
+        return errors.InvalidGroupIdError()
+    return None
+
+
 def require_group(ctx: RequestContext, operation: AclOperation, group_id: str) -> None:
     """Raises GROUP_AUTHORIZATION_FAILED unless the principal may do `operation` on the
     group (READ to take part and commit, DESCRIBE to look, DELETE to delete)."""
