@@ -2,10 +2,10 @@
 //!
 //! Rust does bytes, Python does decisions. This crate stores partitions (`log`), validates and
 //! rewrites record batches (`record`), serves Produce, Fetch and ListOffsets over TCP without
-//! Python (`server`, `protocol`, `replica`), and hands every other request to the Python control
-//! plane through one queue (`control`). Its settings are the Python config table's, read
-//! through a table generated from it (`properties`). pyo3 appears only in `py`, behind the
-//! `python` feature.
+//! Python (`server`, `protocol`, `replica`), keeps share groups' records in flight (`share`),
+//! and hands every other request to the Python control plane through one queue (`control`).
+//! Its settings are the Python config table's, read through a table generated from it
+//! (`properties`). pyo3 appears only in `py`, behind the `python` feature.
 
 pub mod acl;
 pub mod client;
@@ -20,6 +20,7 @@ pub mod quota;
 pub mod record;
 pub mod replica;
 pub mod server;
+pub mod share;
 pub mod tls;
 
 #[cfg(feature = "python")]

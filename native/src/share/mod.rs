@@ -1,0 +1,12 @@
+//! Share groups' data path (KIP-932): the records of one partition as one share group sees
+//! them, acquired by members a batch at a time, acknowledged one by one, released or timed out
+//! and delivered again with a higher delivery count, archived past the delivery limit.
+//!
+//! `partition` is the state machine of one share-partition, pure (offsets, time and member in,
+//! state out): the ShareFetch and ShareAcknowledge handlers drive it under the partition's
+//! lock, and its persisted form (`StateBatch`es and a start offset) is what the share
+//! coordinator keeps in `__share_group_state`.
+
+pub mod partition;
+
+pub use partition::{AckError, AckType, Limits, RecordState, SharePartition, StateBatch};
