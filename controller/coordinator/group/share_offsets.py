@@ -57,12 +57,15 @@ def alter_offsets(
         codes[name] = {p: unknown if found is None or p >= found[1] else 0 for p in starts}
         if found is None:
             continue
+        # One request per start offset of the topic (usually one: --to-earliest, ...).
+        by_start: dict[int, list[int]] = {}
         for p, start in sorted(starts.items()):
-            if codes[name][p]:
-                continue
-            sg.initializing.setdefault(name, {})[p] = now
-            sg.deleting.discard(name)
-            state = InitializeState(group_id, sg.group_epoch, found[0], name, (p,), start)
+            if not codes[name][p]:
+                sg.initializing.setdefault(name, {})[p] = now
+                sg.deleting.discard(name)
+                by_start.setdefault(start, []).append(p)
+        for start, ps in by_start.items():
+            state = InitializeState(group_id, sg.group_epoch, found[0], name, tuple(ps), start)
             to_initialize.append(state)
     shard.write(write_changes(shard, group, []))
     return codes, to_initialize
