@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from confluent_kafka import KafkaException
+from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol.messages import Apis
@@ -366,3 +368,35 @@ def test_kafka_share_groups_resets_describes_and_deletes(bootstrap: str, conn: C
     removed = kafka_share_groups(bootstrap, "--delete", "--group", group)
     assert removed == f"Deletion of requested share groups ('{group}') was successful."
     assert group not in kafka_share_groups(bootstrap, "--list").splitlines()
+
+
+def test_a_deleted_topic_leaves_the_groups_share_state(bootstrap: str, conn: Connection) -> None:
+    """A topic deleted and created again under its name is new to a share group: its share
+    state went with the old topic (Kafka's maybeCleanupShareGroupState)."""
+    topic = create_topic(bootstrap, 2)
+    group = new_group(conn)
+    member = Member(conn, group, [topic])
+    settle([member], lambda: member.partitions)
+    member.leave()
+    everything: Any = {"groups": [{"group_id": group, "topics": None}]}
+
+    def described() -> list[str]:
+        (answer,) = conn.request(Apis.DESCRIBE_SHARE_GROUP_OFFSETS, 1, everything)["groups"]
+        assert answer["error_code"] == NONE, answer
+        return [t["topic_name"] for t in answer["topics"]]
+
+    assert described() == [topic]
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.delete_topics([topic])[topic].result(20)
+    deadline = time.monotonic() + SETTLE_S
+    while True:
+        try:
+            admin.create_topics([NewTopic(topic, 2, 1)])[topic].result(20)
+            break
+        except KafkaException:  # still being deleted
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+    deadline = time.monotonic() + SETTLE_S
+    while described():
+        assert time.monotonic() < deadline, described()
+        time.sleep(0.2)

@@ -27,6 +27,7 @@ from ferrolog.controller.coordinator.group import (
     protocols,
     records,
     share,
+    share_offsets,
 )
 from ferrolog.controller.coordinator.group.assignors import ASSIGNORS
 from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
@@ -389,6 +390,7 @@ class GroupCoordinator:
                 offsets.expire_offsets(shard, now)
             if deleted:
                 offsets.delete_topics(shard, deleted)
+                share_offsets.forget_topics(shard, deleted)
             self.flush(shard)
 
     def _deleted_topics(self, now: int) -> set[str]:

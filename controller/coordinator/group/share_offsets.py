@@ -8,6 +8,8 @@ coordinator must be asked."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ferrolog import errors
 from ferrolog.controller.coordinator.group.consumer_state import Topics
 from ferrolog.controller.coordinator.group.shard import GroupShard
@@ -108,3 +110,23 @@ def end_delete_offsets(shard: GroupShard, group_id: str, names: list[str]) -> No
         return
     group.share.deleting.difference_update(names)
     shard.write(write_changes(shard, group, []))
+
+
+def forget_topics(shard: GroupShard, names: Collection[str]) -> None:
+    """Deleted topics (or deleted and created again under the same name) leave the share
+    groups' state partitions: their share state went with the topic, as Kafka's
+    maybeCleanupShareGroupState has it. A topic of that name is initialized anew when a
+    member subscribes to it."""
+    for group in shard.groups.values():
+        sg = group.share
+        if sg is None:
+            continue
+        known = set(sg.initialized) | set(sg.initializing) | sg.deleting
+        gone = known & set(names)
+        if not gone:
+            continue
+        for name in gone:
+            sg.initialized.pop(name, None)
+            sg.initializing.pop(name, None)
+            sg.deleting.discard(name)
+        shard.write(write_changes(shard, group, []))
