@@ -159,6 +159,10 @@ class ControllerApi(Protocol):
     def finalized_features(self) -> FinalizedFeatures:
         """The cluster's finalized features and their epoch, as this broker last read them."""
 
+    def subscribe_features(self, listener: Callable[[FinalizedFeatures], None]) -> None:
+        """Calls `listener` with the finalized features now and whenever their levels
+        change."""
+
     async def update_features(
         self, updates: Mapping[str, FeatureUpdate], validate_only: bool = False
     ) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ferrolog.errors import FeatureUpdateFailedError, InvalidUpdateVersionError
@@ -125,9 +125,28 @@ class FeatureControlManager:
         self._store = store
         self._node_id = node_id
         self._unstable = unstable
-        self.finalized = FinalizedFeatures()
+        self._finalized = FinalizedFeatures()
+        self._listeners: list[Callable[[FinalizedFeatures], None]] = []
         # One UpdateFeatures at a time: each decides on the levels the previous one wrote.
         self._lock = asyncio.Lock()
+
+    @property
+    def finalized(self) -> FinalizedFeatures:
+        return self._finalized
+
+    @finalized.setter
+    def finalized(self, features: FinalizedFeatures) -> None:
+        changed = features.levels != self._finalized.levels
+        self._finalized = features
+        if changed:
+            for listener in self._listeners:
+                listener(features)
+
+    def subscribe(self, listener: Callable[[FinalizedFeatures], None]) -> None:
+        """Calls `listener` with the finalized features now and whenever their levels
+        change."""
+        self._listeners.append(listener)
+        listener(self._finalized)
 
     async def load(self) -> None:
         self.finalized = await self._store.finalized_features()

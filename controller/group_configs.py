@@ -13,6 +13,7 @@ and Kafka's messages; the bounds apply to the group's configs over the broker's 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_TIMEOUTS = ("session.timeout.ms", "heartbeat.interval.ms")
+AUTO_RESET = "share.auto.offset.reset"
+# A non-negative ISO 8601 duration as Java's Duration.parse reads it (days to seconds).
+_DURATION = re.compile(
+    r"P(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:[.,](\d{1,9}))?S)?)?",
+    re.IGNORECASE,
+)
+
 # Called with every group's configs after a change.
 # Group configs (KIP-848's resource type GROUP) by group id.
 GroupConfigs = dict[str, dict[str, str]]
@@ -41,7 +50,17 @@ _BOUND = {
     name: (f"group.{kind}.min.{base}", f"group.{kind}.max.{base}")
     for kind, bases in (
         ("consumer", ("heartbeat.interval.ms", "session.timeout.ms")),
-        ("share", ("heartbeat.interval.ms", "session.timeout.ms", "assignment.interval.ms")),
+        (
+            "share",
+            (
+                "heartbeat.interval.ms",
+                "session.timeout.ms",
+                "assignment.interval.ms",
+                "record.lock.duration.ms",
+                "delivery.count.limit",
+                "partition.max.record.locks",
+            ),
+        ),
     )
     for base in bases
     for name in (f"{kind}.{base}",)
@@ -56,15 +75,18 @@ def validate_group_configs(configs: Mapping[str, str], broker: BrokerConfig) -> 
     if unknown:
         raise InvalidConfigError(f"Unknown group config name: {unknown[0]}")
     result = {name: validate_value(GROUP_CONFIGS[name], value) for name, value in configs.items()}
+    if AUTO_RESET in result:
+        auto_reset_code(result[AUTO_RESET])
     bound = broker.get_int
     for name in (n for n in _BOUND if n in result):
         low, high = (bound(b) for b in _BOUND[name])
         if not low <= int(result[name]) <= high:
             raise InvalidConfigError(f"{name} must be in the range {low} to {high} inclusive.")
-    effective = {name: int(value) for name, value in group_defaults(broker).items()}
-    effective.update({name: int(value) for name, value in result.items()})
+    timeouts = [f"{kind}.{base}" for kind in ("consumer", "share") for base in _TIMEOUTS]
+    merged = group_defaults(broker) | result
+    effective = {name: int(merged[name]) for name in timeouts}
     for kind in ("consumer", "share"):
-        session, heartbeat = f"{kind}.session.timeout.ms", f"{kind}.heartbeat.interval.ms"
+        session, heartbeat = (f"{kind}.{base}" for base in _TIMEOUTS)
         if (session in result or heartbeat in result) and effective[session] <= effective[
             heartbeat
         ]:
@@ -73,9 +95,14 @@ def validate_group_configs(configs: Mapping[str, str], broker: BrokerConfig) -> 
 
 
 def group_defaults(broker: BrokerConfig) -> dict[str, str]:
-    """Each group config's value for a group without its own: the broker's `group.<name>`."""
+    """Each group config's value for a group without its own: the broker's `group.<name>`, or
+    Kafka's default for one no broker property stands for (`share.auto.offset.reset`)."""
     defaults = {}
     for name, definition in GROUP_CONFIGS.items():
+        if not definition.synonyms:
+            assert definition.default is not None
+            defaults[name] = definition.default
+            continue
         value = broker.get(definition.synonyms[0].name)
         assert value is not None  # the table gives each a default
         defaults[name] = value
@@ -134,3 +161,28 @@ class GroupConfigManager(EntityConfigManager[str, dict[str, str]]):
     async def published(self) -> None:
         for listener in self._listeners:
             listener(self.all())
+
+
+def auto_reset_code(value: str) -> int:
+    """share.auto.offset.reset as the native core takes it: -2 earliest, -1 latest, else the
+    by_duration's milliseconds; Kafka's INVALID_CONFIG for anything else."""
+    lowered = value.strip().lower()
+    if lowered == "earliest":
+        return -2
+    if lowered == "latest":
+        return -1
+    if lowered.startswith("by_duration:"):
+        found = _DURATION.fullmatch(lowered[len("by_duration:") :].strip())
+        if found and any(found.groups()):
+            days, hours, minutes, seconds, fraction = (g or "0" for g in found.groups())
+            return (
+                int(days) * 86_400_000
+                + int(hours) * 3_600_000
+                + int(minutes) * 60_000
+                + int(seconds) * 1000
+                + int(fraction.ljust(3, "0")[:3])
+            )
+    raise InvalidConfigError(
+        f"Invalid value {value} for configuration {AUTO_RESET}: The value must be either "
+        "'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'."
+    )

@@ -20,6 +20,7 @@ from typing_extensions import disjoint_base
 __all__ = [
     "Server",
     "LogDirs",
+    "ShareGroups",
     "ControlRequest",
     "PartitionState",
     "ReplicaState",
@@ -43,6 +44,22 @@ __all__ = [
     "init_logging",
 ]
 
+
+@final
+class ShareGroups:
+    """`Server.share_groups`: what the native core's ShareFetch and ShareAcknowledge apply."""
+
+    def configure(
+        self,
+        enabled: bool,
+        max_sessions: int,
+        defaults: tuple[int, int, int, int, bool],
+        groups: list[tuple[str, tuple[int, int, int, int, bool]]],
+    ) -> None:
+        """Whether `share.version` is on, group.share.max.share.sessions, the broker's
+        settings and each group's own, as (lock ms, delivery count limit, max record locks,
+        auto reset, read committed) with auto reset -2 earliest, -1 latest, else a duration
+        in ms."""
 
 @final
 class LogDirs:
@@ -219,6 +236,9 @@ class Server:
     def close_connection(self, handle: int) -> None:
         """Answers the request by closing its connection (Kafka's answer to a malformed or
         unsupported request)."""
+    @property
+    def share_groups(self) -> ShareGroups:
+        """What the native core's share groups apply."""
     @property
     def log_dirs(self) -> LogDirs:
         """Moving replicas between this broker's log directories (AlterReplicaLogDirs)."""

@@ -9,9 +9,8 @@ decided by the active controller (`ActiveController`) from requests it finds in 
 Either way the eligibility rules are those of the pure `election` module. Errors are
 `ferrolog.errors.KafkaError` subclasses carrying Kafka's code and a message.
 
-The controller keeps a cache of topics and partition states, updated on each of its own
-writes, so Metadata requests are answered without touching the store.
-"""
+It keeps a cache of topics and partition states, updated on each of its own writes, so
+Metadata requests are answered without touching the store."""
 
 from __future__ import annotations
 
@@ -157,6 +156,9 @@ class Controller(MetadataCache):
 
     def finalized_features(self) -> FinalizedFeatures:
         return self._feature_control.finalized
+
+    def subscribe_features(self, listener: Callable[[FinalizedFeatures], None]) -> None:
+        self._feature_control.subscribe(listener)
 
     async def update_features(
         self, updates: Mapping[str, FeatureUpdate], validate_only: bool = False

@@ -10,8 +10,8 @@ or CoordinatorLoadInProgressError; the handler answers those as every other Kafk
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
 from ferrolog.controller.coordinator.group.consumer import (
@@ -37,6 +37,7 @@ from ferrolog.controller.coordinator.share.state import ShareState, StateBatch
 from ferrolog.controller.coordinator.txn.markers import Marker
 from ferrolog.controller.coordinator.txn.state import TopicPartition, TxnMetadata, TxnState
 from ferrolog.protocol.messages import (
+    Api,
     ConsumerGroupDescribeResponseDescribedGroup,
     ConsumerGroupHeartbeatResponse,
     DescribeGroupsResponseDescribedGroup,
@@ -67,6 +68,7 @@ __all__ = [
     "ShareHeartbeatCall",
     "ShareOutcome",
     "SharePartitionKey",
+    "SharePersisterApi",
     "ShareState",
     "StateBatch",
     "TopicPartition",
@@ -198,6 +200,24 @@ class ShareCoordinatorApi(Protocol):
     async def delete(self, key: SharePartitionKey) -> ShareOutcome: ...
 
     async def summary(self, key: SharePartitionKey) -> tuple[ShareOutcome, ShareState | None]: ...
+
+
+class SharePersisterApi(Protocol):
+    """Reaches the share coordinator of each share-partition, here or on another broker."""
+
+    async def route(
+        self,
+        group_id: str,
+        topic_id: bytes,
+        partitions: Sequence[int],
+        local: Callable[[int], Awaitable[dict[str, Any]]],
+        entry: Callable[[int], dict[str, Any]],
+        api: Api[Any, Any],
+        version: int,
+    ) -> dict[int, dict[str, Any]]:
+        """Each partition's answer: `local(p)` where this broker coordinates it, else from a
+        request (each partition as `entry(p)`) to the broker that does."""
+        ...
 
 
 class TransactionCoordinatorApi(Protocol):

@@ -29,10 +29,12 @@ from ferrolog.controller.coordinator.group.consumer_state import topics_of
 from ferrolog.controller.coordinator.group.coordinator import GroupCoordinator
 from ferrolog.controller.coordinator.share import assembly as share_assembly
 from ferrolog.controller.coordinator.share.coordinator import ShareCoordinator
+from ferrolog.controller.coordinator.share.persister import ShareStatePersister
 from ferrolog.controller.coordinator.txn import assembly
 from ferrolog.controller.coordinator.txn.coordinator import TransactionCoordinator
 from ferrolog.controller.native_waits import NativeWaits
 from ferrolog.controller.security.sasl import SaslAuthenticator
+from ferrolog.controller.share_settings import ShareSettings
 from ferrolog.controller.store.base import BrokerRegistration, Endpoint, MetadataStore
 from ferrolog.controller.store.local import LocalStore
 from ferrolog.controller.store.zookeeper import ZkStore
@@ -59,6 +61,8 @@ class Broker:
         self._token_sweeps: asyncio.Task[None] | None = None
         self.txn_coordinator: TransactionCoordinator | None = None
         self.share_coordinator: ShareCoordinator | None = None
+        # How the native core's share-partitions reach their share coordinators.
+        self.share_persister: ShareStatePersister | None = None
         self.services: BrokerServices | None = None
         self._dispatcher: Dispatcher | None = None
         self.member: ClusterMember | None = None
@@ -135,6 +139,7 @@ class Broker:
                 native, self._waits, config, self._cluster
             )
             self.group_coordinator.shares.share_state = persister
+            self.share_persister = persister
             self.group_coordinator.shares.end_offsets = end_offsets
             store: MetadataStore
             if config.zookeeper_connect:
@@ -165,6 +170,7 @@ class Broker:
                 group_coordinator=self.group_coordinator,
                 txn_coordinator=self.txn_coordinator,
                 share_coordinator=self.share_coordinator,
+                share_persister=self.share_persister,
                 sasl=SaslAuthenticator(
                     config,
                     controller.scram_credentials.credential,
@@ -239,6 +245,9 @@ class Broker:
         controller.add_leadership_listener(TRANSACTION_STATE, self.txn_coordinator.runtime)
         controller.add_leadership_listener(SHARE_GROUP_STATE, self.share_coordinator.runtime)
         controller.group_configs.subscribe(self.group_coordinator.set_group_configs)
+        share_settings = ShareSettings(native.share_groups, self.config)
+        controller.subscribe_features(share_settings.features_changed)
+        controller.group_configs.subscribe(share_settings.group_configs_changed)
         self.group_coordinator.start()
         self.txn_coordinator.start()
         self.share_coordinator.start()

@@ -63,7 +63,8 @@ NEW_CLUSTER_LEVELS: dict[str, int] = {
 # Levels ferrolog implements in part, while they are built: supported (reported, and
 # finalizable by UpdateFeatures) only on a broker started with
 # `unstable.feature.versions.enable=true`, Kafka's own switch for levels in development.
-# share.version 1: share groups' coordinator is built; ShareFetch and ShareAcknowledge not yet.
+# share.version 1: share groups are served (the coordinator, ShareFetch and ShareAcknowledge);
+# unstable until their quotas and metrics are built.
 UNSTABLE_LEVELS: dict[str, int] = {"share.version": 1}
 
 

@@ -164,6 +164,17 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "group.share.min.assignment.interval.ms": (INT, 0, None, ()),
     "group.share.max.assignment.interval.ms": (INT, 0, None, ()),
     "group.share.initialize.retry.interval.ms": (INT, 1, None, ()),
+    # Kafka 4.4.0's ShareGroupConfig.
+    "group.share.record.lock.duration.ms": (INT, 1000, 3600000, ()),
+    "group.share.min.record.lock.duration.ms": (INT, 1000, 30000, ()),
+    "group.share.max.record.lock.duration.ms": (INT, 30000, 3600000, ()),
+    "group.share.delivery.count.limit": (INT, 2, 10, ()),
+    "group.share.min.delivery.count.limit": (INT, 2, 5, ()),
+    "group.share.max.delivery.count.limit": (INT, 5, 25, ()),
+    "group.share.partition.max.record.locks": (INT, 100, 10000, ()),
+    "group.share.min.partition.max.record.locks": (INT, 100, 2000, ()),
+    "group.share.max.partition.max.record.locks": (INT, 2000, 10000, ()),
+    "group.share.max.share.sessions": (INT, 1, None, ()),
     # Kafka 4.4.0's ServerConfigs.
     "unstable.feature.versions.enable": (B, None, None, ()),
     "group.consumer.assignors": (LST, None, None, ()),

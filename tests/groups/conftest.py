@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
+from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
+
+from tests.groups.share_tools import SHARE_SETTINGS, connect, enable_share_groups
 
 # Short timeouts so rebalances and expiry take well under a second or two.
 FAST_GROUPS = {
@@ -78,6 +81,34 @@ def bootstrap(request: pytest.FixtureRequest) -> str:
         return external
     broker: EmbeddedBroker = request.getfixturevalue("group_broker")
     return broker.bootstrap_servers
+
+
+@pytest.fixture(scope="module")
+def share_broker() -> Iterator[EmbeddedBroker]:
+    with EmbeddedBroker(overrides=SHARE_SETTINGS) as broker:
+        yield broker
+
+
+@pytest.fixture
+def share_bootstrap(request: pytest.FixtureRequest) -> str:
+    """The module's broker with share groups on; FERROLOG_SHARE_BOOTSTRAP=host:port runs the
+    same tests against another broker (Kafka 4.4 with `share_tools.SHARE_SETTINGS` but
+    unstable.feature.versions.enable) to check that both answer alike."""
+    external = os.environ.get("FERROLOG_SHARE_BOOTSTRAP")
+    if external:
+        enable_share_groups(external)
+        return external
+    broker: EmbeddedBroker = request.getfixturevalue("share_broker")
+    enable_share_groups(broker.bootstrap_servers)
+    return broker.bootstrap_servers
+
+
+@pytest.fixture
+def share_conn(share_bootstrap: str) -> Iterator[Connection]:
+    """A raw connection to the share groups' broker."""
+    connection = connect(share_bootstrap)
+    yield connection
+    connection.close()
 
 
 @pytest.fixture

@@ -127,7 +127,12 @@ def test_describe_and_alter_through_the_protocol(broker: EmbeddedBroker) -> None
         "consumer.heartbeat.interval.ms",
         "consumer.session.timeout.ms",
         "share.assignment.interval.ms",
+        "share.auto.offset.reset",
+        "share.delivery.count.limit",
         "share.heartbeat.interval.ms",
+        "share.isolation.level",
+        "share.partition.max.record.locks",
+        "share.record.lock.duration.ms",
         "share.session.timeout.ms",
     ]
     session = rows["consumer.session.timeout.ms"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,7 +23,6 @@ from ferrolog.protocol.messages import Apis
 
 from tests.groups.conftest import create_topic, produce
 from tests.groups.share_tools import (
-    SHARE_SETTINGS,
     assigned,
     connect,
     describe,
@@ -49,28 +47,14 @@ RETRY = (COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATO
 SETTLE_S = 10
 
 
-@pytest.fixture(scope="module")
-def share_broker() -> Iterator[EmbeddedBroker]:
-    with EmbeddedBroker(overrides=SHARE_SETTINGS) as broker:
-        yield broker
+@pytest.fixture
+def bootstrap(share_bootstrap: str) -> str:
+    return share_bootstrap
 
 
 @pytest.fixture
-def bootstrap(request: pytest.FixtureRequest) -> str:
-    external = os.environ.get("FERROLOG_SHARE_BOOTSTRAP")
-    if external:
-        enable_share_groups(external)
-        return external
-    broker: EmbeddedBroker = request.getfixturevalue("share_broker")
-    enable_share_groups(broker.bootstrap_servers)
-    return broker.bootstrap_servers
-
-
-@pytest.fixture
-def conn(bootstrap: str) -> Iterator[Connection]:
-    connection = connect(bootstrap)
-    yield connection
-    connection.close()
+def conn(share_conn: Connection) -> Connection:
+    return share_conn
 
 
 def new_group(conn: Connection) -> str:

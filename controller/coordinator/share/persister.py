@@ -19,7 +19,7 @@ from ferrolog import errors
 from ferrolog.client.channel import BrokerChannel
 from ferrolog.controller.cluster.topics import SHARE_GROUP_STATE
 from ferrolog.controller.coordinator.group.share import InitializeState, Summary
-from ferrolog.controller.coordinator.share.coordinator import Outcome, ShareCoordinator
+from ferrolog.controller.coordinator.share.coordinator import ShareCoordinator
 from ferrolog.protocol.messages import Api, Apis
 
 log = logging.getLogger(__name__)
@@ -29,8 +29,8 @@ SUMMARY_VERSION = 1
 UNAVAILABLE = errors.CoordinatorNotAvailableError.code
 # A __share_group_state partition -> the broker leading it (None: no leader now).
 LeaderOf = Callable[[int], Awaitable[int | None]]
-# What one share-partition is asked locally: partition -> (outcome, answer fields).
-Local = Callable[[int], Awaitable[tuple[Outcome, dict[str, Any]]]]
+# What one share-partition is asked locally: partition -> its answer (error_code included).
+Local = Callable[[int], Awaitable[dict[str, Any]]]
 
 
 class ShareStatePersister:
@@ -50,11 +50,10 @@ class ShareStatePersister:
         """Creates the share-partitions' state; returns the error code of each partition it
         could not."""
 
-        async def local(p: int) -> tuple[Outcome, dict[str, Any]]:
+        async def local(p: int) -> dict[str, Any]:
             key = (state.group_id, state.topic_id, p)
-            return await self._coordinator.initialize(
-                key, state.state_epoch, state.start_offset
-            ), {}
+            outcome = await self._coordinator.initialize(key, state.state_epoch, state.start_offset)
+            return {"error_code": outcome.code}
 
         def entry(p: int) -> dict[str, Any]:
             return {
@@ -63,7 +62,7 @@ class ShareStatePersister:
                 "start_offset": state.start_offset,
             }
 
-        answers = await self._route(
+        answers = await self.route(
             state.group_id, state.topic_id, state.partitions, local, entry,
             Apis.INITIALIZE_SHARE_GROUP_STATE, INITIALIZE_VERSION,
         )  # fmt: skip
@@ -75,10 +74,10 @@ class ShareStatePersister:
         """Deletes the share-partitions' state; returns the error code of each partition it
         could not."""
 
-        async def local(p: int) -> tuple[Outcome, dict[str, Any]]:
-            return await self._coordinator.delete((group_id, topic_id, p)), {}
+        async def local(p: int) -> dict[str, Any]:
+            return {"error_code": (await self._coordinator.delete((group_id, topic_id, p))).code}
 
-        answers = await self._route(
+        answers = await self.route(
             group_id, topic_id, partitions, local, lambda p: {"partition": p},
             Apis.DELETE_SHARE_GROUP_STATE, DELETE_VERSION,
         )  # fmt: skip
@@ -90,18 +89,18 @@ class ShareStatePersister:
         """Each share-partition's start offset, leader epoch and count of records done with
         (-1, 0, -1 for one never initialized), or its error."""
 
-        async def local(p: int) -> tuple[Outcome, dict[str, Any]]:
+        async def local(p: int) -> dict[str, Any]:
             outcome, state = await self._coordinator.summary((group_id, topic_id, p))
             if state is None:
-                return outcome, {}
-            fields = {
+                return {"error_code": outcome.code}
+            return {
+                "error_code": outcome.code,
                 "start_offset": state.start_offset,
                 "leader_epoch": state.leader_epoch,
                 "delivery_complete_count": state.delivery_complete_count,
             }
-            return outcome, fields
 
-        answers = await self._route(
+        answers = await self.route(
             group_id, topic_id, partitions, local, lambda p: {"partition": p, "leader_epoch": 0},
             Apis.READ_SHARE_GROUP_STATE_SUMMARY, SUMMARY_VERSION,
         )  # fmt: skip
@@ -115,7 +114,7 @@ class ShareStatePersister:
             for p, a in answers.items()
         }
 
-    async def _route(
+    async def route(
         self,
         group_id: str,
         topic_id: bytes,
@@ -126,7 +125,9 @@ class ShareStatePersister:
         version: int,
     ) -> dict[int, dict[str, Any]]:
         """Each partition's answer (`error_code` and the API's fields), asked of the share
-        coordinator that has it: here, or one request per other broker."""
+        coordinator that has it: here (`local`), or one request per other broker (each
+        partition as `entry` gives it). The native core's reads and writes of share-partition
+        state come this way too."""
         answers: dict[int, dict[str, Any]] = {}
         by_leader: dict[int, list[int]] = {}
         leaders: dict[int, int | None] = {}  # by __share_group_state partition
@@ -143,8 +144,7 @@ class ShareStatePersister:
             if leader == self._node_id:
                 # All at once: the runtime joins their writes into few appends.
                 done = await asyncio.gather(*(local(p) for p in ps))
-                for p, (outcome, fields) in zip(ps, done, strict=True):
-                    answers[p] = {"error_code": outcome.code, **fields}
+                answers.update(zip(ps, done, strict=True))
                 continue
             body = {
                 "group_id": group_id,

@@ -23,6 +23,8 @@ pub const FETCH: i16 = ApiKey::Fetch as i16;
 pub const LIST_OFFSETS: i16 = ApiKey::ListOffsets as i16;
 pub const OFFSET_FOR_LEADER_EPOCH: i16 = ApiKey::OffsetForLeaderEpoch as i16;
 pub const WRITE_TXN_MARKERS: i16 = ApiKey::WriteTxnMarkers as i16;
+pub const SHARE_FETCH: i16 = ApiKey::ShareFetch as i16;
+pub const SHARE_ACKNOWLEDGE: i16 = ApiKey::ShareAcknowledge as i16;
 
 /// The APIs the native core serves and the versions it implements completely:
 /// `(api_key, min, max)`. ApiVersions (answered by Python) advertises exactly these.
@@ -32,6 +34,10 @@ pub const NATIVE_API_VERSIONS: &[(i16, i16, i16)] = &[
     (LIST_OFFSETS, 1, 11),
     (OFFSET_FOR_LEADER_EPOCH, 2, 4),
     (WRITE_TXN_MARKERS, 1, 2),
+    // Share groups (KIP-932) at the versions the codec crate knows; a 4.4 share consumer
+    // asks for v1 when v2 is not listed.
+    (SHARE_FETCH, 1, 1),
+    (SHARE_ACKNOWLEDGE, 1, 1),
 ];
 
 /// Where a request goes once its first 8 bytes are known.

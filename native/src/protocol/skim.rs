@@ -99,6 +99,29 @@ fn write_txn_markers(v: i16) -> Vec<F> {
     vec![Array(marker.into_iter().flatten().collect())]
 }
 
+fn acknowledgement_batches() -> F {
+    // first and last offset, the types
+    Array(vec![Fixed(8 + 8), Ints(1)])
+}
+
+fn share_fetch(_v: i16) -> Vec<F> {
+    let partition = vec![Fixed(4), acknowledgement_batches()];
+    let topic = vec![Fixed(16), Array(partition)];
+    // group, member; epoch, max wait, min bytes, max bytes, max records, batch size
+    vec![
+        Str,
+        Str,
+        Fixed(24),
+        Array(topic),
+        Array(vec![Fixed(16), Ints(4)]),
+    ]
+}
+
+fn share_acknowledge(_v: i16) -> Vec<F> {
+    let partition = vec![Fixed(4), acknowledgement_batches()];
+    vec![Str, Str, Fixed(4), Array(vec![Fixed(16), Array(partition)])]
+}
+
 struct Walker<'a> {
     buf: &'a [u8],
     flexible: bool,
@@ -191,6 +214,8 @@ pub fn body_is_sound(api_key: i16, version: i16, flexible: bool, body: &[u8]) ->
         super::LIST_OFFSETS => list_offsets(version),
         super::OFFSET_FOR_LEADER_EPOCH => offset_for_leader_epoch(version),
         super::WRITE_TXN_MARKERS => write_txn_markers(version),
+        super::SHARE_FETCH => share_fetch(version),
+        super::SHARE_ACKNOWLEDGE => share_acknowledge(version),
         _ => return false,
     };
     let mut w = Walker {
@@ -230,6 +255,43 @@ mod tests {
     /// A populated request of each native API at `v`, as the generated encoder writes it.
     fn sample(key: i16, v: i16) -> (bool, Vec<u8>) {
         match key {
+            78 => {
+                use kafka_protocol::messages::share_fetch_request as sf;
+                let batch = sf::AcknowledgementBatch::default()
+                    .with_first_offset(3)
+                    .with_last_offset(4)
+                    .with_acknowledge_types(vec![1, 2]);
+                let partition = sf::FetchPartition::default()
+                    .with_partition_index(1)
+                    .with_acknowledgement_batches(vec![batch]);
+                encoded(
+                    &ShareFetchRequest::default()
+                        .with_group_id(Some(GroupId(StrBytes::from_static_str("g"))))
+                        .with_member_id(Some(StrBytes::from_static_str("m")))
+                        .with_topics(vec![sf::FetchTopic::default()
+                            .with_partitions(vec![partition, sf::FetchPartition::default()])])
+                        .with_forgotten_topics_data(vec![
+                            sf::ForgottenTopic::default().with_partitions(vec![1, 2])
+                        ]),
+                    v,
+                )
+            }
+            79 => {
+                use kafka_protocol::messages::share_acknowledge_request as sa;
+                let batch = sa::AcknowledgementBatch::default()
+                    .with_first_offset(3)
+                    .with_last_offset(3)
+                    .with_acknowledge_types(vec![1]);
+                encoded(
+                    &ShareAcknowledgeRequest::default()
+                        .with_group_id(Some(GroupId(StrBytes::from_static_str("g"))))
+                        .with_member_id(Some(StrBytes::from_static_str("m")))
+                        .with_topics(vec![sa::AcknowledgeTopic::default()
+                            .with_partitions(vec![sa::AcknowledgePartition::default()
+                                .with_acknowledgement_batches(vec![batch])])]),
+                    v,
+                )
+            }
             0 => encoded(
                 &ProduceRequest::default()
                     .with_acks(-1)

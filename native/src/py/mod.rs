@@ -12,6 +12,7 @@ mod inter_broker;
 mod log_dirs;
 mod quotas;
 mod server;
+mod share;
 mod types;
 
 use std::collections::HashMap;
@@ -217,6 +218,7 @@ fn init_logging(level: &str, fmt: &str) -> PyResult<()> {
 fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<server::PyServer>()?;
     m.add_class::<log_dirs::PyLogDirs>()?;
+    m.add_class::<share::PyShareGroups>()?;
     m.add_class::<types::PyControlRequest>()?;
     m.add_class::<types::PyPartitionState>()?;
     m.add_class::<types::PyReplicaState>()?;

@@ -107,9 +107,8 @@ impl PyServer {
         Ok(())
     }
 
-    /// `permits` partitions created or deleted for `client_id`, against its
-    /// `controller_mutation_rate`: (accepted, throttle ms). `strict`: refused while the
-    /// client's bucket is in debt (the request versions that know THROTTLING_QUOTA_EXCEEDED).
+    /// `permits` partitions created or deleted for `client_id` against its
+    /// `controller_mutation_rate`: (accepted, throttle ms); `strict`: refused while in debt.
     #[pyo3(signature = (client_id, permits, strict, principal = "User:ANONYMOUS"))]
     fn record_controller_mutation(
         &self,
@@ -128,8 +127,7 @@ impl PyServer {
         (answer.accepted, answer.throttle_ms.max(0) as u64)
     }
 
-    /// Meters `busy_ns` of the broker's time on a Python-served request of `client_id`
-    /// against its `request_percentage` quota; the throttle time in ms it earned (0: none).
+    /// Meters `busy_ns` of a Python-served request against `request_percentage`: throttle ms.
     #[pyo3(signature = (client_id, busy_ns, principal = "User:ANONYMOUS"))]
     fn record_request_time(&self, client_id: Option<&str>, busy_ns: u64, principal: &str) -> u64 {
         let throttle = self.inner.broker().quotas.record_request_time(
@@ -144,6 +142,12 @@ impl PyServer {
     fn close_connection(&self, handle: u64) {
         let control = &self.inner.broker().control;
         control.reply(handle, ControlReply::Close);
+    }
+
+    /// The share groups' side of the native core (ShareFetch, ShareAcknowledge).
+    #[getter]
+    fn share_groups(&self) -> super::share::PyShareGroups {
+        super::share::PyShareGroups::new(self.inner.broker())
     }
 
     /// Moving replicas between this broker's log directories (AlterReplicaLogDirs).

@@ -250,6 +250,7 @@ async fn handle<S: Transport>(
                 tally: &mut tally,
                 session: &mut session.acl,
                 listener,
+                connection_id: session.id,
             };
             let reply = api::dispatch(call).await;
             // Handled: a produce's records are in the log now.

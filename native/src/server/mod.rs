@@ -60,6 +60,8 @@ pub struct Broker {
     pub fetchers: FetcherManager,
     /// The fetch sessions of consumers and followers fetching from here (KIP-227).
     pub fetch_sessions: Mutex<FetchSessionCache>,
+    /// Share groups' share-partitions led here and their members' sessions (KIP-932).
+    pub share: crate::share::ShareManager,
     pub control: Arc<ControlBridge>,
     /// The outcomes of the control plane's commands that finish on the runtime.
     pub completions: Arc<Completions>,
@@ -165,6 +167,7 @@ impl Server {
             partitions: Registry::new(),
             fetchers,
             fetch_sessions,
+            share: crate::share::ShareManager::new(),
             control,
             completions: Arc::new(Completions::new()?),
             requests: RequestMetrics::default(),
@@ -174,6 +177,7 @@ impl Server {
             shutdown,
         });
         handle.spawn(periodic_tasks(Arc::clone(&broker)));
+        handle.spawn(api::sweep_share_locks(Arc::clone(&broker)));
         Ok(Server {
             broker,
             runtime: Mutex::new(Some(runtime)),
@@ -339,6 +343,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
         let Some((acceptor, principal_mapper)) = acceptor.clone() else {
             tokio::spawn(async move {
                 connection::serve(&guard.0, stream, who, id, sasl).await;
+                api::share_connection_closed(&guard.0, id);
                 drop(guard);
             });
             continue;
@@ -383,6 +388,7 @@ async fn accept_loop(broker: Arc<Broker>, listener: TcpListener, config: Listene
             }
             drop(shutdown);
             connection::serve(broker, stream, who, id, sasl).await;
+            api::share_connection_closed(broker, id);
             drop(guard);
         });
     }

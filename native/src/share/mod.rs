@@ -3,10 +3,14 @@
 //! and delivered again with a higher delivery count, archived past the delivery limit.
 //!
 //! `partition` is the state machine of one share-partition, pure (offsets, time and member in,
-//! state out): the ShareFetch and ShareAcknowledge handlers drive it under the partition's
-//! lock, and its persisted form (`StateBatch`es and a start offset) is what the share
-//! coordinator keeps in `__share_group_state`.
+//! state out): the ShareFetch and ShareAcknowledge handlers (`server::api::share`) drive it
+//! under the partition's lock, and its persisted form (`StateBatch`es and a start offset) is
+//! what the share coordinator keeps in `__share_group_state`. `session` holds the share
+//! sessions, `manager` the share-partitions this broker leads and the groups' settings.
 
+pub mod manager;
 pub mod partition;
+pub mod session;
 
-pub use partition::{AckError, AckType, Limits, RecordState, SharePartition, StateBatch};
+pub use manager::{AutoReset, GroupSettings, Loaded, ShareManager, SpEntry, SpKey};
+pub use partition::{AckError, AckType, Limits, LogBatch, RecordState, SharePartition, StateBatch};

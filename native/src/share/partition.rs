@@ -62,6 +62,15 @@ impl AckType {
     }
 }
 
+/// A batch of the log as a read found it: its offsets, and whether it belongs to an aborted
+/// transaction (read_committed archives those rather than handing them out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogBatch {
+    pub base: i64,
+    pub last: i64,
+    pub aborted: bool,
+}
+
 /// A range of offsets in one state, as `__share_group_state` keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateBatch {
@@ -166,13 +175,45 @@ impl SharePartition {
         max_records: i64,
         log_batches: &[(i64, i64)],
     ) -> Vec<(i64, i64, u16)> {
+        let batches: Vec<LogBatch> = log_batches
+            .iter()
+            .map(|&(base, last)| LogBatch {
+                base,
+                last,
+                aborted: false,
+            })
+            .collect();
+        self.acquire_within(member, now, max_records, i64::MAX, &batches)
+    }
+
+    /// The offset a read for this share-partition starts at: the first available record of
+    /// the window, else the end of the window.
+    pub fn fetch_offset(&self) -> i64 {
+        self.ranges
+            .iter()
+            .find(|(_, r)| r.state == RecordState::Available)
+            .map_or(self.end, |(first, _)| *first)
+    }
+
+    /// As [`acquire`](Self::acquire), but only offsets up to `upto` (what one read of the
+    /// log from [`fetch_offset`](Self::fetch_offset) brought, so that every record acquired
+    /// is in the response), and the log batches of aborted transactions are archived rather
+    /// than acquired (read_committed).
+    pub fn acquire_within(
+        &mut self,
+        member: u64,
+        now: u64,
+        max_records: i64,
+        upto: i64,
+        log_batches: &[LogBatch],
+    ) -> Vec<(i64, i64, u16)> {
         let deadline = now + self.limits.lock_ms;
         let mut out = Vec::new();
         let mut count = 0i64;
         let available: Vec<i64> = self
             .ranges
             .iter()
-            .filter(|(_, r)| r.state == RecordState::Available)
+            .filter(|(first, r)| r.state == RecordState::Available && **first <= upto)
             .map(|(first, _)| *first)
             .collect();
         for first in available {
@@ -181,6 +222,7 @@ impl SharePartition {
             }
             let last = self.ranges[&first]
                 .last
+                .min(upto)
                 .min(first + (max_records - count) - 1);
             self.split(first, last);
             let range = self.ranges.get_mut(&first).expect("split keeps the first");
@@ -190,27 +232,55 @@ impl SharePartition {
             out.push((first, last, range.delivery_count));
             count += last - first + 1;
         }
-        for &(base, last) in log_batches {
-            if count >= max_records || !self.can_acquire_new() {
+        for b in log_batches {
+            if count >= max_records || !self.can_acquire_new() || b.last > upto {
                 break;
             }
-            if last < self.end {
+            if b.last < self.end {
                 continue;
             }
-            let first = base.max(self.end);
-            let range = Range {
-                last,
-                state: RecordState::Acquired,
-                delivery_count: 1,
-                owner: Some((member, deadline)),
+            let first = b.base.max(self.end);
+            let range = if b.aborted {
+                Range {
+                    last: b.last,
+                    state: RecordState::Archived,
+                    delivery_count: 0,
+                    owner: None,
+                }
+            } else {
+                out.push((first, b.last, 1));
+                count += b.last - first + 1;
+                Range {
+                    last: b.last,
+                    state: RecordState::Acquired,
+                    delivery_count: 1,
+                    owner: Some((member, deadline)),
+                }
             };
             self.ranges.insert(first, range);
-            self.end = last + 1;
-            out.push((first, last, 1));
-            count += last - first + 1;
+            self.end = b.last + 1;
         }
         out.sort_unstable();
+        self.advance();
         out
+    }
+
+    /// The log no longer holds records below `offset` (retention, DeleteRecords): they are
+    /// done with, whatever their state.
+    pub fn skip_to(&mut self, offset: i64) {
+        if offset <= self.start {
+            return;
+        }
+        let below: Vec<i64> = self.ranges.range(..offset).map(|(f, _)| *f).collect();
+        for first in below {
+            let range = self.ranges.remove(&first).expect("listed");
+            if range.last >= offset {
+                self.ranges.insert(offset, range);
+            }
+        }
+        self.start = offset;
+        self.end = self.end.max(offset);
+        self.advance();
     }
 
     /// Applies `member`'s acknowledgement of `first..=last`; every offset must be held by it

@@ -367,6 +367,9 @@ class BrokerConfig:
         entries = []
         for name, definition in GROUP_CONFIGS.items():
             synonyms = self.synonyms(s.name for s in definition.synonyms)
+            if not definition.synonyms and definition.default is not None:
+                # No broker property stands for it (share.auto.offset.reset): Kafka's default.
+                synonyms = [ConfigSynonym(name, definition.default, ConfigSource.DEFAULT_CONFIG)]
             if name in configs:
                 synonyms.insert(0, ConfigSynonym(name, configs[name], ConfigSource.GROUP_CONFIG))
             entries.append(

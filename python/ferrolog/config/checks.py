@@ -79,7 +79,16 @@ def _group_timeouts(config: BrokerConfig) -> None:
     bounded = ["heartbeat.interval.ms", "session.timeout.ms"]
     for prefix, names in (
         ("group.consumer.", bounded),
-        ("group.share.", [*bounded, "assignment.interval.ms"]),
+        (
+            "group.share.",
+            [
+                *bounded,
+                "assignment.interval.ms",
+                "record.lock.duration.ms",
+                "delivery.count.limit",
+                "partition.max.record.locks",
+            ],
+        ),
     ):
         value = {
             name: config.get_int(prefix + name)

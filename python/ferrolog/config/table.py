@@ -484,6 +484,29 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "assignments of a share group.", minimum=0),
         _b("group.share.initialize.retry.interval.ms", _I, "30000", "How long the coordinator "
            "waits for share-partition state it asked for before it asks again.", minimum=1),
+        _b("group.share.record.lock.duration.ms", _I, "30000", "How long a share group "
+           "member holds the records it acquired before they are delivered to another.",
+           minimum=1000, maximum=3600000),
+        _b("group.share.delivery.count.limit", _I, "5", "How many times a record is "
+           "delivered to share group members before it is archived (never delivered again).",
+           minimum=2, maximum=10),
+        _b("group.share.partition.max.record.locks", _I, "2000", "Most records of one "
+           "share-partition in flight (acquired, or waiting to be delivered again).",
+           minimum=100, maximum=10000),
+        _b("group.share.max.share.sessions", _I, "2000", "Most share sessions a broker "
+           "holds, over every share group.", minimum=1),
+        _b("group.share.min.record.lock.duration.ms", _I, "15000", "The least "
+           "share.record.lock.duration.ms a group may set.", minimum=1000, maximum=30000),
+        _b("group.share.max.record.lock.duration.ms", _I, "60000", "The most "
+           "share.record.lock.duration.ms a group may set.", minimum=30000, maximum=3600000),
+        _b("group.share.min.delivery.count.limit", _I, "2", "The least "
+           "share.delivery.count.limit a group may set.", minimum=2, maximum=5),
+        _b("group.share.max.delivery.count.limit", _I, "10", "The most "
+           "share.delivery.count.limit a group may set.", minimum=5, maximum=25),
+        _b("group.share.min.partition.max.record.locks", _I, "100", "The least "
+           "share.partition.max.record.locks a group may set.", minimum=100, maximum=2000),
+        _b("group.share.max.partition.max.record.locks", _I, "4000", "The most "
+           "share.partition.max.record.locks a group may set.", minimum=2000, maximum=10000),
         # The bounds of the three above and of a group's own share.* (GROUP_CONFIGS).
         _b("group.share.min.session.timeout.ms", _I, "45000", "The minimum allowed session "
            "timeout for share group members.", minimum=1),
@@ -635,6 +658,21 @@ GROUP_CONFIGS: dict[str, TopicConfigDef] = {
            "a share group.", Synonym("group.share.heartbeat.interval.ms"), minimum=1),
         _t("share.assignment.interval.ms", _I, "Least time between two target assignments of "
            "the share group.", Synonym("group.share.assignment.interval.ms"), minimum=0),
+        _t("share.record.lock.duration.ms", _I, "The record acquisition lock duration in "
+           "milliseconds for share groups.", Synonym("group.share.record.lock.duration.ms"),
+           minimum=1000),
+        _t("share.delivery.count.limit", _I, "The maximum number of delivery attempts for a "
+           "record delivered to a share group.", Synonym("group.share.delivery.count.limit"),
+           minimum=2),
+        _t("share.partition.max.record.locks", _I, "Share-partition record lock limit per "
+           "share group.", Synonym("group.share.partition.max.record.locks"), minimum=100),
+        _t("share.auto.offset.reset", _S, "Where a share group starts reading a partition it "
+           "has not read before: earliest, latest, or by_duration:<ISO 8601 duration> (the "
+           "first record no older than that).", default="latest"),
+        _t("share.isolation.level", _S, "Whether share group members read transactional "
+           "records before their transaction ends (read_uncommitted) or only committed ones "
+           "(read_committed).", default="read_uncommitted",
+           choices=("read_committed", "read_uncommitted")),
     ]
 }
 # fmt: on

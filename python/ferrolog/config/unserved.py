@@ -258,20 +258,11 @@ UNSERVED: tuple[Unserved, ...] = (
         ),
     ),
     Unserved(
-        'the share-partition side of share groups (KIP-932) is not served yet, so nothing reads it',
+        "share groups' machinery that ferrolog does not have (KIP-932): the assignor's offload, "
+        "the share coordinator's threads, buffers, snapshots and pruning, the fetch purgatory",
         refused=False,
         properties=(
             ('group.share.assignor.offload.enable', 'BOOLEAN', 'true', True),
-            ('group.share.delivery.count.limit', 'INT', '5', False),
-            ('group.share.max.delivery.count.limit', 'INT', '10', False),
-            ('group.share.max.partition.max.record.locks', 'INT', '4000', False),
-            ('group.share.max.record.lock.duration.ms', 'INT', '60000', False),
-            ('group.share.max.share.sessions', 'INT', '2000', False),
-            ('group.share.min.delivery.count.limit', 'INT', '2', False),
-            ('group.share.min.partition.max.record.locks', 'INT', '100', False),
-            ('group.share.min.record.lock.duration.ms', 'INT', '15000', False),
-            ('group.share.partition.max.record.locks', 'INT', '2000', False),
-            ('group.share.record.lock.duration.ms', 'INT', '30000', False),
             ('share.coordinator.append.linger.ms', 'INT', '-1', False),
             ('share.coordinator.cached.buffer.max.bytes', 'INT', '1048588', True),
             ('share.coordinator.cold.partition.snapshot.interval.ms', 'INT', '300000', False),

@@ -13,7 +13,8 @@ from typing import Any, TypeVar
 from ferrolog import errors
 from ferrolog.controller.api import AclOperation
 from ferrolog.controller.coordinator.api import ShareCoordinatorApi, SharePartitionKey, ShareState
-from ferrolog.handlers.context import RequestContext
+from ferrolog.handlers.context import NATIVE_PEER, RequestContext
+from ferrolog.protocol.messages import Api, ApiKey, Apis
 
 Result = dict[str, Any]
 T = TypeVar("T")
@@ -22,6 +23,13 @@ T = TypeVar("T")
 PerPartition = Callable[
     [ShareCoordinatorApi, SharePartitionKey, Mapping[str, Any]], Awaitable[Result]
 ]
+
+
+# What the native core asks (the others come only from other brokers' coordinators).
+_APIS: dict[int, Api[Any, Any]] = {
+    ApiKey.READ_SHARE_GROUP_STATE: Apis.READ_SHARE_GROUP_STATE,
+    ApiKey.WRITE_SHARE_GROUP_STATE: Apis.WRITE_SHARE_GROUP_STATE,
+}
 
 
 def coordinator(ctx: RequestContext) -> ShareCoordinatorApi:
@@ -41,6 +49,8 @@ async def serve(
     """The `results` of a share-state request: each topic with each partition's answer."""
     topics: Sequence[Mapping[str, Any]] = request.get("topics") or []
     group_id = request.get("group_id") or ""
+    if ctx.peer == NATIVE_PEER and ctx.broker.share_persister is not None:
+        return await _from_native(ctx, request, per_partition)
     if not ctx.authorize_cluster(AclOperation.CLUSTER_ACTION):
         code = errors.ClusterAuthorizationFailedError.code
         return [
@@ -68,6 +78,33 @@ async def serve(
             {"partition": p["partition"], **answer}
             for p, answer in zip(t["partitions"], answers, strict=True)
         ]
+        results.append({"topic_id": topic_id, "partitions": partitions})
+    return results
+
+
+async def _from_native(
+    ctx: RequestContext, request: Mapping[str, Any], per_partition: PerPartition
+) -> list[dict[str, Any]]:
+    """A read or write of the native core's share-partitions (this broker leads them): asked
+    of each share-partition's share coordinator, this broker's own or another's."""
+    persister = ctx.broker.share_persister
+    assert persister is not None
+    group_id = request["group_id"]
+    api = _APIS[ctx.api_key]
+    results = []
+    for t in request.get("topics") or []:
+        topic_id = bytes(t["topic_id"])
+        entries = {p["partition"]: p for p in t["partitions"]}
+
+        async def local(
+            p: int, entries: dict[int, Any] = entries, topic_id: bytes = topic_id
+        ) -> Result:
+            return await per_partition(coordinator(ctx), (group_id, topic_id, p), entries[p])
+
+        answers = await persister.route(
+            group_id, topic_id, list(entries), local, entries.__getitem__, api, ctx.api_version
+        )
+        partitions = [{"partition": p, **answers[p]} for p in entries]
         results.append({"topic_id": topic_id, "partitions": partitions})
     return results
 

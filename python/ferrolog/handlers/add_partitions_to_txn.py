@@ -21,7 +21,11 @@ from ferrolog.handlers._txn import (
     may_write,
     not_in_transaction,
 )
-from ferrolog.handlers.context import RequestContext
+
+# The native core's own verifications (before appending a transaction's first batch) come
+# from NATIVE_PEER: only those are forwarded to the id's coordinator; another broker asking
+# gets this one's answer.
+from ferrolog.handlers.context import NATIVE_PEER, RequestContext
 from ferrolog.protocol.messages import (
     AddPartitionsToTxnRequest,
     AddPartitionsToTxnRequestAddPartitionsToTxnTopic,
@@ -38,10 +42,6 @@ MAX_VERSION = 5
 BATCHED_VERSION = 4
 ABORTABLE_VERSION = 5
 FENCED_VERSION = 2
-# The peer of the verifications this broker's native core asks before appending a
-# transaction's first batch (`NATIVE_PEER` in native/src/server/api/txn_verify.rs): only
-# those are forwarded to the id's coordinator; another broker asking gets this one's answer.
-NATIVE_PEER = "ferrolog-native"
 
 
 def _unknown(ctx: RequestContext, partitions: list[TopicPartition]) -> set[TopicPartition]:

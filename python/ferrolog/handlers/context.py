@@ -27,9 +27,15 @@ if TYPE_CHECKING:
     from ferrolog.controller.coordinator.api import (
         GroupCoordinatorApi,
         ShareCoordinatorApi,
+        SharePersisterApi,
         TransactionCoordinatorApi,
     )
     from ferrolog.controller.security.sasl import SaslAuthenticator
+
+
+# The peer of the requests this broker's native core asks of its control plane (`NATIVE_PEER`
+# in native/src/server/api/mod.rs): transaction verifications, share-partition state.
+NATIVE_PEER = "ferrolog-native"
 
 
 @dataclass
@@ -44,6 +50,8 @@ class BrokerServices:
     group_coordinator: GroupCoordinatorApi | None = None
     txn_coordinator: TransactionCoordinatorApi | None = None
     share_coordinator: ShareCoordinatorApi | None = None
+    # Routes the native core's share-state reads and writes to their share coordinators.
+    share_persister: SharePersisterApi | None = None
     # Checks the SASL listeners' authentications.
     sasl: SaslAuthenticator | None = None
     # `authorizer.class.name` is set: requests are checked against the ACLs (in the native

@@ -5,9 +5,11 @@ mod list_offsets;
 mod offset_for_leader_epoch;
 mod produce;
 mod produce_records;
+mod share;
 mod txn_verify;
 mod write_txn_markers;
 
+pub use share::{connection_closed as share_connection_closed, sweep_share_locks};
 pub use txn_verify::NATIVE_PEER;
 
 use std::sync::Arc;
@@ -116,6 +118,8 @@ pub struct Call<'a> {
     pub session: &'a mut Session,
     /// The listener the request came in through, whose endpoints leader hints name.
     pub listener: &'a str,
+    /// The connection's id: share sessions belong to the connection that opened them.
+    pub connection_id: u64,
 }
 
 impl<'a> Call<'a> {
@@ -142,6 +146,57 @@ pub async fn dispatch(call: Call<'_>) -> Reply {
         protocol::LIST_OFFSETS => list_offsets::handle(call),
         protocol::OFFSET_FOR_LEADER_EPOCH => offset_for_leader_epoch::handle(call),
         protocol::WRITE_TXN_MARKERS => write_txn_markers::handle(call).await,
+        protocol::SHARE_FETCH => share::fetch::handle(call).await,
+        protocol::SHARE_ACKNOWLEDGE => share::acknowledge::handle(call).await,
         _ => Reply::Close,
     }
+}
+
+/// Asks the control plane a Kafka request of the broker's own (from [`NATIVE_PEER`], through
+/// no listener) and decodes its answer; None when it closed the request or answered something
+/// unreadable.
+pub(crate) async fn ask_control<Req, Resp>(
+    broker: &Broker,
+    api_key: i16,
+    version: i16,
+    request: &Req,
+) -> Option<Resp>
+where
+    Req: Encodable + HeaderVersion,
+    Resp: kafka_protocol::protocol::Decodable + HeaderVersion,
+{
+    use crate::control::{ControlReply, ControlRequest, SaslPhase};
+    use kafka_protocol::messages::{RequestHeader, ResponseHeader};
+    use kafka_protocol::protocol::{Decodable, StrBytes};
+
+    let header = RequestHeader::default()
+        .with_request_api_key(api_key)
+        .with_request_api_version(version)
+        .with_client_id(Some(StrBytes::from_static_str(NATIVE_PEER)));
+    let mut frame = bytes::BytesMut::new();
+    header
+        .encode(&mut frame, Req::header_version(version))
+        .ok()?;
+    request.encode(&mut frame, version).ok()?;
+    let mut pending = broker
+        .control
+        .submit(ControlRequest {
+            handle: 0,
+            connection_id: 0,
+            api_key,
+            api_version: version,
+            correlation_id: 0,
+            peer: NATIVE_PEER.to_string(),
+            listener: "".into(),
+            principal: crate::tls::principal::ANONYMOUS_PRINCIPAL.into(),
+            sasl: SaslPhase::Done,
+            token_authenticated: false,
+            frame: frame.freeze(),
+        })
+        .await;
+    let ControlReply::Respond(mut body) = pending.wait().await else {
+        return None;
+    };
+    ResponseHeader::decode(&mut body, Resp::header_version(version)).ok()?;
+    Resp::decode(&mut body, version).ok()
 }

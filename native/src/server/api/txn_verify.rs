@@ -19,18 +19,16 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::BytesMut;
 use kafka_protocol::messages::add_partitions_to_txn_request::{
     AddPartitionsToTxnTopic, AddPartitionsToTxnTransaction,
 };
 use kafka_protocol::messages::{
-    AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ApiKey, ProducerId, RequestHeader,
-    ResponseHeader, TopicName, TransactionalId,
+    AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, ApiKey, ProducerId, TopicName,
+    TransactionalId,
 };
-use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
+use kafka_protocol::protocol::StrBytes;
 
 use super::produce::PartitionRecords;
-use crate::control::{ControlReply, ControlRequest};
 use crate::error::ErrorCode;
 use crate::record::batch::BatchHeader;
 use crate::server::Broker;
@@ -223,44 +221,8 @@ async fn ask(
                 .collect(),
         );
     let request = AddPartitionsToTxnRequest::default().with_transactions(vec![transaction]);
-    let header = RequestHeader::default()
-        .with_request_api_key(API_KEY)
-        .with_request_api_version(VERSION)
-        .with_client_id(Some(StrBytes::from_static_str(NATIVE_PEER)));
-    let mut frame = BytesMut::new();
-    header
-        .encode(
-            &mut frame,
-            AddPartitionsToTxnRequest::header_version(VERSION),
-        )
-        .ok()?;
-    request.encode(&mut frame, VERSION).ok()?;
-    let mut pending = broker
-        .control
-        .submit(ControlRequest {
-            handle: 0,
-            connection_id: 0,
-            api_key: API_KEY,
-            api_version: VERSION,
-            correlation_id: 0,
-            peer: NATIVE_PEER.to_string(),
-            // The broker's own request: through no listener.
-            listener: "".into(),
-            principal: crate::tls::principal::ANONYMOUS_PRINCIPAL.into(),
-            sasl: crate::control::SaslPhase::Done,
-            token_authenticated: false,
-            frame: frame.freeze(),
-        })
-        .await;
-    let ControlReply::Respond(mut body) = pending.wait().await else {
-        return None;
-    };
-    ResponseHeader::decode(
-        &mut body,
-        AddPartitionsToTxnResponse::header_version(VERSION),
-    )
-    .ok()?;
-    let response = AddPartitionsToTxnResponse::decode(&mut body, VERSION).ok()?;
+    let response: AddPartitionsToTxnResponse =
+        super::ask_control(broker, API_KEY, VERSION, &request).await?;
     let mut codes = HashMap::new();
     for result in response.results_by_transaction {
         for topic in result.topic_results {

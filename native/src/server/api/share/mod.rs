@@ -1,0 +1,343 @@
+//! ShareFetch and ShareAcknowledge (KIP-932), served natively: the partition leader hands a
+//! share group's records to its members and takes their acknowledgements, with the state of
+//! each share-partition (`crate::share`) kept here and persisted by the share coordinators
+//! (`persist`). Python sees a group's state writes (joined, one request per round trip) and
+//! a share-partition's first read, never a fetched or acknowledged batch.
+//!
+//! What both share: the request's checks in Kafka's order, the acknowledgements (piggybacked
+//! on a ShareFetch or in a ShareAcknowledge), and releasing a member's records when its
+//! session closes.
+
+pub mod acknowledge;
+mod acquire;
+pub mod fetch;
+mod persist;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kafka_protocol::messages::GroupId;
+use kafka_protocol::protocol::StrBytes;
+
+use crate::acl::{Operation, ResourceType, Session};
+use crate::error::ErrorCode;
+use crate::log::now_ms;
+use crate::replica::Partition;
+use crate::server::Broker;
+use crate::share::manager::member_key;
+use crate::share::session::TopicPartition;
+use crate::share::{AckType, SpEntry, SpKey};
+
+/// Kafka's limit on a member id's length (a UUID's).
+const MAX_MEMBER_ID: usize = 36;
+/// How often lock timeouts are looked for: locks last 15 s at least (Kafka's bounds).
+const SWEEP_INTERVAL: Duration = Duration::from_millis(250);
+
+/// The group and member of a share request once Kafka's request-wide checks pass, else the
+/// top-level error: share groups off (UNSUPPORTED_VERSION), no group (INVALID_REQUEST), no
+/// READ on the group, a missing or overlong member id (INVALID_REQUEST).
+fn checked(
+    broker: &Broker,
+    session: &mut Session,
+    group: &Option<GroupId>,
+    member: &Option<StrBytes>,
+) -> Result<(Arc<str>, Arc<str>), ErrorCode> {
+    if !broker.share.enabled() {
+        return Err(ErrorCode::UnsupportedVersion);
+    }
+    let group = group.as_ref().ok_or(ErrorCode::InvalidRequest)?.0.as_str();
+    let member = member.as_ref().map(|m| m.as_str());
+    if !session.authorize(
+        &broker.authorizer,
+        Operation::Read,
+        ResourceType::Group,
+        group,
+    ) {
+        return Err(ErrorCode::GroupAuthorizationFailed);
+    }
+    match member {
+        Some(m) if !m.is_empty() && m.chars().count() <= MAX_MEMBER_ID => {
+            Ok((Arc::from(group), Arc::from(m)))
+        }
+        _ => Err(ErrorCode::InvalidRequest),
+    }
+}
+
+/// The partition a share request names, if this broker has it and the principal may read it.
+fn resolve(
+    broker: &Broker,
+    session: &mut Session,
+    tp: &TopicPartition,
+) -> Result<Arc<Partition>, ErrorCode> {
+    let partition = broker.partitions.get_by_id(&tp.0, tp.1)?;
+    if !session.authorize(
+        &broker.authorizer,
+        Operation::Read,
+        ResourceType::Topic,
+        partition.topic(),
+    ) {
+        return Err(ErrorCode::TopicAuthorizationFailed);
+    }
+    Ok(partition)
+}
+
+/// One acknowledgement batch: offsets and their types (one for the whole range, or one per
+/// offset).
+pub(super) struct AckBatch {
+    pub first: i64,
+    pub last: i64,
+    pub types: Vec<i8>,
+}
+
+impl AckBatch {
+    fn new(first: i64, last: i64, types: &[i8]) -> AckBatch {
+        AckBatch {
+            first,
+            last,
+            types: types.to_vec(),
+        }
+    }
+}
+
+/// Items by topic id, topics in the order first seen.
+pub(super) fn by_topic<T>(
+    items: impl IntoIterator<Item = ([u8; 16], T)>,
+) -> Vec<([u8; 16], Vec<T>)> {
+    let mut topics: Vec<([u8; 16], Vec<T>)> = Vec::new();
+    for (topic_id, item) in items {
+        match topics.iter_mut().find(|(t, _)| *t == topic_id) {
+            Some((_, list)) => list.push(item),
+            None => topics.push((topic_id, vec![item])),
+        }
+    }
+    topics
+}
+
+/// Kafka's `validateAcknowledgementBatches`: INVALID_REQUEST for a range backwards or before
+/// the previous one's end, no types, a count of types that is neither one nor the range's
+/// length, or an unknown type (RENEW is ShareAcknowledge v2's).
+fn valid(batches: &[AckBatch]) -> bool {
+    let mut previous_last: Option<i64> = None;
+    for b in batches {
+        if b.first > b.last || previous_last.is_some_and(|p| b.first < p) {
+            return false;
+        }
+        let span = (b.last - b.first).saturating_add(1);
+        if b.types.is_empty() || (b.types.len() > 1 && b.types.len() as i64 != span) {
+            return false;
+        }
+        if b.types.iter().any(|&t| !(0..=3).contains(&t)) {
+            return false;
+        }
+        previous_last = Some(b.last);
+    }
+    true
+}
+
+/// Applies a member's acknowledgements, partition by partition (all of a partition's or none),
+/// writes what changed to the share coordinators, and answers each partition's error once the
+/// write is done.
+async fn acknowledge_all(
+    broker: &Arc<Broker>,
+    session: &mut Session,
+    group: &Arc<str>,
+    member: &str,
+    acks: Vec<(TopicPartition, Vec<AckBatch>)>,
+) -> HashMap<TopicPartition, ErrorCode> {
+    let owner = member_key(member);
+    let now = now_ms().max(0) as u64;
+    let mut errors = HashMap::new();
+    let mut changed: Vec<(TopicPartition, Arc<SpEntry>)> = Vec::new();
+    for (tp, batches) in acks {
+        if batches.is_empty() {
+            errors.insert(tp, ErrorCode::None);
+            continue;
+        }
+        if let Err(e) = broker.partitions.get_by_id(&tp.0, tp.1) {
+            errors.insert(tp, e);
+            continue;
+        }
+        if !valid(&batches) {
+            errors.insert(tp, ErrorCode::InvalidRequest);
+            continue;
+        }
+        if let Err(e) = resolve(broker, session, &tp) {
+            errors.insert(tp, e);
+            continue;
+        }
+        let key = SpKey {
+            group: Arc::clone(group),
+            topic_id: tp.0,
+            partition: tp.1,
+        };
+        let Some(entry) = broker.share.existing(&key) else {
+            errors.insert(tp, ErrorCode::UnknownTopicOrPartition);
+            continue;
+        };
+        let outcome = {
+            let mut state = entry.state.lock().await;
+            match state.as_mut() {
+                None => Err(ErrorCode::UnknownTopicOrPartition),
+                Some(loaded) => {
+                    let before = loaded.partition.clone();
+                    let applied = apply(&mut loaded.partition, owner, &batches, now);
+                    if applied.is_err() {
+                        loaded.partition = before;
+                    }
+                    applied
+                }
+            }
+        };
+        match outcome {
+            Ok(()) => changed.push((tp, entry)),
+            Err(e) => {
+                errors.insert(tp, e);
+            }
+        }
+    }
+    if !changed.is_empty() {
+        let entries = changed.iter().map(|(_, e)| Arc::clone(e)).collect();
+        let codes = persist::persist(broker, group, entries).await;
+        for (tp, entry) in changed {
+            let code = codes.get(&entry.key).copied().unwrap_or(0);
+            let error = if code == 0 {
+                ErrorCode::None
+            } else {
+                persist::persister_error(code)
+            };
+            entry.changed.notify_waiters();
+            errors.insert(tp, error);
+        }
+    }
+    errors
+}
+
+/// One partition's acknowledgements, in order; the first refused stops them (the caller puts
+/// the share-partition back as it was).
+fn apply(
+    partition: &mut crate::share::SharePartition,
+    owner: u64,
+    batches: &[AckBatch],
+    now: u64,
+) -> Result<(), ErrorCode> {
+    for b in batches {
+        if b.last >= partition.end_offset() {
+            // Kafka: offsets beyond what was ever handed out.
+            return Err(ErrorCode::InvalidRequest);
+        }
+        let start = partition.start_offset();
+        if b.last < start {
+            // Done with already (the start moved past them): nothing to do.
+            continue;
+        }
+        if b.types.len() == 1 {
+            let ack = AckType::from_code(b.types[0]).ok_or(ErrorCode::InvalidRequest)?;
+            partition
+                .acknowledge(owner, b.first.max(start), b.last, ack, now)
+                .map_err(|_| ErrorCode::InvalidRecordState)?;
+            continue;
+        }
+        for (i, &t) in b.types.iter().enumerate() {
+            let offset = b.first + i as i64;
+            if offset < partition.start_offset() {
+                continue;
+            }
+            let ack = AckType::from_code(t).ok_or(ErrorCode::InvalidRequest)?;
+            partition
+                .acknowledge(owner, offset, offset, ack, now)
+                .map_err(|_| ErrorCode::InvalidRecordState)?;
+        }
+    }
+    Ok(())
+}
+
+/// A member's session closed: what it holds in those share-partitions is available again
+/// (archived at the delivery limit), and that is written. Not awaited by the response, as in
+/// Kafka.
+fn release(
+    broker: &Arc<Broker>,
+    group: Arc<str>,
+    member: Arc<str>,
+    partitions: Vec<TopicPartition>,
+) {
+    let broker = Arc::clone(broker);
+    tokio::spawn(async move {
+        let owner = member_key(&member);
+        let mut changed = Vec::new();
+        for tp in partitions {
+            let key = SpKey {
+                group: Arc::clone(&group),
+                topic_id: tp.0,
+                partition: tp.1,
+            };
+            let Some(entry) = broker.share.existing(&key) else {
+                continue;
+            };
+            let released = match entry.state.lock().await.as_mut() {
+                Some(loaded) => loaded.partition.release_member(owner),
+                None => false,
+            };
+            if released {
+                entry.changed.notify_waiters();
+                changed.push(entry);
+            }
+        }
+        if !changed.is_empty() {
+            persist::persist(&broker, &group, changed).await;
+        }
+    });
+}
+
+/// A connection closed: the share sessions it opened go, and their members' records with
+/// them.
+pub fn connection_closed(broker: &Arc<Broker>, connection_id: u64) {
+    if broker.share.sessions.lock().is_empty() {
+        return;
+    }
+    let gone = broker
+        .share
+        .sessions
+        .lock()
+        .connection_closed(connection_id);
+    for (group, member, partitions) in gone {
+        release(broker, group, member, partitions);
+    }
+}
+
+/// Runs until the broker stops: records whose acquisition lock ran out become available again
+/// (or archived at the delivery limit), waiting fetches are woken, and the change is written.
+pub async fn sweep_share_locks(broker: Arc<Broker>) {
+    let mut tick = tokio::time::interval(SWEEP_INTERVAL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if broker.is_shutting_down() {
+            return;
+        }
+        let now = now_ms().max(0) as u64;
+        let mut by_group: HashMap<Arc<str>, Vec<Arc<SpEntry>>> = HashMap::new();
+        for entry in broker.share.all() {
+            let Ok(mut state) = entry.state.try_lock() else {
+                continue;
+            };
+            let expired = state
+                .as_mut()
+                .is_some_and(|loaded| loaded.partition.expire_locks(now));
+            drop(state);
+            if expired {
+                entry.changed.notify_waiters();
+                by_group
+                    .entry(Arc::clone(&entry.key.group))
+                    .or_default()
+                    .push(entry);
+            }
+        }
+        for (group, entries) in by_group {
+            let broker = Arc::clone(&broker);
+            tokio::spawn(async move {
+                persist::persist(&broker, &group, entries).await;
+            });
+        }
+    }
+}

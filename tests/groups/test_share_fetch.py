@@ -1,0 +1,249 @@
+"""ShareFetch and ShareAcknowledge (KIP-932) as the partition leader answers them: share
+session epochs, records acquired with their delivery counts, acknowledgements by the member
+holding the records only, releases on a closed session, and Kafka's errors for requests that
+are out of order or malformed.
+
+FERROLOG_SHARE_BOOTSTRAP=host:port runs the same tests against another broker (Kafka 4.4
+with `share_tools.SHARE_SETTINGS`, but unstable.feature.versions.enable)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import pytest
+from confluent_kafka.admin import (
+    AdminClient,
+    AlterConfigOpType,
+    ConfigEntry,
+    ConfigResource,
+    ResourceType,
+)
+from ferrolog.client.connection import Connection
+from ferrolog.protocol.messages import Apis
+
+from tests.groups.conftest import create_topic, produce
+from tests.groups.share_tools import (
+    assigned,
+    find_coordinator,
+    heartbeat,
+    member_id,
+    topic_id,
+)
+
+pytestmark = pytest.mark.native
+
+NONE, INVALID_REQUEST, INVALID_RECORD_STATE = 0, 42, 121
+SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH = 122, 123
+ACCEPT, RELEASE, REJECT = 1, 2, 3
+
+
+@pytest.fixture
+def bootstrap(share_bootstrap: str) -> str:
+    return share_bootstrap
+
+
+@pytest.fixture
+def conn(share_conn: Connection) -> Connection:
+    return share_conn
+
+
+class Member:
+    """A share group member speaking the raw protocol, as KafkaShareConsumer does."""
+
+    def __init__(self, conn: Connection, group: str, topic: str) -> None:
+        self.conn, self.group, self.topic = conn, group, topic
+        self.tid = topic_id(conn, topic)
+        self.id = member_id()
+        self.epoch = 0
+
+    def join(self) -> None:
+        """Heartbeats until the topic's partition 0 is assigned (its share state exists)."""
+        member_epoch = 0
+        deadline = time.monotonic() + 30
+        while True:
+            answer = heartbeat(self.conn, self.group, self.id, member_epoch, [self.topic])
+            assert answer["error_code"] == NONE, answer
+            member_epoch = answer["member_epoch"]
+            if (assigned(answer) or {}).get(self.tid):
+                return
+            assert time.monotonic() < deadline, answer
+            time.sleep(0.2)
+
+    def fetch(
+        self, acks: list[tuple[int, int, list[int]]] | None = None, max_records: int = 500
+    ) -> dict[str, Any]:
+        partition: dict[str, Any] = {
+            "partition_index": 0,
+            "acknowledgement_batches": [
+                {"first_offset": f, "last_offset": last, "acknowledge_types": types}
+                for f, last, types in acks or []
+            ],
+        }
+        body: Any = {
+            "group_id": self.group,
+            "member_id": self.id,
+            "share_session_epoch": self.epoch,
+            "max_wait_ms": 2000,
+            "min_bytes": 1,
+            "max_bytes": 1 << 20,
+            "max_records": max_records,
+            "batch_size": max_records,
+            "topics": [{"topic_id": self.tid, "partitions": [partition]}],
+            "forgotten_topics_data": [],
+        }
+        answer: dict[str, Any] = dict(self.conn.request(Apis.SHARE_FETCH, 1, body))
+        if answer["error_code"] == NONE:
+            self.epoch = 1 if self.epoch in (0, 2**31 - 1) else self.epoch + 1
+        return answer
+
+    def acknowledge(self, acks: list[tuple[int, int, list[int]]], epoch: int | None = None) -> Any:
+        body: Any = {
+            "group_id": self.group,
+            "member_id": self.id,
+            "share_session_epoch": self.epoch if epoch is None else epoch,
+            "topics": [
+                {
+                    "topic_id": self.tid,
+                    "partitions": [
+                        {
+                            "partition_index": 0,
+                            "acknowledgement_batches": [
+                                {"first_offset": f, "last_offset": last, "acknowledge_types": t}
+                                for f, last, t in acks
+                            ],
+                        }
+                    ],
+                }
+            ],
+        }
+        answer = self.conn.request(Apis.SHARE_ACKNOWLEDGE, 1, body)
+        if answer["error_code"] == NONE and epoch is None:
+            self.epoch += 1
+        return answer
+
+
+def acquired(answer: dict[str, Any]) -> list[tuple[int, int, int]]:
+    """The acquired ranges, adjacent ones of the same delivery count joined (where a broker
+    splits them, at log batches or at the request's batch size, is its own choice)."""
+    joined: list[tuple[int, int, int]] = []
+    for t in answer["responses"]:
+        for p in t["partitions"]:
+            for r in p["acquired_records"]:
+                first, last, count = r["first_offset"], r["last_offset"], r["delivery_count"]
+                if joined and joined[-1][1] + 1 == first and joined[-1][2] == count:
+                    first = joined.pop()[0]
+                joined.append((first, last, count))
+    return joined
+
+
+def partition_codes(answer: dict[str, Any], field: str = "error_code") -> list[int]:
+    return [p[field] for t in answer["responses"] for p in t["partitions"]]
+
+
+def earliest(bootstrap: str, group: str) -> None:
+    resource = ConfigResource(
+        ResourceType.GROUP,
+        group,
+        incremental_configs=[
+            ConfigEntry(
+                "share.auto.offset.reset",
+                "earliest",
+                incremental_operation=AlterConfigOpType.SET,
+            )
+        ],
+    )
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.incremental_alter_configs([resource])[resource].result(30)
+
+
+def ready_member(bootstrap: str, conn: Connection, records: int) -> Member:
+    """A member of a new group, joined to a new one-partition topic holding `records`."""
+    topic = create_topic(bootstrap, partitions=1)
+    produce(bootstrap, topic, per_partition=records, partitions=1)
+    group = f"share-{uuid.uuid4().hex[:8]}"
+    find_coordinator(conn, group)
+    earliest(bootstrap, group)
+    member = Member(conn, group, topic)
+    member.join()
+    return member
+
+
+def fetch_until_acquired(member: Member, **kw: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while True:
+        answer = member.fetch(**kw)
+        assert answer["error_code"] == NONE, answer
+        if acquired(answer):
+            return answer
+        assert time.monotonic() < deadline, answer
+
+
+def test_session_epochs_and_request_checks(conn: Connection, bootstrap: str) -> None:
+    member = ready_member(bootstrap, conn, records=3)
+    assert member.acknowledge([(0, 0, [ACCEPT])], epoch=0)["error_code"] == (
+        INVALID_SHARE_SESSION_EPOCH
+    )
+    assert member.acknowledge([(0, 0, [ACCEPT])], epoch=4)["error_code"] == (
+        SHARE_SESSION_NOT_FOUND
+    )
+    # A new session cannot carry acknowledgements.
+    assert member.fetch(acks=[(0, 0, [ACCEPT])])["error_code"] == INVALID_REQUEST
+    first = fetch_until_acquired(member)
+    assert first["acquisition_lock_timeout_ms"] > 0
+    assert member.acknowledge([(0, 0, [ACCEPT])], epoch=member.epoch + 5)["error_code"] == (
+        INVALID_SHARE_SESSION_EPOCH
+    )
+    no_member = dict(member.__dict__)
+    stranger = Member.__new__(Member)
+    stranger.__dict__.update(no_member, id="")
+    assert stranger.fetch()["error_code"] == INVALID_REQUEST
+
+
+def test_acquire_acknowledge_and_redeliver(conn: Connection, bootstrap: str) -> None:
+    member = ready_member(bootstrap, conn, records=10)
+    answer = fetch_until_acquired(member)
+    assert acquired(answer) == [(0, 9, 1)]
+    (records,) = [p["records"] for t in answer["responses"] for p in t["partitions"]]
+    assert records
+    # Accept 0-4, release 5-7, reject 8-9 (one type per offset for the last ones).
+    answer = member.acknowledge([(0, 4, [ACCEPT]), (5, 7, [RELEASE]), (8, 9, [REJECT, REJECT])])
+    assert answer["error_code"] == NONE
+    assert partition_codes(answer) == [NONE]
+    # Done records cannot be acknowledged again; below the start offset they are skipped.
+    answer = member.acknowledge([(8, 8, [ACCEPT])])
+    assert partition_codes(answer) == [INVALID_RECORD_STATE]
+    answer = member.acknowledge([(0, 0, [ACCEPT])])
+    assert partition_codes(answer) == [NONE]
+    # Malformed batches: backwards, and a type count that fits neither one nor the range.
+    answer = member.acknowledge([(3, 2, [ACCEPT])])
+    assert partition_codes(answer) == [INVALID_REQUEST]
+    answer = member.acknowledge([(5, 7, [ACCEPT, ACCEPT])])
+    assert partition_codes(answer) == [INVALID_REQUEST]
+    # The released ones come back, counted.
+    answer = fetch_until_acquired(member)
+    assert acquired(answer) == [(5, 7, 2)]
+    # Piggybacked on the next fetch: accepted, and nothing is left.
+    answer = member.fetch(acks=[(5, 7, [ACCEPT])])
+    assert partition_codes(answer, "acknowledge_error_code") == [NONE]
+    assert acquired(answer) == []
+
+
+def test_another_member_cannot_acknowledge_and_a_closed_session_releases(
+    conn: Connection, bootstrap: str
+) -> None:
+    holder = ready_member(bootstrap, conn, records=4)
+    assert acquired(fetch_until_acquired(holder)) == [(0, 3, 1)]
+    other = Member(conn, holder.group, holder.topic)
+    other.join()
+    assert acquired(other.fetch()) == []
+    answer = other.acknowledge([(0, 3, [ACCEPT])])
+    assert partition_codes(answer) == [INVALID_RECORD_STATE]
+    # The holder leaves its session (epoch -1): what it held goes to the other member.
+    closed = holder.acknowledge([(0, 0, [ACCEPT])], epoch=-1)
+    assert partition_codes(closed) == [NONE]
+    deadline = time.monotonic() + 30
+    while not (got := acquired(other.fetch())):
+        assert time.monotonic() < deadline
+    assert got == [(1, 3, 2)]
