@@ -9,17 +9,24 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from confluent_kafka import Producer
 from ferrolog.client.connection import Connection
 from ferrolog.controller.coordinator.group.coordinator import partition_for
 from ferrolog.protocol.messages import Apis
 
 from tests.cluster.harness import Cluster
 from tests.groups.share_tools import (
+    ACCEPT,
     SHARE_SETTINGS,
+    Member,
+    acquired,
     assigned,
     connect,
+    earliest,
+    fetch_until_acquired,
     heartbeat,
     member_id,
+    partition_codes,
     share_key,
     topic_id,
 )
@@ -148,3 +155,48 @@ def test_share_state_on_other_brokers_and_a_coordinator_failover(
     assert sorted(p["partition_index"] for p in topic["partitions"]) == list(range(6))
     # Nobody read yet: no start offset, as Kafka reports it.
     assert {p["start_offset"] for p in topic["partitions"]} == {-1}
+
+
+def test_a_restarted_leader_loses_no_acknowledgement(
+    cluster_factory: Callable[..., Cluster],
+) -> None:
+    """A member accepts half of what it acquired from a partition's leader; the leader is
+    SIGKILLed and started again. The next leader redelivers the other half (delivery count 2),
+    never the accepted half: acknowledgements are in the share coordinators' log, replicated,
+    before they are answered."""
+    cluster = cluster_factory(3, **SETTINGS)
+    _enable(cluster)
+    cluster.create_topic("jobs", 1, 3)
+    producer = Producer({"bootstrap.servers": cluster.bootstrap, "linger.ms": 50})
+    for i in range(100):
+        producer.produce("jobs", f"v{i}".encode(), partition=0)
+    assert producer.flush(30) == 0
+    group = "share-restart"
+    earliest(cluster.live_bootstrap(), group)
+    leader_id = cluster.leader("jobs", 0)
+    coordinator = _coordinator(cluster, group)
+    leader = connect(cluster.brokers[leader_id].bootstrap)
+    member = Member(coordinator, group, "jobs", leader)
+    member.join()
+    assert acquired(fetch_until_acquired(member)) == [(0, 99, 1)]
+    assert partition_codes(member.acknowledge([(0, 49, [ACCEPT])])) == [0]
+    leader.close()
+    coordinator.close()
+    cluster.brokers[leader_id].kill()
+    cluster.wait_for_leaders("jobs", 1)
+    cluster.brokers[leader_id].start()
+    cluster.brokers[leader_id].wait_ready()
+
+    def again() -> list[tuple[int, int, int]] | None:
+        coordinator = _coordinator(cluster, group)
+        at = connect(cluster.brokers[cluster.leader("jobs", 0)].bootstrap)
+        try:
+            other = Member(coordinator, group, "jobs", at)
+            other.join()
+            answer = other.fetch()
+            return acquired(answer) or None
+        finally:
+            at.close()
+            coordinator.close()
+
+    assert wait_until(again, 90, step=0.5, what="the in-flight half again") == [(50, 99, 2)]

@@ -10,13 +10,23 @@ import time
 import uuid
 from typing import Any
 
+from confluent_kafka.admin import (
+    AdminClient,
+    AlterConfigOpType,
+    ConfigEntry,
+    ConfigResource,
+    ResourceType,
+)
 from ferrolog.client.connection import Connection
 from ferrolog.protocol.messages import Apis
 
 from tests.cluster.harness import java_command
 from tests.handlers.features_tools import UPGRADE, finalized, update
 
-COORDINATOR_NOT_AVAILABLE = 15
+NONE, COORDINATOR_NOT_AVAILABLE, INVALID_RECORD_STATE = 0, 15, 121
+COORDINATOR_RETRY = (14, COORDINATOR_NOT_AVAILABLE, 16)
+# ShareAcknowledge's acknowledgement types.
+ACCEPT, RELEASE, REJECT = 1, 2, 3
 # share.version 1 is finalizable only with unstable levels allowed while ShareFetch is built.
 SHARE_SETTINGS = {
     "unstable.feature.versions.enable": "true",
@@ -125,3 +135,128 @@ def kafka_share_groups(bootstrap: str, *args: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return "\n".join(" ".join(line.split()) for line in done.stdout.strip().splitlines())
+
+
+class Member:
+    """A share group member speaking the raw protocol, as KafkaShareConsumer does."""
+
+    def __init__(
+        self, conn: Connection, group: str, topic: str, leader: Connection | None = None
+    ) -> None:
+        """`conn` reaches the group's coordinator, `leader` the leader of partition 0 (the
+        same broker when not given)."""
+        self.conn, self.group, self.topic = conn, group, topic
+        self.leader = leader or conn
+        self.tid = topic_id(conn, topic)
+        self.id = member_id()
+        self.epoch = 0
+
+    def join(self) -> None:
+        """Heartbeats until the topic's partition 0 is assigned (its share state exists)."""
+        member_epoch = 0
+        deadline = time.monotonic() + 30
+        while True:
+            answer = heartbeat(self.conn, self.group, self.id, member_epoch, [self.topic])
+            # A coordinator still loading (a new cluster, a failover) is asked again.
+            assert answer["error_code"] in (NONE, *COORDINATOR_RETRY), answer
+            member_epoch = answer["member_epoch"] or member_epoch
+            if (assigned(answer) or {}).get(self.tid):
+                return
+            assert time.monotonic() < deadline, answer
+            time.sleep(0.2)
+
+    def fetch(
+        self, acks: list[tuple[int, int, list[int]]] | None = None, max_records: int = 500
+    ) -> dict[str, Any]:
+        partition: dict[str, Any] = {
+            "partition_index": 0,
+            "acknowledgement_batches": [
+                {"first_offset": f, "last_offset": last, "acknowledge_types": types}
+                for f, last, types in acks or []
+            ],
+        }
+        body: Any = {
+            "group_id": self.group,
+            "member_id": self.id,
+            "share_session_epoch": self.epoch,
+            "max_wait_ms": 2000,
+            "min_bytes": 1,
+            "max_bytes": 1 << 20,
+            "max_records": max_records,
+            "batch_size": max_records,
+            "topics": [{"topic_id": self.tid, "partitions": [partition]}],
+            "forgotten_topics_data": [],
+        }
+        answer: dict[str, Any] = dict(self.leader.request(Apis.SHARE_FETCH, 1, body))
+        if answer["error_code"] == NONE:
+            self.epoch = 1 if self.epoch in (0, 2**31 - 1) else self.epoch + 1
+        return answer
+
+    def acknowledge(self, acks: list[tuple[int, int, list[int]]], epoch: int | None = None) -> Any:
+        body: Any = {
+            "group_id": self.group,
+            "member_id": self.id,
+            "share_session_epoch": self.epoch if epoch is None else epoch,
+            "topics": [
+                {
+                    "topic_id": self.tid,
+                    "partitions": [
+                        {
+                            "partition_index": 0,
+                            "acknowledgement_batches": [
+                                {"first_offset": f, "last_offset": last, "acknowledge_types": t}
+                                for f, last, t in acks
+                            ],
+                        }
+                    ],
+                }
+            ],
+        }
+        answer = self.leader.request(Apis.SHARE_ACKNOWLEDGE, 1, body)
+        if answer["error_code"] == NONE and epoch is None:
+            self.epoch += 1
+        return answer
+
+
+def acquired(answer: dict[str, Any]) -> list[tuple[int, int, int]]:
+    """The acquired ranges, adjacent ones of the same delivery count joined (where a broker
+    splits them, at log batches or at the request's batch size, is its own choice)."""
+    joined: list[tuple[int, int, int]] = []
+    for t in answer["responses"]:
+        for p in t["partitions"]:
+            for r in p["acquired_records"]:
+                first, last, count = r["first_offset"], r["last_offset"], r["delivery_count"]
+                if joined and joined[-1][1] + 1 == first and joined[-1][2] == count:
+                    first = joined.pop()[0]
+                joined.append((first, last, count))
+    return joined
+
+
+def partition_codes(answer: dict[str, Any], field: str = "error_code") -> list[int]:
+    return [p[field] for t in answer["responses"] for p in t["partitions"]]
+
+
+def earliest(bootstrap: str, group: str) -> None:
+    resource = ConfigResource(
+        ResourceType.GROUP,
+        group,
+        incremental_configs=[
+            ConfigEntry(
+                "share.auto.offset.reset",
+                "earliest",
+                incremental_operation=AlterConfigOpType.SET,
+            )
+        ],
+    )
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.incremental_alter_configs([resource])[resource].result(30)
+
+
+def fetch_until_acquired(member: Member, **kw: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while True:
+        answer = member.fetch(**kw)
+        assert answer["error_code"] == NONE, answer
+        if acquired(answer):
+            return answer
+        assert time.monotonic() < deadline, answer

@@ -10,33 +10,28 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any
 
 import pytest
-from confluent_kafka.admin import (
-    AdminClient,
-    AlterConfigOpType,
-    ConfigEntry,
-    ConfigResource,
-    ResourceType,
-)
 from ferrolog.client.connection import Connection
-from ferrolog.protocol.messages import Apis
 
 from tests.groups.conftest import create_topic, produce
 from tests.groups.share_tools import (
-    assigned,
+    ACCEPT,
+    INVALID_RECORD_STATE,
+    REJECT,
+    RELEASE,
+    Member,
+    acquired,
+    earliest,
+    fetch_until_acquired,
     find_coordinator,
-    heartbeat,
-    member_id,
-    topic_id,
+    partition_codes,
 )
 
 pytestmark = pytest.mark.native
 
-NONE, INVALID_REQUEST, INVALID_RECORD_STATE = 0, 42, 121
+NONE, INVALID_REQUEST = 0, 42
 SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH = 122, 123
-ACCEPT, RELEASE, REJECT = 1, 2, 3
 
 
 @pytest.fixture
@@ -49,115 +44,6 @@ def conn(share_conn: Connection) -> Connection:
     return share_conn
 
 
-class Member:
-    """A share group member speaking the raw protocol, as KafkaShareConsumer does."""
-
-    def __init__(self, conn: Connection, group: str, topic: str) -> None:
-        self.conn, self.group, self.topic = conn, group, topic
-        self.tid = topic_id(conn, topic)
-        self.id = member_id()
-        self.epoch = 0
-
-    def join(self) -> None:
-        """Heartbeats until the topic's partition 0 is assigned (its share state exists)."""
-        member_epoch = 0
-        deadline = time.monotonic() + 30
-        while True:
-            answer = heartbeat(self.conn, self.group, self.id, member_epoch, [self.topic])
-            assert answer["error_code"] == NONE, answer
-            member_epoch = answer["member_epoch"]
-            if (assigned(answer) or {}).get(self.tid):
-                return
-            assert time.monotonic() < deadline, answer
-            time.sleep(0.2)
-
-    def fetch(
-        self, acks: list[tuple[int, int, list[int]]] | None = None, max_records: int = 500
-    ) -> dict[str, Any]:
-        partition: dict[str, Any] = {
-            "partition_index": 0,
-            "acknowledgement_batches": [
-                {"first_offset": f, "last_offset": last, "acknowledge_types": types}
-                for f, last, types in acks or []
-            ],
-        }
-        body: Any = {
-            "group_id": self.group,
-            "member_id": self.id,
-            "share_session_epoch": self.epoch,
-            "max_wait_ms": 2000,
-            "min_bytes": 1,
-            "max_bytes": 1 << 20,
-            "max_records": max_records,
-            "batch_size": max_records,
-            "topics": [{"topic_id": self.tid, "partitions": [partition]}],
-            "forgotten_topics_data": [],
-        }
-        answer: dict[str, Any] = dict(self.conn.request(Apis.SHARE_FETCH, 1, body))
-        if answer["error_code"] == NONE:
-            self.epoch = 1 if self.epoch in (0, 2**31 - 1) else self.epoch + 1
-        return answer
-
-    def acknowledge(self, acks: list[tuple[int, int, list[int]]], epoch: int | None = None) -> Any:
-        body: Any = {
-            "group_id": self.group,
-            "member_id": self.id,
-            "share_session_epoch": self.epoch if epoch is None else epoch,
-            "topics": [
-                {
-                    "topic_id": self.tid,
-                    "partitions": [
-                        {
-                            "partition_index": 0,
-                            "acknowledgement_batches": [
-                                {"first_offset": f, "last_offset": last, "acknowledge_types": t}
-                                for f, last, t in acks
-                            ],
-                        }
-                    ],
-                }
-            ],
-        }
-        answer = self.conn.request(Apis.SHARE_ACKNOWLEDGE, 1, body)
-        if answer["error_code"] == NONE and epoch is None:
-            self.epoch += 1
-        return answer
-
-
-def acquired(answer: dict[str, Any]) -> list[tuple[int, int, int]]:
-    """The acquired ranges, adjacent ones of the same delivery count joined (where a broker
-    splits them, at log batches or at the request's batch size, is its own choice)."""
-    joined: list[tuple[int, int, int]] = []
-    for t in answer["responses"]:
-        for p in t["partitions"]:
-            for r in p["acquired_records"]:
-                first, last, count = r["first_offset"], r["last_offset"], r["delivery_count"]
-                if joined and joined[-1][1] + 1 == first and joined[-1][2] == count:
-                    first = joined.pop()[0]
-                joined.append((first, last, count))
-    return joined
-
-
-def partition_codes(answer: dict[str, Any], field: str = "error_code") -> list[int]:
-    return [p[field] for t in answer["responses"] for p in t["partitions"]]
-
-
-def earliest(bootstrap: str, group: str) -> None:
-    resource = ConfigResource(
-        ResourceType.GROUP,
-        group,
-        incremental_configs=[
-            ConfigEntry(
-                "share.auto.offset.reset",
-                "earliest",
-                incremental_operation=AlterConfigOpType.SET,
-            )
-        ],
-    )
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.incremental_alter_configs([resource])[resource].result(30)
-
-
 def ready_member(bootstrap: str, conn: Connection, records: int) -> Member:
     """A member of a new group, joined to a new one-partition topic holding `records`."""
     topic = create_topic(bootstrap, partitions=1)
@@ -168,16 +54,6 @@ def ready_member(bootstrap: str, conn: Connection, records: int) -> Member:
     member = Member(conn, group, topic)
     member.join()
     return member
-
-
-def fetch_until_acquired(member: Member, **kw: Any) -> dict[str, Any]:
-    deadline = time.monotonic() + 30
-    while True:
-        answer = member.fetch(**kw)
-        assert answer["error_code"] == NONE, answer
-        if acquired(answer):
-            return answer
-        assert time.monotonic() < deadline, answer
 
 
 def test_session_epochs_and_request_checks(conn: Connection, bootstrap: str) -> None:
