@@ -96,6 +96,14 @@ pub(super) fn mute_for(throttle_ms: i64) -> Option<Duration> {
 }
 
 impl Reply {
+    /// This reply, then `throttle_ms` of muting if the client earned any.
+    fn muted_for(self, throttle_ms: i64) -> Reply {
+        match self {
+            Reply::Send(chunks) => Reply::sent_then_muted(chunks, throttle_ms),
+            other => other,
+        }
+    }
+
     /// The response, then `throttle_ms` of muting if the client earned any.
     fn sent_then_muted(chunks: Vec<protocol::Chunk>, throttle_ms: i64) -> Reply {
         match mute_for(throttle_ms) {

@@ -3,6 +3,7 @@
 //! partition is answered once its share-partition's new state is written.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use kafka_protocol::messages::share_acknowledge_response::{
     LeaderIdAndEpoch, PartitionData, ShareAcknowledgeTopicResponse,
@@ -12,7 +13,9 @@ use uuid::Uuid;
 
 use super::{acknowledge_all, by_topic, checked, release, AckBatch};
 use crate::error::ErrorCode;
+use crate::log::now_ms;
 use crate::protocol::decode_request;
+use crate::quota::user_of;
 use crate::server::api::{Call, Reply};
 
 pub async fn handle(call: Call<'_>) -> Reply {
@@ -24,7 +27,8 @@ pub async fn handle(call: Call<'_>) -> Reply {
         session,
         ..
     } = call;
-    let Ok((_, request)) = decode_request::<ShareAcknowledgeRequest>(frame) else {
+    let started = Instant::now();
+    let Ok((header, request)) = decode_request::<ShareAcknowledgeRequest>(frame) else {
         return Reply::Close;
     };
     let version = peek.api_version;
@@ -94,6 +98,17 @@ pub async fn handle(call: Call<'_>) -> Reply {
                 .with_partitions(partitions)
         })
         .collect();
-    let response = ShareAcknowledgeResponse::default().with_responses(topics);
-    Reply::counted(tally, codes, &peek, version, &response)
+    // The request quota meters the time the request took, its write included (as Kafka).
+    let client_id = header.client_id.as_ref().map_or("", |c| c.as_str());
+    let principal = session.principal_arc();
+    let throttle_ms = broker.quotas.record_request_time(
+        user_of(&principal),
+        client_id,
+        started.elapsed(),
+        now_ms(),
+    );
+    let response = ShareAcknowledgeResponse::default()
+        .with_throttle_time_ms(i32::try_from(throttle_ms).unwrap_or(i32::MAX))
+        .with_responses(topics);
+    Reply::counted(tally, codes, &peek, version, &response).muted_for(throttle_ms)
 }

@@ -9,7 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::Poll;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use kafka_protocol::messages::share_fetch_response::{
@@ -19,10 +19,11 @@ use kafka_protocol::messages::{ShareFetchRequest, ShareFetchResponse};
 use uuid::Uuid;
 
 use super::acquire::{acquire_one, reset_offset};
-use super::{acknowledge_all, by_topic, checked, release, resolve, AckBatch};
+use super::{apply_acks, by_topic, checked, release, resolve, written, AckBatch};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
 use crate::protocol::decode_request;
+use crate::quota::{user_of, QuotaType};
 use crate::replica::Partition;
 use crate::server::api::{Call, Reply};
 use crate::server::Broker;
@@ -55,9 +56,15 @@ pub async fn handle(call: Call<'_>) -> Reply {
         connection_id,
         ..
     } = call;
-    let Ok((_, request)) = decode_request::<ShareFetchRequest>(frame) else {
+    let started = Instant::now();
+    let Ok((header, request)) = decode_request::<ShareFetchRequest>(frame) else {
         return Reply::Close;
     };
+    let client_id = header
+        .client_id
+        .as_ref()
+        .map_or("", |c| c.as_str())
+        .to_string();
     let version = peek.api_version;
     let top = |tally: &mut _, error: ErrorCode| {
         let response = ShareFetchResponse::default().with_error_code(error.code());
@@ -114,23 +121,21 @@ pub async fn handle(call: Call<'_>) -> Reply {
         Err(e) => return top(tally, e),
     };
     let acked: Vec<TopicPartition> = acks.iter().map(|(tp, _)| *tp).collect();
-    let ack_errors = if acks.is_empty() {
-        Default::default()
-    } else {
-        acknowledge_all(broker, session, &group, &member, acks).await
-    };
+    let applied = apply_acks(broker, session, &group, &member, acks).await;
     if context.closing {
         broker.share.sessions.lock().close(&group, &member);
-        release(
-            broker,
-            Arc::clone(&group),
-            Arc::clone(&member),
-            context.partitions.clone(),
-        );
     }
     let settings = broker.share.settings(&group);
     let fetching = !context.closing && request.max_records > 0 && request.max_bytes > 0;
-    let mut outs: Vec<(TopicPartition, Out)> = Vec::new();
+    // As Kafka: a client under a fetch quota gets at most what the quota allows over its window.
+    let principal = session.principal_arc();
+    let user = user_of(&principal);
+    let quota_cap = broker
+        .quotas
+        .max_value_in_quota_window(QuotaType::Fetch, user, &client_id);
+    let asked = request.max_bytes.min(broker.config.fetch_max_bytes).max(0);
+    let bytes = quota_cap.map_or(asked, |cap| asked.min(cap.min(f64::from(i32::MAX)) as i32));
+    let mut targets: Vec<Target> = Vec::new();
     if fetching {
         let mut order = context.partitions.clone();
         // Kafka rotates the partitions by the session epoch, so that a small MaxRecords does
@@ -139,17 +144,45 @@ pub async fn handle(call: Call<'_>) -> Reply {
             let by = (epoch.max(0) as usize) % order.len();
             order.rotate_left(by);
         }
-        let mut targets: Vec<Target> = order
+        targets = order
             .into_iter()
             .map(|tp| (tp, target(broker, session, &group, &tp)))
             .collect();
-        load(broker, &group, settings, &mut targets).await;
-        let limits = Budget {
-            records: i64::from(request.max_records),
-            bytes: request.max_bytes.min(broker.config.fetch_max_bytes).max(0) as usize,
-        };
-        outs = acquire_until_ready(&targets, &member, settings, limits, max_wait).await;
     }
+    let budget = Budget {
+        records: i64::from(request.max_records),
+        bytes: bytes as usize,
+    };
+    // The acknowledgements' write and the fetch go on together; the answer waits for both.
+    let fetched = async {
+        if targets.is_empty() {
+            return (Vec::new(), Duration::ZERO);
+        }
+        load(broker, &group, settings, &mut targets).await;
+        acquire_until_ready(&targets, &member, settings, budget, max_wait).await
+    };
+    let (ack_errors, (outs, waited)) = tokio::join!(written(broker, &group, applied), fetched);
+    if context.closing {
+        release(
+            broker,
+            Arc::clone(&group),
+            Arc::clone(&member),
+            context.partitions.clone(),
+        );
+    }
+    let record_bytes: usize = outs.iter().map(|(_, o)| o.records.len()).sum();
+    let now = now_ms();
+    let quotas = &broker.quotas;
+    let busy = started.elapsed().saturating_sub(waited);
+    let throttle_ms = quotas
+        .record_and_get_throttle_time_ms(
+            QuotaType::Fetch,
+            user,
+            &client_id,
+            record_bytes as f64,
+            now,
+        )
+        .max(quotas.record_request_time(user, &client_id, busy, now));
     // A new session answers every partition; an incremental one those with records or an
     // error, the newly added and the acknowledged.
     let mut answered: Vec<(TopicPartition, Out)> = Vec::new();
@@ -180,10 +213,14 @@ pub async fn handle(call: Call<'_>) -> Reply {
                 .with_partitions(partitions)
         })
         .collect();
+    // Unlike Kafka (which drops a throttled response's records and leaves them locked until
+    // their locks time out, a delivery attempt lost), the records go out and the connection
+    // is muted for the throttle time: the client is held to its quota all the same.
     let response = ShareFetchResponse::default()
+        .with_throttle_time_ms(i32::try_from(throttle_ms).unwrap_or(i32::MAX))
         .with_acquisition_lock_timeout_ms(settings.limits.lock_ms.min(i32::MAX as u64) as i32)
         .with_responses(topics);
-    Reply::counted(tally, codes, &peek, version, &response)
+    Reply::counted(tally, codes, &peek, version, &response).muted_for(throttle_ms)
 }
 
 fn partition_data(index: i32, out: Out, ack_error: ErrorCode) -> PartitionData {
@@ -304,9 +341,10 @@ async fn acquire_until_ready(
     settings: GroupSettings,
     budget: Budget,
     max_wait: Duration,
-) -> Vec<(TopicPartition, Out)> {
+) -> (Vec<(TopicPartition, Out)>, Duration) {
     let owner = member_key(member);
     let deadline = tokio::time::Instant::now() + max_wait;
+    let mut waited = Duration::ZERO;
     loop {
         // Listen before looking, so a change between the pass and the wait is not missed.
         let mut watches: Vec<_> = targets
@@ -328,7 +366,7 @@ async fn acquire_until_ready(
             .iter()
             .any(|(_, o)| o.error.is_some() || !o.acquired.is_empty());
         if done || notified.is_empty() || tokio::time::Instant::now() >= deadline {
-            return outs;
+            return (outs, waited);
         }
         let mut waits: Vec<Pin<Box<dyn Future<Output = ()> + Send + '_>>> = Vec::new();
         for w in watches.iter_mut() {
@@ -347,8 +385,11 @@ async fn acquire_until_ready(
             }
             Poll::Pending
         });
-        if tokio::time::timeout_at(deadline, any).await.is_err() {
-            return acquire_pass(targets, owner, settings, budget).await;
+        let wait_began = Instant::now();
+        let timed_out = tokio::time::timeout_at(deadline, any).await.is_err();
+        waited += wait_began.elapsed();
+        if timed_out {
+            return (acquire_pass(targets, owner, settings, budget).await, waited);
         }
     }
 }

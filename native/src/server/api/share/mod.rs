@@ -145,6 +145,25 @@ async fn acknowledge_all(
     member: &str,
     acks: Vec<(TopicPartition, Vec<AckBatch>)>,
 ) -> HashMap<TopicPartition, ErrorCode> {
+    let applied = apply_acks(broker, session, group, member, acks).await;
+    written(broker, group, applied).await
+}
+
+/// Acknowledgements applied in memory: each refused partition's error, and the share-partitions
+/// they changed, whose new state is yet to be written.
+pub(super) struct Applied {
+    errors: HashMap<TopicPartition, ErrorCode>,
+    changed: Vec<(TopicPartition, Arc<SpEntry>)>,
+}
+
+/// The first half of [`acknowledge_all`]: a ShareFetch fetches while the write goes out.
+async fn apply_acks(
+    broker: &Arc<Broker>,
+    session: &mut Session,
+    group: &Arc<str>,
+    member: &str,
+    acks: Vec<(TopicPartition, Vec<AckBatch>)>,
+) -> Applied {
     let owner = member_key(member);
     let now = now_ms().max(0) as u64;
     let mut errors = HashMap::new();
@@ -196,6 +215,19 @@ async fn acknowledge_all(
             }
         }
     }
+    Applied { errors, changed }
+}
+
+/// The second half of [`acknowledge_all`]: every partition's answer once the write is done.
+async fn written(
+    broker: &Arc<Broker>,
+    group: &Arc<str>,
+    applied: Applied,
+) -> HashMap<TopicPartition, ErrorCode> {
+    let Applied {
+        mut errors,
+        changed,
+    } = applied;
     if !changed.is_empty() {
         let entries = changed.iter().map(|(_, e)| Arc::clone(e)).collect();
         let codes = persist::persist(broker, group, entries).await;

@@ -1,0 +1,194 @@
+"""Share groups (KIP-932): consumption by Kafka 4.4's own share consumer, ferrolog against
+Apache Kafka 4.4 on this machine, side by side in one run.
+
+    python -m bench.share_bench [--records 200000] [--sizes 100,1024] [--members 1,3,6]
+                                [--rounds 1] [--out bench/results/share-latest.md]
+
+For each broker, a fresh single node with share groups on; for each record size a topic of 6
+partitions filled by confluent-kafka; for each member count a new share group (reading from
+the earliest record) consumed by `ShareConsumerPerformance --threads N` (implicit
+acknowledgement: every record accepted, the acknowledgements riding on the next fetch) until
+all records are read. Reported: records/s and MB/s as the tool measures them (from its start,
+group join included, to the last record), and the broker's CPU seconds (process tree, from
+/proc) per GB consumed. With several rounds, medians."""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from confluent_kafka import Producer
+from confluent_kafka.admin import (
+    AdminClient,
+    AlterConfigOpType,
+    ConfigEntry,
+    ConfigResource,
+    NewTopic,
+    ResourceType,
+)
+
+from bench.harness import brokers, kafka_dist, procstat
+
+PARTITIONS = 6
+# The same group settings on both brokers: members heartbeat every 200 ms, so a join costs
+# both about the same.
+SETTINGS = {
+    "group.initial.rebalance.delay.ms": "0",
+    "group.share.min.heartbeat.interval.ms": "100",
+    "group.share.heartbeat.interval.ms": "200",
+    "offsets.topic.num.partitions": "4",
+    "share.coordinator.state.topic.num.partitions": "4",
+}
+FERROLOG_ONLY = {"unstable.feature.versions.enable": "true"}
+
+
+def start(kind: str) -> brokers.Broker:
+    broker = brokers.make(kind)
+    broker.overrides = {**SETTINGS, **(FERROLOG_ONLY if kind == "ferrolog" else {})}
+    broker.prepare()
+    broker.spawn()
+    brokers.wait_port(broker.port, 120, broker.proc)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.groups.share_tools import enable_share_groups
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            enable_share_groups(broker.bootstrap)
+            return broker
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def fill(bootstrap: str, size: int, records: int) -> str:
+    topic = f"share-bench-{size}-{uuid.uuid4().hex[:6]}"
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(topic, PARTITIONS, 1)])[topic].result(60)
+    producer = Producer(
+        {"bootstrap.servers": bootstrap, "linger.ms": 20, "batch.size": 1 << 20, "acks": 1}
+    )
+    value = b"x" * size
+    for i in range(records):
+        while True:
+            try:
+                producer.produce(topic, value, partition=i % PARTITIONS)
+                break
+            except BufferError:
+                producer.poll(0.05)
+    assert producer.flush(120) == 0
+    return topic
+
+
+def new_group(bootstrap: str) -> str:
+    group = f"share-bench-{uuid.uuid4().hex[:8]}"
+    entry = ConfigEntry(
+        "share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET
+    )
+    resource = ConfigResource(ResourceType.GROUP, group, incremental_configs=[entry])
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.incremental_alter_configs([resource])[resource].result(60)
+    return group
+
+
+def consume(broker: brokers.Broker, topic: str, records: int, members: int) -> dict[str, float]:
+    group = new_group(broker.bootstrap)
+    command = [
+        "java", "-Xmx512M", "-cp", kafka_dist.classpath(kafka_dist.KAFKA4),
+        "org.apache.kafka.tools.ShareConsumerPerformance",
+        "--bootstrap-server", broker.bootstrap, "--topic", topic, "--group", group,
+        "--num-records", str(records), "--threads", str(members), "--timeout", "30000",
+    ]  # fmt: skip
+    cpu_before = sum(procstat.cpu_seconds(p) for p in broker.pids)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    cpu = sum(procstat.cpu_seconds(p) for p in broker.pids) - cpu_before
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-2000:])
+    header, *rows = [line for line in done.stdout.splitlines() if line.strip()]
+    names = [n.strip() for n in header.split(",")]
+    values = [v.strip() for v in rows[-1].split(",")]
+    row = dict(zip(names, values, strict=False))
+    consumed = float(row["data.consumed.in.MB"]) * 1024 * 1024
+    return {
+        "records_per_s": float(row["nMsg.sec"]),
+        "mb_per_s": float(row["MB.sec"]),
+        "records": float(row["data.consumed.in.nMsg"]),
+        "cpu_s_per_gb": cpu / (consumed / 1e9) if consumed else float("nan"),
+    }
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    for kind in ("ferrolog", "kafka4"):
+        broker = start(kind)
+        try:
+            for size in args.sizes:
+                topic = fill(broker.bootstrap, size, args.records)
+                for members in args.members:
+                    samples = [
+                        consume(broker, topic, args.records, members) for _ in range(args.rounds)
+                    ]
+                    result = {
+                        key: statistics.median(s[key] for s in samples) for key in samples[0]
+                    }
+                    results.append({"broker": kind, "size": size, "members": members, **result})
+                    print(results[-1], flush=True)
+        finally:
+            broker.cleanup()
+    return results
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
+    by = {(r["broker"], r["size"], r["members"]): r for r in results}
+    lines = [
+        "# Share groups: ShareConsumerPerformance, ferrolog vs Kafka 4.4",
+        "",
+        f"`python -m bench.share_bench --records {args.records} --sizes "
+        f"{','.join(map(str, args.sizes))} --members {','.join(map(str, args.members))} "
+        f"--rounds {args.rounds}`, {time.strftime('%Y-%m-%d')}, one run on this machine "
+        "(2 cores, shared). Records/s as the tool measures them (group join included); broker "
+        "CPU from /proc, per GB consumed.",
+        "",
+        "| size | members | ferrolog rec/s | Kafka rec/s | ratio | ferrolog CPU s/GB | "
+        "Kafka CPU s/GB | ratio |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for size in args.sizes:
+        for members in args.members:
+            f, k = by[("ferrolog", size, members)], by[("kafka4", size, members)]
+            lines.append(
+                f"| {size} B | {members} | {f['records_per_s']:,.0f} | "
+                f"{k['records_per_s']:,.0f} | {f['records_per_s'] / k['records_per_s']:.2f}x | "
+                f"{f['cpu_s_per_gb']:.1f} | {k['cpu_s_per_gb']:.1f} | "
+                f"{f['cpu_s_per_gb'] / k['cpu_s_per_gb']:.2f}x |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=200_000)
+    parser.add_argument("--sizes", type=_ints, default=[100, 1024])
+    parser.add_argument("--members", type=_ints, default=[1, 3, 6])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=Path("bench/results/share-latest.md"))
+    args = parser.parse_args(argv)
+    text = report(run(args), args)
+    args.out.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
