@@ -1,7 +1,7 @@
 """Share groups (KIP-932): consumption by Kafka 4.4's own share consumer, ferrolog against
 Apache Kafka 4.4 on this machine, side by side in one run.
 
-    python -m bench.share_bench [--records 200000] [--sizes 100,1024] [--members 1,3,6]
+    python -m bench.share_bench [--records 1000000] [--sizes 100,1024] [--members 1,3,6]
                                 [--rounds 1] [--out bench/results/share-latest.md]
 
 For each broker, a fresh single node with share groups on; for each record size a topic of 6
@@ -178,7 +178,7 @@ def _ints(text: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=200_000)
+    parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--sizes", type=_ints, default=[100, 1024])
     parser.add_argument("--members", type=_ints, default=[1, 3, 6])
     parser.add_argument("--rounds", type=int, default=1)
