@@ -8,11 +8,13 @@ with `share_tools.SHARE_SETTINGS`, but unstable.feature.versions.enable)."""
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 
 import pytest
 from ferrolog.client.connection import Connection
+from ferrolog.embedded import EmbeddedBroker
 
 from tests.groups.conftest import create_topic, produce
 from tests.groups.share_tools import (
@@ -27,6 +29,7 @@ from tests.groups.share_tools import (
     find_coordinator,
     partition_codes,
 )
+from tests.metrics.scraping import scrape
 
 pytestmark = pytest.mark.native
 
@@ -123,3 +126,21 @@ def test_another_member_cannot_acknowledge_and_a_closed_session_releases(
     while not (got := acquired(other.fetch())):
         assert time.monotonic() < deadline
     assert got == [(1, 3, 2)]
+
+
+def test_share_partition_metrics(
+    conn: Connection, bootstrap: str, request: pytest.FixtureRequest
+) -> None:
+    if os.environ.get("FERROLOG_SHARE_BOOTSTRAP"):
+        pytest.skip("reads ferrolog's /metrics")
+    broker: EmbeddedBroker = request.getfixturevalue("share_broker")
+    member = ready_member(bootstrap, conn, records=10)
+    assert acquired(fetch_until_acquired(member)) == [(0, 9, 1)]
+    tags = (("group", member.group), ("partition", "0"), ("topic", member.topic))
+    samples = scrape(broker)
+    assert samples[("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)] == 10
+    assert samples[("kafka_server_sharepartitionmetrics_inflightbatchcount", tags)] >= 1
+    assert samples[("kafka_server_sharepartitionmetrics_acquisitionlocktimeout_total", tags)] == 0
+    assert partition_codes(member.acknowledge([(0, 9, [ACCEPT])])) == [NONE]
+    samples = scrape(broker)
+    assert samples[("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)] == 0

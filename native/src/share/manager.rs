@@ -7,7 +7,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
@@ -43,6 +43,8 @@ pub struct SpEntry {
     pub state: tokio::sync::Mutex<Option<Loaded>>,
     /// Woken when records may have become available (acknowledged, released, timed out).
     pub changed: Notify,
+    /// Records whose acquisition lock ran out (Kafka's AcquisitionLockTimeoutPerSec).
+    pub lock_timeouts: AtomicU64,
 }
 
 /// share.auto.offset.reset: where a share-partition never read from starts.
@@ -174,6 +176,7 @@ impl ShareManager {
             key: key.clone(),
             state: tokio::sync::Mutex::new(None),
             changed: Notify::new(),
+            lock_timeouts: AtomicU64::new(0),
         });
         entries.insert(key.clone(), Arc::clone(&entry));
         entry

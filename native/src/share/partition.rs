@@ -336,20 +336,32 @@ impl SharePartition {
     }
 
     /// Locks that ran out make their records available again (or archived past the delivery
-    /// limit); returns whether any did.
-    pub fn expire_locks(&mut self, now: u64) -> bool {
+    /// limit); returns how many records they held (0: none ran out).
+    pub fn expire_locks(&mut self, now: u64) -> i64 {
         let limit = self.limits.delivery_limit;
-        let mut changed = false;
-        for range in self.ranges.values_mut() {
+        let mut expired = 0;
+        for (first, range) in self.ranges.iter_mut() {
             if matches!(range.owner, Some((_, deadline)) if deadline <= now) {
                 release_available(range, limit);
-                changed = true;
+                expired += range.last - first + 1;
             }
         }
-        if changed {
+        if expired > 0 {
             self.advance();
         }
-        changed
+        expired
+    }
+
+    /// Kafka's InFlightMessageCount and InFlightBatchCount: the records of the window (from
+    /// the start offset to the end, acknowledged ones not yet passed included) and the ranges
+    /// they are kept in.
+    pub fn in_flight(&self) -> (i64, usize) {
+        let records = self
+            .ranges
+            .iter()
+            .map(|(first, r)| r.last - first + 1)
+            .sum();
+        (records, self.ranges.len())
     }
 
     /// A member left the group: what it held is available again.

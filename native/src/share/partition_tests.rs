@@ -111,10 +111,11 @@ fn locks_time_out_and_renew_extends_them() {
     let mut p = fresh();
     p.acquire(A, 0, 500, &[(0, 4)]);
     p.acknowledge(A, 0, 1, AckType::Renew, 900).unwrap();
-    assert!(p.expire_locks(1000)); // 2-4 ran out at 1000; 0-1 were renewed to 1900
+    assert_eq!(p.expire_locks(1000), 3); // 2-4 ran out at 1000; 0-1 were renewed to 1900
+    assert_eq!(p.in_flight(), (5, 2));
     assert_eq!(p.acquire(B, 1000, 500, &[]), vec![(2, 4, 2)]);
-    assert!(!p.expire_locks(1899));
-    assert!(p.expire_locks(1900));
+    assert_eq!(p.expire_locks(1899), 0);
+    assert_eq!(p.expire_locks(1900), 2);
     assert_eq!(p.acquire(B, 2000, 500, &[]), vec![(0, 1, 2)]);
 }
 

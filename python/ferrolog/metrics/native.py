@@ -57,6 +57,9 @@ REQUESTS = "kafka_network_requestmetrics_requests"
 ERRORS = "kafka_network_requestmetrics_errors"
 TOTAL_TIME = "kafka_network_requestmetrics_totaltimems"
 QUEUE_SIZE = "kafka_network_requestchannel_requestqueuesize"
+SHARE_IN_FLIGHT_RECORDS = "kafka_server_sharepartitionmetrics_inflightmessagecount"
+SHARE_IN_FLIGHT_BATCHES = "kafka_server_sharepartitionmetrics_inflightbatchcount"
+SHARE_LOCK_TIMEOUTS = "kafka_server_sharepartitionmetrics_acquisitionlocktimeout"
 POOL_AVAILABLE = "kafka_network_socketserver_memorypoolavailable"
 POOL_USED = "kafka_network_socketserver_memorypoolused"
 # Kafka's per-client quota sensors are `kafka.server:type=Produce|Fetch|Request,user=,client-id=`
@@ -85,6 +88,7 @@ class NativeCollector(Collector):
         yield from self._topics()
         yield from self._requests()
         yield from self._throttles()
+        yield from self._share_partitions()
         yield GaugeMetricFamily(
             QUEUE_SIZE,
             "Requests handed to the Python control plane and not answered yet.",
@@ -107,6 +111,27 @@ class NativeCollector(Collector):
             yield family
         for field, (name, doc) in BROKER_COUNTERS.items():
             yield CounterMetricFamily(name, doc, value=sum(v[field] for _, v in topics))
+
+    def _share_partitions(self) -> Iterator[Metric]:
+        """Kafka's SharePartitionMetrics of each share-partition led here."""
+        labels = ["group", "topic", "partition"]
+        records = GaugeMetricFamily(
+            SHARE_IN_FLIGHT_RECORDS,
+            "Records of the share-partition in flight (acquired, or waiting to be delivered).",
+            labels=labels,
+        )
+        batches = GaugeMetricFamily(
+            SHARE_IN_FLIGHT_BATCHES, "Batches the in-flight records are kept in.", labels=labels
+        )
+        timeouts = CounterMetricFamily(
+            SHARE_LOCK_TIMEOUTS, "Records whose acquisition lock ran out.", labels=labels
+        )
+        for group, topic, partition, n, b, t in self._native.share_groups.partition_metrics():
+            tags = [group, topic, str(partition)]
+            records.add_metric(tags, n)
+            batches.add_metric(tags, b)
+            timeouts.add_metric(tags, t)
+        yield from (records, batches, timeouts)
 
     def _throttles(self) -> Iterator[Metric]:
         """Client quota throttles per metered entity (user and client id, "" when the quota

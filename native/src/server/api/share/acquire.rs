@@ -47,7 +47,6 @@ pub(super) fn acquire_one(
     }
     let sp = &mut loaded.partition;
     sp.set_limits(settings.limits);
-    sp.expire_locks(now);
     let (log_start, max_offset) = {
         let log = p.log().read();
         let max = if settings.read_committed {

@@ -7,6 +7,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -416,6 +417,10 @@ async fn acquire_pass(
                     // Dropped since it was loaded (a failed write): read again next time.
                     None => Out::default(),
                     Some(loaded) => {
+                        let expired = loaded.partition.expire_locks(now);
+                        entry
+                            .lock_timeouts
+                            .fetch_add(expired.max(0) as u64, Ordering::Relaxed);
                         let out = acquire_one(p, loaded, owner, now, settings, budget, !any_data);
                         if out.error == Some(ErrorCode::NotLeaderOrFollower) {
                             *state = None;

@@ -14,6 +14,7 @@ pub mod fetch;
 mod persist;
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -355,9 +356,12 @@ pub async fn sweep_share_locks(broker: Arc<Broker>) {
             };
             let expired = state
                 .as_mut()
-                .is_some_and(|loaded| loaded.partition.expire_locks(now));
+                .map_or(0, |loaded| loaded.partition.expire_locks(now));
             drop(state);
-            if expired {
+            if expired > 0 {
+                entry
+                    .lock_timeouts
+                    .fetch_add(expired as u64, Ordering::Relaxed);
                 entry.changed.notify_waiters();
                 by_group
                     .entry(Arc::clone(&entry.key.group))
