@@ -41,7 +41,7 @@ pub mod manager;
 pub mod partition_log;
 mod placement;
 mod recovery;
-mod scan;
+pub(crate) mod scan;
 mod segment;
 mod segment_read;
 mod transactions;

@@ -9,6 +9,7 @@ use bytes::Bytes;
 use super::fetch::{Budget, Out};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
+use crate::log::scan::HeaderScan;
 use crate::record::batch::{BatchHeader, HEADER_SIZE};
 use crate::replica::Partition;
 use crate::share::{AutoReset, GroupSettings, Loaded, LogBatch};
@@ -69,7 +70,29 @@ pub(super) fn acquire_one(
     let Some(file) = slice.file.filter(|_| slice.length > 0) else {
         return Out::default();
     };
-    let mut bytes = vec![0u8; slice.length as usize];
+    // Read only as far as this fetch can acquire: the batches up to the one holding the
+    // offset `max records` past the fetch offset, found by their headers. A consumer asking
+    // for 50 MB and 500 records would otherwise have the whole slice copied for each fetch.
+    let wanted_last = from.saturating_add(budget.records.max(1) - 1);
+    let end = slice.position + u64::from(slice.length);
+    let mut scan = HeaderScan::new(&file, slice.position, end);
+    let mut upto_position = slice.position;
+    loop {
+        match scan.next_batch() {
+            Ok(Some((at, h))) => {
+                upto_position = at + h.total_size() as u64;
+                if h.base_offset + i64::from(h.last_offset_delta) >= wanted_last {
+                    break;
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                log::error!("share fetch of {}-{}: {e}", p.topic(), p.index());
+                return failed(ErrorCode::KafkaStorageError);
+            }
+        }
+    }
+    let mut bytes = vec![0u8; (upto_position - slice.position) as usize];
     if let Err(e) = file.read_exact_at(&mut bytes, slice.position) {
         log::error!("share fetch of {}-{}: {e}", p.topic(), p.index());
         return failed(ErrorCode::KafkaStorageError);
