@@ -13,6 +13,7 @@ import time
 import uuid
 
 import pytest
+from confluent_kafka.admin import AdminClient
 from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 
@@ -30,6 +31,7 @@ from tests.groups.share_tools import (
     partition_codes,
 )
 from tests.metrics.scraping import scrape
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.native
 
@@ -144,3 +146,8 @@ def test_share_partition_metrics(
     assert partition_codes(member.acknowledge([(0, 9, [ACCEPT])])) == [NONE]
     samples = scrape(broker)
     assert samples[("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)] == 0
+    # A deleted topic's share-partitions are forgotten.
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.delete_topics([member.topic])[member.topic].result(30)
+    gauge = ("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)
+    wait_until(lambda: gauge not in scrape(broker), 10, what="the share-partition forgotten")

@@ -43,12 +43,10 @@ impl PyShareGroups {
             let Some(loaded) = state.as_ref() else {
                 continue;
             };
-            let Some(topic) = self.broker.partitions.name_of(&entry.key.topic_id) else {
-                continue;
-            };
             let (records, batches) = loaded.partition.in_flight();
             let timeouts = entry.lock_timeouts.load(Ordering::Relaxed);
             let (group, partition) = (entry.key.group.to_string(), entry.key.partition);
+            let topic = entry.topic.clone();
             rows.push((group, topic, partition, records, batches as u64, timeouts));
         }
         rows

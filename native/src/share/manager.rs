@@ -38,6 +38,8 @@ pub struct Loaded {
 #[derive(Debug)]
 pub struct SpEntry {
     pub key: SpKey,
+    /// The topic's name when the entry was made, for the metrics.
+    pub topic: String,
     /// None until loaded, and again once a write failed or leadership moved. An async lock:
     /// the first fetch holds it while the state is read, and the others wait for it.
     pub state: tokio::sync::Mutex<Option<Loaded>>,
@@ -166,14 +168,15 @@ impl ShareManager {
         }
     }
 
-    /// The entry of a share-partition, created (unloaded) on first use.
-    pub fn entry(&self, key: &SpKey) -> Arc<SpEntry> {
+    /// The entry of a share-partition (of the topic `topic`), created (unloaded) on first use.
+    pub fn entry(&self, key: &SpKey, topic: &str) -> Arc<SpEntry> {
         let mut entries = self.entries.lock();
         if let Some(e) = entries.get(key) {
             return Arc::clone(e);
         }
         let entry = Arc::new(SpEntry {
             key: key.clone(),
+            topic: topic.to_string(),
             state: tokio::sync::Mutex::new(None),
             changed: Notify::new(),
             lock_timeouts: AtomicU64::new(0),
@@ -191,5 +194,11 @@ impl ShareManager {
     /// Every entry, for the lock-expiry sweep and the metrics.
     pub fn all(&self) -> Vec<Arc<SpEntry>> {
         self.entries.lock().values().cloned().collect()
+    }
+
+    /// Forgets the share-partitions `keep` refuses (their topic deleted, their partition led
+    /// elsewhere now): a fetch that comes back loads them afresh from the share coordinator.
+    pub fn retain(&self, keep: impl Fn(&SpKey) -> bool) {
+        self.entries.lock().retain(|key, _| keep(key));
     }
 }

@@ -260,7 +260,8 @@ fn target(
         topic_id: tp.0,
         partition: tp.1,
     };
-    Ok((partition, broker.share.entry(&key)))
+    let entry = broker.share.entry(&key, partition.topic());
+    Ok((partition, entry))
 }
 
 /// Reads the state of the share-partitions not loaded yet from their share coordinators, in

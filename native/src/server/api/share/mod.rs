@@ -32,7 +32,8 @@ use crate::share::{AckType, SpEntry, SpKey};
 
 /// Kafka's limit on a member id's length (a UUID's).
 const MAX_MEMBER_ID: usize = 36;
-/// How often lock timeouts are looked for: locks last 15 s at least (Kafka's bounds).
+/// How often lock timeouts are looked for: locks last at least a second (Kafka's bound on
+/// `group.share.record.lock.duration.ms`), 30 s by default.
 const SWEEP_INTERVAL: Duration = Duration::from_millis(250);
 
 /// The group and member of a share request once Kafka's request-wide checks pass, else the
@@ -348,6 +349,14 @@ pub async fn sweep_share_locks(broker: Arc<Broker>) {
         if broker.is_shutting_down() {
             return;
         }
+        // Share-partitions of deleted topics, or of partitions another broker leads now, are
+        // of no use here: forgotten (their state is the share coordinator's).
+        broker.share.retain(|key| {
+            broker
+                .partitions
+                .get_by_id(&key.topic_id, key.partition)
+                .is_ok_and(|p| p.leader_epoch_if_leader().is_ok())
+        });
         let now = now_ms().max(0) as u64;
         let mut by_group: HashMap<Arc<str>, Vec<Arc<SpEntry>>> = HashMap::new();
         for entry in broker.share.all() {
