@@ -57,7 +57,10 @@ def test_strict_creates_the_burst_then_refuses_until_the_debt_is_repaid(
     assert codes(first) == {"big": 0, "medium": 0, "small": THROTTLED}
     (refused,) = [t for t in first["topics"] if t["name"] == "small"]
     assert refused["error_message"] == "The throttling quota has been exceeded."
-    assert 800 <= first["throttle_time_ms"] <= 1000
+    # A debt of 10 at 10/s, less what the bucket refilled while the 120 partitions were
+    # opened (CI saw 788 ms on a loaded machine).
+    refilled_ms = (time.monotonic() - sent) * 1000
+    assert 1000 - refilled_ms - 50 <= first["throttle_time_ms"] <= 1000
     # Muted: the next request is read only once the throttle is over, and by then the debt
     # is repaid. The broker answered, and began the throttle, after the first was sent.
     again = create(admin, 7, small=1)
