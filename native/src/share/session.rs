@@ -49,10 +49,6 @@ fn next_epoch(epoch: i32) -> i32 {
 }
 
 impl ShareSessions {
-    pub fn len(&self) -> usize {
-        self.sessions.len()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.sessions.is_empty()
     }
