@@ -49,10 +49,12 @@ __all__ = [
 class ShareGroups:
     """`Server.share_groups`: what the native core's ShareFetch and ShareAcknowledge apply."""
 
-    def partition_metrics(self) -> list[tuple[str, str, int, int, int, int]]:
+    def partition_metrics(self) -> list[tuple[str, str, int, int, int, int, int]]:
         """Each share-partition led here: (group, topic, partition, in-flight records,
         in-flight batches, records whose acquisition lock ran out), as Kafka's
-        SharePartitionMetrics count them; one busy at this moment is left out."""
+        SharePartitionMetrics count them, and its lag (the high watermark less the start
+        offset and the records past it already done with); one busy at this moment is left
+        out."""
 
     def configure(
         self,

@@ -4,7 +4,7 @@ holding the records only, releases on a closed session, and Kafka's errors for r
 are out of order or malformed.
 
 FERROLOG_SHARE_BOOTSTRAP=host:port runs the same tests against another broker (Kafka 4.4
-with `share_tools.SHARE_SETTINGS`, but unstable.feature.versions.enable)."""
+with `share_tools.SHARE_SETTINGS`)."""
 
 from __future__ import annotations
 
@@ -143,9 +143,16 @@ def test_share_partition_metrics(
     assert samples[("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)] == 10
     assert samples[("kafka_server_sharepartitionmetrics_inflightbatchcount", tags)] >= 1
     assert samples[("kafka_server_sharepartitionmetrics_acquisitionlocktimeout_total", tags)] == 0
-    assert partition_codes(member.acknowledge([(0, 9, [ACCEPT])])) == [NONE]
+    assert samples[("kafka_sharegroup_lag", tags)] == 10
+    # Acknowledged past the start offset (0 is still held): out of the lag already.
+    assert partition_codes(member.acknowledge([(1, 9, [ACCEPT])])) == [NONE]
+    samples = scrape(broker)
+    assert samples[("kafka_sharegroup_lag", tags)] == 1
+    assert samples[("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)] == 10
+    assert partition_codes(member.acknowledge([(0, 0, [ACCEPT])])) == [NONE]
     samples = scrape(broker)
     assert samples[("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)] == 0
+    assert samples[("kafka_sharegroup_lag", tags)] == 0
     # A deleted topic's share-partitions are forgotten.
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.delete_topics([member.topic])[member.topic].result(30)

@@ -26,8 +26,8 @@ impl PyShareGroups {
     }
 }
 
-/// (group, topic, partition, in-flight records, in-flight batches, lock timeouts).
-type PartitionRow = (String, String, i32, i64, u64, u64);
+/// (group, topic, partition, in-flight records, in-flight batches, lock timeouts, lag).
+type PartitionRow = (String, String, i32, i64, u64, u64, i64);
 
 #[pymethods]
 impl PyShareGroups {
@@ -37,17 +37,38 @@ impl PyShareGroups {
     fn partition_metrics(&self) -> Vec<PartitionRow> {
         let mut rows = Vec::new();
         for entry in self.broker.share.all() {
+            let key = &entry.key;
             let Ok(state) = entry.state.try_lock() else {
                 continue;
             };
             let Some(loaded) = state.as_ref() else {
                 continue;
             };
-            let (records, batches) = loaded.partition.in_flight();
+            let sp = &loaded.partition;
+            let (records, batches) = sp.in_flight();
             let timeouts = entry.lock_timeouts.load(Ordering::Relaxed);
-            let (group, partition) = (entry.key.group.to_string(), entry.key.partition);
+            // What is left to deliver, as DescribeShareGroupOffsets measures it: the high
+            // watermark less the start offset and the records past it already done with.
+            let Ok(log) = self
+                .broker
+                .partitions
+                .get_by_id(&key.topic_id, key.partition)
+            else {
+                continue;
+            };
+            let high_watermark = log.log().read().high_watermark();
+            let lag = (high_watermark - sp.start_offset() - sp.delivery_complete()).max(0);
+            let (group, partition) = (key.group.to_string(), key.partition);
             let topic = entry.topic.clone();
-            rows.push((group, topic, partition, records, batches as u64, timeouts));
+            rows.push((
+                group,
+                topic,
+                partition,
+                records,
+                batches as u64,
+                timeouts,
+                lag,
+            ));
         }
         rows
     }

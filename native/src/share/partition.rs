@@ -409,6 +409,16 @@ impl SharePartition {
         out
     }
 
+    /// Records of the window already done with (acknowledged or archived): Kafka's
+    /// deliveryCompleteCount, which a share group's lag leaves out.
+    pub fn delivery_complete(&self) -> i64 {
+        self.ranges
+            .iter()
+            .filter(|(_, r)| r.state.is_done())
+            .map(|(first, r)| r.last - first + 1)
+            .sum()
+    }
+
     /// Records in flight that are acquired now.
     pub fn acquired_count(&self) -> i64 {
         self.ranges

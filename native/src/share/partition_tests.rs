@@ -50,8 +50,10 @@ fn accepted_records_move_the_start_offset() {
     p.acquire(A, 0, 500, &[(0, 9)]);
     p.acknowledge(A, 5, 9, AckType::Accept, 0).unwrap();
     assert_eq!(p.start_offset(), 0); // 0-4 are still in flight
+    assert_eq!(p.delivery_complete(), 5);
     p.acknowledge(A, 0, 4, AckType::Accept, 0).unwrap();
     assert_eq!((p.start_offset(), p.state_batches()), (10, vec![]));
+    assert_eq!(p.delivery_complete(), 0);
 }
 
 #[test]

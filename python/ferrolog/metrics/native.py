@@ -60,6 +60,9 @@ QUEUE_SIZE = "kafka_network_requestchannel_requestqueuesize"
 SHARE_IN_FLIGHT_RECORDS = "kafka_server_sharepartitionmetrics_inflightmessagecount"
 SHARE_IN_FLIGHT_BATCHES = "kafka_server_sharepartitionmetrics_inflightbatchcount"
 SHARE_LOCK_TIMEOUTS = "kafka_server_sharepartitionmetrics_acquisitionlocktimeout"
+# Kafka 4.4 reports a share group's lag only through DescribeShareGroupOffsets; this is the
+# same figure, named as kafka-exporter names a consumer group's.
+SHARE_LAG = "kafka_sharegroup_lag"
 POOL_AVAILABLE = "kafka_network_socketserver_memorypoolavailable"
 POOL_USED = "kafka_network_socketserver_memorypoolused"
 # Kafka's per-client quota sensors are `kafka.server:type=Produce|Fetch|Request,user=,client-id=`
@@ -113,7 +116,7 @@ class NativeCollector(Collector):
             yield CounterMetricFamily(name, doc, value=sum(v[field] for _, v in topics))
 
     def _share_partitions(self) -> Iterator[Metric]:
-        """Kafka's SharePartitionMetrics of each share-partition led here."""
+        """Kafka's SharePartitionMetrics of each share-partition led here, and its lag."""
         labels = ["group", "topic", "partition"]
         records = GaugeMetricFamily(
             SHARE_IN_FLIGHT_RECORDS,
@@ -126,12 +129,19 @@ class NativeCollector(Collector):
         timeouts = CounterMetricFamily(
             SHARE_LOCK_TIMEOUTS, "Records whose acquisition lock ran out.", labels=labels
         )
-        for group, topic, partition, n, b, t in self._native.share_groups.partition_metrics():
+        lag = GaugeMetricFamily(
+            SHARE_LAG,
+            "Records the share group has still to deliver: the high watermark less its start "
+            "offset and the records past it already acknowledged or archived.",
+            labels=labels,
+        )
+        for group, topic, partition, n, b, t, left in self._native.share_groups.partition_metrics():
             tags = [group, topic, str(partition)]
             records.add_metric(tags, n)
             batches.add_metric(tags, b)
             timeouts.add_metric(tags, t)
-        yield from (records, batches, timeouts)
+            lag.add_metric(tags, left)
+        yield from (records, batches, timeouts, lag)
 
     def _throttles(self) -> Iterator[Metric]:
         """Client quota throttles per metered entity (user and client id, "" when the quota
