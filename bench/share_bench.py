@@ -45,22 +45,22 @@ SETTINGS = {
     "offsets.topic.num.partitions": "4",
     "share.coordinator.state.topic.num.partitions": "4",
 }
-FERROLOG_ONLY = {"unstable.feature.versions.enable": "true"}
 
 
 def start(kind: str) -> brokers.Broker:
     broker = brokers.make(kind)
-    broker.overrides = {**SETTINGS, **(FERROLOG_ONLY if kind == "ferrolog" else {})}
+    broker.overrides = dict(SETTINGS)
     broker.prepare()
     broker.spawn()
     brokers.wait_port(broker.port, 120, broker.proc)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.groups.share_tools import enable_share_groups
+    from tests.handlers.features_tools import finalized
 
+    # Both format a new cluster with share.version finalized: wait until it answers so.
     deadline = time.monotonic() + 60
     while True:
         try:
-            enable_share_groups(broker.bootstrap)
+            assert finalized(broker.bootstrap)[1]["share.version"][1] >= 1
             return broker
         except Exception:
             if time.monotonic() > deadline:

@@ -10,6 +10,8 @@ Kafka 4.1's. What Apache Kafka itself reported (ApiVersions v4) when this table 
 - Kafka 4.1.1 (KRaft): group.version 0-1, kraft.version 0-1, metadata.version 7-27 (3.3-IV3 to
   4.1-IV1), share.version 0-1, transaction.version 0-2, eligible.leader.replicas.version 0-1;
   all but kraft.version and share.version finalized at their maximum when formatted.
+- Kafka 4.4.0 (KRaft): the same with metadata.version 7-33, share.version 0-2 and
+  streams.version 0-1; all but kraft.version finalized at their maximum when formatted.
 
 Kafka leaves a feature whose maximum is 0 out of `supported_features` (Kafka 3.9.1 in KRaft
 mode did so for group.version and transaction.version), and ApiVersions v0-3 leave out those
@@ -31,8 +33,10 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     "transaction.version": (0, 2),
     # 1: KIP-848's consumer group protocol (ConsumerGroupHeartbeat, ConsumerGroupDescribe).
     "group.version": (0, 1),
-    # 1: KIP-932 share groups: in development, see UNSTABLE_LEVELS.
-    "share.version": (0, 0),
+    # 1: KIP-932 share groups (ShareGroupHeartbeat, ShareFetch, ShareAcknowledge, the share
+    # coordinator). Kafka 4.4's 2 adds KIP-1191's dead-letter queues, which ferrolog does not
+    # have: a 4.4 client uses share groups at 1 alike.
+    "share.version": (0, 1),
     # 1: KIP-966's eligible leader replicas: the controller keeps the replicas that left an ISR
     # below min.insync.replicas and elects from them when the ISR empties (controller/cluster/
     # election.py). Leaders hold the high watermark below the minimum whatever the level, as
@@ -48,8 +52,9 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
 
 
 # What a new cluster starts with, as `kafka-storage format` finalizes Kafka 4.4's defaults (its
-# 4.4 release version): the consumer group protocol and transactions of KIP-890 part 2 work
-# without a `kafka-features upgrade`, and the controller keeps eligible leader replicas. Written
+# 4.4 release version): the consumer group protocol, share groups and transactions of KIP-890
+# part 2 work without a `kafka-features upgrade`, and the controller keeps eligible leader
+# replicas. Written
 # once, when the cluster's metadata is first created (ZooKeeper's `/feature`, or a new local
 # store); a cluster that already exists keeps what it has, and `kafka-features downgrade` goes
 # back (to transaction.version 1 for clients that cannot bump the epoch per transaction, say).
@@ -57,15 +62,14 @@ NEW_CLUSTER_LEVELS: dict[str, int] = {
     "group.version": 1,
     "transaction.version": 2,
     ELR_FEATURE: 1,
+    "share.version": 1,
 }
 
 
 # Levels ferrolog implements in part, while they are built: supported (reported, and
 # finalizable by UpdateFeatures) only on a broker started with
 # `unstable.feature.versions.enable=true`, Kafka's own switch for levels in development.
-# share.version 1: share groups are served (the coordinator, ShareFetch and ShareAcknowledge);
-# unstable until their quotas and metrics are built.
-UNSTABLE_LEVELS: dict[str, int] = {"share.version": 1}
+UNSTABLE_LEVELS: dict[str, int] = {}
 
 
 def supported(unstable: bool = False) -> dict[str, tuple[int, int]]:

@@ -332,6 +332,7 @@ def test_live_api_versions_v4(ferrolog_broker: EmbeddedBroker) -> None:
         "group.version": (1, 1),
         "transaction.version": (2, 2),
         "eligible.leader.replicas.version": (1, 1),
+        "share.version": (1, 1),
     }
 
 

@@ -30,7 +30,6 @@ from tests.groups.share_tools import (
     share_key,
     topic_id,
 )
-from tests.handlers.features_tools import UPGRADE, update
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.native, pytest.mark.slow]
@@ -46,14 +45,6 @@ SETTINGS = {
     "group.share.session.timeout.ms": "20000",
     "group.share.min.session.timeout.ms": "1000",
 }
-
-
-def _enable(cluster: Cluster) -> None:
-    """share.version 1, decided by the controller (the others answer NOT_CONTROLLER)."""
-    answers = [
-        update(b.bootstrap, [("share.version", 1, UPGRADE)]) for b in cluster.brokers.values()
-    ]
-    assert [a["error_code"] for a in answers].count(0) == 1, answers
 
 
 def _find(cluster: Cluster, key: str, key_type: int = 0) -> str:
@@ -97,7 +88,6 @@ def test_share_state_on_other_brokers_and_a_coordinator_failover(
     cluster_factory: Callable[..., Cluster],
 ) -> None:
     cluster = cluster_factory(3, **SETTINGS)
-    _enable(cluster)
     cluster.create_topic("work", 6, 3)
     members = {member_id(): 0, member_id(): 0}
     partitions: dict[str, set[int]] = {m: set() for m in members}
@@ -165,7 +155,6 @@ def test_a_restarted_leader_loses_no_acknowledgement(
     never the accepted half: acknowledgements are in the share coordinators' log, replicated,
     before they are answered."""
     cluster = cluster_factory(3, **SETTINGS)
-    _enable(cluster)
     cluster.create_topic("jobs", 1, 3)
     producer = Producer({"bootstrap.servers": cluster.bootstrap, "linger.ms": 50})
     for i in range(100):

@@ -14,7 +14,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 
-from tests.groups.share_tools import SHARE_SETTINGS, connect, enable_share_groups
+from tests.groups.share_tools import SHARE_SETTINGS, connect
 
 # Short timeouts so rebalances and expiry take well under a second or two.
 FAST_GROUPS = {
@@ -92,14 +92,12 @@ def share_broker() -> Iterator[EmbeddedBroker]:
 @pytest.fixture
 def share_bootstrap(request: pytest.FixtureRequest) -> str:
     """The module's broker with share groups on; FERROLOG_SHARE_BOOTSTRAP=host:port runs the
-    same tests against another broker (Kafka 4.4 with `share_tools.SHARE_SETTINGS` but
-    unstable.feature.versions.enable) to check that both answer alike."""
+    same tests against another broker (Kafka 4.4 with `share_tools.SHARE_SETTINGS`) to check
+    that both answer alike."""
     external = os.environ.get("FERROLOG_SHARE_BOOTSTRAP")
     if external:
-        enable_share_groups(external)
         return external
     broker: EmbeddedBroker = request.getfixturevalue("share_broker")
-    enable_share_groups(broker.bootstrap_servers)
     return broker.bootstrap_servers
 
 

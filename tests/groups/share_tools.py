@@ -21,15 +21,14 @@ from ferrolog.client.connection import Connection
 from ferrolog.protocol.messages import Apis
 
 from tests.cluster.harness import java_command
-from tests.handlers.features_tools import UPGRADE, finalized, update
 
 NONE, COORDINATOR_NOT_AVAILABLE, INVALID_RECORD_STATE = 0, 15, 121
 COORDINATOR_RETRY = (14, COORDINATOR_NOT_AVAILABLE, 16)
 # ShareAcknowledge's acknowledgement types.
 ACCEPT, RELEASE, REJECT = 1, 2, 3
-# share.version 1 is finalizable only with unstable levels allowed while ShareFetch is built.
+# share.version is finalized on a new cluster (ferrolog's and Kafka 4.4's): no setting turns
+# share groups on.
 SHARE_SETTINGS = {
-    "unstable.feature.versions.enable": "true",
     "group.initial.rebalance.delay.ms": "0",
     "offsets.topic.num.partitions": "4",
     "share.coordinator.state.topic.num.partitions": "4",
@@ -39,14 +38,6 @@ SHARE_SETTINGS = {
     "group.share.min.heartbeat.interval.ms": "100",
     "group.share.heartbeat.interval.ms": "200",
 }
-
-
-def enable_share_groups(bootstrap: str) -> None:
-    """share.version at 1 or more (Kafka 4.4 formats a cluster at 2)."""
-    _, levels = finalized(bootstrap)
-    if levels.get("share.version", (0, 0))[1] < 1:
-        answer = update(bootstrap, [("share.version", 1, UPGRADE)])
-        assert answer["error_code"] == 0, answer
 
 
 def connect(bootstrap: str, client_id: str = "share-test") -> Connection:

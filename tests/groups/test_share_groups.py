@@ -4,8 +4,7 @@ the group coordinator has the share coordinator create before it assigns a parti
 the other group APIs treat a share group's id.
 
 FERROLOG_SHARE_BOOTSTRAP=host:port runs the same tests against another broker (Kafka 4.4
-with the settings of `share_tools.SHARE_SETTINGS`, but unstable.feature.versions.enable) to
-check that both answer alike."""
+with the settings of `share_tools.SHARE_SETTINGS`) to check that both answer alike."""
 
 from __future__ import annotations
 
@@ -26,14 +25,13 @@ from tests.groups.share_tools import (
     assigned,
     connect,
     describe,
-    enable_share_groups,
     find_coordinator,
     heartbeat,
     kafka_share_groups,
     member_id,
     topic_id,
 )
-from tests.handlers.features_tools import INVALID_UPDATE_VERSION, UPGRADE, update
+from tests.handlers.features_tools import SAFE_DOWNGRADE, UPGRADE, finalized, update
 
 pytestmark = pytest.mark.native
 
@@ -247,7 +245,6 @@ def test_a_restart_keeps_the_group_and_its_epochs(share_broker: EmbeddedBroker) 
     if os.environ.get("FERROLOG_SHARE_BOOTSTRAP"):
         pytest.skip("restarts the module's own broker")
     bootstrap = share_broker.bootstrap_servers
-    enable_share_groups(bootstrap)
     conn = connect(bootstrap)
     topic = create_topic(bootstrap, 2)
     group = new_group(conn)
@@ -273,20 +270,25 @@ def test_a_restart_keeps_the_group_and_its_epochs(share_broker: EmbeddedBroker) 
         conn.close()
 
 
-def test_off_until_share_version_is_finalized(group_broker: EmbeddedBroker) -> None:
-    """A broker without unstable.feature.versions.enable (ferrolog's share groups are not
-    complete yet) refuses share.version 1, and answers the share APIs UNSUPPORTED_VERSION, as
-    Kafka 4.4 does while share.version is 0."""
+def test_on_for_a_new_cluster_and_off_at_share_version_0(group_broker: EmbeddedBroker) -> None:
+    """A new cluster has share.version 1 finalized, as Kafka 4.4 formats one (at 2, whose
+    dead-letter queues ferrolog does not have). Downgraded to 0, the share APIs answer
+    UNSUPPORTED_VERSION, as Kafka 4.4 does while share.version is 0; upgraded again, they
+    serve."""
     bootstrap = group_broker.bootstrap_servers
-    refused = update(bootstrap, [("share.version", 1, UPGRADE)])
-    assert refused["error_code"] == INVALID_UPDATE_VERSION
-    assert "does not support this feature" in refused["error_message"]
+    assert finalized(bootstrap)[1]["share.version"] == (1, 1)
     conn = connect(bootstrap)
     try:
-        answer = heartbeat(conn, "g", member_id(), 0, ["t"])
-        assert (answer["error_code"], answer["error_message"]) == (UNSUPPORTED_VERSION, None)
-        (group,) = describe(conn, "g")
-        assert group["error_code"] == UNSUPPORTED_VERSION
+        Member(conn, new_group(conn), ["t"])
+        assert update(bootstrap, [("share.version", 0, SAFE_DOWNGRADE)])["error_code"] == NONE
+        try:
+            answer = heartbeat(conn, "g", member_id(), 0, ["t"])
+            assert (answer["error_code"], answer["error_message"]) == (UNSUPPORTED_VERSION, None)
+            (group,) = describe(conn, "g")
+            assert group["error_code"] == UNSUPPORTED_VERSION
+        finally:
+            assert update(bootstrap, [("share.version", 1, UPGRADE)])["error_code"] == NONE
+        Member(conn, new_group(conn), ["t"])
     finally:
         conn.close()
 

@@ -4,7 +4,7 @@ released records come back with a higher delivery count, rejected ones and ones 
 `share.delivery.count.limit` times are never delivered again.
 
 FERROLOG_SHARE_BOOTSTRAP=host:port runs the same assertions against another broker (Kafka 4.4
-with `share_tools.SHARE_SETTINGS`, but unstable.feature.versions.enable)."""
+with `share_tools.SHARE_SETTINGS`)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,6 @@ from tests.groups.conftest import create_topic
 from tests.groups.share_tools import (
     SHARE_SETTINGS,
     connect,
-    enable_share_groups,
     share_key,
     topic_id,
 )
@@ -38,11 +37,9 @@ SETTLE_S = 30
 def bootstrap() -> Iterator[str]:
     external = os.environ.get("FERROLOG_SHARE_BOOTSTRAP")
     if external:
-        enable_share_groups(external)
         yield external
         return
     with EmbeddedBroker(overrides=SHARE_SETTINGS) as broker:
-        enable_share_groups(broker.bootstrap_servers)
         yield broker.bootstrap_servers
 
 
@@ -228,7 +225,6 @@ def test_the_state_survives_a_restart(bootstrap: str, conn: Connection) -> None:
     if os.environ.get("FERROLOG_SHARE_BOOTSTRAP"):
         pytest.skip("restarts a broker of its own")
     with EmbeddedBroker(overrides={**SHARE_SETTINGS, **UPDATES_PER_SNAPSHOT}) as broker:
-        enable_share_groups(broker.bootstrap_servers)
         own = connect(broker.bootstrap_servers, "broker-test")
         sp = SharePartition(own, topic_id(own, create_topic(broker.bootstrap_servers, 1)))
         assert sp.initialize(1, 0)["error_code"] == NONE

@@ -58,6 +58,7 @@ NODE = 5  # the broker's id, which Kafka's messages name as the "local controlle
 TXN = "transaction.version"
 GROUP = "group.version"
 ELR = "eligible.leader.replicas.version"
+SHARE = "share.version"
 # What ApiVersions reports finalized on a new cluster.
 NEW = {name: (level, level) for name, level in NEW_CLUSTER_LEVELS.items()}
 DESCRIBE_TRANSACTIONS = 65
@@ -70,14 +71,14 @@ def bootstrap(ferrolog_broker_factory: Callable[..., EmbeddedBroker]) -> str:
 
 
 def line(level: int, epoch: int) -> list[str]:
-    """`kafka-features describe`: eligible leader replicas and group.version (finalized at 1
-    here), then `TXN` at `level`,
+    """`kafka-features describe`: eligible leader replicas, group.version and share.version
+    (finalized at 1 here), then `TXN` at `level`,
     a line each (Kafka 4.4 pads its columns, 4.1 separated them by tabs: compared with single
     spaces)."""
     return [
         f"Feature: {name} SupportedMinVersion: 0 SupportedMaxVersion: {top} "
         f"FinalizedVersionLevel: {finalized} Epoch: {epoch}"
-        for name, top, finalized in ((ELR, 1, 1), (GROUP, 1, 1), (TXN, 2, level))
+        for name, top, finalized in ((ELR, 1, 1), (GROUP, 1, 1), (SHARE, 1, 1), (TXN, 2, level))
     ]
 
 
@@ -91,8 +92,8 @@ def refused(answer: dict[str, object], feature: str, level: int, reason: str) ->
 
 def test_api_versions_reports_features_as_kafka_does(bootstrap: str) -> None:
     # A new cluster at Kafka 4.4's levels, epoch 0.
-    assert supported(bootstrap, 4) == {TXN: (0, 2), GROUP: (0, 1), ELR: (0, 1)}
-    assert finalized(bootstrap, 4) == (0, {TXN: (2, 2), GROUP: (1, 1), ELR: (1, 1)})
+    assert supported(bootstrap, 4) == {TXN: (0, 2), GROUP: (0, 1), ELR: (0, 1), SHARE: (0, 1)}
+    assert finalized(bootstrap, 4) == (0, {TXN: (2, 2), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
     # v3 leaves out features whose minimum is 0 (KAFKA-17011), as Kafka 4.1 does; finalized
     # levels are reported all the same.
     assert supported(bootstrap, 3) == {}
@@ -113,8 +114,8 @@ def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
 
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=1")
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 1."), run.stderr
-    assert finalized(bootstrap, 4) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1)})
-    assert finalized(bootstrap, 3) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(bootstrap, 4) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap, 3) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
     run = kafka_features(bootstrap, "describe")
     assert described(run.stdout) == line(1, 1)
 
@@ -124,17 +125,18 @@ def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
         f"Could not upgrade {TXN} to 3. {ALL_FAILED}Invalid update version 3 for feature {TXN}. "
         f"Local controller {NODE} only supports versions 0-2"
     )
-    run = kafka_features(bootstrap, "upgrade", "--feature", "share.version=1")
+    # Kafka 4.4's share.version 2 (dead-letter queues) is not supported.
+    run = kafka_features(bootstrap, "upgrade", "--feature", f"{SHARE}=2")
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
-        f"Could not upgrade share.version to 1. {ALL_FAILED}Invalid update version 1 for feature "
-        f"share.version. Local controller {NODE} does not support this feature."
+        f"Could not upgrade {SHARE} to 2. {ALL_FAILED}Invalid update version 2 for feature "
+        f"{SHARE}. Local controller {NODE} only supports versions 0-1"
     )
-    assert finalized(bootstrap) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(bootstrap) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
 
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=0")
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 0."), run.stderr
-    assert finalized(bootstrap) == (2, {GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(bootstrap) == (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=1")
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
@@ -158,17 +160,17 @@ def test_downgrade_rules(bootstrap: str) -> None:
     assert update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)])["error_code"] == 0
     # The same level again is accepted and written again, as Kafka 4.1 does.
     assert update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (2, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(bootstrap) == (2, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
     # No metadata is lost below transaction.version 1, so the unsafe kind does as the safe one.
     assert update(bootstrap, [(TXN, 0, UNSAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (3, {GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(bootstrap) == (3, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
     refused(
         update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)]), TXN, 1, "Can't downgrade to a newer version."
     )
     # v0 has no upgrade type: allow_downgrade asks for a safe downgrade.
     assert update(bootstrap, [(TXN, 1, UPGRADE)], version=0)["error_code"] == 0
     assert update(bootstrap, [(TXN, 0, SAFE_DOWNGRADE)], version=0)["error_code"] == 0
-    assert finalized(bootstrap) == (5, {GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(bootstrap) == (5, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
 
 
 def test_invalid_updates_get_kafkas_errors_and_change_nothing(bootstrap: str) -> None:
@@ -207,7 +209,7 @@ def test_invalid_updates_get_kafkas_errors_and_change_nothing(bootstrap: str) ->
     assert finalized(bootstrap) == (0, NEW)  # nothing written
     # A known feature to level 0 (no longer finalized) is fine, and written: the epoch moves.
     assert update(bootstrap, [(GROUP, 0, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (1, {TXN: (2, 2), ELR: (1, 1)})
+    assert finalized(bootstrap) == (1, {TXN: (2, 2), ELR: (1, 1), SHARE: (1, 1)})
 
 
 def test_validate_only_answers_without_writing(bootstrap: str) -> None:
@@ -237,7 +239,7 @@ def test_kafka_python_admin_and_a_restart(
     try:
         group = {
             name: {"supported": (0, 1), "finalized": (1, 1), "finalized_epoch": 0}
-            for name in (GROUP, ELR)
+            for name in (GROUP, ELR, SHARE)
         }
         assert admin.describe_features() == {
             TXN: {"supported": (0, 2), "finalized": (2, 2), "finalized_epoch": 0},
@@ -256,9 +258,12 @@ def test_kafka_python_admin_and_a_restart(
         admin.close()
     # The finalized levels and their epoch are in the store: a restart keeps them.
     broker.restart()
-    assert finalized(broker.bootstrap_servers) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(broker.bootstrap_servers) == (
+        1,
+        {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)},
+    )
     assert update(broker.bootstrap_servers, [(TXN, 0, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(broker.bootstrap_servers) == (2, {GROUP: (1, 1), ELR: (1, 1)})
+    assert finalized(broker.bootstrap_servers) == (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
 
 
 @needs_kafka_jars

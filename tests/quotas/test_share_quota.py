@@ -18,7 +18,6 @@ from tests.groups.share_tools import (
     acquired,
     connect,
     earliest,
-    enable_share_groups,
     fetch_until_acquired,
     find_coordinator,
 )
@@ -34,7 +33,6 @@ def test_a_share_fetch_is_held_to_the_consumer_byte_rate(
     quota_broker: Callable[..., RunningBroker],
 ) -> None:
     running = quota_broker(**SHARE_SETTINGS, **WINDOWS)
-    enable_share_groups(running.bootstrap)
     topic = f"share-quota-{uuid.uuid4().hex[:6]}"
     producer = Producer({"bootstrap.servers": running.bootstrap, "batch.size": 16384})
     for _ in range(60):
