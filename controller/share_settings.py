@@ -15,15 +15,16 @@ from .store.base import FinalizedFeatures
 
 SHARE_VERSION = "share.version"
 # The group configs a share-partition applies, in the native core's row order.
-LOCK, DELIVERY_LIMIT, RECORD_LOCKS, AUTO_RESET, ISOLATION = (
+OWN = LOCK, DELIVERY_LIMIT, RECORD_LOCKS, AUTO_RESET, ISOLATION, RENEW = (
     "share.record.lock.duration.ms",
     "share.delivery.count.limit",
     "share.partition.max.record.locks",
     "share.auto.offset.reset",
     "share.isolation.level",
+    "share.renew.acknowledge.enable",
 )
-# (lock ms, delivery count limit, max record locks, auto reset code, read committed)
-Row = tuple[int, int, int, int, bool]
+# (lock ms, delivery count limit, max record locks, auto reset code, read committed, renew)
+Row = tuple[int, int, int, int, bool, bool]
 
 
 class ShareSink(Protocol):
@@ -45,6 +46,7 @@ def settings_row(configs: Mapping[str, str]) -> Row:
         int(configs[RECORD_LOCKS]),
         auto_reset_code(configs[AUTO_RESET]),
         configs[ISOLATION] == "read_committed",
+        configs[RENEW] == "true",
     )
 
 
@@ -67,11 +69,10 @@ class ShareSettings:
 
     def _push(self) -> None:
         defaults = group_defaults(self._config)
-        own = (LOCK, DELIVERY_LIMIT, RECORD_LOCKS, AUTO_RESET, ISOLATION)
         groups = [
             (group, settings_row(defaults | dict(configs)))
             for group, configs in sorted(self._groups.items())
-            if any(name in configs for name in own)
+            if any(name in configs for name in OWN)
         ]
         self._native.configure(
             self._enabled,

@@ -60,13 +60,13 @@ class ShareGroups:
         self,
         enabled: bool,
         max_sessions: int,
-        defaults: tuple[int, int, int, int, bool],
-        groups: list[tuple[str, tuple[int, int, int, int, bool]]],
+        defaults: tuple[int, int, int, int, bool, bool],
+        groups: list[tuple[str, tuple[int, int, int, int, bool, bool]]],
     ) -> None:
         """Whether `share.version` is on, group.share.max.share.sessions, the broker's
         settings and each group's own, as (lock ms, delivery count limit, max record locks,
-        auto reset, read committed) with auto reset -2 earliest, -1 latest, else a duration
-        in ms."""
+        auto reset, read committed, renew enabled) with auto reset -2 earliest, -1 latest,
+        else a duration in ms."""
 
 @final
 class LogDirs:

@@ -4,11 +4,12 @@
 //   REJECT when the value starts with "reject",
 //   RELEASE when the value starts with "release" and this is not yet delivery <release-until>,
 //   ACCEPT otherwise.
+// After each poll that brought records it prints "- <records in the poll>".
 // It stops after <max-records> deliveries (0: never) or <idle-ms> without one, committing
 // what it acknowledged; it never closes early on its own, so a test can SIGKILL it.
 //
 // Run as a single-file source program: java -cp <kafka jars> ShareWorker.java <bootstrap>
-//   <group> <topic> <max-records> <idle-ms> <release-until>
+//   <group> <topic> <max-records> <idle-ms> <release-until> [<client property>=<value> ...]
 
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +35,10 @@ public class ShareWorker {
         props.put("share.acknowledgement.mode", "explicit");
         props.put("key.deserializer", StringDeserializer.class.getName());
         props.put("value.deserializer", StringDeserializer.class.getName());
+        for (int i = 6; i < args.length; i++) {
+            String[] property = args[i].split("=", 2);
+            props.put(property[0], property[1]);
+        }
         long seen = 0;
         try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(props)) {
             consumer.subscribe(List.of(topic));
@@ -54,6 +59,7 @@ public class ShareWorker {
                     seen++;
                 }
                 if (!records.isEmpty()) {
+                    System.out.println("- " + records.count());
                     consumer.commitSync();
                     System.out.flush();
                     lastRecord = System.currentTimeMillis();

@@ -25,7 +25,7 @@ from tests.cluster.harness import java_command
 NONE, COORDINATOR_NOT_AVAILABLE, INVALID_RECORD_STATE = 0, 15, 121
 COORDINATOR_RETRY = (14, COORDINATOR_NOT_AVAILABLE, 16)
 # ShareAcknowledge's acknowledgement types.
-ACCEPT, RELEASE, REJECT = 1, 2, 3
+ACCEPT, RELEASE, REJECT, RENEW = 1, 2, 3, 4
 # share.version is finalized on a new cluster (ferrolog's and Kafka 4.4's): no setting turns
 # share groups on.
 SHARE_SETTINGS = {
@@ -157,8 +157,13 @@ class Member:
             time.sleep(0.2)
 
     def fetch(
-        self, acks: list[tuple[int, int, list[int]]] | None = None, max_records: int = 500
+        self,
+        acks: list[tuple[int, int, list[int]]] | None = None,
+        max_records: int = 500,
+        version: int = 1,
+        **fields: Any,
     ) -> dict[str, Any]:
+        """`fields` replace the request's own (v2's share_acquire_mode, is_renew_ack, ...)."""
         partition: dict[str, Any] = {
             "partition_index": 0,
             "acknowledgement_batches": [
@@ -177,13 +182,21 @@ class Member:
             "batch_size": max_records,
             "topics": [{"topic_id": self.tid, "partitions": [partition]}],
             "forgotten_topics_data": [],
+            **fields,
         }
-        answer: dict[str, Any] = dict(self.leader.request(Apis.SHARE_FETCH, 1, body))
+        answer: dict[str, Any] = dict(self.leader.request(Apis.SHARE_FETCH, version, body))
         if answer["error_code"] == NONE:
             self.epoch = 1 if self.epoch in (0, 2**31 - 1) else self.epoch + 1
         return answer
 
-    def acknowledge(self, acks: list[tuple[int, int, list[int]]], epoch: int | None = None) -> Any:
+    def acknowledge(
+        self,
+        acks: list[tuple[int, int, list[int]]],
+        epoch: int | None = None,
+        version: int = 1,
+        renew: bool = False,
+    ) -> Any:
+        """`renew`: v2's IsRenewAck."""
         body: Any = {
             "group_id": self.group,
             "member_id": self.id,
@@ -203,7 +216,9 @@ class Member:
                 }
             ],
         }
-        answer = self.leader.request(Apis.SHARE_ACKNOWLEDGE, 1, body)
+        if version >= 2:
+            body["is_renew_ack"] = renew
+        answer = self.leader.request(Apis.SHARE_ACKNOWLEDGE, version, body)
         if answer["error_code"] == NONE and epoch is None:
             self.epoch += 1
         return answer
@@ -228,16 +243,14 @@ def partition_codes(answer: dict[str, Any], field: str = "error_code") -> list[i
 
 
 def earliest(bootstrap: str, group: str) -> None:
+    set_group_config(bootstrap, group, "share.auto.offset.reset", "earliest")
+
+
+def set_group_config(bootstrap: str, group: str, name: str, value: str) -> None:
     resource = ConfigResource(
         ResourceType.GROUP,
         group,
-        incremental_configs=[
-            ConfigEntry(
-                "share.auto.offset.reset",
-                "earliest",
-                incremental_operation=AlterConfigOpType.SET,
-            )
-        ],
+        incremental_configs=[ConfigEntry(name, value, incremental_operation=AlterConfigOpType.SET)],
     )
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.incremental_alter_configs([resource])[resource].result(30)

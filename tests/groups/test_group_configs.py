@@ -133,6 +133,7 @@ def test_describe_and_alter_through_the_protocol(broker: EmbeddedBroker) -> None
         "share.isolation.level",
         "share.partition.max.record.locks",
         "share.record.lock.duration.ms",
+        "share.renew.acknowledge.enable",
         "share.session.timeout.ms",
     ]
     session = rows["consumer.session.timeout.ms"]

@@ -23,19 +23,21 @@ from tests.groups.share_tools import (
     INVALID_RECORD_STATE,
     REJECT,
     RELEASE,
+    RENEW,
     Member,
     acquired,
     earliest,
     fetch_until_acquired,
     find_coordinator,
     partition_codes,
+    set_group_config,
 )
 from tests.metrics.scraping import scrape
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.native
 
-NONE, INVALID_REQUEST = 0, 42
+NONE, INVALID_REQUEST, UNKNOWN_SERVER_ERROR = 0, 42, -1
 SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH = 122, 123
 
 
@@ -158,3 +160,67 @@ def test_share_partition_metrics(
     admin.delete_topics([member.topic])[member.topic].result(30)
     gauge = ("kafka_server_sharepartitionmetrics_inflightmessagecount", tags)
     wait_until(lambda: gauge not in scrape(broker), 10, what="the share-partition forgotten")
+
+
+def test_record_limit_mode_acquires_no_more_than_max_records(
+    conn: Connection, bootstrap: str
+) -> None:
+    """ShareFetch v2's record_limit acquire mode (KIP-1206): exactly MaxRecords, the rest of
+    the log batch left for the next fetch, first delivery; batch_optimized takes whole
+    batches."""
+    member = ready_member(bootstrap, conn, records=10)
+    answer = fetch_until_acquired(member, max_records=3, version=2, share_acquire_mode=1)
+    assert acquired(answer) == [(0, 2, 1)]
+    answer = member.fetch(max_records=4, version=2, share_acquire_mode=1)
+    assert acquired(answer) == [(3, 6, 1)]
+    answer = member.fetch(max_records=3, version=2, share_acquire_mode=0)
+    assert acquired(answer) == [(7, 9, 1)]
+    unknown = member.fetch(version=2, share_acquire_mode=2)
+    # Kafka 4.4's enum lookup throws, which it answers as UNKNOWN_SERVER_ERROR.
+    external = os.environ.get("FERROLOG_SHARE_BOOTSTRAP")
+    assert unknown["error_code"] == (UNKNOWN_SERVER_ERROR if external else INVALID_REQUEST)
+
+
+def test_renew_keeps_the_lock_and_needs_v2_and_is_renew_ack(
+    conn: Connection, bootstrap: str
+) -> None:
+    """RENEW (KIP-1222): only in a v2 request that says IsRenewAck (else INVALID_REQUEST for
+    the partition); the records stay with their holder, and ShareAcknowledge v2 answers the
+    lock duration. A ShareFetch that renews fetches nothing and must ask for nothing."""
+    member = ready_member(bootstrap, conn, records=5)
+    first = fetch_until_acquired(member)
+    assert acquired(first) == [(0, 4, 1)]
+    lock_ms = first["acquisition_lock_timeout_ms"]
+    assert partition_codes(member.acknowledge([(0, 4, [RENEW])])) == [INVALID_REQUEST]
+    not_said = member.acknowledge([(0, 4, [RENEW])], version=2)
+    assert partition_codes(not_said) == [INVALID_REQUEST]
+    renewed = member.acknowledge([(0, 1, [RENEW])], version=2, renew=True)
+    assert (renewed["error_code"], partition_codes(renewed)) == (NONE, [NONE])
+    assert renewed["acquisition_lock_timeout_ms"] == lock_ms
+    # Another member finds nothing: the records are still held.
+    other = Member(member.conn, member.group, member.topic)
+    other.join()
+    assert acquired(other.fetch(version=2)) == []
+    asks = member.fetch(acks=[(2, 2, [RENEW])], version=2, is_renew_ack=True)
+    assert asks["error_code"] == INVALID_REQUEST
+    # Kafka 4.4 logs why; ferrolog tells the client too, in Kafka's words.
+    if not os.environ.get("FERROLOG_SHARE_BOOTSTRAP"):
+        assert asks["error_message"] == (
+            "maxBytes must be set to 0, minBytes must be set to 0, maxRecords must be set to 0, "
+            "maxWaitMs must be set to 0, if isRenewAck is true."
+        )
+    zeros = {"max_bytes": 0, "min_bytes": 0, "max_wait_ms": 0, "is_renew_ack": True}
+    answer = member.fetch(acks=[(2, 4, [RENEW])], max_records=0, version=2, **zeros)
+    assert answer["error_code"] == NONE
+    assert partition_codes(answer, "acknowledge_error_code") == [NONE]
+    assert acquired(answer) == []
+    # Renewed or not, they are the holder's to accept.
+    assert partition_codes(member.acknowledge([(0, 3, [ACCEPT])], version=2)) == [NONE]
+    # A group with share.renew.acknowledge.enable off refuses RENEW as Kafka: the record's state.
+    set_group_config(bootstrap, member.group, "share.renew.acknowledge.enable", "false")
+
+    def refused() -> bool:
+        answer = member.acknowledge([(4, 4, [RENEW])], version=2, renew=True)
+        return partition_codes(answer) == [INVALID_RECORD_STATE]
+
+    wait_until(refused, 10, what="RENEW refused once the group config is applied")

@@ -89,17 +89,27 @@ class Worker:
     """One ShareWorker process and the deliveries it printed so far."""
 
     def __init__(
-        self, bootstrap: str, group: str, topic: str, idle_ms: int, release_until: int = 0
+        self,
+        bootstrap: str,
+        group: str,
+        topic: str,
+        idle_ms: int,
+        release_until: int = 0,
+        **client: str,
     ) -> None:
+        """`client`: the consumer's properties (dots as underscores)."""
+        properties = [f"{name.replace('_', '.')}={value}" for name, value in client.items()]
         command = [
             "java", "-Xmx256M", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
             "-cp", kafka_dist.classpath(kafka_dist.KAFKA4), str(WORKER),
-            bootstrap, group, topic, "0", str(idle_ms), str(release_until),
+            bootstrap, group, topic, "0", str(idle_ms), str(release_until), *properties,
         ]  # fmt: skip
         # The client's log goes to a file: a pipe nobody reads could fill and stall it.
         self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed by kill or finish)
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, text=True)
         self.deliveries: list[Delivery] = []
+        # Records each poll brought.
+        self.polls: list[int] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -107,6 +117,9 @@ class Worker:
         assert self.proc.stdout is not None
         with self.proc.stdout:
             for line in self.proc.stdout:
+                if line.startswith("- "):
+                    self.polls.append(int(line[2:]))
+                    continue
                 partition, offset, count, value = line.rstrip("\n").split(" ", 3)
                 self.deliveries.append((int(partition), int(offset), int(count), value))
 
@@ -188,3 +201,26 @@ def test_rejected_and_exhausted_records_are_archived(bootstrap: str) -> None:
         counts[value].append(count)
     assert counts == {"reject-a": [1], "release-b": [1, 2], "plain-c": [1]}
     assert Worker(bootstrap, group, topic, idle_ms=3000, release_until=99).finish() == []
+
+
+def test_record_limit_mode_polls_at_most_max_poll_records(bootstrap: str) -> None:
+    """share.acquire.mode=record_limit (KIP-1206, ShareFetch v2): each poll brings at most
+    max.poll.records, though the records were produced in one batch, and every record comes
+    once."""
+    topic = new_topic(bootstrap, partitions=1)
+    group = new_group(bootstrap)
+    values = [f"r{i}" for i in range(20)]
+    produce(bootstrap, topic, values, partitions=1)
+    worker = Worker(
+        bootstrap,
+        group,
+        topic,
+        idle_ms=4000,
+        share_acquire_mode="record_limit",
+        max_poll_records="3",
+    )
+    deliveries = worker.finish()
+    assert sorted(value for *_, value in deliveries) == sorted(values)
+    assert {count for _, _, count, _ in deliveries} == {1}
+    assert worker.polls
+    assert max(worker.polls) <= 3, worker.polls

@@ -61,8 +61,8 @@ def test_tables() -> None:
         2: (1, 11),
         23: (2, 4),
         27: (1, 2),
-        78: (1, 1),
-        79: (1, 1),
+        78: (1, 2),
+        79: (1, 2),
     }
     codes = fn.error_codes()
     assert codes["NOT_LEADER_OR_FOLLOWER"] == 6

@@ -34,10 +34,10 @@ pub const NATIVE_API_VERSIONS: &[(i16, i16, i16)] = &[
     (LIST_OFFSETS, 1, 11),
     (OFFSET_FOR_LEADER_EPOCH, 2, 4),
     (WRITE_TXN_MARKERS, 1, 2),
-    // Share groups (KIP-932) at the versions the codec crate knows; a 4.4 share consumer
-    // asks for v1 when v2 is not listed.
-    (SHARE_FETCH, 1, 1),
-    (SHARE_ACKNOWLEDGE, 1, 1),
+    // Share groups (KIP-932); v2 adds the record-limit acquire mode (KIP-1206) and RENEW
+    // (KIP-1222), read by `decode_request_added`.
+    (SHARE_FETCH, 1, 2),
+    (SHARE_ACKNOWLEDGE, 1, 2),
 ];
 
 /// Where a request goes once its first 8 bytes are known.
@@ -118,6 +118,28 @@ pub fn decode_request<R: Decodable + HeaderVersion>(
     Ok((header, body))
 }
 
+/// Decodes a request whose version may only add fixed-width fields to an older version's
+/// (`skim::added_fields`: ShareFetch and ShareAcknowledge v2, which the codec crate does not
+/// know): the body without them is decoded as the older version, and the added bytes are
+/// returned for the handler to read (empty at a version the crate knows).
+pub fn decode_request_added<R: Decodable + HeaderVersion>(
+    frame: Bytes,
+) -> Result<(RequestHeader, R, Bytes), DecodeError> {
+    let (header, body) = split_request(frame)?;
+    let (key, version) = (header.request_api_key, header.request_api_version);
+    let (mut rest, layout, added) = match skim::added_fields(key, version, &body) {
+        Some((older, at, width)) => {
+            let mut rest = BytesMut::with_capacity(body.len() - width);
+            rest.extend_from_slice(&body[..at]);
+            rest.extend_from_slice(&body[at + width..]);
+            (rest.freeze(), older, body.slice(at..at + width))
+        }
+        None => (body, layout_version(key, version), Bytes::new()),
+    };
+    let request = R::decode(&mut rest, layout).map_err(|e| DecodeError(format!("body: {e}")))?;
+    Ok((header, request, added))
+}
+
 /// The header of a natively served request and its body, checked against its schema, for a
 /// handler that reads the body itself (a version the codec crate does not know).
 pub fn split_request(mut frame: Bytes) -> Result<(RequestHeader, Bytes), DecodeError> {
@@ -160,6 +182,37 @@ pub fn encode_response<M: Encodable + HeaderVersion>(
     put_response_header(&mut buf, correlation_id, header_version);
     body.encode(&mut buf, layout_version(api_key, api_version))
         .map_err(|e| DecodeError(format!("encode: {e}")))?;
+    let size = (buf.len() - 4) as i32;
+    buf[..4].copy_from_slice(&size.to_be_bytes());
+    Ok(buf.freeze())
+}
+
+/// [`encode_response`] for a version that only adds fixed-width fields to an older one's
+/// (`skim::response_added_at`): encoded as the older version, `added` (the new fields' bytes)
+/// put in their place.
+pub fn encode_response_added<M: Encodable + HeaderVersion>(
+    api_key: i16,
+    api_version: i16,
+    correlation_id: i32,
+    body: &M,
+    added: &[u8],
+) -> Result<Bytes, DecodeError> {
+    let Some(older) = skim::response_older(api_key, api_version) else {
+        return encode_response(api_key, api_version, correlation_id, body);
+    };
+    let mut encoded = BytesMut::with_capacity(64);
+    body.encode(&mut encoded, older)
+        .map_err(|e| DecodeError(format!("encode: {e}")))?;
+    let header_version = response_header_version(api_key, api_version);
+    let mut buf = BytesMut::with_capacity(encoded.len() + added.len() + 16);
+    buf.put_i32(0);
+    put_response_header(&mut buf, correlation_id, header_version);
+    let at = skim::response_added_at(api_key, api_version, &encoded).ok_or_else(|| {
+        DecodeError("encode: the older response has no room for the added".into())
+    })?;
+    buf.extend_from_slice(&encoded[..at]);
+    buf.extend_from_slice(added);
+    buf.extend_from_slice(&encoded[at..]);
     let size = (buf.len() - 4) as i32;
     buf[..4].copy_from_slice(&size.to_be_bytes());
     Ok(buf.freeze())
@@ -218,5 +271,68 @@ mod tests {
             (1, 12, 7)
         );
         assert!(peek_header(&frame[..7]).is_none());
+    }
+
+    /// A flexible request frame: header v2 (key, version, correlation 7, client "c", no tags).
+    fn frame(key: i16, version: i16, body: &[u8]) -> Bytes {
+        let mut f = BytesMut::new();
+        f.put_i16(key);
+        f.put_i16(version);
+        f.put_i32(7);
+        f.put_i16(1);
+        f.put_u8(b'c');
+        f.put_u8(0);
+        f.extend_from_slice(body);
+        f.freeze()
+    }
+
+    #[test]
+    fn share_fetch_v2_reads_as_v1_with_its_added_fields() {
+        use kafka_protocol::messages::ShareFetchRequest;
+        use kafka_protocol::protocol::StrBytes;
+        let v1 = ShareFetchRequest::default()
+            .with_member_id(Some(StrBytes::from_static_str("m")))
+            .with_max_records(5)
+            .with_batch_size(3);
+        let mut body = BytesMut::new();
+        v1.encode(&mut body, 1).expect("encodes");
+        // group (null), member "m", then six int32s: v2's two bytes go after them.
+        let at = 1 + 2 + 24;
+        let v2 = [&body[..at], &[1u8, 0][..], &body[at..]].concat();
+        let (header, read, added) =
+            decode_request_added::<ShareFetchRequest>(frame(SHARE_FETCH, 2, &v2)).expect("reads");
+        assert_eq!(
+            (header.request_api_version, read, &added[..]),
+            (2, v1.clone(), &[1u8, 0][..])
+        );
+        let (_, read, added) =
+            decode_request_added::<ShareFetchRequest>(frame(SHARE_FETCH, 1, &body)).expect("reads");
+        assert_eq!((read, added.len()), (v1, 0));
+        // v2 cut inside its added fields is refused.
+        assert!(
+            decode_request_added::<ShareFetchRequest>(frame(SHARE_FETCH, 2, &v2[..at + 1]))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn share_acknowledge_v2_response_has_the_lock_timeout_after_the_error_message() {
+        use kafka_protocol::messages::ShareAcknowledgeResponse;
+        use kafka_protocol::protocol::StrBytes;
+        let response = ShareAcknowledgeResponse::default()
+            .with_throttle_time_ms(3)
+            .with_error_message(Some(StrBytes::from_static_str("no")));
+        let added = 30_000i32.to_be_bytes();
+        let v2 = encode_response_added(SHARE_ACKNOWLEDGE, 2, 9, &response, &added).expect("v2");
+        let v1 = encode_response_added(SHARE_ACKNOWLEDGE, 1, 9, &response, &added).expect("v1");
+        // size, correlation id, header tags; throttle, error code, "no" (length 2 + 1).
+        let at = 4 + 4 + 1 + 4 + 2 + 3;
+        assert_eq!(&v2[4..at], &v1[4..at]);
+        assert_eq!(&v2[at..at + 4], &added);
+        assert_eq!(&v2[at + 4..], &v1[at..]);
+        assert_eq!(
+            i32::from_be_bytes([v2[0], v2[1], v2[2], v2[3]]) as usize,
+            v2.len() - 4
+        );
     }
 }

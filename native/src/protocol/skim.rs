@@ -104,22 +104,77 @@ fn acknowledgement_batches() -> F {
     Array(vec![Fixed(8 + 8), Ints(1)])
 }
 
-fn share_fetch(_v: i16) -> Vec<F> {
-    let partition = vec![Fixed(4), acknowledgement_batches()];
-    let topic = vec![Fixed(16), Array(partition)];
-    // group, member; epoch, max wait, min bytes, max bytes, max records, batch size
-    vec![
-        Str,
-        Str,
-        Fixed(24),
-        Array(topic),
-        Array(vec![Fixed(16), Ints(4)]),
-    ]
+/// ShareFetch's fields before v2 adds ShareAcquireMode and IsRenewAck: group, member; epoch,
+/// max wait, min bytes, max bytes, max records, batch size.
+fn share_fetch_head() -> Vec<F> {
+    vec![Str, Str, Fixed(24)]
 }
 
-fn share_acknowledge(_v: i16) -> Vec<F> {
+/// ShareAcknowledge's fields before v2 adds IsRenewAck: group, member, epoch.
+fn share_acknowledge_head() -> Vec<F> {
+    vec![Str, Str, Fixed(4)]
+}
+
+fn share_fetch(v: i16) -> Vec<F> {
     let partition = vec![Fixed(4), acknowledgement_batches()];
-    vec![Str, Str, Fixed(4), Array(vec![Fixed(16), Array(partition)])]
+    let topic = vec![Fixed(16), Array(partition)];
+    let mut fields = share_fetch_head();
+    fields.extend(when(v >= 2, Fixed(2)));
+    fields.extend([Array(topic), Array(vec![Fixed(16), Ints(4)])]);
+    fields
+}
+
+fn share_acknowledge(v: i16) -> Vec<F> {
+    let partition = vec![Fixed(4), acknowledgement_batches()];
+    let mut fields = share_acknowledge_head();
+    fields.extend(when(v >= 2, Fixed(1)));
+    fields.push(Array(vec![Fixed(16), Array(partition)]));
+    fields
+}
+
+/// Versions that only add fixed-width fields to an older version's, after its first fields:
+/// where the added bytes are in `body` (a flexible body `body_is_sound` accepted), how many,
+/// and the older version, whose layout the rest has.
+pub fn added_fields(api_key: i16, version: i16, body: &[u8]) -> Option<(i16, usize, usize)> {
+    let (head, width) = match (api_key, version) {
+        (super::SHARE_FETCH, 2) => (share_fetch_head(), 2),
+        (super::SHARE_ACKNOWLEDGE, 2) => (share_acknowledge_head(), 1),
+        _ => return None,
+    };
+    let mut w = Walker {
+        buf: body,
+        flexible: true,
+    };
+    w.fields(&head)?;
+    let at = body.len() - w.buf.len();
+    (body.len() >= at + width).then_some((1, at, width))
+}
+
+/// The response side of [`added_fields`]: the older version a response of `version` is
+/// encoded as, and the fields before the ones `version` adds.
+fn response_head(api_key: i16, version: i16) -> Option<(i16, Vec<F>)> {
+    match (api_key, version) {
+        // ShareAcknowledge v2: AcquisitionLockTimeoutMs after throttle time, error code and
+        // message.
+        (super::SHARE_ACKNOWLEDGE, 2) => Some((1, vec![Fixed(4 + 2), Str])),
+        _ => None,
+    }
+}
+
+/// The older version a response of `version` is encoded as, if `version` only adds fields.
+pub fn response_older(api_key: i16, version: i16) -> Option<i16> {
+    response_head(api_key, version).map(|(older, _)| older)
+}
+
+/// Where, in a response body encoded as [`response_older`], the added fields go.
+pub fn response_added_at(api_key: i16, version: i16, body: &[u8]) -> Option<usize> {
+    let (_, head) = response_head(api_key, version)?;
+    let mut w = Walker {
+        buf: body,
+        flexible: true,
+    };
+    w.fields(&head)?;
+    Some(body.len() - w.buf.len())
 }
 
 struct Walker<'a> {
@@ -239,7 +294,7 @@ mod tests {
     use kafka_protocol::messages::*;
     use kafka_protocol::protocol::{Encodable, HeaderVersion, StrBytes};
 
-    use super::body_is_sound;
+    use super::{added_fields, body_is_sound};
     use crate::protocol::{layout_version, NATIVE_API_VERSIONS};
 
     fn name(s: &'static str) -> TopicName {
@@ -362,8 +417,15 @@ mod tests {
     fn accepts_every_version_the_encoder_writes_and_rejects_truncations() {
         for (key, min, max) in NATIVE_API_VERSIONS {
             for v in *min..=*max {
-                // A version with an older one's fields is written in that layout.
-                let (flexible, body) = sample(*key, layout_version(*key, v));
+                // A version with an older one's fields is written in that layout; one that
+                // adds fields to an older one's, as that one with the added bytes put in.
+                let adds = matches!((*key, v), (78 | 79, 2));
+                let layout = if adds { v - 1 } else { layout_version(*key, v) };
+                let (flexible, mut body) = sample(*key, layout);
+                if adds {
+                    let (_, at, width) = added_fields(*key, v, &body).expect("the head is there");
+                    body = [&body[..at], &vec![1; width][..], &body[at..]].concat();
+                }
                 assert!(body_is_sound(*key, v, flexible, &body), "api {key} v{v}");
                 for cut in 0..body.len() {
                     // a cut may land on a valid shorter prefix only if nothing was required

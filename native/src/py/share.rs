@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 use crate::server::Broker;
 use crate::share::{AutoReset, GroupSettings, Limits};
 
-/// `(lock_ms, delivery_limit, max_record_locks, auto_reset, read_committed)`; auto_reset is
-/// -2 for earliest, -1 for latest, else a by_duration in ms.
-type SettingsRow = (u64, u16, i64, i64, bool);
+/// `(lock_ms, delivery_limit, max_record_locks, auto_reset, read_committed, renew)`;
+/// auto_reset is -2 for earliest, -1 for latest, else a by_duration in ms.
+type SettingsRow = (u64, u16, i64, i64, bool, bool);
 
 #[pyclass(frozen, name = "ShareGroups", module = "ferrolog_native")]
 pub struct PyShareGroups {
@@ -93,7 +93,7 @@ impl PyShareGroups {
 }
 
 fn settings(row: SettingsRow) -> GroupSettings {
-    let (lock_ms, delivery_limit, max_in_flight, auto_reset, read_committed) = row;
+    let (lock_ms, delivery_limit, max_in_flight, auto_reset, read_committed, renew) = row;
     GroupSettings {
         limits: Limits {
             lock_ms,
@@ -102,5 +102,6 @@ fn settings(row: SettingsRow) -> GroupSettings {
         },
         auto_reset: AutoReset::from_code(auto_reset),
         read_committed,
+        renew,
     }
 }

@@ -75,6 +75,8 @@ pub struct GroupSettings {
     pub limits: Limits,
     pub auto_reset: AutoReset,
     pub read_committed: bool,
+    /// share.renew.acknowledge.enable: whether RENEW extends a lock (else INVALID_RECORD_STATE).
+    pub renew: bool,
 }
 
 impl Default for GroupSettings {
@@ -88,6 +90,7 @@ impl Default for GroupSettings {
             },
             auto_reset: AutoReset::Latest,
             read_committed: false,
+            renew: true,
         }
     }
 }

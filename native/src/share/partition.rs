@@ -183,7 +183,7 @@ impl SharePartition {
                 aborted: false,
             })
             .collect();
-        self.acquire_within(member, now, max_records, i64::MAX, &batches)
+        self.acquire_within(member, now, max_records, false, i64::MAX, &batches)
     }
 
     /// The offset a read for this share-partition starts at: the first available record of
@@ -198,12 +198,15 @@ impl SharePartition {
     /// As [`acquire`](Self::acquire), but only offsets up to `upto` (what one read of the
     /// log from [`fetch_offset`](Self::fetch_offset) brought, so that every record acquired
     /// is in the response), and the log batches of aborted transactions are archived rather
-    /// than acquired (read_committed).
+    /// than acquired (read_committed). `exact` (KIP-1206's record_limit acquire mode): never
+    /// more than `max_records`, the rest of a log batch entering the window as available;
+    /// else whole batches, the last one past `max_records`.
     pub fn acquire_within(
         &mut self,
         member: u64,
         now: u64,
         max_records: i64,
+        exact: bool,
         upto: i64,
         log_batches: &[LogBatch],
     ) -> Vec<(i64, i64, u16)> {
@@ -248,10 +251,24 @@ impl SharePartition {
                     owner: None,
                 }
             } else {
-                out.push((first, b.last, 1));
-                count += b.last - first + 1;
+                let last = if exact {
+                    b.last.min(first + (max_records - count) - 1)
+                } else {
+                    b.last
+                };
+                if last < b.last {
+                    let rest = Range {
+                        last: b.last,
+                        state: RecordState::Available,
+                        delivery_count: 0,
+                        owner: None,
+                    };
+                    self.ranges.insert(last + 1, rest);
+                }
+                out.push((first, last, 1));
+                count += last - first + 1;
                 Range {
-                    last: b.last,
+                    last,
                     state: RecordState::Acquired,
                     delivery_count: 1,
                     owner: Some((member, deadline)),

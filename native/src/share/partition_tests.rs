@@ -141,6 +141,37 @@ fn max_records_bounds_what_is_acquired_again() {
 }
 
 #[test]
+fn record_limit_mode_acquires_exactly_max_records_and_leaves_the_rest_available() {
+    let batch = |base, last| LogBatch {
+        base,
+        last,
+        aborted: false,
+    };
+    let mut p = fresh();
+    // Batch-optimized: whole batches, past the limit.
+    assert_eq!(
+        p.acquire_within(A, 0, 3, false, 9, &[batch(0, 9)]),
+        vec![(0, 9, 1)]
+    );
+    let mut p = fresh();
+    assert_eq!(
+        p.acquire_within(A, 0, 3, true, 9, &[batch(0, 9)]),
+        vec![(0, 2, 1)]
+    );
+    assert_eq!((p.end_offset(), p.acquired_count()), (10, 3));
+    // The rest of the batch is in the window, never delivered: the next acquisition takes it
+    // from there, first delivery.
+    assert_eq!(p.fetch_offset(), 3);
+    assert_eq!(
+        p.acquire_within(B, 0, 4, true, 9, &[batch(0, 9)]),
+        vec![(3, 6, 1)]
+    );
+    let saved = p.state_batches();
+    let reloaded = SharePartition::load(p.start_offset(), &saved, LIMITS);
+    assert_eq!(reloaded.fetch_offset(), 0); // acquired ones come back available
+}
+
+#[test]
 fn the_persisted_state_loads_back_with_acquired_records_available() {
     let mut p = fresh();
     p.acquire(A, 0, 500, &[(0, 9), (20, 29)]);

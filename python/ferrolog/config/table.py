@@ -673,6 +673,8 @@ GROUP_CONFIGS: dict[str, TopicConfigDef] = {
            "records before their transaction ends (read_uncommitted) or only committed ones "
            "(read_committed).", default="read_uncommitted",
            choices=("read_committed", "read_uncommitted")),
+        _t("share.renew.acknowledge.enable", _B, "Whether the renew acknowledge type is "
+           "enabled for the share group.", default="true"),
     ]
 }
 # fmt: on

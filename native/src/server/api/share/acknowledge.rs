@@ -1,6 +1,7 @@
-//! ShareAcknowledge (key 79, v1): a share group member's acknowledgements without a fetch.
+//! ShareAcknowledge (key 79, v1-2): a share group member's acknowledgements without a fetch.
 //! The session's epoch must match (-1 closes it, releasing what the member still holds); each
-//! partition is answered once its share-partition's new state is written.
+//! partition is answered once its share-partition's new state is written. v2 (KIP-1222) may
+//! RENEW locks when the request says IsRenewAck, and answers the lock duration they got.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,9 +15,9 @@ use uuid::Uuid;
 use super::{acknowledge_all, by_topic, checked, release, AckBatch};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
-use crate::protocol::decode_request;
+use crate::protocol::{decode_request_added, encode_response_added};
 use crate::quota::user_of;
-use crate::server::api::{Call, Reply};
+use crate::server::api::{Call, Reply, Tally};
 
 pub async fn handle(call: Call<'_>) -> Reply {
     let Call {
@@ -28,13 +29,31 @@ pub async fn handle(call: Call<'_>) -> Reply {
         ..
     } = call;
     let started = Instant::now();
-    let Ok((header, request)) = decode_request::<ShareAcknowledgeRequest>(frame) else {
+    let Ok((header, request, added)) = decode_request_added::<ShareAcknowledgeRequest>(frame)
+    else {
         return Reply::Close;
     };
-    let version = peek.api_version;
+    let renew = added.first().is_some_and(|&b| b != 0);
+    // v2's AcquisitionLockTimeoutMs: the group's lock duration, which a RENEW gave.
+    let lock_ms = |group: Option<&str>| {
+        let settings = group.map_or_else(Default::default, |g| broker.share.settings(g));
+        settings.limits.lock_ms.min(i32::MAX as u64) as i32
+    };
+    let reply = |tally: &mut Tally, codes: Vec<i16>, response, lock_ms: i32| {
+        for &code in &codes {
+            tally.add(code);
+        }
+        Reply::from_encoded(encode_response_added(
+            peek.api_key,
+            peek.api_version,
+            peek.correlation_id,
+            &response,
+            &lock_ms.to_be_bytes(),
+        ))
+    };
     let top = |tally: &mut _, error: ErrorCode| {
         let response = ShareAcknowledgeResponse::default().with_error_code(error.code());
-        Reply::counted(tally, [error.code()], &peek, version, &response)
+        reply(tally, vec![error.code()], response, lock_ms(None))
     };
     let (group, member) = match checked(broker, session, &request.group_id, &request.member_id) {
         Ok(names) => names,
@@ -62,7 +81,7 @@ pub async fn handle(call: Call<'_>) -> Reply {
         }
     }
     let order: Vec<_> = acks.iter().map(|(tp, _)| *tp).collect();
-    let errors = acknowledge_all(broker, session, &group, &member, acks).await;
+    let errors = acknowledge_all(broker, session, &group, &member, acks, renew).await;
     if closing {
         let partitions = broker.share.sessions.lock().close(&group, &member);
         release(broker, Arc::clone(&group), Arc::clone(&member), partitions);
@@ -110,5 +129,5 @@ pub async fn handle(call: Call<'_>) -> Reply {
     let response = ShareAcknowledgeResponse::default()
         .with_throttle_time_ms(i32::try_from(throttle_ms).unwrap_or(i32::MAX))
         .with_responses(topics);
-    Reply::counted(tally, codes, &peek, version, &response).muted_for(throttle_ms)
+    reply(tally, codes, response, lock_ms(Some(&group))).muted_for(throttle_ms)
 }

@@ -1,9 +1,12 @@
-//! ShareFetch (key 78, v1): a share group member's fetch. The session is settled first (Kafka's
+//! ShareFetch (key 78, v1-2): a share group member's fetch. The session is settled first (Kafka's
 //! share session epochs), piggybacked acknowledgements are applied and written, then each
 //! share-partition of the session acquires records for the member: those available again
 //! first, then whole log batches from the end of its window, within what one read of the log
 //! brought (so every record acquired is in the response). With nothing to acquire the request
 //! waits, up to MaxWaitMs, for new records or for records released, acknowledged or timed out.
+//! v2 (KIP-1206, KIP-1222): the record_limit acquire mode (never more than MaxRecords, the
+//! rest of a batch left available), and RENEW acknowledgements, whose fetch fetches nothing (a
+//! long poll would eat the time the renewed locks give).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -17,13 +20,14 @@ use kafka_protocol::messages::share_fetch_response::{
     AcquiredRecords, LeaderIdAndEpoch, PartitionData, ShareFetchableTopicResponse,
 };
 use kafka_protocol::messages::{ShareFetchRequest, ShareFetchResponse};
+use kafka_protocol::protocol::StrBytes;
 use uuid::Uuid;
 
 use super::acquire::{acquire_one, reset_offset};
 use super::{apply_acks, by_topic, checked, release, resolve, written, AckBatch};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
-use crate::protocol::decode_request;
+use crate::protocol::decode_request_added;
 use crate::quota::{user_of, QuotaType};
 use crate::replica::Partition;
 use crate::server::api::{Call, Reply};
@@ -58,7 +62,7 @@ pub async fn handle(call: Call<'_>) -> Reply {
         ..
     } = call;
     let started = Instant::now();
-    let Ok((header, request)) = decode_request::<ShareFetchRequest>(frame) else {
+    let Ok((header, request, added)) = decode_request_added::<ShareFetchRequest>(frame) else {
         return Reply::Close;
     };
     let client_id = header
@@ -66,14 +70,22 @@ pub async fn handle(call: Call<'_>) -> Reply {
         .as_ref()
         .map_or("", |c| c.as_str())
         .to_string();
-    let version = peek.api_version;
-    let top = |tally: &mut _, error: ErrorCode| {
-        let response = ShareFetchResponse::default().with_error_code(error.code());
+    // v2's response is v1's.
+    let version = peek.api_version.min(1);
+    let refuse = |tally: &mut _, error: ErrorCode, message: Option<String>| {
+        let response = ShareFetchResponse::default()
+            .with_error_code(error.code())
+            .with_error_message(message.map(StrBytes::from_string));
         Reply::counted(tally, [error.code()], &peek, version, &response)
     };
+    let top = |tally: &mut _, error: ErrorCode| refuse(tally, error, None);
     let (group, member) = match checked(broker, session, &request.group_id, &request.member_id) {
         Ok(names) => names,
         Err(e) => return top(tally, e),
+    };
+    let (exact, renew) = match mode(&added, &request) {
+        Ok(mode) => mode,
+        Err(message) => return refuse(tally, ErrorCode::InvalidRequest, Some(message)),
     };
     let mut requested = Vec::new();
     let mut acks = Vec::new();
@@ -122,12 +134,12 @@ pub async fn handle(call: Call<'_>) -> Reply {
         Err(e) => return top(tally, e),
     };
     let acked: Vec<TopicPartition> = acks.iter().map(|(tp, _)| *tp).collect();
-    let applied = apply_acks(broker, session, &group, &member, acks).await;
+    let applied = apply_acks(broker, session, &group, &member, acks, renew).await;
     if context.closing {
         broker.share.sessions.lock().close(&group, &member);
     }
     let settings = broker.share.settings(&group);
-    let fetching = !context.closing && request.max_records > 0 && request.max_bytes > 0;
+    let fetching = !context.closing && !renew && request.max_records > 0 && request.max_bytes > 0;
     // As Kafka: a client under a fetch quota gets at most what the quota allows over its window.
     let principal = session.principal_arc();
     let user = user_of(&principal);
@@ -153,6 +165,7 @@ pub async fn handle(call: Call<'_>) -> Reply {
     let budget = Budget {
         records: i64::from(request.max_records),
         bytes: bytes as usize,
+        exact,
     };
     // The acknowledgements' write and the fetch go on together; the answer waits for both.
     let fetched = async {
@@ -328,11 +341,47 @@ async fn load(broker: &Broker, group: &Arc<str>, settings: GroupSettings, target
     }
 }
 
-/// What a response may still carry: records to acquire, record bytes.
+/// What a response may still carry: records to acquire, record bytes; `exact`: the
+/// record_limit acquire mode.
 #[derive(Clone, Copy)]
 pub(super) struct Budget {
     pub records: i64,
     pub bytes: usize,
+    pub exact: bool,
+}
+
+/// ShareAcquireMode's batch_optimized and record_limit.
+const BATCH_OPTIMIZED: u8 = 0;
+const RECORD_LIMIT: u8 = 1;
+
+/// v2's added fields: whether the acquire mode is record_limit and IsRenewAck, or the
+/// top-level refusal (an unknown mode; a renewal that asks for records or a wait).
+fn mode(added: &[u8], request: &ShareFetchRequest) -> Result<(bool, bool), String> {
+    let (mode, renew) = match added {
+        [mode, renew] => (*mode, *renew != 0),
+        _ => (BATCH_OPTIMIZED, false),
+    };
+    if mode != BATCH_OPTIMIZED && mode != RECORD_LIMIT {
+        return Err(format!("Unknown share acquire mode {mode}."));
+    }
+    if renew {
+        // Kafka's words (KIP-1222).
+        let fields = [
+            ("maxBytes", request.max_bytes),
+            ("minBytes", request.min_bytes),
+            ("maxRecords", request.max_records),
+            ("maxWaitMs", request.max_wait_ms),
+        ];
+        let wrong: String = fields
+            .iter()
+            .filter(|(_, value)| *value != 0)
+            .map(|(name, _)| format!("{name} must be set to 0, "))
+            .collect();
+        if !wrong.is_empty() {
+            return Err(format!("{wrong}if isRenewAck is true."));
+        }
+    }
+    Ok((mode == RECORD_LIMIT, renew))
 }
 
 /// Acquires until some record is acquired, a share-partition fails, or `max_wait` passes,

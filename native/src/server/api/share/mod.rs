@@ -118,8 +118,13 @@ pub(super) fn by_topic<T>(
 
 /// Kafka's `validateAcknowledgementBatches`: INVALID_REQUEST for a range backwards or before
 /// the previous one's end, no types, a count of types that is neither one nor the range's
-/// length, or an unknown type (RENEW is ShareAcknowledge v2's).
-fn valid(batches: &[AckBatch]) -> bool {
+/// length, or an unknown type (RENEW only in a v2 request that says IsRenewAck).
+fn valid(batches: &[AckBatch], renew: bool) -> bool {
+    let highest = if renew {
+        AckType::Renew
+    } else {
+        AckType::Reject
+    } as i8;
     let mut previous_last: Option<i64> = None;
     for b in batches {
         if b.first > b.last || previous_last.is_some_and(|p| b.first < p) {
@@ -129,7 +134,7 @@ fn valid(batches: &[AckBatch]) -> bool {
         if b.types.is_empty() || (b.types.len() > 1 && b.types.len() as i64 != span) {
             return false;
         }
-        if b.types.iter().any(|&t| !(0..=3).contains(&t)) {
+        if b.types.iter().any(|&t| !(0..=highest).contains(&t)) {
             return false;
         }
         previous_last = Some(b.last);
@@ -146,8 +151,9 @@ async fn acknowledge_all(
     group: &Arc<str>,
     member: &str,
     acks: Vec<(TopicPartition, Vec<AckBatch>)>,
+    renew: bool,
 ) -> HashMap<TopicPartition, ErrorCode> {
-    let applied = apply_acks(broker, session, group, member, acks).await;
+    let applied = apply_acks(broker, session, group, member, acks, renew).await;
     written(broker, group, applied).await
 }
 
@@ -159,14 +165,17 @@ pub(super) struct Applied {
 }
 
 /// The first half of [`acknowledge_all`]: a ShareFetch fetches while the write goes out.
+/// `renew`: the request's IsRenewAck.
 async fn apply_acks(
     broker: &Arc<Broker>,
     session: &mut Session,
     group: &Arc<str>,
     member: &str,
     acks: Vec<(TopicPartition, Vec<AckBatch>)>,
+    renew: bool,
 ) -> Applied {
     let owner = member_key(member);
+    let renew_enabled = broker.share.settings(group).renew;
     let now = now_ms().max(0) as u64;
     let mut errors = HashMap::new();
     let mut changed: Vec<(TopicPartition, Arc<SpEntry>)> = Vec::new();
@@ -179,7 +188,7 @@ async fn apply_acks(
             errors.insert(tp, e);
             continue;
         }
-        if !valid(&batches) {
+        if !valid(&batches, renew) {
             errors.insert(tp, ErrorCode::InvalidRequest);
             continue;
         }
@@ -202,7 +211,7 @@ async fn apply_acks(
                 None => Err(ErrorCode::UnknownTopicOrPartition),
                 Some(loaded) => {
                     let before = loaded.partition.clone();
-                    let applied = apply(&mut loaded.partition, owner, &batches, now);
+                    let applied = apply(&mut loaded.partition, owner, &batches, renew_enabled, now);
                     if applied.is_err() {
                         loaded.partition = before;
                     }
@@ -210,7 +219,13 @@ async fn apply_acks(
                 }
             }
         };
+        // A renewal changes no state the share coordinator keeps (acquired is written as
+        // available): nothing to write.
+        let renewal = batches.iter().all(|b| b.types.iter().all(|&t| t == 4));
         match outcome {
+            Ok(()) if renewal => {
+                errors.insert(tp, ErrorCode::None);
+            }
             Ok(()) => changed.push((tp, entry)),
             Err(e) => {
                 errors.insert(tp, e);
@@ -248,13 +263,20 @@ async fn written(
 }
 
 /// One partition's acknowledgements, in order; the first refused stops them (the caller puts
-/// the share-partition back as it was).
+/// the share-partition back as it was). RENEW with the group's share.renew.acknowledge.enable
+/// off is INVALID_RECORD_STATE, as Kafka.
 fn apply(
     partition: &mut crate::share::SharePartition,
     owner: u64,
     batches: &[AckBatch],
+    renew_enabled: bool,
     now: u64,
 ) -> Result<(), ErrorCode> {
+    let ack_type = |code: i8| match AckType::from_code(code) {
+        None => Err(ErrorCode::InvalidRequest),
+        Some(AckType::Renew) if !renew_enabled => Err(ErrorCode::InvalidRecordState),
+        Some(ack) => Ok(ack),
+    };
     for b in batches {
         if b.last >= partition.end_offset() {
             // Kafka: offsets beyond what was ever handed out.
@@ -266,7 +288,7 @@ fn apply(
             continue;
         }
         if b.types.len() == 1 {
-            let ack = AckType::from_code(b.types[0]).ok_or(ErrorCode::InvalidRequest)?;
+            let ack = ack_type(b.types[0])?;
             partition
                 .acknowledge(owner, b.first.max(start), b.last, ack, now)
                 .map_err(|_| ErrorCode::InvalidRecordState)?;
@@ -277,7 +299,7 @@ fn apply(
             if offset < partition.start_offset() {
                 continue;
             }
-            let ack = AckType::from_code(t).ok_or(ErrorCode::InvalidRequest)?;
+            let ack = ack_type(t)?;
             partition
                 .acknowledge(owner, offset, offset, ack, now)
                 .map_err(|_| ErrorCode::InvalidRecordState)?;
