@@ -2,15 +2,18 @@
 Apache Kafka 4.4 on this machine, side by side in one run.
 
     python -m bench.share_bench [--records 1000000] [--sizes 100,1024] [--members 1,3,6]
-                                [--rounds 1] [--out bench/results/share-latest.md]
+                                [--partitions 6] [--rounds 1]
+                                [--out bench/results/share-latest.md]
 
-For each broker, a fresh single node with share groups on; for each record size a topic of 6
-partitions filled by confluent-kafka; for each member count a new share group (reading from
-the earliest record) consumed by `ShareConsumerPerformance --threads N` (implicit
-acknowledgement: every record accepted, the acknowledgements riding on the next fetch) until
-all records are read. Reported: records/s and MB/s as the tool measures them (from its start,
-group join included, to the last record), and the broker's CPU seconds (process tree, from
-/proc) per GB consumed. With several rounds, medians."""
+For each broker, a fresh single node with share groups on; for each record size a topic of
+`--partitions` partitions (6; thousands for the scale rows) filled by confluent-kafka; for
+each member count a new share group (reading from the earliest record) consumed by
+`ShareConsumerPerformance --threads N` (implicit acknowledgement: every record accepted, the
+acknowledgements riding on the next fetch) until all records are read. Reported: records/s
+and MB/s as the tool measures them (from its start, group join included, to the last record),
+the broker's CPU seconds (process tree, from /proc) per GB consumed, and its CPU while idle
+for `IDLE_S` right after (what keeping the group's share-partitions costs: ferrolog's lock
+sweep, Kafka's timers). With several rounds, medians."""
 
 from __future__ import annotations
 
@@ -35,7 +38,8 @@ from confluent_kafka.admin import (
 
 from bench.harness import brokers, kafka_dist, procstat
 
-PARTITIONS = 6
+# Seconds of idle broker CPU measured after each consumption.
+IDLE_S = 5.0
 # The same group settings on both brokers: members heartbeat every 200 ms, so a join costs
 # both about the same.
 SETTINGS = {
@@ -68,10 +72,10 @@ def start(kind: str) -> brokers.Broker:
             time.sleep(0.5)
 
 
-def fill(bootstrap: str, size: int, records: int) -> str:
+def fill(bootstrap: str, size: int, records: int, partitions: int) -> str:
     topic = f"share-bench-{size}-{uuid.uuid4().hex[:6]}"
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.create_topics([NewTopic(topic, PARTITIONS, 1)])[topic].result(60)
+    admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result(120)
     producer = Producer(
         {"bootstrap.servers": bootstrap, "linger.ms": 20, "batch.size": 1 << 20, "acks": 1}
     )
@@ -79,7 +83,7 @@ def fill(bootstrap: str, size: int, records: int) -> str:
     for i in range(records):
         while True:
             try:
-                producer.produce(topic, value, partition=i % PARTITIONS)
+                producer.produce(topic, value, partition=i % partitions)
                 break
             except BufferError:
                 producer.poll(0.05)
@@ -100,17 +104,22 @@ def new_group(bootstrap: str) -> str:
 
 def consume(broker: brokers.Broker, topic: str, records: int, members: int) -> dict[str, float]:
     group = new_group(broker.bootstrap)
+    # The tool's --timeout is how long it waits without a record: Kafka 4.4 took over 30 s to
+    # deliver the first records of a 1,000-partition topic's new share group.
     command = [
         "java", "-Xmx512M", "-cp", kafka_dist.classpath(kafka_dist.KAFKA4),
         "org.apache.kafka.tools.ShareConsumerPerformance",
         "--bootstrap-server", broker.bootstrap, "--topic", topic, "--group", group,
-        "--num-records", str(records), "--threads", str(members), "--timeout", "30000",
+        "--num-records", str(records), "--threads", str(members), "--timeout", "120000",
     ]  # fmt: skip
     cpu_before = sum(procstat.cpu_seconds(p) for p in broker.pids)
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     cpu = sum(procstat.cpu_seconds(p) for p in broker.pids) - cpu_before
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])
+    idle_before = sum(procstat.cpu_seconds(p) for p in broker.pids)
+    time.sleep(IDLE_S)
+    idle = sum(procstat.cpu_seconds(p) for p in broker.pids) - idle_before
     header, *rows = [line for line in done.stdout.splitlines() if line.strip()]
     names = [n.strip() for n in header.split(",")]
     values = [v.strip() for v in rows[-1].split(",")]
@@ -121,6 +130,7 @@ def consume(broker: brokers.Broker, topic: str, records: int, members: int) -> d
         "mb_per_s": float(row["MB.sec"]),
         "records": float(row["data.consumed.in.nMsg"]),
         "cpu_s_per_gb": cpu / (consumed / 1e9) if consumed else float("nan"),
+        "idle_cpu_percent": 100 * idle / IDLE_S,
     }
 
 
@@ -130,7 +140,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         broker = start(kind)
         try:
             for size in args.sizes:
-                topic = fill(broker.bootstrap, size, args.records)
+                topic = fill(broker.bootstrap, size, args.records, args.partitions)
                 for members in args.members:
                     samples = [
                         consume(broker, topic, args.records, members) for _ in range(args.rounds)
@@ -152,13 +162,14 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         "",
         f"`python -m bench.share_bench --records {args.records} --sizes "
         f"{','.join(map(str, args.sizes))} --members {','.join(map(str, args.members))} "
-        f"--rounds {args.rounds}`, {time.strftime('%Y-%m-%d')}, one run on this machine "
-        "(2 cores, shared). Records/s as the tool measures them (group join included); broker "
-        "CPU from /proc, per GB consumed.",
+        f"--partitions {args.partitions} --rounds {args.rounds}`, {time.strftime('%Y-%m-%d')}, "
+        "one run on this machine (2 cores, shared). Records/s as the tool measures them (group "
+        f"join included); broker CPU from /proc, per GB consumed, and idle for {IDLE_S:.0f} s "
+        "right after (% of one core).",
         "",
         "| size | members | ferrolog rec/s | Kafka rec/s | ratio | ferrolog CPU s/GB | "
-        "Kafka CPU s/GB | ratio |",
-        "|---|---|---|---|---|---|---|---|",
+        "Kafka CPU s/GB | ratio | ferrolog idle CPU | Kafka idle CPU |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for size in args.sizes:
         for members in args.members:
@@ -167,7 +178,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                 f"| {size} B | {members} | {f['records_per_s']:,.0f} | "
                 f"{k['records_per_s']:,.0f} | {f['records_per_s'] / k['records_per_s']:.2f}x | "
                 f"{f['cpu_s_per_gb']:.1f} | {k['cpu_s_per_gb']:.1f} | "
-                f"{f['cpu_s_per_gb'] / k['cpu_s_per_gb']:.2f}x |"
+                f"{f['cpu_s_per_gb'] / k['cpu_s_per_gb']:.2f}x | "
+                f"{f['idle_cpu_percent']:.1f} % | {k['idle_cpu_percent']:.1f} % |"
             )
     return "\n".join(lines) + "\n"
 
@@ -181,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--sizes", type=_ints, default=[100, 1024])
     parser.add_argument("--members", type=_ints, default=[1, 3, 6])
+    parser.add_argument("--partitions", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("bench/results/share-latest.md"))
     args = parser.parse_args(argv)
