@@ -2,7 +2,7 @@
 Apache Kafka 4.4 on this machine, side by side in one run.
 
     python -m bench.share_bench [--records 1000000] [--sizes 100,1024] [--members 1,3,6]
-                                [--partitions 6] [--rounds 1]
+                                [--partitions 6] [--rounds 1] [--ack-samples 300]
                                 [--out bench/results/share-latest.md]
 
 For each broker, a fresh single node with share groups on; for each record size a topic of
@@ -13,7 +13,11 @@ acknowledgements riding on the next fetch) until all records are read. Reported:
 and MB/s as the tool measures them (from its start, group join included, to the last record),
 the broker's CPU seconds (process tree, from /proc) per GB consumed, and its CPU while idle
 for `IDLE_S` right after (what keeping the group's share-partitions costs: ferrolog's lock
-sweep, Kafka's timers). With several rounds, medians."""
+sweep, Kafka's timers). With several rounds, medians.
+
+Then the acknowledgement latency: a raw-protocol member acquires one record at a time
+(ShareFetch v2, record_limit) and accepts it with a ShareAcknowledge, timed from request to
+answer (which comes once the share-partition's new state is written), `--ack-samples` times."""
 
 from __future__ import annotations
 
@@ -134,8 +138,37 @@ def consume(broker: brokers.Broker, topic: str, records: int, members: int) -> d
     }
 
 
-def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+def ack_latency(bootstrap: str, samples: int) -> dict[str, float]:
+    """ShareAcknowledge round trips in ms: p50, p99 and max of `samples`."""
+    from tests.groups.share_tools import ACCEPT, Member, acquired, connect, find_coordinator
+
+    topic = fill(bootstrap, 100, samples, 1)
+    group = new_group(bootstrap)
+    conn = connect(bootstrap, "share-bench")
+    times: list[float] = []
+    try:
+        find_coordinator(conn, group)
+        member = Member(conn, group, topic)
+        member.join()
+        while len(times) < samples:
+            answer = member.fetch(max_records=1, version=2, share_acquire_mode=1)
+            for first, last, _ in acquired(answer):
+                began = time.perf_counter()
+                reply = member.acknowledge([(first, last, [ACCEPT])])
+                times.append(time.perf_counter() - began)
+                codes = [p["error_code"] for t in reply["responses"] for p in t["partitions"]]
+                assert (reply["error_code"], codes) == (0, [0]), reply
+    finally:
+        conn.close()
+    times.sort()
+    ms = [t * 1000 for t in times]
+    p99 = ms[min(len(ms) - 1, len(ms) * 99 // 100)]
+    return {"p50": ms[len(ms) // 2], "p99": p99, "max": ms[-1]}
+
+
+def run(args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, dict[str, float]]]:
     results: list[dict[str, Any]] = []
+    latency: dict[str, dict[str, float]] = {}
     for kind in ("ferrolog", "kafka4"):
         broker = start(kind)
         try:
@@ -150,19 +183,25 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                     }
                     results.append({"broker": kind, "size": size, "members": members, **result})
                     print(results[-1], flush=True)
+            if args.ack_samples:
+                latency[kind] = ack_latency(broker.bootstrap, args.ack_samples)
+                print(kind, latency[kind], flush=True)
         finally:
             broker.cleanup()
-    return results
+    return results, latency
 
 
-def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
+def report(
+    results: list[dict[str, Any]], latency: dict[str, dict[str, float]], args: argparse.Namespace
+) -> str:
     by = {(r["broker"], r["size"], r["members"]): r for r in results}
     lines = [
         "# Share groups: ShareConsumerPerformance, ferrolog vs Kafka 4.4",
         "",
         f"`python -m bench.share_bench --records {args.records} --sizes "
         f"{','.join(map(str, args.sizes))} --members {','.join(map(str, args.members))} "
-        f"--partitions {args.partitions} --rounds {args.rounds}`, {time.strftime('%Y-%m-%d')}, "
+        f"--partitions {args.partitions} --rounds {args.rounds} --ack-samples "
+        f"{args.ack_samples}`, {time.strftime('%Y-%m-%d')}, "
         "one run on this machine (2 cores, shared). Records/s as the tool measures them (group "
         f"join included); broker CPU from /proc, per GB consumed, and idle for {IDLE_S:.0f} s "
         "right after (% of one core).",
@@ -181,6 +220,20 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                 f"{f['cpu_s_per_gb'] / k['cpu_s_per_gb']:.2f}x | "
                 f"{f['idle_cpu_percent']:.1f} % | {k['idle_cpu_percent']:.1f} % |"
             )
+    if set(latency) == {"ferrolog", "kafka4"}:
+        f, k = latency["ferrolog"], latency["kafka4"]
+        lines += [
+            "",
+            f"ShareAcknowledge round trip, {args.ack_samples} acknowledgements of one record "
+            "each (the answer waits for the state write), ms:",
+            "",
+            "| | ferrolog | Kafka | ratio |",
+            "|---|---|---|---|",
+            *(
+                f"| {q} | {f[q]:.2f} | {k[q]:.2f} | {f[q] / k[q]:.2f}x |"
+                for q in ("p50", "p99", "max")
+            ),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -195,9 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--members", type=_ints, default=[1, 3, 6])
     parser.add_argument("--partitions", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--ack-samples", type=int, default=300)
     parser.add_argument("--out", type=Path, default=Path("bench/results/share-latest.md"))
     args = parser.parse_args(argv)
-    text = report(run(args), args)
+    text = report(*run(args), args)
     args.out.write_text(text)
     print(text)
     return 0
