@@ -65,6 +65,8 @@ class _Write:
     pairs: list[Pair]
     producer: Producer
     future: asyncio.Future[int]
+    # Told the offset of the first pair once committed.
+    on_offset: Callable[[int], None] | None = None
 
     @property
     def size(self) -> int:
@@ -197,15 +199,22 @@ class CoordinatorRuntime(Generic[S]):
 
     # Appends
 
-    def append(self, shard: S, pairs: list[Pair], producer: Producer = None) -> asyncio.Future[int]:
+    def append(
+        self,
+        shard: S,
+        pairs: list[Pair],
+        producer: Producer = None,
+        on_offset: Callable[[int], None] | None = None,
+    ) -> asyncio.Future[int]:
         """Queues `pairs` (key, value) for the next append to `shard`'s partition; the future
-        gets 0 once they are committed, else a Kafka error code."""
+        gets 0 once they are committed, else a Kafka error code. `on_offset` is told the
+        offset of the first pair, once committed (the next ones follow it)."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         owned = self._owned.get(shard.partition)
         if owned is None or owned.shard is not shard:
             future.set_result(errors.NotCoordinatorError.code)
             return future
-        owned.pending.append(_Write(pairs, producer, future))
+        owned.pending.append(_Write(pairs, producer, future, on_offset))
         if owned.writer is None:
             owned.writer = asyncio.get_running_loop().create_task(self._write_loop(owned))
             self._tasks.add(owned.writer)
@@ -229,9 +238,13 @@ class CoordinatorRuntime(Generic[S]):
                     w = owned.pending.pop(0)
                     writes.append(w)
                     size += w.size
-                error = await self._append([p for w in writes for p in w.pairs], producer, owned)
+                error, base = await self._append(
+                    [p for w in writes for p in w.pairs], producer, owned
+                )
                 if not error and not self.is_current(owned.shard):
                     error = errors.NotCoordinatorError.code  # resigned while appending
+                if not error:
+                    self._tell_offsets(writes, base)
                 self._answer(writes, error)
                 writes = []
         finally:
@@ -240,16 +253,28 @@ class CoordinatorRuntime(Generic[S]):
             self._answer(writes, errors.NotCoordinatorError.code)
             owned.writer = None
 
-    async def _append(self, pairs: list[Pair], producer: Producer, owned: _Owned[S]) -> int:
+    async def _append(
+        self, pairs: list[Pair], producer: Producer, owned: _Owned[S]
+    ) -> tuple[int, int]:
+        """(0, the batch's base offset) once committed, else (a Kafka error code, -1)."""
         partition = owned.shard.partition
         batch = batches.build_batch(pairs, now_ms(), producer)
         try:
-            await self._waits.append(self.topic, partition, batch)
+            base: int = await self._waits.append(self.topic, partition, batch)
         except Exception as exc:
             log.warning("append to %s-%d failed: %s", self.topic, partition, exc)
             code: int = errors.from_native(exc).code
-            return code
-        return 0
+            return code, -1
+        return 0, base
+
+    @staticmethod
+    def _tell_offsets(writes: list[_Write], base: int) -> None:
+        """Each write's first offset: its pairs follow the writes before it in the batch."""
+        offset = base
+        for w in writes:
+            if w.on_offset is not None:
+                w.on_offset(offset)
+            offset += len(w.pairs)
 
     @staticmethod
     def _answer(writes: list[_Write], error: int) -> None:

@@ -151,6 +151,7 @@ KAFKA_BROKER: dict[str, Bounds] = {
     "share.coordinator.state.topic.min.isr": (SH, 1, None, ()),
     "share.coordinator.state.topic.segment.bytes": (INT, 1, None, ()),
     "share.coordinator.snapshot.update.records.per.snapshot": (INT, 0, 500, ()),
+    "share.coordinator.state.topic.prune.interval.ms": (INT, 1, None, ()),
     # Kafka 4.4.0's GroupCoordinatorConfig, of share groups.
     "group.share.assignors": (LST, None, None, ()),
     "group.share.max.size": (INT, 1, 1000, ()),

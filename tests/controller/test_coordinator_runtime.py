@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import struct
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -32,7 +33,7 @@ class MemoryLog:
         self.appends: list[list[tuple[bytes | None, bytes | None]]] = []
         self.fail_with: Exception | None = None
 
-    def append_now(self, topic: str, partition: int, batch: bytes) -> None:
+    def append_now(self, topic: str, partition: int, batch: bytes) -> int:
         self.hold.wait(10)
         if self.fail_with is not None:
             raise self.fail_with
@@ -42,11 +43,12 @@ class MemoryLog:
         self.appends.append(list(parsed.key_values()))
         self.batches.append(bytes(data))
         self.end = parsed.last_offset + 1
+        return parsed.base_offset
 
-    async def append(self, topic: str, partition: int, batch: bytes) -> None:
+    async def append(self, topic: str, partition: int, batch: bytes) -> int:
         """`NativeWaits.append`'s stand-in (the log is the runtime's native core and its
-        waits both): the append in a thread, where `hold` may keep it."""
-        await asyncio.to_thread(self.append_now, topic, partition, batch)
+        waits both): the append in a thread, where `hold` may keep it; the base offset."""
+        return await asyncio.to_thread(self.append_now, topic, partition, batch)
 
     def partition_state(self, topic: str, partition: int) -> SimpleNamespace:
         return SimpleNamespace(log_start_offset=0, high_watermark=self.end, log_end_offset=self.end)
@@ -108,18 +110,28 @@ def test_writes_queued_during_an_append_share_the_next_one_and_answer_in_order()
         log = MemoryLog()
         runtime, shard, _unloaded = await leading(log)
         log.hold.clear()
-        first = runtime.append(shard, [(b"k", b"1")])
+        offsets: dict[int, int] = {}
+
+        def told(i: int) -> Callable[[int], None]:
+            return lambda offset: offsets.__setitem__(i, offset)
+
+        first = runtime.append(shard, [(b"k", b"1")], on_offset=told(0))
         await asyncio.sleep(0.05)  # in flight, held
-        rest = [runtime.append(shard, [(b"k", str(i).encode())]) for i in range(2, 6)]
-        other = runtime.append(shard, [(b"k", b"txn")], producer=(7, 0))
+        rest = [
+            runtime.append(shard, [(b"k", str(i).encode())] * (i - 1), on_offset=told(i - 1))
+            for i in range(2, 6)
+        ]
+        other = runtime.append(shard, [(b"k", b"txn")], producer=(7, 0), on_offset=told(5))
         order: list[int] = []
         for i, f in enumerate([first, *rest, other]):
             f.add_done_callback(lambda _, i=i: order.append(i))
         log.hold.set()
         assert await asyncio.gather(first, *rest, other) == [0] * 6
         assert order == list(range(6))
-        # One append held, the four joined, and the transactional producer's apart.
-        assert [len(a) for a in log.appends] == [1, 4, 1]
+        # One append held, the four joined, and the transactional producer's apart; each
+        # write is told where its first record went (writes of 1, 2, 3 and 4 records joined).
+        assert [len(a) for a in log.appends] == [1, 10, 1]
+        assert offsets == {0: 0, 1: 1, 2: 2, 3: 4, 4: 7, 5: 11}
         await runtime.stop()
 
     asyncio.run(scenario())

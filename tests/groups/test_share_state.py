@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from confluent_kafka import TopicPartition
+from confluent_kafka.admin import AdminClient, OffsetSpec
 from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol.messages import Apis
@@ -23,6 +25,7 @@ from tests.groups.share_tools import (
     share_key,
     topic_id,
 )
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.native
 
@@ -224,7 +227,7 @@ def test_unknown_partitions_and_bad_requests(bootstrap: str, conn: Connection) -
 def test_the_state_survives_a_restart(bootstrap: str, conn: Connection) -> None:
     if os.environ.get("FERROLOG_SHARE_BOOTSTRAP"):
         pytest.skip("restarts a broker of its own")
-    with EmbeddedBroker(overrides={**SHARE_SETTINGS, **UPDATES_PER_SNAPSHOT}) as broker:
+    with EmbeddedBroker(overrides={**SHARE_SETTINGS, **UPDATES_PER_SNAPSHOT, **PRUNE}) as broker:
         own = connect(broker.bootstrap_servers, "broker-test")
         sp = SharePartition(own, topic_id(own, create_topic(broker.bootstrap_servers, 1)))
         assert sp.initialize(1, 0)["error_code"] == NONE
@@ -233,6 +236,14 @@ def test_the_state_survives_a_restart(bootstrap: str, conn: Connection) -> None:
         for first in range(0, 50, 10):
             answer = sp.write(1, first, [(first, first + 9, ACKNOWLEDGED, 1)], state_epoch=1)
             assert answer["error_code"] == NONE
+        # The prune (every second here) deletes the records before the last snapshot, and
+        # what is left loads the same state after the restart.
+        state_log = broker.bootstrap_servers
+
+        def pruned() -> bool:
+            return log_start_offsets(state_log, SHARE_GROUP_STATE, 4) > 0
+
+        wait_until(pruned, 15, what="__share_group_state pruned")
         before = sp.read(1)
         own.close()
         broker.restart()
@@ -247,3 +258,12 @@ def test_the_state_survives_a_restart(bootstrap: str, conn: Connection) -> None:
 
 
 UPDATES_PER_SNAPSHOT = {"share.coordinator.snapshot.update.records.per.snapshot": "3"}
+PRUNE = {"share.coordinator.state.topic.prune.interval.ms": "1000"}
+SHARE_GROUP_STATE = "__share_group_state"
+
+
+def log_start_offsets(bootstrap: str, topic: str, partitions: int) -> int:
+    """The sum of `topic`'s partitions' log start offsets."""
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    wanted = {TopicPartition(topic, p): OffsetSpec.earliest() for p in range(partitions)}
+    return sum(f.result(30).offset for f in admin.list_offsets(wanted).values())

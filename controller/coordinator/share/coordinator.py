@@ -6,7 +6,11 @@ A share-partition (group, topic id, partition) lives on partition
 `abs(hash("group:topicId:partition")) % partitions` of `__share_group_state` (Kafka's
 `SharePartitionKey.asCoordinatorKey`, the topic id in its base64 form), so brokers and Kafka's
 tools agree on where it is. Each operation changes its shard at once and is answered once what
-it wrote is committed."""
+it wrote is committed.
+
+Every `share.coordinator.state.topic.prune.interval.ms`, the records of each partition led
+here that every share-partition's last snapshot has made redundant are deleted (the log start
+offset moves to the lowest last snapshot), as Kafka's share coordinator prunes its topic."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from ferrolog.controller.coordinator.share import records
 from ferrolog.controller.coordinator.share.records import SharePartitionKey, ShareRecord
 from ferrolog.controller.coordinator.share.shard import PartitionExists, Refused, ShareShard
 from ferrolog.controller.coordinator.share.state import ShareState, StateBatch
+from ferrolog.native_calls import native_call
 
 if TYPE_CHECKING:
     import ferrolog_native
@@ -86,10 +91,16 @@ class ShareCoordinator:
         config: BrokerConfig,
         exists: Callable[[], PartitionExists],
     ) -> None:
+        self._native = native
         self._exists = exists
         self._updates_per_snapshot = config.get_int(
             "share.coordinator.snapshot.update.records.per.snapshot"
         )
+        self._prune_interval_ms = config.get_int("share.coordinator.state.topic.prune.interval.ms")
+        self._next_prune = now_ms() + self._prune_interval_ms
+        self._pruning = False
+        # partition -> the offset it was last pruned to (no delete is asked twice).
+        self._pruned: dict[int, int] = {}
         # The controller's leadership listener for `__share_group_state`.
         self.runtime: CoordinatorRuntime[ShareShard] = CoordinatorRuntime(
             native,
@@ -98,7 +109,7 @@ class ShareCoordinator:
             config.get_int("share.coordinator.state.topic.num.partitions"),
             self._new_shard,
             tick_seconds=TICK_SECONDS,
-            tick=lambda now: None,
+            tick=self._tick,
         )
 
     def _new_shard(self, partition: int, leader_epoch: int) -> ShareShard:
@@ -109,6 +120,31 @@ class ShareCoordinator:
 
     def start(self) -> None:
         self.runtime.start()
+
+    def _tick(self, now: int) -> None:
+        if now < self._next_prune or self._pruning:
+            return
+        self._next_prune = now + self._prune_interval_ms
+        self._pruning = True
+        self.runtime.spawn(self._prune())
+
+    async def _prune(self) -> None:
+        try:
+            for shard in self.runtime.shards():
+                offset = shard.redundant_offset()
+                if offset is None or offset <= self._pruned.get(shard.partition, 0):
+                    continue
+                topic, partition = SHARE_GROUP_STATE, shard.partition
+                try:
+                    await native_call(self._native.delete_records, topic, partition, offset)
+                except Exception as exc:
+                    # Not leading it any more, say: the next leader prunes.
+                    log.info("pruning %s-%d to %d: %s", topic, partition, offset, exc)
+                    continue
+                self._pruned[partition] = offset
+                log.debug("pruned %s-%d to %d", topic, partition, offset)
+        finally:
+            self._pruning = False
 
     async def stop(self) -> None:
         await self.runtime.stop()
@@ -129,8 +165,14 @@ class ShareCoordinator:
         except errors.KafkaError as exc:
             return Outcome(exc.code, str(exc) or None), None
         if written:
-            appended = self.runtime.append(shard, [records.encode(r) for r in written])
-            code = await appended
+
+            def committed(first: int) -> None:
+                for i, record in enumerate(written):
+                    if isinstance(record.value, ShareState):
+                        shard.snapshot_written(record.key, first + i)
+
+            encoded = [records.encode(r) for r in written]
+            code = await self.runtime.append(shard, encoded, on_offset=committed)
             if code:
                 mapped = _APPEND_ERRORS.get(code, errors.UnknownServerError.code)
                 return Outcome(mapped, None), None

@@ -66,17 +66,35 @@ class ShareShard:
     leader_epochs: dict[SharePartitionKey, int] = field(default_factory=dict)
     state_epochs: dict[SharePartitionKey, int] = field(default_factory=dict)
     update_counts: dict[SharePartitionKey, int] = field(default_factory=dict)
+    # The offset of each share-partition's last snapshot in the log: the records before the
+    # lowest of them are redundant (Kafka's ShareCoordinatorOffsetsManager).
+    snapshot_offsets: dict[SharePartitionKey, int] = field(default_factory=dict)
 
     # Loading
 
     def replay_batch(self, batch: batches.Batch, now: int) -> int:
         count = 0
-        for key, value in batch.key_values():
+        # __share_group_state is never compacted: a batch's records have consecutive offsets.
+        for i, (key, value) in enumerate(batch.key_values()):
             record = records.decode(key, value) if key else None
             if record is not None:
                 self.replay(record)
+                if isinstance(record.value, ShareState):
+                    self.snapshot_written(record.key, batch.base_offset + i)
                 count += 1
         return count
+
+    def snapshot_written(self, key: SharePartitionKey, offset: int) -> None:
+        """A snapshot of `key` is in the log at `offset` (replayed, or just committed)."""
+        if key in self.states:
+            self.snapshot_offsets[key] = max(offset, self.snapshot_offsets.get(key, -1))
+
+    def redundant_offset(self) -> int | None:
+        """The offset below which no record is needed any more: every share-partition has
+        its last snapshot at or past it. None when nothing is known to be redundant."""
+        if not self.states or any(key not in self.snapshot_offsets for key in self.states):
+            return None
+        return min(self.snapshot_offsets.values())
 
     def replay(self, record: ShareRecord) -> None:
         key, value = record.key, record.value
@@ -85,6 +103,7 @@ class ShareShard:
             self.leader_epochs.pop(key, None)
             self.state_epochs.pop(key, None)
             self.update_counts.pop(key, None)
+            self.snapshot_offsets.pop(key, None)
             return
         if isinstance(value, ShareState):
             self.states[key] = value

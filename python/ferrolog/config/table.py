@@ -532,6 +532,9 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
         _b("share.coordinator.snapshot.update.records.per.snapshot", _I, "500", "Updates of a "
            "share-partition written between two snapshots of its whole state.", minimum=0,
            maximum=500),
+        _b("share.coordinator.state.topic.prune.interval.ms", _I, "300000", "How often the "
+           "share coordinator deletes the records of __share_group_state that every "
+           "share-partition's last snapshot has made redundant.", minimum=1),
         _b("transaction.state.log.num.partitions", _I, "50", "Partitions of "
            "__transaction_state.", minimum=1),
         _b("transaction.state.log.replication.factor", _SH, "1",

@@ -259,7 +259,7 @@ UNSERVED: tuple[Unserved, ...] = (
     ),
     Unserved(
         "share groups' machinery that ferrolog does not have (KIP-932): the assignor's offload, "
-        "the share coordinator's threads, buffers, snapshots and pruning, the fetch purgatory",
+        "the share coordinator's threads, buffers and cold snapshots, the fetch purgatory",
         refused=False,
         properties=(
             ('group.share.assignor.offload.enable', 'BOOLEAN', 'true', True),
@@ -268,7 +268,6 @@ UNSERVED: tuple[Unserved, ...] = (
             ('share.coordinator.cold.partition.snapshot.interval.ms', 'INT', '300000', False),
             ('share.coordinator.load.buffer.size', 'INT', '5242880', False),
             ('share.coordinator.state.topic.compression.codec', 'INT', '0', False),
-            ('share.coordinator.state.topic.prune.interval.ms', 'INT', '300000', False),
             ('share.coordinator.threads', 'INT', '1', False),
             ('share.coordinator.write.timeout.ms', 'INT', '5000', False),
             ('share.fetch.purgatory.purge.interval.requests', 'INT', '1000', False),
