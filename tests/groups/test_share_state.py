@@ -15,9 +15,11 @@ import pytest
 from confluent_kafka import TopicPartition
 from confluent_kafka.admin import AdminClient, OffsetSpec
 from ferrolog.client.connection import Connection
+from ferrolog.controller.coordinator.share import records
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol.messages import Apis
 
+from tests.consume import read
 from tests.groups.conftest import create_topic
 from tests.groups.share_tools import (
     SHARE_SETTINGS,
@@ -267,3 +269,23 @@ def log_start_offsets(bootstrap: str, topic: str, partitions: int) -> int:
     admin = AdminClient({"bootstrap.servers": bootstrap})
     wanted = {TopicPartition(topic, p): OffsetSpec.earliest() for p in range(partitions)}
     return sum(f.result(30).offset for f in admin.list_offsets(wanted).values())
+
+
+def test_a_deleted_topics_share_state_is_deleted(bootstrap: str, conn: Connection) -> None:
+    """Deleting a topic deletes its share-partitions' state: a tombstone for each in
+    __share_group_state, as Kafka's share coordinator writes on a topic deletion."""
+    topic = create_topic(bootstrap, 1)
+    sp = SharePartition(conn, topic_id(conn, topic))
+    assert sp.initialize(1, 0)["error_code"] == NONE
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.delete_topics([topic])[topic].result(30)
+    key = (sp.group, sp.tid, 0)
+
+    def tombstoned() -> bool:
+        found = read(bootstrap, SHARE_GROUP_STATE, partitions=4)
+        decoded = [
+            records.decode(m.key(), m.value()) for ms in found.values() for m in ms if m.key()
+        ]
+        return any(r is not None and r.key == key and r.value is None for r in decoded)
+
+    wait_until(tombstoned, 20, step=0.5, what="a tombstone for the deleted topic's state")

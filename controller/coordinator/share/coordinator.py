@@ -10,13 +10,15 @@ it wrote is committed.
 
 Every `share.coordinator.state.topic.prune.interval.ms`, the records of each partition led
 here that every share-partition's last snapshot has made redundant are deleted (the log start
-offset moves to the lowest last snapshot), as Kafka's share coordinator prunes its topic."""
+offset moves to the lowest last snapshot), as Kafka's share coordinator prunes its topic. And
+once a second, the share-partitions of topics deleted since the last look are deleted too
+(tombstones), as Kafka's does on a topic deletion."""
 
 from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 TICK_SECONDS = 1.0
+# How often the coordinator looks for deleted topics, whose share-partitions it then deletes.
+DELETED_TOPICS_CHECK_MS = 1000
 
 # Kafka's translation of a failed append for the share-state APIs.
 _APPEND_ERRORS = {
@@ -101,6 +105,10 @@ class ShareCoordinator:
         self._pruning = False
         # partition -> the offset it was last pruned to (no delete is asked twice).
         self._pruned: dict[int, int] = {}
+        # Topic ids seen to exist (at a look, or by an operation's check): only those can be
+        # found deleted (a view not loaded yet deletes nothing).
+        self._seen: set[bytes] = set()
+        self._last_topic_check = 0
         # The controller's leadership listener for `__share_group_state`.
         self.runtime: CoordinatorRuntime[ShareShard] = CoordinatorRuntime(
             native,
@@ -114,7 +122,10 @@ class ShareCoordinator:
 
     def _new_shard(self, partition: int, leader_epoch: int) -> ShareShard:
         def exists(topic_id: bytes, index: int) -> bool:
-            return self._exists()(topic_id, index)
+            found = self._exists()(topic_id, index)
+            if found:
+                self._seen.add(topic_id)
+            return found
 
         return ShareShard(partition, leader_epoch, exists, self._updates_per_snapshot)
 
@@ -122,11 +133,39 @@ class ShareCoordinator:
         self.runtime.start()
 
     def _tick(self, now: int) -> None:
+        if now - self._last_topic_check >= DELETED_TOPICS_CHECK_MS:
+            self._last_topic_check = now
+            self._forget_deleted_topics()
         if now < self._next_prune or self._pruning:
             return
         self._next_prune = now + self._prune_interval_ms
         self._pruning = True
         self.runtime.spawn(self._prune())
+
+    def _forget_deleted_topics(self) -> None:
+        shards = self.runtime.shards()
+        exists = self._exists()
+        known = {key[1] for shard in shards for key in shard.states}
+        # A topic's partitions are never fewer than one: partition 0 tells the topic.
+        existing = {topic_id for topic_id in known if exists(topic_id, 0)}
+        self._seen |= existing
+        deleted = (known & self._seen) - existing
+        self._seen -= deleted
+        if not deleted:
+            return
+        for shard in shards:
+            written = shard.forget_topics(deleted)
+            if written:
+                log.info("share state of %d partitions of deleted topics deleted", len(written))
+                appended = self.runtime.append(shard, [records.encode(r) for r in written])
+                self.runtime.spawn(self._logged(appended, shard.partition))
+
+    @staticmethod
+    async def _logged(appended: Awaitable[int], partition: int) -> None:
+        code = await appended
+        if code:
+            log.warning("tombstones of deleted topics in %s-%d: error %d", SHARE_GROUP_STATE,
+                        partition, code)  # fmt: skip
 
     async def _prune(self) -> None:
         try:

@@ -261,6 +261,12 @@ class ShareShard:
             return []
         return self._apply(ShareRecord(key, None))
 
+    def forget_topics(self, topic_ids: set[bytes]) -> list[ShareRecord]:
+        """The share-partitions of deleted topics go (tombstones), as Kafka's
+        maybeCleanupShareState: their topic, and so their records, are gone."""
+        gone = [key for key in self.states if key[1] in topic_ids]
+        return [record for key in gone for record in self._apply(ShareRecord(key, None))]
+
     def summary(self, key: SharePartitionKey) -> ShareState | None:
         """The state without its batches, for describing a group's offsets (None: never
         initialized); no fencing, nothing written."""
