@@ -101,6 +101,26 @@ const SAME_LAYOUT: &[(i16, i16, i16)] = &[
     (LIST_OFFSETS, 11, 10),
 ];
 
+/// Responses whose fields are an older version's although their requests' are not (the new
+/// request fields are read by `decode_request_added` or by hand): `(api_key, version, layout)`.
+const SAME_RESPONSE_LAYOUT: &[(i16, i16, i16)] = &[
+    // WriteTxnMarkers 2 adds each marker's transaction version to the request only.
+    (WRITE_TXN_MARKERS, 2, 1),
+    // ShareFetch 2 adds the acquire mode and IsRenewAck to the request only.
+    (SHARE_FETCH, 2, 1),
+];
+
+/// The version whose layout a response of `api_version` of `api_key` has on the wire.
+fn response_layout(api_key: i16, api_version: i16) -> i16 {
+    SAME_RESPONSE_LAYOUT
+        .iter()
+        .find(|(key, version, _)| *key == api_key && *version == api_version)
+        .map_or_else(
+            || layout_version(api_key, api_version),
+            |(_, _, layout)| *layout,
+        )
+}
+
 /// The version whose layout `api_version` of `api_key` has on the wire.
 pub fn layout_version(api_key: i16, api_version: i16) -> i16 {
     SAME_LAYOUT
@@ -180,7 +200,7 @@ pub fn encode_response<M: Encodable + HeaderVersion>(
     let mut buf = BytesMut::with_capacity(64);
     buf.put_i32(0);
     put_response_header(&mut buf, correlation_id, header_version);
-    body.encode(&mut buf, layout_version(api_key, api_version))
+    body.encode(&mut buf, response_layout(api_key, api_version))
         .map_err(|e| DecodeError(format!("encode: {e}")))?;
     let size = (buf.len() - 4) as i32;
     buf[..4].copy_from_slice(&size.to_be_bytes());
@@ -312,6 +332,21 @@ mod tests {
         assert!(
             decode_request_added::<ShareFetchRequest>(frame(SHARE_FETCH, 2, &v2[..at + 1]))
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn responses_that_add_no_field_are_written_in_the_older_layout() {
+        use kafka_protocol::messages::{ShareFetchResponse, WriteTxnMarkersResponse};
+        let share = ShareFetchResponse::default().with_acquisition_lock_timeout_ms(30_000);
+        assert_eq!(
+            encode_response(SHARE_FETCH, 2, 9, &share).expect("v2"),
+            encode_response(SHARE_FETCH, 1, 9, &share).expect("v1")
+        );
+        let markers = WriteTxnMarkersResponse::default();
+        assert_eq!(
+            encode_response(WRITE_TXN_MARKERS, 2, 9, &markers).expect("v2"),
+            encode_response(WRITE_TXN_MARKERS, 1, 9, &markers).expect("v1")
         );
     }
 

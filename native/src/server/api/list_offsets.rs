@@ -158,5 +158,5 @@ pub fn handle(call: Call<'_>) -> Reply {
     let response = ListOffsetsResponse::default().with_topics(topics);
     let partitions = response.topics.iter().flat_map(|t| &t.partitions);
     let codes = partitions.map(|p| p.error_code);
-    Reply::counted(tally, codes, &peek, version, &response)
+    Reply::counted(tally, codes, &peek, &response)
 }

@@ -69,23 +69,35 @@ impl Reply {
 }
 
 impl Reply {
-    /// `response` to the request `peek` describes, encoded at `version`, once its
-    /// partitions' error `codes` are counted in `tally`.
+    /// `response` to the request `peek` describes, at its version, once its partitions' error
+    /// `codes` are counted in `tally`.
     fn counted<M: Encodable + HeaderVersion>(
         tally: &mut Tally,
         codes: impl IntoIterator<Item = i16>,
         peek: &HeaderPeek,
-        version: i16,
         response: &M,
+    ) -> Reply {
+        Reply::counted_added(tally, codes, peek, response, &[])
+    }
+
+    /// [`Reply::counted`] for a version whose response adds fixed-width fields the codec crate
+    /// does not know: `added` holds their bytes (`protocol::encode_response_added`).
+    fn counted_added<M: Encodable + HeaderVersion>(
+        tally: &mut Tally,
+        codes: impl IntoIterator<Item = i16>,
+        peek: &HeaderPeek,
+        response: &M,
+        added: &[u8],
     ) -> Reply {
         for code in codes {
             tally.add(code);
         }
-        Reply::from_encoded(protocol::encode_response(
+        Reply::from_encoded(protocol::encode_response_added(
             peek.api_key,
-            version,
+            peek.api_version,
             peek.correlation_id,
             response,
+            added,
         ))
     }
 }

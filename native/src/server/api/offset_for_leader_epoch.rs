@@ -13,7 +13,6 @@ use crate::protocol::decode_request;
 
 pub fn handle(call: Call<'_>) -> Reply {
     let (broker, peek, frame, tally, session, _) = call.into_parts();
-    let version = peek.api_version;
     let request = match decode_request::<OffsetForLeaderEpochRequest>(frame) {
         Ok((_, request)) => request,
         Err(_) => return Reply::Close,
@@ -67,5 +66,5 @@ pub fn handle(call: Call<'_>) -> Reply {
     let response = OffsetForLeaderEpochResponse::default().with_topics(topics);
     let partitions = response.topics.iter().flat_map(|t| &t.partitions);
     let codes = partitions.map(|p| p.error_code);
-    Reply::counted(tally, codes, &peek, version, &response)
+    Reply::counted(tally, codes, &peek, &response)
 }

@@ -74,8 +74,7 @@ pub async fn handle(call: Call<'_>) -> Reply {
             .collect()
     };
     let response = answer(&markers, &codes);
-    // v2's response has v1's fields, which the codec crate writes.
-    Reply::counted(tally, codes.into_iter().flatten(), &peek, 1, &response)
+    Reply::counted(tally, codes.into_iter().flatten(), &peek, &response)
 }
 
 /// Appends every marker, then waits for all of them at once; each partition's error code

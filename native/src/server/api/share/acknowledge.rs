@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::{acknowledge_all, by_topic, checked, release, AckBatch};
 use crate::error::ErrorCode;
 use crate::log::now_ms;
-use crate::protocol::{decode_request_added, encode_response_added};
+use crate::protocol::decode_request_added;
 use crate::quota::user_of;
 use crate::server::api::{Call, Reply, Tally};
 
@@ -40,16 +40,7 @@ pub async fn handle(call: Call<'_>) -> Reply {
         settings.limits.lock_ms.min(i32::MAX as u64) as i32
     };
     let reply = |tally: &mut Tally, codes: Vec<i16>, response, lock_ms: i32| {
-        for &code in &codes {
-            tally.add(code);
-        }
-        Reply::from_encoded(encode_response_added(
-            peek.api_key,
-            peek.api_version,
-            peek.correlation_id,
-            &response,
-            &lock_ms.to_be_bytes(),
-        ))
+        Reply::counted_added(tally, codes, &peek, &response, &lock_ms.to_be_bytes())
     };
     let top = |tally: &mut _, error: ErrorCode| {
         let response = ShareAcknowledgeResponse::default().with_error_code(error.code());

@@ -70,13 +70,11 @@ pub async fn handle(call: Call<'_>) -> Reply {
         .as_ref()
         .map_or("", |c| c.as_str())
         .to_string();
-    // v2's response is v1's.
-    let version = peek.api_version.min(1);
     let refuse = |tally: &mut _, error: ErrorCode, message: Option<String>| {
         let response = ShareFetchResponse::default()
             .with_error_code(error.code())
             .with_error_message(message.map(StrBytes::from_string));
-        Reply::counted(tally, [error.code()], &peek, version, &response)
+        Reply::counted(tally, [error.code()], &peek, &response)
     };
     let top = |tally: &mut _, error: ErrorCode| refuse(tally, error, None);
     let (group, member) = match checked(broker, session, &request.group_id, &request.member_id) {
@@ -234,7 +232,7 @@ pub async fn handle(call: Call<'_>) -> Reply {
         .with_throttle_time_ms(i32::try_from(throttle_ms).unwrap_or(i32::MAX))
         .with_acquisition_lock_timeout_ms(settings.limits.lock_ms.min(i32::MAX as u64) as i32)
         .with_responses(topics);
-    Reply::counted(tally, codes, &peek, version, &response).muted_for(throttle_ms)
+    Reply::counted(tally, codes, &peek, &response).muted_for(throttle_ms)
 }
 
 fn partition_data(index: i32, out: Out, ack_error: ErrorCode) -> PartitionData {

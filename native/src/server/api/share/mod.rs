@@ -221,7 +221,11 @@ async fn apply_acks(
         };
         // A renewal changes no state the share coordinator keeps (acquired is written as
         // available): nothing to write.
-        let renewal = batches.iter().all(|b| b.types.iter().all(|&t| t == 4));
+        let renewal = batches.iter().all(|b| {
+            b.types
+                .iter()
+                .all(|&t| AckType::from_code(t) == Some(AckType::Renew))
+        });
         match outcome {
             Ok(()) if renewal => {
                 errors.insert(tp, ErrorCode::None);
