@@ -13,7 +13,8 @@ use std::sync::Arc;
 use parking_lot::{Mutex, RwLock};
 use tokio::sync::{oneshot, Notify};
 
-use super::partition::{Limits, SharePartition};
+use super::partition::SharePartition;
+use super::records::Limits;
 use super::session::ShareSessions;
 
 /// One share-partition: a share group's view of one partition.
