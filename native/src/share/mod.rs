@@ -15,4 +15,4 @@ pub mod session;
 
 pub use manager::{AutoReset, GroupSettings, Loaded, ShareManager, SpEntry, SpKey};
 pub use partition::SharePartition;
-pub use records::{AckError, AckType, Limits, LogBatch, RecordState, StateBatch};
+pub use records::{AckError, AckType, AcquireMode, Limits, LogBatch, RecordState, StateBatch};

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::records::{AckError, AckType, Limits, LogBatch, RecordState, StateBatch};
+use super::records::{AckError, AckType, AcquireMode, Limits, LogBatch, RecordState, StateBatch};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Range {
@@ -100,7 +100,8 @@ impl SharePartition {
                 aborted: false,
             })
             .collect();
-        self.acquire_within(member, now, max_records, false, i64::MAX, &batches)
+        let mode = AcquireMode::Batches { batch_size: 1 };
+        self.acquire_within(member, now, max_records, mode, i64::MAX, &batches)
     }
 
     /// The offset a read for this share-partition starts at: the first available record of
@@ -115,15 +116,13 @@ impl SharePartition {
     /// As [`acquire`](Self::acquire), but only offsets up to `upto` (what one read of the
     /// log from [`fetch_offset`](Self::fetch_offset) brought, so that every record acquired
     /// is in the response), and the log batches of aborted transactions are archived rather
-    /// than acquired (read_committed). `exact` (KIP-1206's record_limit acquire mode): never
-    /// more than `max_records`, the rest of a log batch entering the window as available;
-    /// else whole batches, the last one past `max_records`.
+    /// than acquired (read_committed); `mode` says how new records are cut and joined.
     pub fn acquire_within(
         &mut self,
         member: u64,
         now: u64,
         max_records: i64,
-        exact: bool,
+        mode: AcquireMode,
         upto: i64,
         log_batches: &[LogBatch],
     ) -> Vec<(i64, i64, u16)> {
@@ -152,6 +151,9 @@ impl SharePartition {
             out.push((first, last, range.delivery_count));
             count += last - first + 1;
         }
+        // The first offset of the range this call acquired last from the log, while later
+        // adjacent batches may join it.
+        let mut joining: Option<i64> = None;
         for b in log_batches {
             if count >= max_records || !self.can_acquire_new() || b.last > upto {
                 break;
@@ -160,6 +162,21 @@ impl SharePartition {
                 continue;
             }
             let first = b.base.max(self.end);
+            if let (Some(open), AcquireMode::Batches { batch_size }, false) =
+                (joining, mode, b.aborted)
+            {
+                let adjacent = self.ranges.get(&open).is_some_and(|r| r.last + 1 == first);
+                if adjacent && first - open < batch_size {
+                    self.ranges.get_mut(&open).expect("joining").last = b.last;
+                    if let Some(last) = out.last_mut() {
+                        last.1 = b.last;
+                    }
+                    count += b.last - first + 1;
+                    self.end = b.last + 1;
+                    continue;
+                }
+            }
+            joining = (!b.aborted).then_some(first);
             let range = if b.aborted {
                 Range {
                     last: b.last,
@@ -168,7 +185,7 @@ impl SharePartition {
                     owner: None,
                 }
             } else {
-                let last = if exact {
+                let last = if mode == AcquireMode::Exact {
                     b.last.min(first + (max_records - count) - 1)
                 } else {
                     b.last

@@ -150,12 +150,19 @@ fn record_limit_mode_acquires_exactly_max_records_and_leaves_the_rest_available(
     let mut p = fresh();
     // Batch-optimized: whole batches, past the limit.
     assert_eq!(
-        p.acquire_within(A, 0, 3, false, 9, &[batch(0, 9)]),
+        p.acquire_within(
+            A,
+            0,
+            3,
+            AcquireMode::Batches { batch_size: 3 },
+            9,
+            &[batch(0, 9)]
+        ),
         vec![(0, 9, 1)]
     );
     let mut p = fresh();
     assert_eq!(
-        p.acquire_within(A, 0, 3, true, 9, &[batch(0, 9)]),
+        p.acquire_within(A, 0, 3, AcquireMode::Exact, 9, &[batch(0, 9)]),
         vec![(0, 2, 1)]
     );
     assert_eq!((p.end_offset(), p.acquired_count()), (10, 3));
@@ -163,7 +170,7 @@ fn record_limit_mode_acquires_exactly_max_records_and_leaves_the_rest_available(
     // from there, first delivery.
     assert_eq!(p.fetch_offset(), 3);
     assert_eq!(
-        p.acquire_within(B, 0, 4, true, 9, &[batch(0, 9)]),
+        p.acquire_within(B, 0, 4, AcquireMode::Exact, 9, &[batch(0, 9)]),
         vec![(3, 6, 1)]
     );
     let saved = p.state_batches();
@@ -198,4 +205,29 @@ fn persisted_codes_map_to_states() {
     assert_eq!(RecordState::from_code(1), RecordState::Available);
     assert_eq!(AckType::from_code(4), Some(AckType::Renew));
     assert_eq!(AckType::from_code(9), None);
+}
+
+#[test]
+fn adjacent_batches_join_into_ranges_of_up_to_batch_size() {
+    let batch = |base, last, aborted| LogBatch {
+        base,
+        last,
+        aborted,
+    };
+    let mode = AcquireMode::Batches { batch_size: 4 };
+    let log = [
+        batch(0, 1, false),
+        batch(2, 3, false),
+        batch(4, 5, false), // starts 4 past the range's first: a new range
+        batch(6, 6, true),  // aborted: archived, and the next range starts anew
+        batch(7, 8, false),
+        batch(10, 11, false), // not adjacent (offset 9 is not in the log): apart
+    ];
+    let mut p = fresh();
+    let got = p.acquire_within(A, 0, 500, mode, 11, &log);
+    assert_eq!(got, vec![(0, 3, 1), (4, 5, 1), (7, 8, 1), (10, 11, 1)]);
+    assert_eq!(p.in_flight().1, 5); // four acquired ranges and the archived one
+                                    // A joined range is acknowledged in parts as any other.
+    p.acknowledge(A, 1, 2, AckType::Release, 0).unwrap();
+    assert_eq!(p.acquire(B, 0, 500, &[]), vec![(1, 2, 2)]);
 }

@@ -60,6 +60,17 @@ pub struct LogBatch {
     pub aborted: bool,
 }
 
+/// How a fetch acquires new records from the log (ShareFetch v2's ShareAcquireMode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AcquireMode {
+    /// batch_optimized: whole log batches, the last one past the record limit; adjacent ones
+    /// joined into acquired ranges of up to `batch_size` records (the request's BatchSize).
+    Batches { batch_size: i64 },
+    /// record_limit (KIP-1206): never more than the record limit, the rest of a log batch
+    /// entering the window as available.
+    Exact,
+}
+
 /// A range of offsets in one state, as `__share_group_state` keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateBatch {

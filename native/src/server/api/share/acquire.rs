@@ -119,7 +119,7 @@ pub(super) fn acquire_one(
                 }),
         })
         .collect();
-    let acquired = sp.acquire_within(owner, now, budget.records, budget.exact, upto, &log_batches);
+    let acquired = sp.acquire_within(owner, now, budget.records, budget.mode, upto, &log_batches);
     let (Some(first), Some(last)) = (acquired.first(), acquired.last()) else {
         return Out::default();
     };

@@ -34,7 +34,7 @@ use crate::server::api::{Call, Reply};
 use crate::server::Broker;
 use crate::share::manager::member_key;
 use crate::share::session::TopicPartition;
-use crate::share::{GroupSettings, Loaded, SharePartition, SpEntry, SpKey};
+use crate::share::{AcquireMode, GroupSettings, Loaded, SharePartition, SpEntry, SpKey};
 
 /// A share-partition of the session, ready to acquire from, or why not.
 type Target = (
@@ -160,10 +160,17 @@ pub async fn handle(call: Call<'_>) -> Reply {
             .map(|tp| (tp, target(broker, session, &group, &tp)))
             .collect();
     }
+    let mode = if exact {
+        AcquireMode::Exact
+    } else {
+        AcquireMode::Batches {
+            batch_size: i64::from(request.batch_size.max(1)),
+        }
+    };
     let budget = Budget {
         records: i64::from(request.max_records),
         bytes: bytes as usize,
-        exact,
+        mode,
     };
     // The acknowledgements' write and the fetch go on together; the answer waits for both.
     let fetched = async {
@@ -339,13 +346,13 @@ async fn load(broker: &Broker, group: &Arc<str>, settings: GroupSettings, target
     }
 }
 
-/// What a response may still carry: records to acquire, record bytes; `exact`: the
-/// record_limit acquire mode.
+/// What a response may still carry: records to acquire, record bytes; and how new records
+/// are acquired.
 #[derive(Clone, Copy)]
 pub(super) struct Budget {
     pub records: i64,
     pub bytes: usize,
-    pub exact: bool,
+    pub mode: AcquireMode,
 }
 
 /// ShareAcquireMode's batch_optimized and record_limit.
