@@ -61,6 +61,7 @@ _BOUND = {
                 "partition.max.record.locks",
             ),
         ),
+        ("streams", ("heartbeat.interval.ms", "session.timeout.ms", "assignment.interval.ms")),
     )
     for base in bases
     for name in (f"{kind}.{base}",)
@@ -82,10 +83,14 @@ def validate_group_configs(configs: Mapping[str, str], broker: BrokerConfig) -> 
         low, high = (bound(b) for b in _BOUND[name])
         if not low <= int(result[name]) <= high:
             raise InvalidConfigError(f"{name} must be in the range {low} to {high} inclusive.")
-    timeouts = [f"{kind}.{base}" for kind in ("consumer", "share") for base in _TIMEOUTS]
+    standbys, most = "streams.num.standby.replicas", bound("group.streams.max.standby.replicas")
+    if standbys in result and int(result[standbys]) > most:
+        raise InvalidConfigError(f"{standbys} must be less than or equal to {most}")
+    kinds = ("consumer", "share", "streams")
+    timeouts = [f"{kind}.{base}" for kind in kinds for base in _TIMEOUTS]
     merged = group_defaults(broker) | result
     effective = {name: int(merged[name]) for name in timeouts}
-    for kind in ("consumer", "share"):
+    for kind in kinds:
         session, heartbeat = (f"{kind}.{base}" for base in _TIMEOUTS)
         if (session in result or heartbeat in result) and effective[session] <= effective[
             heartbeat

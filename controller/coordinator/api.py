@@ -21,11 +21,21 @@ from ferrolog.controller.coordinator.group.descriptions import (
     consumer_describe_error,
     describe_error,
     share_describe_error,
+    streams_describe_error,
 )
 from ferrolog.controller.coordinator.group.membership import JoinCall
 from ferrolog.controller.coordinator.group.responses import join_response, sync_response
 from ferrolog.controller.coordinator.group.share import ShareHeartbeatCall, valid_member_id
 from ferrolog.controller.coordinator.group.share import error_response as share_heartbeat_error
+from ferrolog.controller.coordinator.group.streams_messages import (
+    MayCreate,
+    StreamsHeartbeatCall,
+    topology_refusal,
+    topology_topics,
+)
+from ferrolog.controller.coordinator.group.streams_messages import (
+    error_response as streams_heartbeat_error,
+)
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.share.coordinator import Outcome as ShareOutcome
 from ferrolog.controller.coordinator.share.coordinator import (
@@ -53,6 +63,8 @@ from ferrolog.protocol.messages import (
     OffsetFetchResponseTopics,
     ShareGroupDescribeResponseDescribedGroup,
     ShareGroupHeartbeatResponse,
+    StreamsGroupDescribeResponseDescribedGroup,
+    StreamsGroupHeartbeatResponse,
     SyncGroupRequest,
     SyncGroupResponse,
     TxnOffsetCommitRequest,
@@ -64,6 +76,7 @@ __all__ = [
     "HeartbeatCall",
     "JoinCall",
     "Marker",
+    "MayCreate",
     "ShareCoordinatorApi",
     "ShareHeartbeatCall",
     "ShareOutcome",
@@ -71,6 +84,7 @@ __all__ = [
     "SharePersisterApi",
     "ShareState",
     "StateBatch",
+    "StreamsHeartbeatCall",
     "TopicPartition",
     "TransactionCoordinatorApi",
     "TxnMetadata",
@@ -84,7 +98,11 @@ __all__ = [
     "partition_for",
     "share_describe_error",
     "share_heartbeat_error",
+    "streams_describe_error",
+    "streams_heartbeat_error",
     "sync_response",
+    "topology_refusal",
+    "topology_topics",
     "valid_member_id",
 ]
 
@@ -172,6 +190,18 @@ class GroupCoordinatorApi(Protocol):
     ) -> list[tuple[str, bytes, int, str | None]]:
         """Each topic's (name, id, error code, message); raises GROUP_ID_NOT_FOUND, ..."""
         ...
+
+    async def streams_group_heartbeat(
+        self, request: StreamsHeartbeatCall, client_host: str, may_create: MayCreate
+    ) -> StreamsGroupHeartbeatResponse:
+        """Answered once the heartbeat's changes are written; the internal topics the group
+        lacks are created in the background when `may_create(names)` (the caller may CREATE
+        them)."""
+        ...
+
+    def describe_streams_group(
+        self, group_id: str, with_description: bool
+    ) -> StreamsGroupDescribeResponseDescribedGroup: ...
 
 
 class ShareCoordinatorApi(Protocol):

@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ferrolog.config import BrokerConfig, parse_listeners
 from ferrolog.config.inter_broker import sasl_login
+from ferrolog.controller.api import TopicSpec
 from ferrolog.controller.cluster.cache import live_broker_rows
 from ferrolog.controller.cluster.controller import Controller
 from ferrolog.controller.cluster.member import ClusterMember
@@ -132,6 +133,7 @@ class Broker:
             self._waits = NativeWaits(native, self._on_offsets_marker)
             self.group_coordinator = GroupCoordinator(native, config, self._waits)
             self.group_coordinator.topics = topics_of(self._cluster)
+            self.group_coordinator.streams.create_topics = self._create_topics
             self.txn_coordinator = assembly.build(
                 native, self._waits, config, self._cluster, self._on_marker
             )
@@ -279,6 +281,10 @@ class Broker:
             if state.leader < 0
         )
         return epoch, offline
+
+    async def _create_topics(self, specs: Sequence[TopicSpec]) -> Sequence[object]:
+        """Creates topics for the coordinators (a streams group's internal topics)."""
+        return await self._cluster().create_topics(specs)
 
     def _cluster(self) -> Controller:
         if self.controller is None:

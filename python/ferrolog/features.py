@@ -69,7 +69,10 @@ NEW_CLUSTER_LEVELS: dict[str, int] = {
 # Levels ferrolog implements in part, while they are built: supported (reported, and
 # finalizable by UpdateFeatures) only on a broker started with
 # `unstable.feature.versions.enable=true`, Kafka's own switch for levels in development.
-UNSTABLE_LEVELS: dict[str, int] = {}
+UNSTABLE_LEVELS: dict[str, int] = {
+    # KIP-1071 streams groups, while they are built (Kafka 4.4 finalizes 1 on a new cluster).
+    "streams.version": 1,
+}
 
 
 def supported(unstable: bool = False) -> dict[str, tuple[int, int]]:

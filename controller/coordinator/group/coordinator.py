@@ -37,6 +37,8 @@ from ferrolog.controller.coordinator.group.shard import GroupShard, RebalanceCou
 from ferrolog.controller.coordinator.group.share import ShareHeartbeatCall
 from ferrolog.controller.coordinator.group.share_service import ShareGroups
 from ferrolog.controller.coordinator.group.state import GroupSettings
+from ferrolog.controller.coordinator.group.streams_messages import MayCreate, StreamsHeartbeatCall
+from ferrolog.controller.coordinator.group.streams_service import StreamsGroups
 from ferrolog.controller.coordinator.partitioning import partition_for
 from ferrolog.controller.coordinator.runtime import CoordinatorRuntime
 from ferrolog.protocol.messages import (
@@ -55,6 +57,8 @@ from ferrolog.protocol.messages import (
     OffsetFetchResponseTopics,
     ShareGroupDescribeResponseDescribedGroup,
     ShareGroupHeartbeatResponse,
+    StreamsGroupDescribeResponseDescribedGroup,
+    StreamsGroupHeartbeatResponse,
     SyncGroupRequest,
     SyncGroupResponse,
     TxnOffsetCommitRequest,
@@ -78,7 +82,8 @@ TICK_SECONDS = 0.05
 
 
 def settings_from(config: BrokerConfig) -> GroupSettings:
-    _share_assignor(config.get("group.share.assignors") or "")
+    _only_assignor("group.share.assignors", config.get("group.share.assignors") or "", "simple")
+    _only_assignor("group.streams.assignors", config.get("group.streams.assignors") or "", "sticky")
     return GroupSettings(
         min_session_timeout_ms=config.get_int("group.min.session.timeout.ms"),
         max_session_timeout_ms=config.get_int("group.max.session.timeout.ms"),
@@ -100,17 +105,25 @@ def settings_from(config: BrokerConfig) -> GroupSettings:
             config.get_int("group.share.initialize.retry.interval.ms"),
             config.get_int("offsets.commit.timeout.ms"),
         ),
+        streams_session_timeout_ms=config.get_int("group.streams.session.timeout.ms"),
+        streams_heartbeat_interval_ms=config.get_int("group.streams.heartbeat.interval.ms"),
+        streams_max_size=config.get_int("group.streams.max.size"),
+        streams_num_standby_replicas=config.get_int("group.streams.num.standby.replicas"),
+        streams_initial_rebalance_delay_ms=config.get_int(
+            "group.streams.initial.rebalance.delay.ms"
+        ),
+        streams_assignment_interval_ms=config.get_int("group.streams.assignment.interval.ms"),
+        streams_task_offset_interval_ms=config.get_int("group.streams.task.offset.interval.ms"),
+        streams_acceptable_recovery_lag=config.get_int("group.streams.acceptable.recovery.lag"),
     )
 
 
-def _share_assignor(value: str) -> None:
-    """`group.share.assignors`: Kafka takes exactly one, its class name or `simple`; ferrolog
-    has `simple` only, and refuses others at start-up."""
+def _only_assignor(name: str, value: str, builtin: str) -> None:
+    """`group.share.assignors`, `group.streams.assignors`: Kafka takes its built-in one or
+    class names of others; ferrolog has the built-in one only, and refuses others at start."""
     names = [n.strip() for n in value.split(",") if n.strip()]
-    if names != ["simple"]:
-        raise ValueError(
-            f"group.share.assignors: {value or '(empty)'} not supported (ferrolog has simple)"
-        )
+    if names != [builtin]:
+        raise ValueError(f"{name}: {value or '(empty)'} not supported (ferrolog has {builtin})")
 
 
 def _assignors(value: str) -> tuple[str, ...]:
@@ -142,6 +155,8 @@ class GroupCoordinator:
         self.topics: Topics = NO_TOPICS
         # Its share groups' dealings with the share coordinator and partition leaders.
         self.shares = ShareGroups(self)
+        # Its streams groups' heartbeats and the internal topics they need.
+        self.streams = StreamsGroups(self)
         # The controller's leadership listener for `__consumer_offsets`.
         self.runtime: CoordinatorRuntime[GroupShard] = CoordinatorRuntime(
             native,
@@ -372,6 +387,18 @@ class GroupCoordinator:
         self, group_id: str, names: list[str]
     ) -> list[tuple[str, bytes, int, str | None]]:
         return await self.shares.delete_offsets(group_id, names)
+
+    # Streams groups (`streams_service`)
+
+    async def streams_group_heartbeat(
+        self, request: StreamsHeartbeatCall, client_host: str, may_create: MayCreate
+    ) -> StreamsGroupHeartbeatResponse:
+        return await self.streams.heartbeat(request, client_host, may_create)
+
+    def describe_streams_group(
+        self, group_id: str, with_description: bool
+    ) -> StreamsGroupDescribeResponseDescribedGroup:
+        return self.streams.describe(group_id, with_description)
 
     # Timers
 

@@ -5,11 +5,16 @@ the outbox, applied when replayed."""
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import cast
 
 from ferrolog import errors
-from ferrolog.controller.coordinator.group import consumer_records, share_records
+from ferrolog.controller.coordinator.group import (
+    consumer_records,
+    share_records,
+    streams_offsets,
+    streams_records,
+)
 from ferrolog.controller.coordinator.group.records import (
     GroupRecord,
     OffsetRecord,
@@ -73,6 +78,8 @@ def validate_consumer_commit(group: Group, member_epoch: int, member_id: str, ve
 def validate_fetch(group: Group | None, member_epoch: int, member_id: str | None) -> int:
     """OffsetFetch v9 of a consumer group member (Kafka's validateOffsetFetch): without a
     member id (admin clients, epoch -1) anything goes; a member must be known and current."""
+    if group is not None and group.streams is not None:
+        return streams_offsets.validate_fetch(group.streams, member_epoch, member_id)
     if group is None or group.consumer is None or member_id is None:
         return NONE
     if member_epoch < 0 and not member_id:
@@ -91,6 +98,7 @@ def validate_commit(
     member_id: str,
     instance_id: str | None,
     version: int = CONSUMER_GROUP_COMMIT_VERSION,
+    partitions: Iterable[tuple[str, int]] = (),
 ) -> int:
     """Kafka's classic checks: a commit from outside the group (generation < 0, no member) is
     allowed only while the group has no members; a member must be current."""
@@ -102,6 +110,9 @@ def validate_commit(
         return errors.CoordinatorNotAvailableError.code
     if group.consumer is not None:
         return validate_consumer_commit(group, generation, member_id, version)
+    if group.streams is not None:
+        sg = group.streams
+        return streams_offsets.validate_commit(sg, generation, member_id, version, partitions)
     if generation < 0 and not member_id and instance_id is None:
         return NONE if group.is_empty() else errors.UnknownMemberIdError.code
     error: int = group.member_error(member_id, instance_id)
@@ -115,7 +126,11 @@ def validate_commit(
 
 
 def validate_txn_commit(
-    group: Group | None, generation: int, member_id: str, instance_id: str | None
+    group: Group | None,
+    generation: int,
+    member_id: str,
+    instance_id: str | None,
+    partitions: Iterable[tuple[str, int]] = (),
 ) -> int:
     """Kafka's checks of a TxnOffsetCommit: a producer outside the group (no member id, no
     generation) may always commit; one that names its consumer's member (KIP-447) must name a
@@ -126,6 +141,10 @@ def validate_txn_commit(
         return errors.GroupIdNotFoundError.code
     if group.state == GroupState.DEAD:
         return errors.CoordinatorNotAvailableError.code
+    if group.streams is not None:
+        return streams_offsets.validate_commit(
+            group.streams, generation, member_id, 0, partitions, transactional=True
+        )
     if instance_id is not None:
         owner = group.static_members.get(instance_id)
         if owner is not None and owner != member_id:
@@ -164,10 +183,17 @@ def commit(
         req.get("member_id") or "",
         req.get("group_instance_id"),
         version,
+        _partitions(req.get("topics") or []),
     )
     topics = req.get("topics") or []
     retention = req.get("retention_time_ms", -1)
     _commit(shard, group_id, error, topics, retention, now, reply, exists, None)
+
+
+def _partitions(
+    topics: Sequence[OffsetCommitRequestTopic] | Sequence[TxnOffsetCommitRequestTopic],
+) -> list[tuple[str, int]]:
+    return [(t["name"], p["partition_index"]) for t in topics for p in t["partitions"]]
 
 
 def commit_txn(
@@ -185,6 +211,7 @@ def commit_txn(
         req.get("generation_id_or_member_epoch", -1),
         req.get("member_id") or "",
         req.get("group_instance_id"),
+        _partitions(req["topics"]),
     )
     producer = (req["producer_id"], req["producer_epoch"])
     # The two responses have the same fields; only their names differ.
@@ -299,6 +326,8 @@ def subscribed_topics(group: Group) -> set[str] | None:
     protocol is not `consumer`."""
     if group.consumer is not None:
         return {n for m in group.consumer.members.values() for n in m.subscribed_topic_names}
+    if group.streams is not None:
+        return streams_offsets.subscribed_topics(group.streams)
     if group.protocol_type != CONSUMER_PROTOCOL:
         return None
     topics: set[str] = set()
@@ -373,6 +402,8 @@ def delete_group(shard: GroupShard, group_id: str, now: int, reply: Callable[[in
         records.extend(consumer_records.tombstones(group_id, group.consumer))
     if group.share is not None:
         records.extend(share_records.tombstones(group_id, group.share))
+    if group.streams is not None:
+        records.extend(streams_records.tombstones(group_id, group.streams))
     records.append(GroupRecord(group_id, None))
     group.protocol_type = None
 
@@ -391,10 +422,15 @@ def expire_offsets(shard: GroupShard, now: int) -> None:
         if not group.is_empty() or group.state not in (GroupState.EMPTY,) or group.share:
             continue  # (share groups never expire: only DeleteGroups removes them)
         pending = any(group.group_id in p for p in shard.pending_txn.values())
-        if group.consumer is not None and not group.offsets and not pending:
-            # An empty KIP-848 group with nothing committed goes: its records' tombstones
-            # delete it when replayed (at once when nothing of it was written).
-            gone = consumer_records.tombstones(group.group_id, group.consumer)
+        typed = group.consumer is not None or group.streams is not None
+        if typed and not group.offsets and not pending:
+            # An empty KIP-848 or streams group with nothing committed goes: its records'
+            # tombstones delete it when replayed (at once when nothing of it was written).
+            gone: list[Record] = []
+            if group.consumer is not None:
+                gone.extend(consumer_records.tombstones(group.group_id, group.consumer))
+            if group.streams is not None:
+                gone.extend(streams_records.tombstones(group.group_id, group.streams))
             if gone:
                 shard.write(Write(list(gone), replay=True))
             else:

@@ -11,14 +11,22 @@ GroupCoordinatorService's) come first."""
 from __future__ import annotations
 
 from ferrolog import errors
-from ferrolog.controller.coordinator.group import consumer, membership, migration, share
+from ferrolog.controller.coordinator.group import (
+    consumer,
+    membership,
+    migration,
+    share,
+    streams,
+    streams_records,
+)
 from ferrolog.controller.coordinator.group.consumer import HeartbeatCall
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, Topics
 from ferrolog.controller.coordinator.group.membership import JoinCall
 from ferrolog.controller.coordinator.group.responses import join_response
-from ferrolog.controller.coordinator.group.shard import GroupShard
+from ferrolog.controller.coordinator.group.shard import GroupShard, Write
 from ferrolog.controller.coordinator.group.share import ShareHeartbeatCall
 from ferrolog.controller.coordinator.group.state import Group, JoinReply, SyncReply
+from ferrolog.controller.coordinator.group.streams_messages import StreamsHeartbeatCall
 from ferrolog.protocol.messages import (
     ConsumerGroupHeartbeatResponse,
     HeartbeatRequest,
@@ -58,6 +66,13 @@ def join(
         # Kafka answers a classic member of a share group so, without a member id.
         reply(join_response(errors.InconsistentGroupProtocolError.code, ""))
         return
+    if group is not None and group.streams is not None:
+        if group.streams.members:
+            reply(join_response(errors.InconsistentGroupProtocolError.code, ""))
+            return
+        # An empty streams group becomes a classic one, as in Kafka: its records go.
+        shard.write(Write(list(streams_records.tombstones(group_id, group.streams)), False))
+        group.streams = None
     if group is not None and group.consumer is not None and group.consumer.members:
         migration.join(shard, group, req, now, reply, host, topics)
     else:
@@ -99,7 +114,7 @@ def consumer_heartbeat(
         return consumer.error_response(invalid[0], invalid[1])
     group_id = req["group_id"]
     group = shard.group(group_id)
-    if group is not None and group.share is not None:
+    if group is not None and (group.share is not None or group.streams is not None):
         return consumer.error_response(
             errors.GroupIdNotFoundError.code, f"Group {group_id} is not a consumer group."
         )
@@ -125,6 +140,15 @@ def share_heartbeat(
     return share.heartbeat(shard, req, now, topics, host)
 
 
+# The streams protocol's
+
+
+def streams_heartbeat(
+    shard: GroupShard, req: StreamsHeartbeatCall, now: int, topics: Topics, host: str
+) -> streams.Outcome:
+    return streams.heartbeat(shard, req, now, topics, host)
+
+
 def _fence(shard: GroupShard, group: Group, member_id: str, now: int) -> bool:
     """Takes a member out of a consumer group (Kafka's consumerGroupFenceMember): the group
     turns classic again instead when that member was the last of the consumer protocol
@@ -141,6 +165,9 @@ def _fence(shard: GroupShard, group: Group, member_id: str, now: int) -> bool:
 def tick(shard: GroupShard, group: Group, now: int, topics: Topics = NO_TOPICS) -> None:
     if group.share is not None:
         share.tick(shard, group, now, topics)
+        return
+    if group.streams is not None:
+        streams.tick(shard, group, now)
         return
     membership.tick(shard, group, now)
     consumer.tick(shard, group, now, _fence)

@@ -11,8 +11,10 @@ ConsumerGroupMetadata, ...PartitionMetadata, ...MemberMetadata, ...TargetAssignm
 ...TargetAssignmentMember, ...CurrentMemberAssignment, each with value v0) and the KIP-932
 share group records (types 10-15: ShareGroupMemberMetadata, ShareGroupMetadata,
 ...TargetAssignmentMetadata, ...TargetAssignmentMember, ...CurrentMemberAssignment,
-...StatePartitionMetadata, value v0). Read: every version of all of them; their newer tagged
-fields (e.g. Kafka 4.1's MetadataHash) are skipped."""
+...StatePartitionMetadata, value v0) and the KIP-1071 streams group records (types 17, 19-23:
+StreamsGroupMetadata, ...MemberMetadata, ...TargetAssignmentMetadata, ...TargetAssignmentMember,
+...CurrentMemberAssignment, ...Topology, value v0). Read: every version of all of them; their
+newer tagged fields (e.g. Kafka 4.1's MetadataHash) are skipped."""
 
 from __future__ import annotations
 
@@ -113,7 +115,22 @@ SHARE_GROUP_SCHEMAS = {
     SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT: "ShareGroupCurrentMemberAssignment",
     SHARE_GROUP_STATE_PARTITION_METADATA: "ShareGroupStatePartitionMetadata",
 }
-_TYPED_SCHEMAS = {**CONSUMER_GROUP_SCHEMAS, **SHARE_GROUP_SCHEMAS}
+# KIP-1071 streams group records (type 18 was Kafka 4.0's, removed since).
+STREAMS_GROUP_METADATA = 17
+STREAMS_GROUP_MEMBER_METADATA = 19
+STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA = 20
+STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER = 21
+STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT = 22
+STREAMS_GROUP_TOPOLOGY = 23
+STREAMS_GROUP_SCHEMAS = {
+    STREAMS_GROUP_METADATA: "StreamsGroupMetadata",
+    STREAMS_GROUP_MEMBER_METADATA: "StreamsGroupMemberMetadata",
+    STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA: "StreamsGroupTargetAssignmentMetadata",
+    STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER: "StreamsGroupTargetAssignmentMember",
+    STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT: "StreamsGroupCurrentMemberAssignment",
+    STREAMS_GROUP_TOPOLOGY: "StreamsGroupTopology",
+}
+_TYPED_SCHEMAS = {**CONSUMER_GROUP_SCHEMAS, **SHARE_GROUP_SCHEMAS, **STREAMS_GROUP_SCHEMAS}
 MEMBER_KEYED = (
     CONSUMER_GROUP_MEMBER_METADATA,
     CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER,
@@ -121,6 +138,9 @@ MEMBER_KEYED = (
     SHARE_GROUP_MEMBER_METADATA,
     SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER,
     SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+    STREAMS_GROUP_MEMBER_METADATA,
+    STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER,
+    STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT,
 )
 TYPED_GROUP_VALUE_WRITTEN = 0
 
@@ -145,7 +165,11 @@ class ShareGroupRecord(TypedGroupRecord):
     """A record of a KIP-932 share group (types 10-15)."""
 
 
-Record = OffsetRecord | GroupRecord | ConsumerGroupRecord | ShareGroupRecord
+class StreamsGroupRecord(TypedGroupRecord):
+    """A record of a KIP-1071 streams group (types 17, 19-23)."""
+
+
+Record = OffsetRecord | GroupRecord | ConsumerGroupRecord | ShareGroupRecord | StreamsGroupRecord
 R = TypeVar("R", bound=TypedGroupRecord)
 # What the log holds of a group of the new protocols: (record type, member id or None) -> the
 # value last written.
@@ -261,8 +285,8 @@ def encode_value(record: Record) -> bytes | None:
 
 
 def decode(key: bytes, value: bytes | None) -> Record | None:
-    """The record of a key/value pair; None for record types ferrolog does not keep (streams
-    groups, KIP-848 regular expressions), which it skips."""
+    """The record of a key/value pair; None for record types ferrolog does not keep (KIP-848
+    regular expressions), which it skips."""
     (key_type,) = struct.unpack_from(">h", key)
     if key_type in OFFSET_COMMIT_KEY_TYPES:
         k = decode_data("OffsetCommitKey", KEY_VERSION, key[2:])
@@ -315,6 +339,12 @@ def decode(key: bytes, value: bytes | None) -> Record | None:
         if value is not None:
             (version,) = struct.unpack_from(">h", value)
             body = decode_data(name + "Value", version, value[2:])
-        kind = ShareGroupRecord if key_type in SHARE_GROUP_SCHEMAS else ConsumerGroupRecord
+        kind: type[ConsumerGroupRecord | ShareGroupRecord | StreamsGroupRecord]
+        if key_type in SHARE_GROUP_SCHEMAS:
+            kind = ShareGroupRecord
+        elif key_type in STREAMS_GROUP_SCHEMAS:
+            kind = StreamsGroupRecord
+        else:
+            kind = ConsumerGroupRecord
         return kind(key_type, k["group_id"], k.get("member_id"), body)
     return None

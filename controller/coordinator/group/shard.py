@@ -19,11 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ferrolog.controller.coordinator.batches import CONTROL_COMMIT, Batch
-from ferrolog.controller.coordinator.group import consumer_records, share_records
+from ferrolog.controller.coordinator.group import consumer_records, share_records, streams_records
 from ferrolog.controller.coordinator.group.consumer_state import NO_TOPICS, ConsumerGroup, Topics
 from ferrolog.controller.coordinator.group.records import (
     CONSUMER_GROUP_METADATA,
     SHARE_GROUP_METADATA,
+    STREAMS_GROUP_METADATA,
     ConsumerGroupRecord,
     GroupRecord,
     GroupValue,
@@ -32,10 +33,12 @@ from ferrolog.controller.coordinator.group.records import (
     OffsetValue,
     Record,
     ShareGroupRecord,
+    StreamsGroupRecord,
     decode,
 )
 from ferrolog.controller.coordinator.group.share_state import ShareGroup
 from ferrolog.controller.coordinator.group.state import Group, GroupSettings, GroupState, Member
+from ferrolog.controller.coordinator.group.streams_state import StreamsGroup
 
 
 def _no_op(error: int) -> None:
@@ -176,6 +179,9 @@ class GroupShard:
         if isinstance(record, ShareGroupRecord):
             self._replay_share(record, now)
             return
+        if isinstance(record, StreamsGroupRecord):
+            self._replay_streams(record, now)
+            return
         if record.value is None:
             # The classic group is gone: deleted (its offsets were deleted before), or
             # upgraded to a consumer group (whose records follow; its offsets stay).
@@ -233,6 +239,21 @@ class GroupShard:
         timeout = self.settings.share_session_timeout(record.group)
         share_records.replay(group.share, record, self.topics, now, timeout)
 
+    def _replay_streams(self, record: StreamsGroupRecord, now: int) -> None:
+        group = self.groups.get(record.group)
+        if record.value is None and (group is None or group.streams is None):
+            return
+        if group is None or group.streams is None:
+            group = self.get_or_create(record.group, now)
+            group.streams = StreamsGroup()
+        timeout = self.settings.streams(record.group, "session.timeout.ms")
+        streams_records.replay(group.streams, record, now, timeout)
+        if record.kind == STREAMS_GROUP_METADATA and record.value is None:
+            # Deleted (its topology's tombstone may follow; nothing else of it can).
+            group.streams = None
+            group.state = GroupState.EMPTY
+            self._drop_if_unused(group)
+
     def end_txn(self, producer_id: int, commit: bool) -> None:
         """The transaction of `producer_id` ended here (its marker is in this partition)."""
         pending = self.pending_txn.pop(producer_id, None)
@@ -259,6 +280,7 @@ class GroupShard:
             and not group.offsets
             and group.protocol_type is None
             and group.share is None
+            and group.streams is None
             and not any(group.group_id in p for p in self.pending_txn.values())
         ):
             group.state = GroupState.DEAD

@@ -15,6 +15,7 @@ from ferrolog import errors
 from ferrolog.controller.coordinator.group.consumer_state import ConsumerGroup
 from ferrolog.controller.coordinator.group.records import OffsetValue
 from ferrolog.controller.coordinator.group.share_state import ShareGroup
+from ferrolog.controller.coordinator.group.streams_state import StreamsGroup
 from ferrolog.protocol.messages import JoinGroupResponse, SyncGroupResponse
 
 JoinReply = Callable[[JoinGroupResponse], None]
@@ -53,6 +54,14 @@ class GroupSettings:
     share_assignment_interval_ms: int = 1000  # group.share.assignment.interval.ms
     # group.share.initialize.retry.interval.ms, never below offsets.commit.timeout.ms (Kafka)
     share_initialize_retry_interval_ms: int = 30_000
+    streams_session_timeout_ms: int = 45_000  # group.streams.session.timeout.ms
+    streams_heartbeat_interval_ms: int = 5000  # group.streams.heartbeat.interval.ms
+    streams_max_size: int = 2**31 - 1  # group.streams.max.size
+    streams_num_standby_replicas: int = 0  # group.streams.num.standby.replicas
+    streams_initial_rebalance_delay_ms: int = 3000  # group.streams.initial.rebalance.delay.ms
+    streams_assignment_interval_ms: int = 1000  # group.streams.assignment.interval.ms
+    streams_task_offset_interval_ms: int = 60_000  # group.streams.task.offset.interval.ms
+    streams_acceptable_recovery_lag: int = 10_000  # group.streams.acceptable.recovery.lag
     # Each group's own configs (resource type GROUP: consumer.session.timeout.ms, ...) over
     # the two consumer_* defaults above; replaced in place by `GroupCoordinator
     # .set_group_configs` when they change, and read at each heartbeat.
@@ -86,6 +95,12 @@ class GroupSettings:
         return self._group_config(
             group_id, "share.assignment.interval.ms", self.share_assignment_interval_ms
         )
+
+    def streams(self, group_id: str, name: str) -> int:
+        """A streams group setting: the group's `streams.<name>` config, else the broker's
+        `group.streams.<name>`."""
+        default = getattr(self, "streams_" + name.replace(".", "_"))
+        return self._group_config(group_id, "streams." + name, default)
 
     def upgrade_enabled(self) -> bool:
         return self.consumer_migration_policy in ("bidirectional", "upgrade")
@@ -153,11 +168,15 @@ class Group:
     consumer: ConsumerGroup | None = None
     # A KIP-932 share group (type "share"): members that read the same partitions.
     share: ShareGroup | None = None
+    # A KIP-1071 streams group (type "streams"): a Kafka Streams application's threads.
+    streams: StreamsGroup | None = None
 
     @property
     def group_type(self) -> str:
         if self.share is not None:
             return "share"
+        if self.streams is not None:
+            return "streams"
         return "consumer" if self.consumer is not None else "classic"
 
     def add(self, member: Member) -> None:
@@ -210,6 +229,7 @@ class Group:
             not self.members
             and (self.consumer is None or not self.consumer.members)
             and (self.share is None or not self.share.members)
+            and (self.streams is None or not self.streams.members)
         )
 
     def all_joined(self) -> bool:

@@ -520,6 +520,42 @@ BROKER_CONFIGS: dict[str, ConfigDef] = {
            "interval of share groups.", minimum=0),
         _b("group.share.max.assignment.interval.ms", _I, "15000", "The maximum assignment "
            "interval of share groups.", minimum=0),
+        # KIP-1071 streams groups.
+        _b("group.streams.assignors", _LST, "sticky", "The streams group assignor: Kafka's "
+           "one built-in, sticky (the only one ferrolog has)."),
+        _b("group.streams.max.size", _I, "2147483647", "Most members of a streams group: one "
+           "more is refused with GROUP_MAX_SIZE_REACHED.", minimum=1),
+        _b("group.streams.session.timeout.ms", _I, "45000", "A streams group member that does "
+           "not heartbeat for this long is removed.", minimum=1),
+        _b("group.streams.heartbeat.interval.ms", _I, "5000", "How often streams group "
+           "members heartbeat.", minimum=1),
+        _b("group.streams.num.standby.replicas", _I, "0", "Standby copies of each stateful "
+           "task of a streams group.", minimum=0),
+        _b("group.streams.max.standby.replicas", _I, "2", "The most "
+           "streams.num.standby.replicas a group may set.", minimum=0),
+        _b("group.streams.initial.rebalance.delay.ms", _I, "3000", "How long the first "
+           "assignment of an empty streams group waits for more members.", minimum=0),
+        _b("group.streams.assignment.interval.ms", _I, "1000", "Least time between two target "
+           "assignments of a streams group.", minimum=0),
+        _b("group.streams.task.offset.interval.ms", _I, "60000", "How often streams group "
+           "members report their tasks' changelog offsets.", minimum=1),
+        _b("group.streams.min.task.offset.interval.ms", _I, "15000", "The least "
+           "streams.task.offset.interval.ms a group may set.", minimum=1),
+        _b("group.streams.acceptable.recovery.lag", _L, "10000", "How far behind its "
+           "changelogs a streams member may be and still count as caught up.", minimum=0),
+        # The bounds of a group's own streams.* (GROUP_CONFIGS).
+        _b("group.streams.min.session.timeout.ms", _I, "45000", "The minimum allowed session "
+           "timeout for streams group members.", minimum=1),
+        _b("group.streams.max.session.timeout.ms", _I, "60000", "The maximum allowed session "
+           "timeout for streams group members.", minimum=1),
+        _b("group.streams.min.heartbeat.interval.ms", _I, "5000", "The minimum heartbeat "
+           "interval for streams group members.", minimum=1),
+        _b("group.streams.max.heartbeat.interval.ms", _I, "15000", "The maximum heartbeat "
+           "interval for streams group members.", minimum=1),
+        _b("group.streams.min.assignment.interval.ms", _I, "0", "The minimum assignment "
+           "interval of streams groups.", minimum=0),
+        _b("group.streams.max.assignment.interval.ms", _I, "15000", "The maximum assignment "
+           "interval of streams groups.", minimum=0),
         # KIP-932's share coordinator and its __share_group_state.
         _b("share.coordinator.state.topic.num.partitions", _I, "50", "Partitions of "
            "__share_group_state.", minimum=1),
@@ -645,8 +681,8 @@ TOPIC_CONFIGS: dict[str, TopicConfigDef] = {
 
 # Kafka 4.4's group configs (`GroupConfig`, DescribeConfigs and IncrementalAlterConfigs of
 # resource type GROUP), each defaulting to the broker property `group.<name>`. Of Kafka's, the
-# consumer group ones and those of share groups that ferrolog applies; the rest (streams
-# groups', share.record.lock.duration.ms, ...) are refused as unknown names.
+# consumer, share and streams group ones that ferrolog applies; the rest (streams.assignor.name,
+# streams.num.warmup.replicas, ...) are refused as unknown names.
 GROUP_CONFIGS: dict[str, TopicConfigDef] = {
     d.name: d
     for d in [
@@ -678,6 +714,22 @@ GROUP_CONFIGS: dict[str, TopicConfigDef] = {
            choices=("read_committed", "read_uncommitted")),
         _t("share.renew.acknowledge.enable", _B, "Whether the renew acknowledge type is "
            "enabled for the share group.", default="true"),
+        _t("streams.session.timeout.ms", _I, "The timeout to detect client failures when "
+           "using the streams group protocol.", Synonym("group.streams.session.timeout.ms"),
+           minimum=1),
+        _t("streams.heartbeat.interval.ms", _I, "The heartbeat interval given to the members "
+           "of a streams group.", Synonym("group.streams.heartbeat.interval.ms"), minimum=1),
+        _t("streams.num.standby.replicas", _I, "The number of standby replicas for each "
+           "task.", Synonym("group.streams.num.standby.replicas"), minimum=0),
+        _t("streams.initial.rebalance.delay.ms", _I, "The amount of time the group coordinator "
+           "waits for more streams clients to join a new group before the first assignment.",
+           Synonym("group.streams.initial.rebalance.delay.ms"), minimum=0),
+        _t("streams.assignment.interval.ms", _I, "Least time between two target assignments "
+           "of the streams group.", Synonym("group.streams.assignment.interval.ms"), minimum=0),
+        _t("streams.task.offset.interval.ms", _I, "How often members report their task "
+           "offsets.", Synonym("group.streams.task.offset.interval.ms"), minimum=1),
+        _t("streams.acceptable.recovery.lag", _L, "How far behind a member may be and still "
+           "count as caught up.", Synonym("group.streams.acceptable.recovery.lag"), minimum=0),
     ]
 }
 # fmt: on

@@ -8,7 +8,7 @@ keep (tiered storage, OAUTHBEARER, a per-IP connection limit, a Java plugin): an
 Kafka's default (or one `accepted` as the same thing) stops the broker at start, and a dynamic
 change is refused, with the reason. The other groups tune Kafka's own machinery, which
 ferrolog's native core does not have or sizes itself (its JVM threads and buffers, purgatory
-purges, the share and streams group settings while those groups are not served): a value is
+purges, the streams group settings of what Kafka 4.4 does not do either): a value is
 accepted, listed as given, and logged once at start as having no effect.
 
 Each property is (name, Kafka's type, Kafka's default as DescribeConfigs shows it, dynamic
@@ -274,32 +274,16 @@ UNSERVED: tuple[Unserved, ...] = (
         ),
     ),
     Unserved(
-        'streams groups (KIP-1071) are not served yet, so nothing reads it',
+        'streams group settings of what Kafka 4.4 does not do either (warm-up tasks, rack-aware '
+        'standbys in its sticky assignor, offloading the assignor, dead-letter queues)',
         refused=False,
         properties=(
             ('errors.deadletterqueue.auto.create.topics.enable', 'BOOLEAN', 'false', True),
             ('errors.deadletterqueue.topic.name.prefix', 'STRING', 'dlq.', True),
-            ('group.streams.acceptable.recovery.lag', 'LONG', '10000', False),
-            ('group.streams.assignment.interval.ms', 'INT', '1000', True),
             ('group.streams.assignor.offload.enable', 'BOOLEAN', 'true', True),
-            ('group.streams.assignors', 'LIST', 'sticky', False),
-            ('group.streams.heartbeat.interval.ms', 'INT', '5000', False),
-            ('group.streams.initial.rebalance.delay.ms', 'INT', '3000', False),
-            ('group.streams.max.assignment.interval.ms', 'INT', '15000', False),
-            ('group.streams.max.heartbeat.interval.ms', 'INT', '15000', False),
-            ('group.streams.max.session.timeout.ms', 'INT', '60000', False),
-            ('group.streams.max.size', 'INT', '2147483647', False),
-            ('group.streams.max.standby.replicas', 'INT', '2', False),
             ('group.streams.max.warmup.replicas', 'INT', '20', False),
-            ('group.streams.min.assignment.interval.ms', 'INT', '0', False),
-            ('group.streams.min.heartbeat.interval.ms', 'INT', '5000', False),
-            ('group.streams.min.session.timeout.ms', 'INT', '45000', False),
-            ('group.streams.min.task.offset.interval.ms', 'INT', '15000', False),
-            ('group.streams.num.standby.replicas', 'INT', '0', False),
             ('group.streams.num.warmup.replicas', 'INT', '2', False),
             ('group.streams.rack.aware.assignment.tags', 'LIST', '', False),
-            ('group.streams.session.timeout.ms', 'INT', '45000', False),
-            ('group.streams.task.offset.interval.ms', 'INT', '60000', False),
         ),
     ),
     Unserved(

@@ -23,11 +23,17 @@ def coordinator(ctx: RequestContext) -> GroupCoordinatorApi:
 
 
 SHARE_VERSION = "share.version"
+STREAMS_VERSION = "streams.version"
 
 
 def share_groups_enabled(ctx: RequestContext) -> bool:
     """Whether share groups are on: `share.version` finalized at 1 or more, as Kafka 4.4."""
     return ctx.broker.controller.finalized_features().levels.get(SHARE_VERSION, 0) >= 1
+
+
+def streams_groups_enabled(ctx: RequestContext) -> bool:
+    """Whether streams groups are on: `streams.version` finalized at 1 or more, as Kafka 4.4."""
+    return ctx.broker.controller.finalized_features().levels.get(STREAMS_VERSION, 0) >= 1
 
 
 def share_offsets_refusal(
