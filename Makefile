@@ -54,8 +54,8 @@ test-deps: ## install what the tests use: Debian packages, the wheels (native on
 # Apache Kafka 4's jars (client, tools, broker) from Maven Central into bench/cache, for the Java
 # client tests (tests/groups, tests/cluster) and the bench, and Kafka 3.9's, whose ZooKeeper-mode
 # brokers `ferrolog chaos` is also run against (tests/cluster/test_chaos.py); a no-op once cached.
-kafka-jars: ## Apache Kafka's jars from Maven Central into bench/cache/kafka-<version>/libs
-	$(PY) -c 'from bench.harness import kafka_dist as k; print(k.fetch(k.KAFKA4), k.fetch(k.KAFKA3))'
+kafka-jars: ## Apache Kafka's jars (and Kafka Streams') from Maven Central into bench/cache
+	$(PY) -c 'from bench.harness import kafka_dist as k; print(k.fetch(k.KAFKA4), k.fetch(k.KAFKA3), k.streams_libs())'
 
 # Spark's own Kafka connector for the format("kafka") tests and bench, matching the installed
 # pyspark, from Maven Central. Mirrors without spark-token-provider-kafka-0-10 past 4.0.0 get

@@ -1,6 +1,6 @@
 """A streams group member speaking the raw protocol (StreamsGroupHeartbeat v1), as Kafka
 Streams' consumer does with `group.protocol=streams`, for tests that check what the broker
-answers step by step; and the broker settings those tests use on ferrolog and on Kafka 4.4."""
+answers step by step."""
 
 from __future__ import annotations
 
@@ -17,19 +17,6 @@ COORDINATOR_LOAD_IN_PROGRESS = 14
 MISSING_SOURCE_TOPICS = 1
 MISSING_INTERNAL_TOPICS = 3
 ASSIGNMENT_DELAYED = 5
-
-# Short sessions and no initial delay, so that tests run in seconds. On ferrolog the feature is
-# still unstable: the fixture finalizes it.
-STREAMS_SETTINGS = {
-    "group.initial.rebalance.delay.ms": "0",
-    "offsets.topic.num.partitions": "4",
-    "unstable.feature.versions.enable": "true",
-    "group.streams.initial.rebalance.delay.ms": "0",
-    "group.streams.min.session.timeout.ms": "1000",
-    "group.streams.session.timeout.ms": "1500",
-    "group.streams.min.heartbeat.interval.ms": "100",
-    "group.streams.heartbeat.interval.ms": "200",
-}
 
 
 def topic_info(name: str, partitions: int = 0, **configs: str) -> dict[str, Any]:

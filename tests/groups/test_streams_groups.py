@@ -5,7 +5,7 @@ and session expiry move the group on; what the coordinator wrote brings the grou
 a restart; and the other group APIs treat a streams group as Kafka 4.4 does.
 
 FERROLOG_STREAMS_BOOTSTRAP=host:port runs the same assertions against another broker (Kafka
-4.4 with `streams_raw.STREAMS_SETTINGS`)."""
+4.4 with `streams_tools.STREAMS_SETTINGS`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ from tests.groups.streams_raw import (
     ASSIGNMENT_DELAYED,
     MISSING_INTERNAL_TOPICS,
     MISSING_SOURCE_TOPICS,
-    STREAMS_SETTINGS,
     Member,
     describe,
     statuses,
@@ -33,7 +32,7 @@ from tests.groups.streams_raw import (
     tasks,
     word_count,
 )
-from tests.handlers.features_tools import UPDATE_FEATURES, UPGRADE, request
+from tests.groups.streams_tools import STREAMS_SETTINGS, finalize_streams_version
 
 pytestmark = pytest.mark.native
 
@@ -42,15 +41,8 @@ STREAMS_INVALID_TOPOLOGY, UNSUPPORTED_VERSION, STALE_MEMBER_EPOCH = 130, 35, 113
 NON_EMPTY_GROUP, UNKNOWN_MEMBER_ID = 68, 25
 
 
-def finalize_streams(bootstrap: str, level: int = 1) -> None:
-    body = {
-        "timeout_ms": 10000,
-        "feature_updates": [
-            {"feature": "streams.version", "max_version_level": level, "upgrade_type": UPGRADE}
-        ],
-        "validate_only": False,
-    }
-    answer = request(bootstrap, UPDATE_FEATURES, 1, body)
+def finalize_streams(bootstrap: str) -> None:
+    answer = finalize_streams_version(bootstrap)
     assert answer["error_code"] == 0, answer
 
 

@@ -1236,10 +1236,15 @@ def test_share_coordinators_are_found_by_brokers_only(secured: AclBroker) -> Non
         what="the share coordinator",
     )
     assert found == [0, errors.InvalidRequestError.code]
-    (result,) = send(secured, who, INITIALIZE_SHARE_GROUP_STATE, 0, initialize)["results"]
-    assert [p["error_code"] for p in result["partitions"]] == [
-        errors.UnknownTopicOrPartitionError.code
-    ]
+
+    def initialized() -> list[int]:
+        (result,) = send(secured, who, INITIALIZE_SHARE_GROUP_STATE, 0, initialize)["results"]
+        return [p["error_code"] for p in result["partitions"]]
+
+    # Found is not loaded yet: the new partition's coordinator may still be loading it.
+    loading = [errors.CoordinatorLoadInProgressError.code]
+    answered = wait_until(lambda: (c := initialized()) != loading and c, what="loaded")
+    assert answered == [errors.UnknownTopicOrPartitionError.code]
 
 
 def test_markers_are_written_by_brokers_only(secured: AclBroker) -> None:
