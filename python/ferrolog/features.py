@@ -37,6 +37,9 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
     # coordinator). Kafka 4.4's 2 adds KIP-1191's dead-letter queues, which ferrolog does not
     # have: a 4.4 client uses share groups at 1 alike.
     "share.version": (0, 1),
+    # 1: KIP-1071 streams groups (StreamsGroupHeartbeat, StreamsGroupDescribe, broker-side task
+    # assignment for Kafka Streams' group.protocol=streams).
+    "streams.version": (0, 1),
     # 1: KIP-966's eligible leader replicas: the controller keeps the replicas that left an ISR
     # below min.insync.replicas and elects from them when the ISR empties (controller/cluster/
     # election.py). Leaders hold the high watermark below the minimum whatever the level, as
@@ -52,27 +55,25 @@ SUPPORTED_FEATURES: dict[str, tuple[int, int]] = {
 
 
 # What a new cluster starts with, as `kafka-storage format` finalizes Kafka 4.4's defaults (its
-# 4.4 release version): the consumer group protocol, share groups and transactions of KIP-890
-# part 2 work without a `kafka-features upgrade`, and the controller keeps eligible leader
-# replicas. Written
-# once, when the cluster's metadata is first created (ZooKeeper's `/feature`, or a new local
-# store); a cluster that already exists keeps what it has, and `kafka-features downgrade` goes
-# back (to transaction.version 1 for clients that cannot bump the epoch per transaction, say).
+# 4.4 release version): the consumer group protocol, share and streams groups and transactions
+# of KIP-890 part 2 work without a `kafka-features upgrade`, and the controller keeps eligible
+# leader replicas. Written once, when the cluster's metadata is first created (ZooKeeper's
+# `/feature`, or a new local store); a cluster that already exists keeps what it has, and
+# `kafka-features downgrade` goes back (to transaction.version 1 for clients that cannot bump
+# the epoch per transaction, say).
 NEW_CLUSTER_LEVELS: dict[str, int] = {
     "group.version": 1,
     "transaction.version": 2,
     ELR_FEATURE: 1,
     "share.version": 1,
+    "streams.version": 1,
 }
 
 
 # Levels ferrolog implements in part, while they are built: supported (reported, and
 # finalizable by UpdateFeatures) only on a broker started with
 # `unstable.feature.versions.enable=true`, Kafka's own switch for levels in development.
-UNSTABLE_LEVELS: dict[str, int] = {
-    # KIP-1071 streams groups, while they are built (Kafka 4.4 finalizes 1 on a new cluster).
-    "streams.version": 1,
-}
+UNSTABLE_LEVELS: dict[str, int] = {}
 
 
 def supported(unstable: bool = False) -> dict[str, tuple[int, int]]:

@@ -333,6 +333,7 @@ def test_live_api_versions_v4(ferrolog_broker: EmbeddedBroker) -> None:
         "transaction.version": (2, 2),
         "eligible.leader.replicas.version": (1, 1),
         "share.version": (1, 1),
+        "streams.version": (1, 1),
     }
 
 

@@ -30,6 +30,7 @@ pytestmark = [pytest.mark.native, pytest.mark.slow, needs_kafka_jars]
 TXN = "transaction.version"
 GROUP = "group.version"
 SHARE = "share.version"
+STREAMS = "streams.version"
 ELR = "eligible.leader.replicas.version"
 NEW = {name: (level, level) for name, level in NEW_CLUSTER_LEVELS.items()}
 
@@ -73,6 +74,8 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
             "FinalizedVersionLevel: 1 Epoch: 0",
             f"Feature: {SHARE} SupportedMinVersion: 0 SupportedMaxVersion: 1 "
             "FinalizedVersionLevel: 1 Epoch: 0",
+            f"Feature: {STREAMS} SupportedMinVersion: 0 SupportedMaxVersion: 1 "
+            "FinalizedVersionLevel: 1 Epoch: 0",
             f"Feature: {TXN} SupportedMinVersion: 0 SupportedMaxVersion: 2 "
             "FinalizedVersionLevel: 2 Epoch: 0",
         ]
@@ -85,8 +88,13 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
     # Through a broker that is not the controller: the tool sends it to the controller.
     run = kafka_features(other.bootstrap, "downgrade", "--feature", f"{TXN}=1")
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 1."), run.stderr
-    assert feature_znode(cluster) == (znode_levels({GROUP: 1, TXN: 1, ELR: 1, SHARE: 1}), 1)
-    everywhere(cluster, (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)}))
+    assert feature_znode(cluster) == (
+        znode_levels({GROUP: 1, TXN: 1, ELR: 1, SHARE: 1, STREAMS: 1}),
+        1,
+    )
+    everywhere(
+        cluster, (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)})
+    )
     for broker in cluster.brokers.values():
         run = kafka_features(broker.bootstrap, "describe")
         assert "FinalizedVersionLevel: 1 Epoch: 1" in " ".join(described(run.stdout)), run.stdout
@@ -107,15 +115,17 @@ def test_features_are_finalized_by_the_controller_and_seen_by_every_broker(
 
     run = kafka_features(other.bootstrap, "disable", "--feature", TXN)
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was disabled."), run.stderr
-    assert feature_znode(cluster) == (znode_levels({GROUP: 1, ELR: 1, SHARE: 1}), 2)
-    everywhere(cluster, (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)}))
+    assert feature_znode(cluster) == (znode_levels({GROUP: 1, ELR: 1, SHARE: 1, STREAMS: 1}), 2)
+    everywhere(cluster, (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)}))
 
 
 def test_a_new_controller_decides_on_what_the_old_one_wrote(cluster: Cluster) -> None:
     everywhere(cluster, (0, NEW))
     run = kafka_features(cluster.bootstrap, "downgrade", "--feature", f"{TXN}=1")
     assert run.returncode == 0, run.stdout + run.stderr
-    everywhere(cluster, (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)}))
+    everywhere(
+        cluster, (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)})
+    )
 
     old = cluster.controller()
     cluster.brokers[old].kill()
@@ -128,11 +138,12 @@ def test_a_new_controller_decides_on_what_the_old_one_wrote(cluster: Cluster) ->
     wait_until(elected, timeout=30, what="another controller")
     run = kafka_features(survivors, "downgrade", "--feature", f"{TXN}=0")
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 0."), run.stderr
-    assert feature_znode(cluster) == (znode_levels({GROUP: 1, ELR: 1, SHARE: 1}), 2)
+    assert feature_znode(cluster) == (znode_levels({GROUP: 1, ELR: 1, SHARE: 1, STREAMS: 1}), 2)
     for broker in rest:
         wait_until(
             lambda b=broker: (
-                finalized(b.bootstrap) == (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+                finalized(b.bootstrap)
+                == (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)})
             ),
             timeout=10,
             what=f"broker {broker.node_id} to report the downgrade",

@@ -29,7 +29,6 @@ STREAMS_SETTINGS = {
     "group.initial.rebalance.delay.ms": "0",
     "offsets.topic.num.partitions": "4",
     "transaction.state.log.num.partitions": "4",
-    "unstable.feature.versions.enable": "true",
     "group.streams.initial.rebalance.delay.ms": "0",
     # A SIGKILLed member keeps its tasks until its session expires: Kafka's 45 s (also the
     # minimum a group may ask for) would outlast a test.

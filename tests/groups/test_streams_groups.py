@@ -32,7 +32,8 @@ from tests.groups.streams_raw import (
     tasks,
     word_count,
 )
-from tests.groups.streams_tools import STREAMS_SETTINGS, finalize_streams_version
+from tests.groups.streams_tools import STREAMS_SETTINGS
+from tests.handlers.features_tools import SAFE_DOWNGRADE, UPGRADE, finalized, update
 
 pytestmark = pytest.mark.native
 
@@ -41,15 +42,9 @@ STREAMS_INVALID_TOPOLOGY, UNSUPPORTED_VERSION, STALE_MEMBER_EPOCH = 130, 35, 113
 NON_EMPTY_GROUP, UNKNOWN_MEMBER_ID = 68, 25
 
 
-def finalize_streams(bootstrap: str) -> None:
-    answer = finalize_streams_version(bootstrap)
-    assert answer["error_code"] == 0, answer
-
-
 @pytest.fixture(scope="module")
 def streams_broker() -> Iterator[EmbeddedBroker]:
     with EmbeddedBroker(overrides=STREAMS_SETTINGS) as broker:
-        finalize_streams(broker.bootstrap_servers)
         yield broker
 
 
@@ -275,7 +270,6 @@ def test_a_restarted_coordinator_resumes_the_group_from_its_records(
     app: str, tmp_path: Any
 ) -> None:
     with EmbeddedBroker(overrides=STREAMS_SETTINGS, data_dir=tmp_path) as broker:
-        finalize_streams(broker.bootstrap_servers)
         source = f"words-{uuid.uuid4().hex[:8]}"
         admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
         admin.create_topics([NewTopic(source, 4, 1)])[source].result(30)
@@ -304,12 +298,28 @@ def test_a_restarted_coordinator_resumes_the_group_from_its_records(
 
 
 @pytest.mark.skipif(
-    bool(os.environ.get("FERROLOG_STREAMS_BOOTSTRAP")), reason="starts its own broker"
+    bool(os.environ.get("FERROLOG_STREAMS_BOOTSTRAP")), reason="changes the broker's features"
 )
-def test_without_streams_version_the_apis_answer_unsupported_version(app: str) -> None:
-    with EmbeddedBroker(overrides=STREAMS_SETTINGS) as broker:
-        conn = streams_connection(broker.bootstrap_servers, app)
-        member = Member(conn, app, word_count(app, "words"))
-        assert member.heartbeat()["error_code"] == UNSUPPORTED_VERSION
-        assert describe(conn, app)["error_code"] == UNSUPPORTED_VERSION
+def test_on_for_a_new_cluster_and_off_at_streams_version_0(
+    streams_broker: EmbeddedBroker, app: str, source: str
+) -> None:
+    """A new cluster has streams.version 1 finalized, as Kafka 4.4 formats one. Downgraded to
+    0, the streams APIs answer UNSUPPORTED_VERSION, as Kafka 4.4's do then; upgraded again,
+    they serve."""
+    bootstrap = streams_broker.bootstrap_servers
+    with EmbeddedBroker() as fresh:
+        assert finalized(fresh.bootstrap_servers)[1]["streams.version"] == (1, 1)
+    conn = streams_connection(bootstrap, app)
+    try:
+        assert update(bootstrap, [("streams.version", 0, SAFE_DOWNGRADE)])["error_code"] == 0
+        try:
+            member = Member(conn, app, word_count(app, source))
+            answer = member.heartbeat()
+            assert (answer["error_code"], answer["error_message"]) == (UNSUPPORTED_VERSION, None)
+            assert describe(conn, app)["error_code"] == UNSUPPORTED_VERSION
+        finally:
+            assert update(bootstrap, [("streams.version", 1, UPGRADE)])["error_code"] == 0
+        assert member.join()["error_code"] == 0
+        member.leave()
+    finally:
         conn.close()

@@ -15,7 +15,6 @@ with `streams_tools.STREAMS_SETTINGS`)."""
 
 from __future__ import annotations
 
-import logging
 import os
 import random
 import signal
@@ -37,7 +36,6 @@ from tests.groups.streams_tools import (
     Counts,
     Feed,
     connect,
-    finalize_streams_version,
     kafka_streams_groups,
     new_topic,
     ongoing_transactions,
@@ -51,8 +49,6 @@ pytestmark = [
         reason="needs java and Kafka's jars (make bench-quick fetches them)",
     ),
 ]
-
-log = logging.getLogger(__name__)
 
 VOCABULARY = [f"w{i:02d}" for i in range(20)]
 INPUT_PARTITIONS, OUTPUT_PARTITIONS = 6, 3
@@ -77,8 +73,6 @@ def streams_jars() -> None:
 @pytest.fixture(scope="module")
 def streams_broker() -> Iterator[EmbeddedBroker]:
     with EmbeddedBroker(overrides=STREAMS_SETTINGS) as broker:
-        answer = finalize_streams_version(broker.bootstrap_servers)
-        assert answer["error_code"] == 0, answer
         yield broker
 
 

@@ -59,6 +59,7 @@ TXN = "transaction.version"
 GROUP = "group.version"
 ELR = "eligible.leader.replicas.version"
 SHARE = "share.version"
+STREAMS = "streams.version"
 # What ApiVersions reports finalized on a new cluster.
 NEW = {name: (level, level) for name, level in NEW_CLUSTER_LEVELS.items()}
 DESCRIBE_TRANSACTIONS = 65
@@ -71,14 +72,20 @@ def bootstrap(ferrolog_broker_factory: Callable[..., EmbeddedBroker]) -> str:
 
 
 def line(level: int, epoch: int) -> list[str]:
-    """`kafka-features describe`: eligible leader replicas, group.version and share.version
-    (finalized at 1 here), then `TXN` at `level`,
+    """`kafka-features describe`: eligible leader replicas, group.version, share.version and
+    streams.version (finalized at 1 here), then `TXN` at `level`,
     a line each (Kafka 4.4 pads its columns, 4.1 separated them by tabs: compared with single
     spaces)."""
     return [
         f"Feature: {name} SupportedMinVersion: 0 SupportedMaxVersion: {top} "
         f"FinalizedVersionLevel: {finalized} Epoch: {epoch}"
-        for name, top, finalized in ((ELR, 1, 1), (GROUP, 1, 1), (SHARE, 1, 1), (TXN, 2, level))
+        for name, top, finalized in (
+            (ELR, 1, 1),
+            (GROUP, 1, 1),
+            (SHARE, 1, 1),
+            (STREAMS, 1, 1),
+            (TXN, 2, level),
+        )
     ]
 
 
@@ -92,8 +99,17 @@ def refused(answer: dict[str, object], feature: str, level: int, reason: str) ->
 
 def test_api_versions_reports_features_as_kafka_does(bootstrap: str) -> None:
     # A new cluster at Kafka 4.4's levels, epoch 0.
-    assert supported(bootstrap, 4) == {TXN: (0, 2), GROUP: (0, 1), ELR: (0, 1), SHARE: (0, 1)}
-    assert finalized(bootstrap, 4) == (0, {TXN: (2, 2), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert supported(bootstrap, 4) == {
+        TXN: (0, 2),
+        GROUP: (0, 1),
+        ELR: (0, 1),
+        SHARE: (0, 1),
+        STREAMS: (0, 1),
+    }
+    assert finalized(bootstrap, 4) == (
+        0,
+        {TXN: (2, 2), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)},
+    )
     # v3 leaves out features whose minimum is 0 (KAFKA-17011), as Kafka 4.1 does; finalized
     # levels are reported all the same.
     assert supported(bootstrap, 3) == {}
@@ -114,8 +130,14 @@ def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
 
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=1")
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 1."), run.stderr
-    assert finalized(bootstrap, 4) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
-    assert finalized(bootstrap, 3) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap, 4) == (
+        1,
+        {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)},
+    )
+    assert finalized(bootstrap, 3) == (
+        1,
+        {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)},
+    )
     run = kafka_features(bootstrap, "describe")
     assert described(run.stdout) == line(1, 1)
 
@@ -132,11 +154,14 @@ def test_kafka_features_describes_upgrades_and_refuses(bootstrap: str) -> None:
         f"Could not upgrade {SHARE} to 2. {ALL_FAILED}Invalid update version 2 for feature "
         f"{SHARE}. Local controller {NODE} only supports versions 0-1"
     )
-    assert finalized(bootstrap) == (1, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap) == (
+        1,
+        {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)},
+    )
 
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=0")
     assert (run.returncode, run.stdout.strip()) == (0, f"{TXN} was downgraded to 0."), run.stderr
-    assert finalized(bootstrap) == (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap) == (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)})
     run = kafka_features(bootstrap, "downgrade", "--feature", f"{TXN}=1")
     assert run.returncode == 1
     assert run.stdout.splitlines()[0] == (
@@ -160,17 +185,20 @@ def test_downgrade_rules(bootstrap: str) -> None:
     assert update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)])["error_code"] == 0
     # The same level again is accepted and written again, as Kafka 4.1 does.
     assert update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (2, {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap) == (
+        2,
+        {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)},
+    )
     # No metadata is lost below transaction.version 1, so the unsafe kind does as the safe one.
     assert update(bootstrap, [(TXN, 0, UNSAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (3, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap) == (3, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)})
     refused(
         update(bootstrap, [(TXN, 1, SAFE_DOWNGRADE)]), TXN, 1, "Can't downgrade to a newer version."
     )
     # v0 has no upgrade type: allow_downgrade asks for a safe downgrade.
     assert update(bootstrap, [(TXN, 1, UPGRADE)], version=0)["error_code"] == 0
     assert update(bootstrap, [(TXN, 0, SAFE_DOWNGRADE)], version=0)["error_code"] == 0
-    assert finalized(bootstrap) == (5, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap) == (5, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)})
 
 
 def test_invalid_updates_get_kafkas_errors_and_change_nothing(bootstrap: str) -> None:
@@ -209,7 +237,7 @@ def test_invalid_updates_get_kafkas_errors_and_change_nothing(bootstrap: str) ->
     assert finalized(bootstrap) == (0, NEW)  # nothing written
     # A known feature to level 0 (no longer finalized) is fine, and written: the epoch moves.
     assert update(bootstrap, [(GROUP, 0, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(bootstrap) == (1, {TXN: (2, 2), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(bootstrap) == (1, {TXN: (2, 2), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)})
 
 
 def test_validate_only_answers_without_writing(bootstrap: str) -> None:
@@ -239,7 +267,7 @@ def test_kafka_python_admin_and_a_restart(
     try:
         group = {
             name: {"supported": (0, 1), "finalized": (1, 1), "finalized_epoch": 0}
-            for name in (GROUP, ELR, SHARE)
+            for name in (GROUP, ELR, SHARE, STREAMS)
         }
         assert admin.describe_features() == {
             TXN: {"supported": (0, 2), "finalized": (2, 2), "finalized_epoch": 0},
@@ -260,10 +288,13 @@ def test_kafka_python_admin_and_a_restart(
     broker.restart()
     assert finalized(broker.bootstrap_servers) == (
         1,
-        {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)},
+        {TXN: (1, 1), GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)},
     )
     assert update(broker.bootstrap_servers, [(TXN, 0, SAFE_DOWNGRADE)])["error_code"] == 0
-    assert finalized(broker.bootstrap_servers) == (2, {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1)})
+    assert finalized(broker.bootstrap_servers) == (
+        2,
+        {GROUP: (1, 1), ELR: (1, 1), SHARE: (1, 1), STREAMS: (1, 1)},
+    )
 
 
 @needs_kafka_jars
