@@ -323,3 +323,32 @@ def test_on_for_a_new_cluster_and_off_at_streams_version_0(
         member.leave()
     finally:
         conn.close()
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("FERROLOG_STREAMS_BOOTSTRAP")), reason="ferrolog's own behaviour"
+)
+def test_a_topology_on_thousands_of_partitions_is_created_and_assigned(
+    conn: Connection, app: str, bootstrap: str
+) -> None:
+    """5,000 partitions: the two internal topics (5,000 partitions each) are created one
+    request each, as together they are over the controller's 10,000-record limit for one
+    CreateTopics (Kafka 4.4 sends them together, by its source, and its controller refuses
+    such a batch with POLICY_VIOLATION); then 10,000 tasks go to 20 members of 4 processes, 500
+    each."""
+    source = f"words-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(source, 5000, 1)])[source].result(60)
+    members = [Member(conn, app, word_count(app, source), f"p{i % 4}") for i in range(20)]
+    for m in members:
+        assert m.join()["error_code"] == 0
+    deadline = time.monotonic() + 60
+    while sorted(sum(len(ps) for ps in m.owned.values()) for m in members) != [500] * 20:
+        assert time.monotonic() < deadline, [m.owned.keys() for m in members]
+        for m in members:
+            answer = m.heartbeat(report=True)
+            assert answer["error_code"] == 0, answer
+    owned = [(s, p) for m in members for s, ps in m.owned.items() for p in ps]
+    assert sorted(owned) == [(s, p) for s in ("0", "1") for p in range(5000)]
+    for m in members:
+        m.leave()

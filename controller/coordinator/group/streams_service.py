@@ -146,18 +146,19 @@ class StreamsGroups:
             TopicSpec(t.name, t.partitions, t.replication_factor, None, dict(t.configs))
             for t in topics
         ]
-        try:
-            outcomes: Sequence[object] = await self.create_topics(specs)
-        except Exception as exc:  # logged and told to the members; a later heartbeat retries
-            log.warning("creating the internal topics %s failed", [t.name for t in topics])
-            outcomes = [exc] * len(topics)
-        finally:
-            self._creating.difference_update(t.name for t in topics)
+        # One creation per topic: Kafka sends them as one CreateTopics, whose batch a topology
+        # on a few thousand partitions takes over the controller's 10,000-record limit
+        # (POLICY_VIOLATION); each alone fits.
+        created = await asyncio.gather(
+            *(self.create_topics([spec]) for spec in specs), return_exceptions=True
+        )
+        self._creating.difference_update(t.name for t in topics)
+        outcomes = [c if isinstance(c, BaseException) else c[0] for c in created]
         until = now_ms() + remember_ms
         for topic, outcome in zip(topics, outcomes, strict=True):
             if isinstance(outcome, errors.TopicAlreadyExistsError):
                 continue
-            if isinstance(outcome, Exception):
+            if isinstance(outcome, BaseException):
                 self._failed[topic.name] = (str(outcome), until)
                 log.info("internal topic %s not created: %s", topic.name, outcome)
             else:
