@@ -10,6 +10,7 @@ a standby or warm-up promoted to active is kept until the active task is granted
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from ferrolog import errors
@@ -29,21 +30,43 @@ Unreleased = Callable[[str, int], bool]
 class Holders:
     """Who holds each task now (pending revocation included), by process: what decides
     whether a task may be granted (Kafka's currentActiveTaskProcessId and the standby and
-    warm-up process sets)."""
+    warm-up process sets). Built on first use, over every member: a heartbeat of a member
+    already at its target (most of them) does not need it."""
 
     def __init__(self, sg: StreamsGroup) -> None:
-        self.active: dict[tuple[str, int], str] = {}
-        self.standby: dict[tuple[str, int], set[str]] = {}
-        self.warmup: dict[tuple[str, int], set[str]] = {}
-        for m in sg.members.values():
+        self._sg = sg
+
+    @functools.cached_property
+    def _index(
+        self,
+    ) -> tuple[
+        dict[tuple[str, int], str], dict[tuple[str, int], set[str]], dict[tuple[str, int], set[str]]
+    ]:
+        active: dict[tuple[str, int], str] = {}
+        standby: dict[tuple[str, int], set[str]] = {}
+        warmup: dict[tuple[str, int], set[str]] = {}
+        for m in self._sg.members.values():
             held = m.holds()
             for s, ps in held.active.items():
                 for p in ps:
-                    self.active[(s, p)] = m.process_id
-            for index, tasks in ((self.standby, held.standby), (self.warmup, held.warmup)):
+                    active[(s, p)] = m.process_id
+            for index, tasks in ((standby, held.standby), (warmup, held.warmup)):
                 for s, ps in tasks.items():
                     for p in ps:
                         index.setdefault((s, p), set()).add(m.process_id)
+        return active, standby, warmup
+
+    @property
+    def active(self) -> dict[tuple[str, int], str]:
+        return self._index[0]
+
+    @property
+    def standby(self) -> dict[tuple[str, int], set[str]]:
+        return self._index[1]
+
+    @property
+    def warmup(self) -> dict[tuple[str, int], set[str]]:
+        return self._index[2]
 
 
 def reconcile(
