@@ -205,8 +205,9 @@ def test_kafka_streams_groups_lists_and_describes_the_group(
 ) -> None:
     """`--list` names the application's group; `--describe --members` shows one member per
     stream thread (of one process, the two sharing all of the topology's tasks), `--describe
-    --state` Stable with two members; once the app has stopped (leaving the group) the group
-    is Empty, and `--delete` deletes it."""
+    --state` Stable with two members, `--describe` the lag of each partition its tasks read;
+    once the app has stopped (leaving the group) the group is Empty, and `--delete` deletes
+    it."""
     source = new_topic(bootstrap, INPUT_PARTITIONS)
     sink = new_topic(bootstrap, OUTPUT_PARTITIONS)
     application = f"wordcount-{uuid.uuid4().hex[:8]}"
@@ -234,6 +235,13 @@ def test_kafka_streams_groups_lists_and_describes_the_group(
     ]
     # GROUP COORDINATOR (ID) ASSIGNOR STATE #MEMBERS
     wait_tool(bootstrap, (*describe, "--state"), lambda rows: state(rows) == "Stable 2", 30)
+    # GROUP TOPIC PARTITION OFFSET-LAG: each partition its tasks read (the input topic's and
+    # the repartition topic's), nothing left to read (nothing was produced).
+    offsets = wait_tool(bootstrap, describe, lambda rows: len(rows) == 2 * INPUT_PARTITIONS, 30)
+    repartition = f"{application}-counts-repartition"
+    assert sorted((r[1], int(r[2]), r[3]) for r in offsets) == sorted(
+        (topic, p, "0") for topic in (source, repartition) for p in range(INPUT_PARTITIONS)
+    )
     app.finish()
     wait_tool(bootstrap, (*describe, "--state"), lambda rows: state(rows) == "Empty 0", 30)
     deleted = kafka_streams_groups(bootstrap, "--delete", "--group", application)
