@@ -11,6 +11,8 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from ferrolog.embedded import EmbeddedBroker
 
+from tests.groups.streams_raw import Member, describe, streams_connection, tasks, word_count
+from tests.groups.streams_tools import STREAMS_SETTINGS
 from tests.metrics.scraping import Samples, scrape
 from tests.waiting import wait_until
 
@@ -18,6 +20,7 @@ pytestmark = pytest.mark.native
 
 Factory = Callable[..., EmbeddedBroker]
 GROUPS = "kafka_coordinator_group_groupmetadatamanager_"
+COORDINATOR = "kafka_server_groupcoordinatormetrics_"
 
 
 NO_GROUPS = dict.fromkeys(
@@ -112,3 +115,46 @@ def test_groups_rebalances_and_lag(ferrolog_broker_factory: Factory) -> None:
     assert samples[("kafka_server_replicamanager_isrshrinks_total", ())] == 0
     assert samples[("kafka_server_replicamanager_isrexpands_total", ())] == 0
     assert samples[("kafka_controller_controllerstats_leaderelectionrateandtimems_count", ())] == 0
+
+
+def labelled(samples: Samples, name: str, label: str) -> dict[str, float]:
+    return {dict(labels)[label]: v for (sample, labels), v in samples.items() if sample == name}
+
+
+def test_groups_of_each_protocol_are_counted_by_state(ferrolog_broker_factory: Factory) -> None:
+    """Kafka's group-coordinator-metrics `group-count` by protocol and `streams-group-count`
+    by state: a streams group counts as NotReady while its internal topics are missing, then
+    Stable; it is not a classic group."""
+    broker = ferrolog_broker_factory(overrides=STREAMS_SETTINGS)
+    bootstrap = broker.bootstrap_servers
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic("words", num_partitions=2, replication_factor=1)])[
+        "words"
+    ].result(20)
+    conn = streams_connection(bootstrap, "app")
+    try:
+        member = Member(conn, "app", word_count("app", "words"))
+        member.join()
+        first = labelled(scrape(broker), f"{COORDINATOR}streamsgroupcount", "state")
+        assert first["not_ready"] + first["assigning"] == 1, first
+        member.until(lambda r: bool(tasks(r)))
+        member.until(lambda r: describe(conn, "app")["group_state"] == "Stable")
+        samples = scrape(broker)
+        assert labelled(samples, f"{COORDINATOR}groupcount", "protocol") == {
+            "classic": 0,
+            "consumer": 0,
+            "share": 0,
+            "streams": 1,
+        }
+        assert labelled(samples, f"{COORDINATOR}streamsgroupcount", "state") == {
+            "empty": 0,
+            "not_ready": 0,
+            "assigning": 0,
+            "reconciling": 0,
+            "stable": 1,
+            "dead": 0,
+        }
+        assert groups_by_state(samples) == NO_GROUPS
+        member.leave()
+    finally:
+        conn.close()

@@ -1,12 +1,14 @@
 """The group coordinator at /metrics: the groups this broker coordinates by state, their
 committed offsets, and the rebalances they went through.
 
-Groups by state are one gauge with a `state` label,
+Classic groups by state are one gauge with a `state` label,
 `kafka_coordinator_group_groupmetadatamanager_numgroups{state="stable"}`, rather than the
 classic `GroupMetadataManager` gauge per state (`...numgroupsstable`, deprecated by KIP-1301):
 Kafka 4's replacement, `group-coordinator-metrics` `classic-group-count`, has that shape and
 those state names, a dashboard splits by the label or sums it for the total (ours does), and
-one name stays one name. Rebalances are that group's `group-rebalance-count` and
+one name stays one name. The groups of the other protocols are that group's `group-count` by
+`protocol` and `consumer-group-count`, `share-group-count` and `streams-group-count` by `state`
+(Kafka's lower-case state names). Rebalances are its `group-rebalance-count` and
 `group-completed-rebalance-count`, as counters."""
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from ferrolog.controller.coordinator.group.state import GroupState
+from ferrolog.controller.coordinator.group.state import Group, GroupState
 from ferrolog.metrics.loop import ask_loop
 
 if TYPE_CHECKING:
@@ -35,13 +37,24 @@ STATE_LABELS = {
     GroupState.EMPTY: "empty",
     GroupState.DEAD: "dead",
 }
-REBALANCES = "kafka_server_groupcoordinatormetrics_grouprebalance"
-COMPLETED_REBALANCES = "kafka_server_groupcoordinatormetrics_groupcompletedrebalance"
+COORDINATOR = "kafka_server_groupcoordinatormetrics_"
+REBALANCES = f"{COORDINATOR}grouprebalance"
+COMPLETED_REBALANCES = f"{COORDINATOR}groupcompletedrebalance"
+PROTOCOLS = ("classic", "consumer", "share", "streams")
+# Each protocol's states, as Kafka's `<protocol>-group-count` names them.
+TYPED_STATES = {
+    "consumer": ("empty", "assigning", "reconciling", "stable", "dead"),
+    "share": ("empty", "stable", "dead"),
+    "streams": ("empty", "not_ready", "assigning", "reconciling", "stable", "dead"),
+}
 
 
 @dataclass
 class GroupsSnapshot:
     states: Counter[GroupState] = field(default_factory=Counter)
+    protocols: Counter[str] = field(default_factory=Counter)
+    # (protocol, state) of the groups of the new protocols.
+    typed: Counter[tuple[str, str]] = field(default_factory=Counter)
     offsets: int = 0
     rebalances: int = 0
     completed_rebalances: int = 0
@@ -55,11 +68,24 @@ def take_snapshot(broker: Broker) -> GroupsSnapshot:
         return snap
     for shard in coordinator.shards():
         for group in shard.groups.values():
-            snap.states[group.state] += 1
+            kind = group.group_type
+            snap.protocols[kind] += 1
+            if kind == "classic":
+                snap.states[group.state] += 1
+            else:
+                snap.typed[(kind, _typed_state(group))] += 1
             snap.offsets += len(group.offsets)
     snap.rebalances = coordinator.rebalances.begun
     snap.completed_rebalances = coordinator.rebalances.completed
     return snap
+
+
+def _typed_state(group: Group) -> str:
+    """A consumer, share or streams group's state in Kafka's metric's words."""
+    typed = group.consumer or group.share or group.streams
+    if group.state == GroupState.DEAD or typed is None:
+        return "dead"
+    return "not_ready" if typed.state().value == "NotReady" else typed.state().value.lower()
 
 
 class GroupCollector(Collector):
@@ -76,13 +102,30 @@ class GroupCollector(Collector):
             return
         groups = GaugeMetricFamily(
             f"{GROUPS}numgroups",
-            "Groups this broker coordinates (of its loaded __consumer_offsets partitions), "
-            "by state.",
+            "Classic groups this broker coordinates (of its loaded __consumer_offsets "
+            "partitions), by state.",
             labels=["state"],
         )
         for state, label in STATE_LABELS.items():
             groups.add_metric([label], snap.states[state])
         yield groups
+        by_protocol = GaugeMetricFamily(
+            f"{COORDINATOR}groupcount",
+            "Groups this broker coordinates, by protocol.",
+            labels=["protocol"],
+        )
+        for protocol in PROTOCOLS:
+            by_protocol.add_metric([protocol], snap.protocols[protocol])
+        yield by_protocol
+        for protocol, states in TYPED_STATES.items():
+            typed = GaugeMetricFamily(
+                f"{COORDINATOR}{protocol}groupcount",
+                f"{protocol.capitalize()} groups this broker coordinates, by state.",
+                labels=["state"],
+            )
+            for state in states:
+                typed.add_metric([state], snap.typed[(protocol, state)])
+            yield typed
         yield GaugeMetricFamily(
             f"{GROUPS}numoffsets",
             "Committed offsets of the groups this broker coordinates.",
