@@ -39,6 +39,7 @@ from ferrolog.client.connection import Connection
 from ferrolog.client.security import ClientSecurity
 
 from tests.acl_broker import AclBroker, principal
+from tests.groups.streams_raw import word_count
 from tests.transactions.raw import (
     ADD_OFFSETS,
     ADD_PARTITIONS,
@@ -68,6 +69,7 @@ MISSING = -1  # an error code for an entry the answer should have had and did no
 DESCRIBE_CLUSTER, DESCRIBE_PRODUCERS, DESCRIBE_TRANSACTIONS, LIST_TRANSACTIONS = 60, 61, 65, 66
 LIST_CONFIG_RESOURCES, DESCRIBE_TOPIC_PARTITIONS = 74, 75
 INITIALIZE_SHARE_GROUP_STATE = 83
+STREAMS_GROUP_HEARTBEAT, STREAMS_GROUP_DESCRIBE = 88, 89
 
 TOPIC_REFUSED = errors.TopicAuthorizationFailedError.code
 GROUP_REFUSED = errors.GroupAuthorizationFailedError.code
@@ -497,6 +499,29 @@ def _txn_offset_commit(w: World) -> dict[str, Any]:
     )
 
 
+def _streams_join(w: World) -> dict[str, Any]:
+    """A Kafka Streams thread joining the group with a word count's topology on the topic."""
+    return {
+        "group_id": w.group,
+        "member_id": f"m-{w.tag}",
+        "member_epoch": 0,
+        "endpoint_information_epoch": -1,
+        "instance_id": None,
+        "rack_id": None,
+        "rebalance_timeout_ms": 30000,
+        "topology": word_count(w.group, w.topic),
+        "active_tasks": [],
+        "standby_tasks": [],
+        "warmup_tasks": [],
+        "process_id": w.tag,
+        "user_endpoint": None,
+        "client_tags": [],
+        "task_offsets": [],
+        "task_end_offsets": [],
+        "shutdown_application": False,
+    }
+
+
 def _config_change(w: World, resource_type: int, name: str, key: str, incremental: bool) -> Any:
     config: dict[str, Any] = {"name": key, "value": w.retention_ms}
     if incremental:
@@ -917,6 +942,52 @@ CASES = [
         setup=World.begin,
         state=World.transaction,
         grants=((TXN_ID, _txn_id, (Op.WRITE,)),),
+    ),
+    Case(
+        "StreamsGroupHeartbeat-v1-no-read-on-the-group",
+        STREAMS_GROUP_HEARTBEAT,
+        1,
+        _streams_join,
+        top_code,
+        GROUP_REFUSED,
+    ),
+    Case(
+        # KafkaApis: DESCRIBE on every topic the topology names, before the coordinator.
+        "StreamsGroupHeartbeat-v1-no-describe-on-the-topics",
+        STREAMS_GROUP_HEARTBEAT,
+        1,
+        _streams_join,
+        top_code,
+        TOPIC_REFUSED,
+        grants=((GROUP, _group, (Op.READ,)),),
+    ),
+    Case(
+        "StreamsGroupDescribe-v1",
+        STREAMS_GROUP_DESCRIBE,
+        1,
+        lambda w: {
+            "group_ids": [w.group],
+            "include_authorized_operations": False,
+            "include_topology_description": False,
+        },
+        lambda r: [g["error_code"] for g in r["groups"]],
+        GROUP_REFUSED,
+    ),
+    Case(
+        # A group that exists, whose topology names a topic the principal may not describe.
+        "StreamsGroupDescribe-v1-no-describe-on-its-topics",
+        STREAMS_GROUP_DESCRIBE,
+        1,
+        lambda w: {
+            "group_ids": [w.group],
+            "include_authorized_operations": False,
+            "include_topology_description": False,
+        },
+        lambda r: [g["error_code"] for g in r["groups"]],
+        TOPIC_REFUSED,
+        setup=lambda w: w.su.request(STREAMS_GROUP_HEARTBEAT, 1, _streams_join(w)),
+        shown=lambda r: [g["members"] for g in r["groups"] if g["members"]],
+        grants=((GROUP, _group, (Op.DESCRIBE,)),),
     ),
     Case(
         "TxnOffsetCommit-v3-write-on-the-id-only",
