@@ -37,10 +37,11 @@ def _describe(
     except errors.KafkaError as exc:
         return streams_describe_error(group_id, exc.code, exc.message)
     topology = described["topology"]
+    subtopologies = (topology["subtopologies"] or []) if topology is not None else []
     names = sorted(
         {
             name
-            for s in (topology or {}).get("subtopologies") or []
+            for s in subtopologies
             for name in (
                 *s["source_topics"],
                 *s["repartition_sink_topics"],
