@@ -16,7 +16,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka.admin import (
+    AdminClient,
+    AlterConfigOpType,
+    ConfigEntry,
+    ConfigResource,
+    NewTopic,
+    ResourceType,
+)
 from ferrolog.client.connection import Connection
 from ferrolog.embedded import EmbeddedBroker
 from ferrolog.protocol.messages import ApiKey
@@ -339,6 +346,12 @@ def test_a_topology_on_thousands_of_partitions_is_created_and_assigned(
     source = f"words-{uuid.uuid4().hex[:8]}"
     admin = AdminClient({"bootstrap.servers": bootstrap})
     admin.create_topics([NewTopic(source, 5000, 1)])[source].result(60)
+    # One client heartbeats for all twenty in turn: each gets the group's longest session.
+    session = ConfigEntry(
+        "streams.session.timeout.ms", "60000", incremental_operation=AlterConfigOpType.SET
+    )
+    resource = ConfigResource(ResourceType.GROUP, app, incremental_configs=[session])
+    admin.incremental_alter_configs([resource])[resource].result(30)
     members = [Member(conn, app, word_count(app, source), f"p{i % 4}") for i in range(20)]
     for m in members:
         assert m.join()["error_code"] == 0
