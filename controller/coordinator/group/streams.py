@@ -229,8 +229,12 @@ def _member(
                     raise errors.UnreleasedInstanceIdError(
                         f"Static member {old_id} with instance id {instance} is not released yet."
                     )
-                # The instance comes back under a new member id with the tasks it had.
+                # The instance comes back under a new member id with the tasks it had, and
+                # the target it had (Kafka copies its TargetAssignmentMember record).
+                target = sg.target.get(old_id)
                 sg.remove(old_id)
+                if target is not None:
+                    sg.target[member_id] = target
                 old.member_id, old.member_epoch, old.previous_member_epoch = member_id, 0, 0
                 sg.members[member_id] = old
                 sg.static_members[instance] = member_id

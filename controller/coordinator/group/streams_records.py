@@ -159,6 +159,9 @@ def records(
             put(TARGET, member_id, _target_value(sg.target.get(member_id, TaskSet())))
         put(TARGET_METADATA, None, target_metadata)
     for member_id in changed:
+        # A static member back under a new id brings the target it had.
+        if member_id in sg.target:
+            put(TARGET, member_id, _target_value(sg.target[member_id]))
         put(CURRENT, member_id, _current_value(sg.members[member_id]))
     return diff.out
 
