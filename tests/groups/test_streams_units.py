@@ -139,3 +139,33 @@ def test_a_member_that_keeps_a_revoked_task_is_fenced_at_its_rebalance_timeout()
     assert second.beat(3 + 5002)["error_code"] == 0
     second.beat(3 + 5003)
     assert second.owned == EVERY
+
+
+def test_standby_tasks_go_to_the_other_process_and_are_promoted_in_place() -> None:
+    """num.standby.replicas 1: subtopology 1 (the stateful one) has a standby of each task on
+    the process that does not run it; when that process goes, the standbys become the active
+    tasks without a revocation round."""
+    s = GroupShard(
+        0,
+        GroupSettings(
+            streams_initial_rebalance_delay_ms=0,
+            streams_assignment_interval_ms=0,
+            streams_num_standby_replicas=1,
+        ),
+        topics=VIEW,
+    )
+    first, second = Thread(s, "m1"), Thread(s, "m2")
+    first.beat(0)
+    second.beat(1)
+    for now in range(2, 8):
+        first.beat(now)
+        second.beat(now)
+    sg = streams.streams_group(s, "app")
+    one, two = sg.members["m1"].assigned(), sg.members["m2"].assigned()
+    assert sorted(one.active["0"] | two.active["0"]) == [0, 1, 2, 3]
+    assert one.standby == {"1": two.active["1"]}
+    assert two.standby == {"1": one.active["1"]}
+    streams.leave(s, s.groups["app"], ["m2"])
+    answer = first.beat(9)
+    assert first.owned == EVERY, answer
+    assert sg.members["m1"].assigned().standby == {}
