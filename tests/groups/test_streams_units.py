@@ -169,3 +169,15 @@ def test_standby_tasks_go_to_the_other_process_and_are_promoted_in_place() -> No
     answer = first.beat(9)
     assert first.owned == EVERY, answer
     assert sg.members["m1"].assigned().standby == {}
+
+
+def test_a_refused_join_leaves_an_empty_classic_group_as_it_was() -> None:
+    """A heartbeat Kafka refuses changes nothing, as a coordinator write that throws appends
+    nothing: a join to an empty classic group (committed offsets only) that reports a task of
+    a subtopology the topology lacks leaves the group classic."""
+    s = shard()
+    group = s.get_or_create("app", 0)
+    body = request("m1", 0, {"9": [0]})
+    with pytest.raises(errors.InvalidRequestError, match="Subtopology 9 does not exist"):
+        streams.heartbeat(s, body, 0, VIEW, "/h")
+    assert (group.streams, group.group_type) == (None, "classic")

@@ -88,7 +88,8 @@ def heartbeat(
     if epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
         return Outcome(_leave(shard, req, now))
     joining = epoch == 0
-    created = shard.group(group_id) is None
+    existing = shard.group(group_id)
+    was_streams = existing is not None and existing.streams is not None
     group = _group(shard, group_id, joining, now)
     sg = group.streams
     assert sg is not None
@@ -103,8 +104,10 @@ def heartbeat(
         owned = owned_tasks(req)
         member, bump, removed = _member(sg, req, owned)
     except errors.KafkaError:
-        if created:
+        if existing is None:
             del shard.groups[group_id]
+        elif not was_streams:
+            group.streams = None  # the empty classic group it was
         raise
     settings = shard.settings
     was_empty = len(sg.members) == 1 and bump
