@@ -123,8 +123,8 @@ class GroupCollector(Collector):
                 f"{protocol.capitalize()} groups this broker coordinates, by state.",
                 labels=["state"],
             )
-            for state in states:
-                typed.add_metric([state], snap.typed[(protocol, state)])
+            for name in states:
+                typed.add_metric([name], snap.typed[(protocol, name)])
             yield typed
         yield GaugeMetricFamily(
             f"{GROUPS}numoffsets",
